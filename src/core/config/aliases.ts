@@ -1,0 +1,50 @@
+import { TRANSFORMATION_NAMES } from '../transforms/types.js';
+
+/**
+ * Rewrites the aliases that the service specification's sample requests use (`url`
+ * and `title` on a source, lowercase transformation names) to the schema's keys,
+ * returning a warning for each. Input that is not an object is returned unchanged.
+ */
+export function normalizeAliases(raw: unknown): { value: unknown; warnings: string[] } {
+  const warnings: string[] = [];
+  if (!isRecord(raw)) return { value: raw, warnings };
+  const value: Record<string, unknown> = { ...raw };
+  value.transformations = canonicalNames(value.transformations, 'transformations', warnings);
+  if (value.transformations === undefined) delete value.transformations;
+  if (Array.isArray(value.sources)) {
+    value.sources = value.sources.map((source, i) => {
+      if (!isRecord(source)) return source;
+      const s: Record<string, unknown> = { ...source };
+      renameKey(s, 'url', 'source', `sources[${i}]`, warnings);
+      renameKey(s, 'title', 'name', `sources[${i}]`, warnings);
+      s.transformations = canonicalNames(s.transformations, `sources[${i}].transformations`, warnings);
+      if (s.transformations === undefined) delete s.transformations;
+      return s;
+    });
+  }
+  return { value, warnings };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function renameKey(obj: Record<string, unknown>, alias: string, key: string, path: string, warnings: string[]) {
+  if (!(alias in obj) || key in obj) return;
+  obj[key] = obj[alias];
+  delete obj[alias];
+  warnings.push(`${path}.${alias} is deprecated; use ${path}.${key}`);
+}
+
+const CANONICAL = new Map<string, string>(TRANSFORMATION_NAMES.map((n) => [n.toLowerCase(), n]));
+
+function canonicalNames(list: unknown, path: string, warnings: string[]): unknown {
+  if (!Array.isArray(list)) return list;
+  return list.map((name, i) => {
+    if (typeof name !== 'string' || (TRANSFORMATION_NAMES as readonly string[]).includes(name)) return name;
+    const canonical = CANONICAL.get(name.toLowerCase());
+    if (!canonical) return name;
+    warnings.push(`${path}[${i}]: "${name}" is deprecated; use "${canonical}"`);
+    return canonical;
+  });
+}

@@ -1,0 +1,13 @@
+/**
+ * The port through which the core reads lists. Node adapters implement it over
+ * files and HTTP; the server wraps it with its safety checks; tests use memory.
+ */
+export interface SourceReader {
+  /**
+   * The location `ref` names, seen from `base`: the location of the including list,
+   * or null for a location written in the configuration.
+   */
+  resolve(ref: string, base: string | null): string;
+  /** The whole text at `location`. Rejects with a message that says why. */
+  read(location: string, signal?: AbortSignal): Promise<string>;
+}

@@ -1,0 +1,39 @@
+/**
+ * Splits list text the way the reference does: the whole text trimmed, then split
+ * on runs of CR/LF, so blank lines vanish at load. `numbers` holds each line's
+ * 1-based line number in the original text (counting LF, CRLF and lone CR).
+ */
+export interface SplitText {
+  lines: string[];
+  numbers?: Int32Array;
+}
+
+const BREAKS_RE = /[\r\n]+/g;
+
+function countBreaks(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i += 1) {
+    const c = s.charCodeAt(i);
+    if (c === 10) n += 1;
+    else if (c === 13 && s.charCodeAt(i + 1) !== 10) n += 1;
+  }
+  return n;
+}
+
+export function splitText(text: string, withNumbers: boolean): SplitText {
+  const body = text.trim();
+  const lines = body.split(BREAKS_RE);
+  if (!withNumbers) return { lines };
+  const lead = text.length - text.trimStart().length;
+  const numbers = new Int32Array(lines.length);
+  let lineNo = 1 + countBreaks(text, 0, lead);
+  let i = 0;
+  numbers[0] = lineNo;
+  BREAKS_RE.lastIndex = 0;
+  for (let m = BREAKS_RE.exec(body); m !== null; m = BREAKS_RE.exec(body)) {
+    lineNo += countBreaks(body, m.index, m.index + m[0].length);
+    i += 1;
+    numbers[i] = lineNo;
+  }
+  return { lines, numbers };
+}

@@ -1,0 +1,252 @@
+import type { Configuration, SourceConfig } from '../config/schema.js';
+import type { SourceReader } from '../load/source-reader.js';
+import type { Lines } from '../transforms/lines.js';
+import type { Transformation, TransformContext } from '../transforms/types.js';
+import type { CompileEvent, EventSink, Scope } from './events.js';
+import type { Diagnostic, RemovalCode } from './diagnostics.js';
+import type { CompileReport, RemovedLine } from './report.js';
+import { concatLines, keepWhere, syntheticLines, unpackOrigin } from '../transforms/lines.js';
+import { planTransformations } from '../transforms/registry.js';
+import { loadList, type LoadContext } from '../load/load-list.js';
+import { PatternSet } from './patterns.js';
+import { listHeader, sourceHeader } from '../output/header.js';
+import { formatLines, type OutputFormat } from '../output/format.js';
+import { isComment } from '../transforms/rule-text.js';
+import { SourceError } from '../errors/source-error.js';
+import { AbortedError } from '../errors/aborted-error.js';
+import { FlcError } from '../errors/flc-error.js';
+
+export interface CompileOptions {
+  reader: SourceReader;
+  /** Shown in the header as `! Compiled by <compiler>`. */
+  compiler: string;
+  now?: () => Date;
+  onEvent?: EventSink;
+  signal?: AbortSignal;
+  /** Record every removed line with its provenance and reason. */
+  report?: boolean;
+  format?: OutputFormat;
+}
+
+export interface CompileResult {
+  lines: string[];
+  /** Lines that are neither comments nor blank. */
+  ruleCount: number;
+  compiledAt: Date;
+  diagnostics: Diagnostic[];
+  report?: CompileReport;
+}
+
+interface Run {
+  options: CompileOptions;
+  signal: AbortSignal;
+  load: LoadContext;
+  emit: EventSink;
+  diagnostics: Diagnostic[];
+  report?: CompileReport;
+  /** `onSourceError: skip`: a failed source is left out with a warning. */
+  skip: boolean;
+}
+
+function checkAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new AbortedError(signal.reason);
+}
+
+function removalRecorder(run: Run, scope: Scope, transformation: string): TransformContext {
+  const report = run.report;
+  if (!report) return { reporting: false, removed: () => undefined };
+  const files = run.load.files;
+  const scopeId = scope.kind === 'global' ? 'global' : scope.index;
+  return {
+    reporting: true,
+    removed(text: string, origin: number | undefined, code: RemovalCode, reason: string) {
+      const at = origin === undefined ? null : unpackOrigin(origin);
+      const entry: RemovedLine = {
+        source: at ? files[at.file] : null,
+        line: at ? at.line : null,
+        text,
+        scope: scopeId,
+        transformation,
+        code,
+        reason,
+      };
+      report.removed.push(entry);
+    },
+  };
+}
+
+/** Runs one named step, emitting its start/complete events and recording its counts. */
+function step(run: Run, scope: Scope, name: string, lines: Lines, fn: (ctx: TransformContext) => Lines): Lines {
+  checkAborted(run.signal);
+  const inputCount = lines.text.length;
+  run.emit({ type: 'transformation:start', scope, name, inputCount });
+  const started = performance.now();
+  const out = fn(removalRecorder(run, scope, name));
+  const durationMs = performance.now() - started;
+  const outputCount = out.text.length;
+  run.emit({ type: 'transformation:complete', scope, name, inputCount, outputCount, durationMs });
+  run.report?.transformations.push({
+    scope: scope.kind === 'global' ? 'global' : scope.index,
+    name,
+    inputCount,
+    outputCount,
+    durationMs,
+  });
+  return out;
+}
+
+function filterStep(run: Run, scope: Scope, lines: Lines, set: PatternSet | null, exclude: boolean): Lines {
+  if (!set || set.size === 0) return lines;
+  return step(run, scope, exclude ? 'Exclusions' : 'Inclusions', lines, (ctx) => {
+    const keep = new Uint8Array(lines.text.length);
+    lines.text.forEach((line, i) => {
+      const hit = set.match(line);
+      if ((hit !== null) !== exclude) keep[i] = 1;
+      else if (ctx.reporting) {
+        const [code, reason]: [RemovalCode, string] = exclude
+          ? ['excluded', `matches exclusion ${hit}`]
+          : ['not-included', 'matches no inclusion'];
+        ctx.removed(line, lines.from?.[i], code, reason);
+      }
+    });
+    return keepWhere(lines, keep);
+  });
+}
+
+type Filterable = Pick<SourceConfig, 'exclusions' | 'exclusions_sources' | 'inclusions' | 'inclusions_sources'>;
+
+async function patternSet(run: Run, patterns?: string[], sources?: string[]): Promise<PatternSet | null> {
+  if (!patterns?.length && !sources?.length) return null;
+  const loaded = await Promise.all(
+    (sources ?? []).map(async (source) => {
+      try {
+        const lines = await loadList(run.options.reader.resolve(source, null), { ...run.load, tracked: false });
+        return lines.text.filter((l) => l.trim().length > 0 && !isComment(l));
+      } catch (e) {
+        throw asSourceError(source, e, run.signal);
+      }
+    }),
+  );
+  return new PatternSet([...(patterns ?? []), ...loaded.flat()]);
+}
+
+function asSourceError(source: string, e: unknown, signal: AbortSignal): Error {
+  if (signal.aborted) return new AbortedError(signal.reason);
+  if (e instanceof FlcError) return e;
+  return new SourceError(source, (e as Error)?.message ?? String(e), { cause: e });
+}
+
+async function applyScope(run: Run, scope: Scope, lines: Lines, cfg: Filterable & { transformations?: string[] }) {
+  const [exclusions, inclusions] = await Promise.all([
+    patternSet(run, cfg.exclusions, cfg.exclusions_sources),
+    patternSet(run, cfg.inclusions, cfg.inclusions_sources),
+  ]);
+  let out = filterStep(run, scope, lines, exclusions, true);
+  out = filterStep(run, scope, out, inclusions, false);
+  const plan: Transformation[] = planTransformations((cfg.transformations ?? []) as Transformation['name'][]);
+  for (const t of plan) out = step(run, scope, t.name, out, (ctx) => t.apply(out, ctx));
+  return out;
+}
+
+async function compileSource(run: Run, source: SourceConfig, index: number, total: number): Promise<Lines | null> {
+  const scope: Scope = { kind: 'source', index, source: source.source };
+  run.emit({ type: 'source:start', index, source: source.source });
+  const started = performance.now();
+  let lines: Lines;
+  try {
+    lines = await loadList(run.options.reader.resolve(source.source, null), run.load);
+  } catch (e) {
+    const error = asSourceError(source.source, e, run.signal);
+    if (error instanceof AbortedError || run.options.signal?.aborted) throw error;
+    const skipped = run.skip;
+    run.emit({ type: 'source:error', index, source: source.source, error: error.message, skipped });
+    run.report?.sources.push({ source: source.source, lineCount: 0, durationMs: performance.now() - started, error: error.message });
+    if (!skipped) throw error;
+    const diagnostic: Diagnostic = { code: 'source-skipped', severity: 'warning', source: source.source, message: error.message };
+    run.diagnostics.push(diagnostic);
+    run.emit({ type: 'diagnostic', diagnostic });
+    return null;
+  }
+  const durationMs = performance.now() - started;
+  run.emit({ type: 'source:complete', index, source: source.source, lineCount: lines.text.length, durationMs });
+  run.report?.sources.push({ source: source.source, lineCount: lines.text.length, durationMs });
+  const out = await applyScope(run, scope, lines, source);
+  run.emit({ type: 'progress', phase: 'load', completed: index + 1, total });
+  return out;
+}
+
+function countRules(lines: string[]): number {
+  let n = 0;
+  for (const l of lines) if (l.trim().length > 0 && !isComment(l)) n += 1;
+  return n;
+}
+
+/**
+ * Compiles a filter list: every source is loaded, filtered and transformed, wrapped
+ * in its source block, then the whole list is filtered and transformed and given its
+ * header. Output equals @adguard/hostlist-compiler's apart from documented divergences.
+ */
+export async function compile(config: Configuration, options: CompileOptions): Promise<CompileResult> {
+  const controller = new AbortController();
+  const outer = options.signal;
+  const forward = () => controller.abort(outer?.reason);
+  if (outer?.aborted) forward();
+  outer?.addEventListener('abort', forward, { once: true });
+  const tracked = options.report === true;
+  const run: Run = {
+    options,
+    signal: controller.signal,
+    load: { reader: options.reader, signal: controller.signal, tracked, files: [] },
+    emit: options.onEvent ?? (() => undefined),
+    diagnostics: [],
+    report: tracked ? { sources: [], transformations: [], removed: [] } : undefined,
+    skip: config.onSourceError === 'skip',
+  };
+  try {
+    checkAborted(run.signal);
+    const total = config.sources.length;
+    const perSource = await Promise.all(
+      config.sources.map((s, i) =>
+        compileSource(run, s, i, total).catch((e: unknown) => {
+          controller.abort(e);
+          throw e;
+        }),
+      ),
+    );
+    const parts: Lines[] = [];
+    config.sources.forEach((source, i) => {
+      const lines = perSource[i];
+      if (!lines) return;
+      parts.push(syntheticLines(sourceHeader(source), tracked), lines);
+    });
+    let list = await applyScope(run, { kind: 'global' }, concatLines(parts, tracked), config);
+    const compiledAt = (options.now ?? (() => new Date()))();
+    list = concatLines([syntheticLines(listHeader(config, compiledAt, options.compiler), tracked), list], tracked);
+    const format = options.format ?? 'adblock';
+    if (format !== 'adblock') {
+      const formatted = formatLines(list, format, removalRecorder(run, { kind: 'global' }, `format:${format}`));
+      list = formatted.lines;
+      if (formatted.dropped > 0) {
+        const diagnostic: Diagnostic = {
+          code: 'unsupported-in-format',
+          severity: 'warning',
+          message: `${formatted.dropped} rule(s) cannot be expressed in ${format} format and were left out`,
+        };
+        run.diagnostics.push(diagnostic);
+        run.emit({ type: 'diagnostic', diagnostic });
+      }
+    }
+    run.emit({ type: 'progress', phase: 'output', completed: 1, total: 1 });
+    return {
+      lines: list.text,
+      ruleCount: countRules(list.text),
+      compiledAt,
+      diagnostics: run.diagnostics,
+      report: run.report,
+    };
+  } finally {
+    outer?.removeEventListener('abort', forward);
+  }
+}
+
+export type { CompileEvent };

@@ -1,0 +1,13 @@
+import type { Transformation } from './types.js';
+import { concatLines, syntheticLines } from './lines.js';
+
+export const insertFinalNewLine: Transformation = {
+  name: 'InsertFinalNewLine',
+  summary: 'ends the list with a newline unless its last line is already blank',
+  apply(lines) {
+    const n = lines.text.length;
+    if (n > 0 && lines.text[n - 1].trim() === '') return lines;
+    const tracked = lines.from !== undefined;
+    return concatLines([lines, syntheticLines([''], tracked)], tracked);
+  },
+};

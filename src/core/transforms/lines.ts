@@ -1,0 +1,67 @@
+/**
+ * The working list a compilation passes through its stages: the line texts and,
+ * when a report is wanted, where each line came from. Provenance is packed into one
+ * float per line (`file * 2^32 + line`) so a million lines cost 8 MB, not a million objects.
+ */
+export interface Lines {
+  text: string[];
+  from?: Float64Array;
+}
+
+const FILE_SHIFT = 4294967296;
+
+/** Provenance of a line that no source supplied (headers, the final newline). */
+export const SYNTHETIC = -1;
+
+export function packOrigin(file: number, line: number): number {
+  return file * FILE_SHIFT + line;
+}
+
+export function unpackOrigin(v: number): { file: number; line: number } | null {
+  if (v < 0) return null;
+  return { file: Math.floor(v / FILE_SHIFT), line: v % FILE_SHIFT };
+}
+
+/** Keeps the lines whose `keep` flag is set; one pass, no splicing. */
+export function keepWhere(lines: Lines, keep: Uint8Array): Lines {
+  const n = lines.text.length;
+  let count = 0;
+  for (let i = 0; i < n; i += 1) count += keep[i];
+  if (count === n) return lines;
+  const text = new Array<string>(count);
+  const from = lines.from ? new Float64Array(count) : undefined;
+  let j = 0;
+  for (let i = 0; i < n; i += 1) {
+    if (keep[i] === 1) {
+      text[j] = lines.text[i];
+      if (from) from[j] = lines.from![i];
+      j += 1;
+    }
+  }
+  return from ? { text, from } : { text };
+}
+
+/** Replaces the texts, keeping provenance (for one-to-one rewrites). */
+export function withTexts(lines: Lines, text: string[]): Lines {
+  return lines.from ? { text, from: lines.from } : { text };
+}
+
+/** Concatenates lists, keeping provenance when all of them carry it. */
+export function concatLines(parts: Lines[], tracked: boolean): Lines {
+  const text: string[] = [];
+  for (const p of parts) for (const t of p.text) text.push(t);
+  if (!tracked) return { text };
+  const from = new Float64Array(text.length);
+  let o = 0;
+  for (const p of parts) {
+    if (p.from) from.set(p.from, o);
+    else from.fill(SYNTHETIC, o, o + p.text.length);
+    o += p.text.length;
+  }
+  return { text, from };
+}
+
+/** Wraps texts that no source supplied. */
+export function syntheticLines(text: string[], tracked: boolean): Lines {
+  return tracked ? { text, from: new Float64Array(text.length).fill(SYNTHETIC) } : { text };
+}

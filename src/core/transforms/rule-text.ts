@@ -1,0 +1,160 @@
+/**
+ * Text-level rule helpers with the exact semantics of the reference compiler
+ * (@adguard/hostlist-compiler 2.1.1). They are deliberately lexical, not AGTree
+ * based: the reference decides by these tests, and identical output depends on them.
+ */
+
+const DOMAIN_RE =
+  /^(?=.{1,255}$)[0-9A-Za-z](?:(?:[0-9A-Za-z]|-){0,61}[0-9A-Za-z])?(?:\.[0-9A-Za-z](?:(?:[0-9A-Za-z]|-){0,61}[0-9A-Za-z])?)*\.?$/;
+const ETC_HOSTS_RE = /^([a-f0-9.:\][]+)(%[a-z0-9]+)?\s+([^#]+)(#.*)?$/;
+const HOSTNAME_PATTERN_RE = /^\|\|([a-z0-9-.]+)\^$/;
+// eslint-disable-next-line no-control-regex
+const NON_ASCII_RE = /[^\x00-\x7F]/;
+const WHITESPACE_RE = /\s+/;
+
+/** A comment for every transformation: `!…`, `# …`, a lone `#`, or `####…`. */
+export function isComment(line: string): boolean {
+  const c = line.charCodeAt(0);
+  if (c === 33 /* ! */) return true;
+  if (c !== 35 /* # */) return false;
+  return line.length === 1 || line.charCodeAt(1) === 32 || line.startsWith('####');
+}
+
+/** True for exception rules (`@@…`). */
+export function isAllowRule(line: string): boolean {
+  return line.startsWith('@@');
+}
+
+/** A bare domain name such as `example.org` (at least one dot). */
+export function isJustDomain(line: string): boolean {
+  return line.includes('.') && DOMAIN_RE.test(line);
+}
+
+/** An /etc/hosts line: an address-like token, whitespace, then names. */
+export function isEtcHostsRule(line: string): boolean {
+  const c = line.charCodeAt(0);
+  // Cheap first-character gate: the address token only holds [a-f0-9.:[\]].
+  if (!((c >= 48 && c <= 58) || (c >= 97 && c <= 102) || c === 46 || c === 91 || c === 93)) return false;
+  return ETC_HOSTS_RE.test(line);
+}
+
+/**
+ * The hostnames of an /etc/hosts line (everything after the address, before `#`).
+ * Returns an empty array when the line carries no name.
+ */
+export function etcHostsHostnames(line: string): string[] {
+  let rule = line.trim();
+  const hash = rule.indexOf('#');
+  if (hash > 0) rule = rule.substring(0, hash);
+  const parts = rule.trim().split(WHITESPACE_RE);
+  return parts.slice(1);
+}
+
+/** True when the text holds any non-ASCII character. */
+export function containsNonAscii(text: string): boolean {
+  return NON_ASCII_RE.test(text);
+}
+
+export interface RuleTokens {
+  pattern: string;
+  options: string | null;
+  allow: boolean;
+}
+
+/**
+ * Splits a rule into pattern and modifier text at the last unescaped `$`.
+ * Returns null for a rule too short to have a pattern (empty, or a lone `@@`).
+ */
+export function parseRuleTokens(ruleText: string): RuleTokens | null {
+  let start = 0;
+  let allow = false;
+  if (ruleText.startsWith('@@')) {
+    allow = true;
+    start = 2;
+  }
+  if (ruleText.length <= start) return null;
+  const pattern = ruleText.substring(start);
+  if (pattern.startsWith('/') && pattern.endsWith('/') && !pattern.includes('replace=')) {
+    return { pattern, options: null, allow };
+  }
+  for (let i = ruleText.length - 1; i >= start; i -= 1) {
+    if (ruleText.charCodeAt(i) === 36 /* $ */ && !(i > start && ruleText.charCodeAt(i - 1) === 92 /* \ */)) {
+      return { pattern: ruleText.substring(start, i), options: ruleText.substring(i + 1), allow };
+    }
+  }
+  return { pattern, options: null, allow };
+}
+
+export interface RuleOption {
+  name: string;
+  value: string | null;
+}
+
+export interface AdblockRule {
+  pattern: string;
+  allow: boolean;
+  options: RuleOption[] | null;
+  /** Set only for plain `||hostname^` patterns. */
+  hostname: string | null;
+}
+
+/** Splits on `delimiter`, turning `\<delimiter>` into a literal and dropping empty parts. */
+export function splitEscaped(str: string, delimiter: string, escape: string): string[] {
+  const parts: string[] = [];
+  if (!str) return parts;
+  let current = '';
+  for (let i = 0; i < str.length; i += 1) {
+    const c = str[i];
+    if (c === delimiter) {
+      if (i === 0) continue;
+      if (str[i - 1] === escape) {
+        current = current.slice(0, -1) + c;
+      } else if (current.length > 0) {
+        parts.push(current);
+        current = '';
+      }
+    } else {
+      current += c;
+    }
+  }
+  if (current.length > 0) parts.push(current);
+  return parts;
+}
+
+/** Extracts the hostname of a plain `||hostname^` pattern, else null. */
+export function patternHostname(pattern: string): string | null {
+  const m = HOSTNAME_PATTERN_RE.exec(pattern);
+  return m ? m[1] : null;
+}
+
+/** Parses an adblock-style rule lexically; null when it is too short to be one. */
+export function parseAdblockRule(ruleText: string): AdblockRule | null {
+  const tokens = parseRuleTokens(ruleText.trim());
+  if (!tokens) return null;
+  const rule: AdblockRule = {
+    pattern: tokens.pattern,
+    allow: tokens.allow,
+    options: null,
+    hostname: patternHostname(tokens.pattern),
+  };
+  if (tokens.options) {
+    const parts = splitEscaped(tokens.options, ',', '\\');
+    if (parts.length > 0) {
+      rule.options = parts.map((part) => {
+        // Only the first `=` separates; text after a second `=` is dropped, as in the reference.
+        const pieces = part.split('=', 2);
+        return { name: pieces[0], value: pieces[1] ? pieces[1] : null };
+      });
+    }
+  }
+  return rule;
+}
+
+/** Serialises a parsed adblock rule back to text. */
+export function stringifyAdblockRule(rule: AdblockRule): string {
+  let text = rule.allow ? '@@' + rule.pattern : rule.pattern;
+  if (rule.options && rule.options.length > 0) {
+    text += '$' + rule.options.map((o) => (o.value ? `${o.name}=${o.value}` : o.name)).join(',');
+  }
+  return text;
+}

@@ -1,0 +1,134 @@
+import { getPublicSuffix, parse as parseDomain } from 'tldts';
+import { classifyIpPattern, mayBeIpPattern } from './ip-pattern.js';
+import { etcHostsHostnames, isComment, isEtcHostsRule, parseAdblockRule } from './rule-text.js';
+
+export interface ValidityOptions {
+  allowIp: boolean;
+  allowPublicSuffix: boolean;
+}
+
+/** Modifiers that make a rule about specific clients or domains, so a bare TLD is fine. */
+const LIMIT_MODIFIERS = new Set(['denyallow', 'badfilter', 'client']);
+/** Modifiers a hosts-level (DNS) blocker understands; any other one fails validation. */
+const SUPPORTED_MODIFIERS = new Set(['important', '~important', 'dnstype', 'dnsrewrite', 'ctag', ...LIMIT_MODIFIERS]);
+const MIN_PATTERN_LENGTH = 5;
+const ALNUM_RE = /[a-zA-Z0-9]/;
+const DOMAIN_CHARS_RE = /^[a-zA-Z0-9-.*|^]+$/;
+const EXACT_DOMAIN_RE =
+  /^(?:\|\|)?(?:\*\.|\.)?([a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*\.?)\^\|?$/;
+const CARET_END_RE = /\^\|?$/;
+
+/** The reason a hostname cannot be in a blocklist, or null when it can. */
+function hostnameProblem(
+  hostname: string | null,
+  opts: ValidityOptions,
+  hasLimitModifier: boolean,
+): string | null {
+  const result = parseDomain(hostname as string);
+  if (!result.hostname || !ALNUM_RE.test(result.hostname)) return `malformed hostname ${hostname}`;
+  if (!opts.allowIp && result.isIp) return `IP address ${hostname} is not allowed`;
+  if (result.hostname === result.publicSuffix && !hasLimitModifier) {
+    if (!opts.allowPublicSuffix) return `blocks the whole public suffix ${hostname}`;
+    if (!result.isIcann && !result.isPrivate) return `${hostname} is not a known public suffix`;
+  }
+  return null;
+}
+
+/** `||example.org^`, `.org^`, `*.org^`: the bare domain to check, else null. */
+function exactDomain(pattern: string): string | null {
+  const m = EXACT_DOMAIN_RE.exec(pattern);
+  if (!m) return null;
+  const host = m[1];
+  return host.endsWith('.') ? host.slice(0, -1) : host;
+}
+
+/** Whether tldts would see an IP address in this candidate; cheap for ordinary names. */
+function isIpCandidate(candidate: string): boolean {
+  if (!mayBeIpPattern(candidate) && !candidate.includes(':') && !candidate.includes('/') && !candidate.includes('[')) {
+    return false;
+  }
+  return parseDomain(candidate).isIp === true;
+}
+
+function ipPatternProblem(pattern: string, opts: ValidityOptions, hasDenyallow: boolean): string | null {
+  const ip = mayBeIpPattern(pattern) ? classifyIpPattern(pattern) : null;
+  if (!ip) return null;
+  if (hasDenyallow) return '$denyallow is not supported for IP patterns';
+  if (ip.prefix === '' && ip.hasCaret && ip.octetCount >= 2) return 'IP-suffix pattern matches unpredictably';
+  if (!pattern.includes('^')) {
+    const prefixlessWildcard =
+      (ip.octetCount === 3 || ip.octetCount === 4) && (ip.hasTrailingDot || ip.hasTrailingWildcard) && ip.prefix === '';
+    if (ip.isTooWide || ip.isAmbiguous3Octet || prefixlessWildcard) return 'IP pattern is too wide or ambiguous';
+  }
+  if (ip.prefix !== '' && (ip.octetCount < 4 || ip.hasTrailingDot || ip.hasTrailingWildcard)) {
+    const allowedSubnet = ip.octetCount === 3 && ip.isSubnetWildcard && !ip.hasCaret && ip.prefix === '||';
+    if (!opts.allowIp || !allowedSubnet) return 'IP subnet pattern is not allowed';
+  }
+  return null;
+}
+
+function adblockRuleProblem(ruleText: string, opts: ValidityOptions): string | null {
+  const rule = parseAdblockRule(ruleText);
+  if (!rule) return 'not an adblock rule';
+  const { pattern } = rule;
+  let hasLimitModifier = false;
+  let hasDenyallow = false;
+  for (const option of rule.options ?? []) {
+    if (!SUPPORTED_MODIFIERS.has(option.name)) return `unsupported modifier $${option.name}`;
+    if (LIMIT_MODIFIERS.has(option.name)) hasLimitModifier = true;
+    if (option.name === 'denyallow') hasDenyallow = true;
+  }
+
+  const exact = exactDomain(pattern);
+  if (pattern.length < MIN_PATTERN_LENGTH && !exact) return 'pattern is too short';
+  if (pattern.startsWith('/') && pattern.endsWith('/')) return null;
+
+  let toTest = pattern;
+  if (toTest.startsWith('://')) toTest = toTest.replace(/^[:/]+/, '');
+  if (!DOMAIN_CHARS_RE.test(toTest)) return 'contains characters that cannot be in a domain name';
+
+  const ipProblem = ipPatternProblem(pattern, opts, hasDenyallow);
+  if (ipProblem) return ipProblem;
+
+  let candidate = pattern;
+  if (candidate.startsWith('||')) candidate = candidate.slice(2);
+  else if (candidate.startsWith('|')) candidate = candidate.slice(1);
+  candidate = candidate.replace(CARET_END_RE, '');
+  if (isIpCandidate(candidate)) return opts.allowIp ? null : 'IP address is not allowed';
+
+  const sepIdx = pattern.indexOf('^');
+  const wildcardIdx = pattern.indexOf('*');
+  if (sepIdx !== -1 && wildcardIdx !== -1 && wildcardIdx > sepIdx) return 'wildcard after the separator';
+  if (exact) return hostnameProblem(exact, opts, hasLimitModifier);
+  if (!pattern.startsWith('||') || sepIdx === -1) return null;
+
+  const end = pattern.indexOf('^', 2);
+  const domain = end > 2 ? pattern.substring(2, end) : null;
+  if (wildcardIdx !== -1) {
+    const tld = domain!.replace('*.', '');
+    if (domain!.startsWith('*.') && getPublicSuffix(tld) === tld) return hostnameProblem(tld, opts, hasLimitModifier);
+    return null;
+  }
+  const problem = hostnameProblem(domain, opts, hasLimitModifier);
+  if (problem) return problem;
+  if (pattern.length > sepIdx + 1 && pattern[sepIdx + 1] !== '|') return 'text after the separator';
+  return null;
+}
+
+/**
+ * Why the reference's Validate family would drop this line, or null when it is kept.
+ * Comments and blank lines are always valid.
+ */
+export function ruleProblem(ruleText: string, opts: ValidityOptions): string | null {
+  if (isComment(ruleText) || ruleText.trim().length === 0) return null;
+  if (isEtcHostsRule(ruleText)) {
+    const names = etcHostsHostnames(ruleText);
+    if (names.length === 0) return 'hosts line without hostnames';
+    for (const name of names) {
+      const problem = hostnameProblem(name, opts, false);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  return adblockRuleProblem(ruleText, opts);
+}

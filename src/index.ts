@@ -1,0 +1,32 @@
+/** flc as a library: the core compiler API plus the Node adapters that read sources. */
+export {
+  compile,
+  configurationSchema,
+  sourceSchema,
+  validateConfiguration,
+  parseConfigText,
+  quickConfiguration,
+  TRANSFORMATIONS,
+  TRANSFORMATION_NAMES,
+  VALIDATORS,
+  OUTPUT_FORMATS,
+  FlcError,
+  ConfigError,
+  SourceError,
+  DirectiveError,
+  PatternError,
+  AbortedError,
+} from './core/index.js';
+export type {
+  CompileOptions,
+  CompileResult,
+  CompileEvent,
+  CompileReport,
+  Configuration,
+  SourceConfig,
+  SourceReader,
+  Transformation,
+  TransformationName,
+  OutputFormat,
+  Diagnostic,
+} from './core/index.js';

@@ -1,0 +1,52 @@
+import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { writeFileAtomic } from './atomic-write.js';
+
+export interface CachedResponse {
+  url: string;
+  etag?: string;
+  lastModified?: string;
+  storedAt: string;
+  body: string;
+}
+
+/** The default cache folder: `$FLC_CACHE_DIR`, else `$XDG_CACHE_HOME/flc`, else `~/.cache/flc`. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.FLC_CACHE_DIR) return env.FLC_CACHE_DIR;
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'flc');
+}
+
+/**
+ * An on-disk HTTP cache keyed by URL, holding the body and its validators so the
+ * next download can be a conditional request answered with 304.
+ */
+export class HttpCache {
+  constructor(readonly dir: string) {}
+
+  private paths(url: string) {
+    const key = createHash('sha256').update(url).digest('hex');
+    return { meta: join(this.dir, `${key}.json`), body: join(this.dir, `${key}.body`) };
+  }
+
+  async get(url: string): Promise<CachedResponse | null> {
+    const p = this.paths(url);
+    try {
+      const meta = JSON.parse(await readFile(p.meta, 'utf8')) as Omit<CachedResponse, 'body'>;
+      if (meta.url !== url) return null;
+      return { ...meta, body: await readFile(p.body, 'utf8') };
+    } catch {
+      return null;
+    }
+  }
+
+  async put(entry: CachedResponse): Promise<void> {
+    if (!entry.etag && !entry.lastModified) return;
+    const p = this.paths(entry.url);
+    const { body, ...meta } = entry;
+    // Body first: a meta file is only ever written next to a complete body.
+    await writeFileAtomic(p.body, body);
+    await writeFileAtomic(p.meta, JSON.stringify(meta));
+  }
+}

@@ -1,0 +1,129 @@
+import { Agent, fetch, type Dispatcher } from 'undici';
+import pLimit from 'p-limit';
+import type { HttpCache } from './http-cache.js';
+
+export interface HttpFetcherOptions {
+  /** Per-request timeout in milliseconds (headers and body). */
+  timeoutMs: number;
+  /** Extra attempts after a 5xx, 429 or network error. */
+  retries: number;
+  /** First backoff delay in milliseconds; doubles each attempt, with jitter. */
+  retryBaseMs: number;
+  /** Downloads in flight at once. */
+  concurrency: number;
+  cache: HttpCache | null;
+  userAgent: string;
+  onLog?: (message: string) => void;
+  /** Test hook for the random part of the backoff. */
+  random?: () => number;
+}
+
+const MAX_RETRY_AFTER_MS = 60_000;
+
+class HttpStatusError extends Error {
+  constructor(
+    readonly status: number,
+    statusText: string,
+  ) {
+    super(`HTTP ${status}${statusText ? ` ${statusText}` : ''}`);
+  }
+}
+
+function retryable(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+
+/** Downloads list text over HTTP(S) with timeouts, retries, redirects and revalidation. */
+export class HttpFetcher {
+  private readonly limit: ReturnType<typeof pLimit>;
+  private readonly dispatcher: Dispatcher;
+
+  constructor(private readonly opts: HttpFetcherOptions) {
+    this.limit = pLimit(Math.max(1, opts.concurrency));
+    this.dispatcher = new Agent({ keepAliveTimeout: 1_000, connections: Math.max(1, opts.concurrency) });
+  }
+
+  get(url: string, signal?: AbortSignal): Promise<string> {
+    return this.limit(() => this.download(url, signal));
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  private backoff(attempt: number, retryAfter: string | null): number {
+    const seconds = retryAfter === null ? NaN : Number(retryAfter);
+    if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+    const ceiling = this.opts.retryBaseMs * 2 ** attempt;
+    return ceiling / 2 + (this.opts.random ?? Math.random)() * (ceiling / 2);
+  }
+
+  private async download(url: string, signal?: AbortSignal): Promise<string> {
+    const cached = this.opts.cache ? await this.opts.cache.get(url) : null;
+    let lastError: Error = new Error('no attempt made');
+    for (let attempt = 0; attempt <= this.opts.retries; attempt += 1) {
+      signal?.throwIfAborted();
+      const timeout = AbortSignal.timeout(this.opts.timeoutMs);
+      const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+      let retryAfter: string | null = null;
+      try {
+        const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'text/plain, */*' };
+        if (cached?.etag) headers['if-none-match'] = cached.etag;
+        if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
+        const res = await fetch(url, { signal: combined, headers, redirect: 'follow', dispatcher: this.dispatcher });
+        if (res.status === 304 && cached) {
+          await res.body?.cancel();
+          this.opts.onLog?.(`${url}: not modified, using the cached copy`);
+          return cached.body;
+        }
+        if (res.ok) {
+          const body = await res.text();
+          await this.opts.cache?.put({
+            url,
+            etag: res.headers.get('etag') ?? undefined,
+            lastModified: res.headers.get('last-modified') ?? undefined,
+            storedAt: new Date().toISOString(),
+            body,
+          });
+          return body;
+        }
+        await res.body?.cancel();
+        lastError = new HttpStatusError(res.status, res.statusText);
+        if (!retryable(res.status)) throw lastError;
+        retryAfter = res.headers.get('retry-after');
+      } catch (e) {
+        if (signal?.aborted) throw signal.reason;
+        if (timeout.aborted) throw new Error(`timed out after ${this.opts.timeoutMs / 1000} s`);
+        if (e instanceof HttpStatusError && !retryable(e.status)) throw e;
+        if (!(e instanceof HttpStatusError)) lastError = new Error(networkMessage(e));
+      }
+      if (attempt < this.opts.retries) {
+        const delay = this.backoff(attempt, retryAfter);
+        this.opts.onLog?.(`${url}: ${lastError.message}; retrying in ${Math.round(delay)} ms`);
+        await sleep(delay, signal);
+      }
+    }
+    const tries = this.opts.retries + 1;
+    throw new Error(`${lastError.message} (after ${tries} attempt${tries > 1 ? 's' : ''})`);
+  }
+}
+
+function networkMessage(e: unknown): string {
+  const err = e as Error & { cause?: Error & { code?: string } };
+  const cause = err.cause;
+  if (cause?.code) return `${cause.code}${cause.message ? `: ${cause.message}` : ''}`;
+  return cause?.message ?? err.message ?? String(e);
+}

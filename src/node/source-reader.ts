@@ -1,0 +1,59 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SourceReader } from '../core/load/source-reader.js';
+import { HttpFetcher, type HttpFetcherOptions } from './http-fetcher.js';
+import { HttpCache } from './http-cache.js';
+
+const URL_RE = /^[a-z][a-z0-9+.-]*:\/\//i;
+const HTTP_RE = /^https?:\/\//i;
+
+export interface NodeReaderOptions extends Omit<HttpFetcherOptions, 'cache'> {
+  /** Relative paths in the configuration resolve against this folder. */
+  baseDir: string;
+  /** Cache folder, or null for no cache. */
+  cacheDir: string | null;
+}
+
+export const DEFAULT_HTTP = {
+  timeoutMs: 30_000,
+  retries: 3,
+  retryBaseMs: 500,
+  concurrency: 8,
+} as const;
+
+/** A SourceReader over local files, `file://` URLs and HTTP(S). Call `close()` when done. */
+export class NodeSourceReader implements SourceReader {
+  private readonly http: HttpFetcher;
+
+  constructor(private readonly opts: NodeReaderOptions) {
+    this.http = new HttpFetcher({ ...opts, cache: opts.cacheDir ? new HttpCache(opts.cacheDir) : null });
+  }
+
+  resolve(ref: string, base: string | null): string {
+    if (URL_RE.test(ref)) return ref;
+    if (base === null) return resolvePath(this.opts.baseDir, ref);
+    if (URL_RE.test(base)) return new URL(ref, base).href;
+    return resolvePath(dirname(base), ref);
+  }
+
+  async read(location: string, signal?: AbortSignal): Promise<string> {
+    if (HTTP_RE.test(location)) return this.http.get(location, signal);
+    const path = location.toLowerCase().startsWith('file:') ? fileURLToPath(location) : location;
+    if (URL_RE.test(location) && !location.toLowerCase().startsWith('file:')) {
+      throw new Error(`unsupported URL scheme in ${location}`);
+    }
+    try {
+      return await readFile(path, { encoding: 'utf8', signal });
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      if (err.code === 'ENOENT') throw new Error(`no such file: ${path}`);
+      if (err.code === 'EISDIR') throw new Error(`is a directory: ${path}`);
+      throw e;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+}
