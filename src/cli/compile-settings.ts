@@ -1,0 +1,70 @@
+import { Errors } from '@oclif/core';
+import { quickConfiguration } from '../core/config/parse.js';
+import { ConfigError } from '../core/errors/config-error.js';
+import type { OutputFormat } from '../core/output/format.js';
+import { discoverConfig, loadConfigFile, type LoadedConfig } from '../node/config-loader.js';
+import { defaultCacheDir } from '../node/http-cache.js';
+import { DEFAULT_HTTP } from '../node/source-reader.js';
+import type { CompileJob } from '../node/compile-job.js';
+
+interface CompileFlags {
+  config?: string;
+  input?: string[];
+  'input-type': string;
+  output?: string;
+  report?: string;
+  format: string;
+  timeout: number;
+  retries: number;
+  concurrency: number;
+  'cache-dir'?: string;
+  'no-cache': boolean;
+  'on-source-error'?: string;
+}
+
+/** The configuration a compile run uses: -i quick mode, -c file, or discovery. */
+export async function loadJobConfig(flags: CompileFlags, cwd: string): Promise<Partial<LoadedConfig> & Omit<LoadedConfig, 'file'>> {
+  let loaded: Partial<LoadedConfig> & Omit<LoadedConfig, 'file'>;
+  if (flags.input?.length) {
+    loaded = { config: quickConfiguration(flags.input, flags['input-type'] as 'hosts' | 'adblock'), warnings: [] };
+  } else if (flags.config) {
+    loaded = await loadConfigFile(flags.config);
+  } else {
+    const found = await discoverConfig(cwd);
+    if (!found) throw new Errors.CLIError('no configuration: pass -c FILE or -i SOURCE, or add flc.config.json here', { exit: 2 });
+    loaded = found;
+  }
+  if (flags['on-source-error']) loaded.config = { ...loaded.config, onSourceError: flags['on-source-error'] as 'fail' | 'skip' };
+  return loaded;
+}
+
+/** `SOURCE_DATE_EPOCH` (seconds) pins the list's `Last modified` for reproducible builds. */
+export function clockFrom(env: NodeJS.ProcessEnv): (() => Date) | undefined {
+  const raw = env.SOURCE_DATE_EPOCH;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d+$/.test(raw)) {
+    throw new ConfigError([{ path: 'SOURCE_DATE_EPOCH', message: `must be whole seconds since 1970, got "${raw}"` }]);
+  }
+  const at = new Date(Number(raw) * 1000);
+  return () => at;
+}
+
+/** Everything of a compile job that comes from flags and the environment. */
+export function compileSettings(flags: CompileFlags, env: NodeJS.ProcessEnv, version: string) {
+  return {
+    output: flags.output,
+    reportFile: flags.report,
+    format: flags.format as OutputFormat,
+    compiler: `flc v${version}`,
+    now: clockFrom(env),
+    http: {
+      ...DEFAULT_HTTP,
+      timeoutMs: flags.timeout * 1000,
+      retries: flags.retries,
+      concurrency: flags.concurrency,
+      retryBaseMs: Number(env.FLC_RETRY_BASE_MS) || DEFAULT_HTTP.retryBaseMs,
+      cacheDir: flags['no-cache'] ? null : (flags['cache-dir'] ?? defaultCacheDir(env)),
+      userAgent: `flc/${version} (+https://www.npmjs.com/package/flc)`,
+    },
+  } satisfies Partial<CompileJob>;
+}

@@ -1,0 +1,63 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import { ProgressPrinter } from '../cli/progress.js';
+import { compileSettings, loadJobConfig } from '../cli/compile-settings.js';
+import { runCompileJob } from '../node/compile-job.js';
+import { OUTPUT_FORMATS } from '../core/output/format.js';
+
+export default class Compile extends BaseCommand {
+  static override summary = 'Compile a filter list from a configuration or from inputs.';
+  static override description = `Downloads every source, applies the configured transformations in their fixed order and writes one list.
+Without -c or -i the configuration is searched in the current folder (package.json "flc" key, .flcrc[.json|.yaml|.yml|.toml], flc.config.{json,yaml,yml,toml}).
+Without -o the list goes to stdout; progress and logs always go to stderr.
+Exit codes: 0 success, 1 compilation failure (a source failed, a directive is broken), 2 usage or configuration error.`;
+
+  static override examples = [
+    '<%= config.bin %> compile -c examples/basic/config.json -o list.txt',
+    '<%= config.bin %> compile -i https://example.org/hosts.txt -o list.txt',
+    '<%= config.bin %> compile -c flc.config.yaml --report report.json --format hosts > hosts.txt',
+  ];
+
+  static override flags = {
+    config: Flags.string({ char: 'c', description: 'configuration file (JSON, YAML or TOML)', exclusive: ['input'] }),
+    input: Flags.string({ char: 'i', multiple: true, description: 'URL or file to compile with the quick configuration; repeatable' }),
+    'input-type': Flags.string({ char: 't', options: ['hosts', 'adblock'], default: 'hosts', description: 'type of the -i inputs' }),
+    output: Flags.string({ char: 'o', description: 'output file (written atomically); stdout when omitted' }),
+    verbose: Flags.boolean({ char: 'v', description: 'log every transformation with its counts' }),
+    quiet: Flags.boolean({ char: 'q', description: 'no progress output' }),
+    report: Flags.string({ description: 'write a JSON report: counts per transformation and every removed line with its reason' }),
+    format: Flags.string({ options: [...OUTPUT_FORMATS], default: 'adblock', description: 'output syntax' }),
+    timeout: Flags.integer({ default: 30, min: 1, description: 'per-download timeout, seconds' }),
+    retries: Flags.integer({ default: 3, min: 0, description: 'retries after a 5xx, 429 or network error' }),
+    concurrency: Flags.integer({ default: 8, min: 1, description: 'downloads in flight at once' }),
+    'cache-dir': Flags.string({ description: 'HTTP cache folder (default $FLC_CACHE_DIR or ~/.cache/flc)' }),
+    'no-cache': Flags.boolean({ description: 'do not read or write the HTTP cache' }),
+    'on-source-error': Flags.string({ options: ['fail', 'skip'], description: 'what a failed source does (overrides the configuration)' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Compile);
+    const loaded = await loadJobConfig(flags, process.cwd());
+    for (const warning of loaded.warnings) this.warn(warning);
+    const progress = new ProgressPrinter(process.stderr, {
+      tty: process.stderr.isTTY === true,
+      verbose: flags.verbose,
+      quiet: flags.quiet,
+    });
+    progress.start(loaded.config.sources.length);
+    try {
+      const { text, result } = await runCompileJob({
+        ...compileSettings(flags, process.env, this.config.version),
+        config: loaded.config,
+        configFile: loaded.file,
+        cwd: process.cwd(),
+        onEvent: progress.handle,
+      });
+      progress.finish();
+      if (flags.output) this.note(`flc: wrote ${result.ruleCount} rules (${result.lines.length} lines) to ${flags.output}`);
+      else process.stdout.write(text);
+    } finally {
+      progress.finish();
+    }
+  }
+}
