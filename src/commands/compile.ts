@@ -1,8 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { ProgressPrinter } from '../cli/progress.js';
-import { compileSettings, loadJobConfig } from '../cli/compile-settings.js';
-import { runCompileJob } from '../node/compile-job.js';
 import { OUTPUT_FORMATS } from '../core/output/format.js';
 
 export default class Compile extends BaseCommand {
@@ -37,6 +35,9 @@ Exit codes: 0 success, 1 compilation failure (a source failed, a directive is br
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Compile);
+    // Loaded here, not at the top: oclif imports every command to list them.
+    const { compileSettings, loadJobConfig } = await import('../cli/compile-settings.js');
+    const { runCompileJob } = await import('../node/compile-job.js');
     const loaded = await loadJobConfig(flags, process.cwd());
     for (const warning of loaded.warnings) this.warn(warning);
     const progress = new ProgressPrinter(process.stderr, {

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { cosmiconfig } from 'cosmiconfig';
 import { formatOf, parseConfigText, validateConfiguration, type ValidatedConfig } from '../core/config/parse.js';
 import { ConfigError } from '../core/errors/config-error.js';
 
@@ -32,12 +31,13 @@ export async function loadConfigFile(file: string): Promise<LoadedConfig> {
     const why = code === 'ENOENT' ? 'no such file' : (e as Error).message;
     throw new ConfigError([{ path: '', message: `cannot read ${file}: ${why}` }], { cause: e });
   }
-  return { ...validateConfiguration(parseConfigText(text, formatOf(path), file), file), file: path };
+  return { ...validateConfiguration(await parseConfigText(text, formatOf(path), file), file), file: path };
 }
 
 /** Finds a configuration in `cwd` the cosmiconfig way; null when there is none. */
 export async function discoverConfig(cwd: string): Promise<LoadedConfig | null> {
   const loader = (format: 'json' | 'yaml' | 'toml') => (file: string, text: string) => parseConfigText(text, format, file);
+  const { cosmiconfig } = await import('cosmiconfig');
   const explorer = cosmiconfig('flc', {
     searchPlaces: SEARCH_PLACES,
     searchStrategy: 'none',

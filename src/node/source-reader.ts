@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SourceReader } from '../core/load/source-reader.js';
-import { HttpFetcher, type HttpFetcherOptions } from './http-fetcher.js';
+import type { HttpFetcher, HttpFetcherOptions } from './http-fetcher.js';
 import { HttpCache } from './http-cache.js';
 
 const URL_RE = /^[a-z][a-z0-9+.-]*:\/\//i;
@@ -24,10 +24,17 @@ export const DEFAULT_HTTP = {
 
 /** A SourceReader over local files, `file://` URLs and HTTP(S). Call `close()` when done. */
 export class NodeSourceReader implements SourceReader {
-  private readonly http: HttpFetcher;
+  private http: Promise<HttpFetcher> | null = null;
 
-  constructor(private readonly opts: NodeReaderOptions) {
-    this.http = new HttpFetcher({ ...opts, cache: opts.cacheDir ? new HttpCache(opts.cacheDir) : null });
+  constructor(private readonly opts: NodeReaderOptions) {}
+
+  /** The HTTP client, created (and undici loaded) on the first download only. */
+  private fetcher(): Promise<HttpFetcher> {
+    this.http ??= import('./http-fetcher.js').then(
+      ({ HttpFetcher }) =>
+        new HttpFetcher({ ...this.opts, cache: this.opts.cacheDir ? new HttpCache(this.opts.cacheDir) : null }),
+    );
+    return this.http;
   }
 
   resolve(ref: string, base: string | null): string {
@@ -38,7 +45,7 @@ export class NodeSourceReader implements SourceReader {
   }
 
   async read(location: string, signal?: AbortSignal): Promise<string> {
-    if (HTTP_RE.test(location)) return this.http.get(location, signal);
+    if (HTTP_RE.test(location)) return (await this.fetcher()).get(location, signal);
     const path = location.toLowerCase().startsWith('file:') ? fileURLToPath(location) : location;
     if (URL_RE.test(location) && !location.toLowerCase().startsWith('file:')) {
       throw new Error(`unsupported URL scheme in ${location}`);
@@ -53,7 +60,7 @@ export class NodeSourceReader implements SourceReader {
     }
   }
 
-  close(): Promise<void> {
-    return this.http.close();
+  async close(): Promise<void> {
+    if (this.http) await (await this.http).close();
   }
 }

@@ -1,5 +1,3 @@
-import { parse as parseYaml } from 'yaml';
-import TOML from '@iarna/toml';
 import type { z } from 'zod';
 import { configurationSchema, type Configuration } from './schema.js';
 import { normalizeAliases } from './aliases.js';
@@ -15,11 +13,14 @@ export function formatOf(fileName: string): ConfigFormat {
   return 'json';
 }
 
-/** Parses configuration text; syntax errors become a ConfigError saying where. */
-export function parseConfigText(text: string, format: ConfigFormat, file?: string): unknown {
+/**
+ * Parses configuration text; syntax errors become a ConfigError saying where.
+ * The YAML and TOML parsers load on first use, keeping start-up light.
+ */
+export async function parseConfigText(text: string, format: ConfigFormat, file?: string): Promise<unknown> {
   try {
-    if (format === 'yaml') return parseYaml(text, { prettyErrors: true });
-    if (format === 'toml') return TOML.parse(text);
+    if (format === 'yaml') return (await import('yaml')).parse(text, { prettyErrors: true });
+    if (format === 'toml') return (await import('@iarna/toml')).default.parse(text);
     return JSON.parse(text);
   } catch (e) {
     const message = (e as Error).message.split('\n')[0];

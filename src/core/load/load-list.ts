@@ -41,6 +41,14 @@ function dropDiffPath(lines: Lines): void {
 async function load(location: string, ctx: LoadContext, chain: string[]): Promise<Lines> {
   const text = await ctx.reader.read(location, ctx.signal);
   const split = splitText(text, ctx.tracked);
+  const fileId = ctx.files.push(location) - 1;
+  if (!text.includes('!#')) {
+    // No directives at all: the split lines are the list.
+    if (!ctx.tracked) return { text: split.lines };
+    const from = new Float64Array(split.lines.length);
+    for (let i = 0; i < from.length; i += 1) from[i] = packOrigin(fileId, split.numbers![i]);
+    return { text: split.lines, from };
+  }
   let kept: number[];
   try {
     kept = resolveConditions(split.lines);
@@ -48,7 +56,6 @@ async function load(location: string, ctx: LoadContext, chain: string[]): Promis
     if (e instanceof ConditionError) throw new DirectiveError(location, split.numbers?.[e.index] ?? e.index + 1, e.message);
     throw e;
   }
-  const fileId = ctx.files.push(location) - 1;
   const out: string[] = [];
   const from: number[] = [];
   for (const index of kept) {

@@ -22,8 +22,8 @@ function countBreaks(s: string, from: number, to: number): number {
 
 export function splitText(text: string, withNumbers: boolean): SplitText {
   const body = text.trim();
+  if (!withNumbers) return { lines: splitFast(body) };
   const lines = body.split(BREAKS_RE);
-  if (!withNumbers) return { lines };
   const lead = text.length - text.trimStart().length;
   const numbers = new Int32Array(lines.length);
   let lineNo = 1 + countBreaks(text, 0, lead);
@@ -36,4 +36,12 @@ export function splitText(text: string, withNumbers: boolean): SplitText {
     numbers[i] = lineNo;
   }
   return { lines, numbers };
+}
+
+/** LF-only text splits on a string separator (much faster than a regex); empty runs drop out. */
+function splitFast(body: string): string[] {
+  if (body.includes('\r')) return body.split(BREAKS_RE);
+  const parts = body.split('\n');
+  if (!body.includes('\n\n')) return parts;
+  return parts.filter((p) => p.length > 0);
 }

@@ -1,19 +1,29 @@
 import type { Transformation } from './types.js';
-import { etcHostsHostnames, isEtcHostsRule, isJustDomain, parseAdblockRule } from './rule-text.js';
+import { StringTable } from './string-table.js';
+import { etcHostsHostnames, isEtcHostsRule, isJustDomain, parseAdblockRule, plainHostRuleHostname } from './rule-text.js';
 
-function adblockHostname(line: string): string | null {
-  const rule = parseAdblockRule(line);
-  if (rule && rule.hostname && !rule.allow && !(rule.options && rule.options.length > 0)) return rule.hostname;
-  return null;
+/** The nearest parent domain of `hostname` in `table`, or null. */
+function blockedParent(hostname: string, table: StringTable): string | null {
+  let h = StringTable.SEED;
+  let found = -1;
+  for (let i = hostname.length - 1; i > 0; i -= 1) {
+    h = StringTable.step(h, hostname.charCodeAt(i));
+    if (hostname.charCodeAt(i - 1) === 46 && table.hasSuffix(hostname, i, h)) found = i;
+  }
+  return found === -1 ? null : hostname.substring(found);
 }
 
-/** True when some parent domain of `hostname` (not itself) is in `set`. */
-function coveredByParent(hostname: string, set: Set<string>): string | null {
-  let dot = hostname.indexOf('.');
-  while (dot !== -1) {
-    const parent = hostname.substring(dot + 1);
-    if (set.has(parent)) return parent;
-    dot = hostname.indexOf('.', dot + 1);
+/** Hostnames of a line that is not a plain `||hostname^` rule, and whether its text becomes `||name^`. */
+function otherCompressible(line: string): { names: string[]; rewrite: boolean } | null {
+  if (isEtcHostsRule(line)) {
+    const names = etcHostsHostnames(line);
+    // The reference throws on a hosts line without names; we treat it as a plain rule.
+    if (names.length > 0) return { names, rewrite: true };
+  }
+  if (isJustDomain(line)) return { names: [line], rewrite: true };
+  const rule = parseAdblockRule(line);
+  if (rule && rule.hostname && !rule.allow && !(rule.options && rule.options.length > 0)) {
+    return { names: [rule.hostname], rewrite: false };
   }
   return null;
 }
@@ -31,37 +41,35 @@ export const compress: Transformation = {
     const text: string[] = [];
     const from: number[] = [];
     const hostnames: (string | null)[] = [];
-    const blocked = new Set<string>();
+    const blocked = new StringTable(src.length);
 
     for (let i = 0; i < src.length; i += 1) {
       const line = src[i];
-      let names: string[] | null = null;
-      let rewrite = true;
-      if (isEtcHostsRule(line)) {
-        const found = etcHostsHostnames(line);
-        if (found.length > 0) names = found;
-      }
-      if (!names && isJustDomain(line)) names = [line];
-      if (!names) {
-        const host = adblockHostname(line);
-        if (host !== null) {
-          names = [host];
-          rewrite = false;
+      const plain = plainHostRuleHostname(line);
+      if (plain !== null) {
+        // The dominant shape, handled without allocating.
+        if (blocked.add(plain)) {
+          text.push(line);
+          hostnames.push(plain);
+          if (tracked) from.push(lines.from![i]);
+        } else if (ctx.reporting) {
+          ctx.removed(line, lines.from?.[i], 'duplicate-hostname', `${plain} is already blocked by an earlier rule`);
         }
+        continue;
       }
-      if (!names) {
+      const found = otherCompressible(line);
+      if (!found) {
         text.push(line);
         hostnames.push(null);
         if (tracked) from.push(lines.from![i]);
         continue;
       }
-      for (const name of names) {
-        if (blocked.has(name)) {
+      for (const name of found.names) {
+        if (!blocked.add(name)) {
           if (ctx.reporting) ctx.removed(line, lines.from?.[i], 'duplicate-hostname', `${name} is already blocked by an earlier rule`);
           continue;
         }
-        blocked.add(name);
-        text.push(rewrite ? `||${name}^` : line);
+        text.push(found.rewrite ? `||${name}^` : line);
         hostnames.push(name);
         if (tracked) from.push(lines.from![i]);
       }
@@ -71,7 +79,7 @@ export const compress: Transformation = {
     const outFrom: number[] = [];
     for (let i = 0; i < text.length; i += 1) {
       const host = hostnames[i];
-      const parent = host === null ? null : coveredByParent(host, blocked);
+      const parent = host === null ? null : blockedParent(host, blocked);
       if (parent !== null) {
         if (ctx.reporting) ctx.removed(text[i], from[i], 'redundant-hostname', `${host} is covered by ||${parent}^`);
         continue;

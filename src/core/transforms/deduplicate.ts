@@ -1,6 +1,7 @@
 import type { Transformation } from './types.js';
 import { keepWhere } from './lines.js';
 import { isComment } from './rule-text.js';
+import { StringTable } from './string-table.js';
 
 /**
  * Keeps the last copy of each rule. Walking from the end, a removed copy takes the
@@ -12,12 +13,11 @@ export const deduplicate: Transformation = {
   apply(lines, ctx) {
     const text = lines.text;
     const keep = new Uint8Array(text.length).fill(1);
-    const seen = new Set<string>();
+    const seen = new StringTable(text.length);
     let removing = false;
     for (let i = text.length - 1; i >= 0; i -= 1) {
       const line = text[i];
-      const dup = seen.has(line);
-      if (!dup) seen.add(line);
+      const dup = !seen.add(line);
       const commentOrEmpty = line.length === 0 || isComment(line);
       if (dup && !commentOrEmpty) {
         removing = true;

@@ -48,8 +48,14 @@ export function withTexts(lines: Lines, text: string[]): Lines {
 
 /** Concatenates lists, keeping provenance when all of them carry it. */
 export function concatLines(parts: Lines[], tracked: boolean): Lines {
-  const text: string[] = [];
-  for (const p of parts) for (const t of p.text) text.push(t);
+  let total = 0;
+  for (const p of parts) total += p.text.length;
+  const text = new Array<string>(total);
+  let k = 0;
+  for (const p of parts) {
+    const src = p.text;
+    for (let i = 0; i < src.length; i += 1) text[k++] = src[i];
+  }
   if (!tracked) return { text };
   const from = new Float64Array(text.length);
   let o = 0;

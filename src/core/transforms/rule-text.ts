@@ -10,7 +10,6 @@ const ETC_HOSTS_RE = /^([a-f0-9.:\][]+)(%[a-z0-9]+)?\s+([^#]+)(#.*)?$/;
 const HOSTNAME_PATTERN_RE = /^\|\|([a-z0-9-.]+)\^$/;
 // eslint-disable-next-line no-control-regex
 const NON_ASCII_RE = /[^\x00-\x7F]/;
-const WHITESPACE_RE = /\s+/;
 
 /** A comment for every transformation: `!…`, `# …`, a lone `#`, or `####…`. */
 export function isComment(line: string): boolean {
@@ -25,9 +24,54 @@ export function isAllowRule(line: string): boolean {
   return line.startsWith('@@');
 }
 
-/** A bare domain name such as `example.org` (at least one dot). */
+function isAlnumCode(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/**
+ * A bare domain name such as `example.org` (at least one dot): labels of letters,
+ * digits and inner hyphens, at most 63 long, an optional final dot, 255 in all.
+ */
 export function isJustDomain(line: string): boolean {
+  const n = line.length;
+  if (n === 0 || n > 255) return false;
+  const trailingDot = line.charCodeAt(n - 1) === 46;
+  const end = trailingDot ? n - 1 : n;
+  if (end === 0) return false;
+  let labels = 0;
+  let start = 0;
+  for (let i = 0; i <= end; i += 1) {
+    const c = i < end ? line.charCodeAt(i) : 46;
+    if (c === 46) {
+      const len = i - start;
+      if (len === 0 || len > 63 || !isAlnumCode(line.charCodeAt(start)) || !isAlnumCode(line.charCodeAt(i - 1))) return false;
+      labels += 1;
+      start = i + 1;
+    } else if (!isAlnumCode(c) && c !== 45) {
+      return false;
+    }
+  }
+  return labels > 1 || trailingDot;
+}
+
+/** Kept for differential tests: the regular expression the reference uses. */
+export function isJustDomainByRegex(line: string): boolean {
   return line.includes('.') && DOMAIN_RE.test(line);
+}
+
+/**
+ * The hostname of a rule that is exactly `||hostname^` with a lowercase
+ * `[a-z0-9-.]` hostname and no surrounding whitespace; null for anything else.
+ * A fast path for the shape that dominates DNS blocklists.
+ */
+export function plainHostRuleHostname(line: string): string | null {
+  const n = line.length;
+  if (n < 4 || line.charCodeAt(0) !== 124 || line.charCodeAt(1) !== 124 || line.charCodeAt(n - 1) !== 94) return null;
+  for (let i = 2; i < n - 1; i += 1) {
+    const c = line.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46)) return null;
+  }
+  return line.substring(2, n - 1);
 }
 
 /** An /etc/hosts line: an address-like token, whitespace, then names. */
@@ -38,6 +82,16 @@ export function isEtcHostsRule(line: string): boolean {
   return ETC_HOSTS_RE.test(line);
 }
 
+/** True for the characters JavaScript's `\s` matches. */
+export function isWhitespaceCode(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 160) return false;
+  return (
+    c === 160 || c === 5760 || (c >= 8192 && c <= 8202) || c === 8232 || c === 8233 || c === 8239 ||
+    c === 8287 || c === 12288 || c === 65279
+  );
+}
+
 /**
  * The hostnames of an /etc/hosts line (everything after the address, before `#`).
  * Returns an empty array when the line carries no name.
@@ -46,8 +100,18 @@ export function etcHostsHostnames(line: string): string[] {
   let rule = line.trim();
   const hash = rule.indexOf('#');
   if (hash > 0) rule = rule.substring(0, hash);
-  const parts = rule.trim().split(WHITESPACE_RE);
-  return parts.slice(1);
+  let end = rule.length;
+  while (end > 0 && isWhitespaceCode(rule.charCodeAt(end - 1))) end -= 1;
+  let i = 0;
+  while (i < end && !isWhitespaceCode(rule.charCodeAt(i))) i += 1; // the address
+  const names: string[] = [];
+  while (i < end) {
+    while (i < end && isWhitespaceCode(rule.charCodeAt(i))) i += 1;
+    const start = i;
+    while (i < end && !isWhitespaceCode(rule.charCodeAt(i))) i += 1;
+    if (i > start) names.push(rule.substring(start, i));
+  }
+  return names;
 }
 
 /** True when the text holds any non-ASCII character. */

@@ -1,6 +1,6 @@
 import { getPublicSuffix, parse as parseDomain } from 'tldts';
 import { classifyIpPattern, mayBeIpPattern } from './ip-pattern.js';
-import { etcHostsHostnames, isComment, isEtcHostsRule, parseAdblockRule } from './rule-text.js';
+import { etcHostsHostnames, isComment, isEtcHostsRule, parseAdblockRule, plainHostRuleHostname } from './rule-text.js';
 
 export interface ValidityOptions {
   allowIp: boolean;
@@ -18,13 +18,21 @@ const EXACT_DOMAIN_RE =
   /^(?:\|\|)?(?:\*\.|\.)?([a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*\.?)\^\|?$/;
 const CARET_END_RE = /\^\|?$/;
 
+const LIGHT_PARSE = { extractHostname: false, validateHostname: false, detectIp: false, mixedInputs: false };
+
 /** The reason a hostname cannot be in a blocklist, or null when it can. */
 function hostnameProblem(
   hostname: string | null,
   opts: ValidityOptions,
   hasLimitModifier: boolean,
+  clean = false,
 ): string | null {
-  const result = parseDomain(hostname as string);
+  // A clean hostname (lowercase labels with a letter, see cleanHostname) parses the
+  // same without extraction, validation or IP detection; and unless it is its own
+  // public suffix, only that comparison matters, which getPublicSuffix answers
+  // without allocating a result.
+  if (clean && getPublicSuffix(hostname as string, LIGHT_PARSE) !== hostname) return null;
+  const result = clean ? parseDomain(hostname as string, LIGHT_PARSE) : parseDomain(hostname as string);
   if (!result.hostname || !ALNUM_RE.test(result.hostname)) return `malformed hostname ${hostname}`;
   if (!opts.allowIp && result.isIp) return `IP address ${hostname} is not allowed`;
   if (result.hostname === result.publicSuffix && !hasLimitModifier) {
@@ -116,10 +124,43 @@ function adblockRuleProblem(ruleText: string, opts: ValidityOptions): string | n
 }
 
 /**
+ * True for `[a-z0-9-]` labels that start and end with a letter or digit, at most 63
+ * long, 253 in all, with at least one letter (so never an IP address). For such a
+ * hostname in `||hostname^` every check of the full path but the public-suffix one
+ * passes, and tldts may skip hostname extraction.
+ */
+export function cleanHostname(host: string): boolean {
+  const n = host.length;
+  if (n === 0 || n > 253) return false;
+  let letter = false;
+  let start = 0;
+  for (let i = 0; i <= n; i += 1) {
+    const c = i < n ? host.charCodeAt(i) : 46;
+    if (c === 46) {
+      const len = i - start;
+      if (len === 0 || len > 63 || host.charCodeAt(start) === 45 || host.charCodeAt(i - 1) === 45) return false;
+      start = i + 1;
+    } else if (c >= 97 && c <= 122) {
+      letter = true;
+    } else if (!((c >= 48 && c <= 57) || c === 45)) {
+      return false;
+    }
+  }
+  return letter;
+}
+
+/**
  * Why the reference's Validate family would drop this line, or null when it is kept.
  * Comments and blank lines are always valid.
  */
 export function ruleProblem(ruleText: string, opts: ValidityOptions): string | null {
+  const plain = plainHostRuleHostname(ruleText);
+  if (plain !== null && cleanHostname(plain)) return hostnameProblem(plain, opts, false, true);
+  return fullRuleProblem(ruleText, opts);
+}
+
+/** The complete check, without the `||hostname^` fast path (differential tests compare the two). */
+export function fullRuleProblem(ruleText: string, opts: ValidityOptions): string | null {
   if (isComment(ruleText) || ruleText.trim().length === 0) return null;
   if (isEtcHostsRule(ruleText)) {
     const names = etcHostsHostnames(ruleText);
