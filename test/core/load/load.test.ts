@@ -1,0 +1,86 @@
+import { describe, expect, test } from 'vitest';
+import { splitText } from '../../../src/core/load/split.js';
+import { evaluateCondition, resolveConditions } from '../../../src/core/load/conditions.js';
+import { loadList } from '../../../src/core/load/load-list.js';
+import { unpackOrigin } from '../../../src/core/transforms/lines.js';
+import { DirectiveError } from '../../../src/core/errors/directive-error.js';
+import { memoryReader } from '../../support/memory-reader.js';
+
+describe('splitText', () => {
+  test.each([
+    ['a\nb', ['a', 'b']],
+    ['\n\n a\r\n\r\nb\rc \n', ['a', 'b', 'c']],
+    ['', ['']],
+    ['x\n\n\ny', ['x', 'y']],
+  ])('%j', (text, lines) => {
+    expect(splitText(text, false).lines).toEqual(lines);
+    expect(splitText(text, true).lines).toEqual(lines);
+  });
+
+  test('line numbers count LF, CRLF and lone CR in the original text', () => {
+    expect([...splitText('\n\nfirst\r\n\r\nsecond\rthird\n\nfourth', true).numbers!]).toEqual([3, 5, 6, 8]);
+  });
+});
+
+describe('conditions', () => {
+  test.each([
+    ['true', true],
+    ['false', false],
+    ['ext_ubol', false],
+    ['!ext_ubol', true],
+    ['!(true)', false],
+    ['true && !false', true],
+    ['false || true', true],
+    ['(false || true) && (true && !x)', true],
+    ['cap_html_filtering && true', false],
+  ])('%s is %s', (expr, value) => {
+    expect(evaluateCondition(expr)).toBe(value);
+  });
+
+  test('blocks, else branches and nesting', () => {
+    const lines = ['a', '!#if true', 'b', '!#if false', 'c', '!#else', 'd', '!#endif', '!#else', 'e', '!#endif', 'f'];
+    expect(resolveConditions(lines).map((i) => lines[i])).toEqual(['a', 'b', 'd', 'f']);
+  });
+
+  test.each([
+    [['!#if true', 'a'], /condition end not found/],
+    [['!#else'], /unexpected '!#else'/],
+    [['!#endif'], /unexpected '!#endif'/],
+    [['!#if (true', 'x', '!#endif'], /incorrect brackets/],
+    [['!#if', 'x', '!#endif'], /empty condition/],
+    [['!#if true', 'x', '!#else junk', '!#endif'], /invalid directive/],
+  ])('%j fails: %s', (lines, message) => {
+    expect(() => resolveConditions(lines)).toThrow(message);
+  });
+});
+
+describe('loadList', () => {
+  test('includes resolve relative to the including list, with provenance', async () => {
+    const reader = memoryReader({
+      '/lists/main.txt': '! main\n\n!#include sub/child.txt\n||main.example^',
+      '/lists/sub/child.txt': '! Diff-Path: x.patch\n||child.example^',
+    });
+    const files: string[] = [];
+    const lines = await loadList('/lists/main.txt', { reader, tracked: true, files });
+    expect(lines.text).toEqual(['! main', '||child.example^', '||main.example^']);
+    const origins = [...lines.from!].map((v) => unpackOrigin(v)).map((o) => `${files[o!.file]}:${o!.line}`);
+    expect(origins).toEqual(['/lists/main.txt:1', '/lists/sub/child.txt:2', '/lists/main.txt:4']);
+  });
+
+  test('a cross-origin include is refused', async () => {
+    const reader = memoryReader({ 'https://a.example/list.txt': '!#include https://b.example/other.txt' });
+    await expect(loadList('https://a.example/list.txt', { reader, tracked: false, files: [] })).rejects.toThrow(/not on the same origin/);
+  });
+
+  test('a same-origin absolute include is read', async () => {
+    const reader = memoryReader({ 'https://a.example/x/list.txt': '!#include https://a.example/y.txt', 'https://a.example/y.txt': 'rule' });
+    expect((await loadList('https://a.example/x/list.txt', { reader, tracked: false, files: [] })).text).toEqual(['rule']);
+  });
+
+  test('a missing include names the including list and line', async () => {
+    const reader = memoryReader({ '/main.txt': 'a\n!#include gone.txt' });
+    const error = await loadList('/main.txt', { reader, tracked: false, files: [] }).catch((e) => e);
+    expect(error).toBeInstanceOf(DirectiveError);
+    expect(error.message).toMatch(/^\/main\.txt:2: failed to resolve !#include gone\.txt: no such file/);
+  });
+});

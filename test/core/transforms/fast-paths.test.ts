@@ -1,0 +1,112 @@
+import { describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { domainToASCII } from 'node:url';
+import fc from 'fast-check';
+import * as tldts from 'tldts';
+import { cleanHostname, fullRuleProblem, ruleProblem } from '../../../src/core/transforms/rule-validity.js';
+import { etcHostsHostnames, isJustDomain, isJustDomainByRegex } from '../../../src/core/transforms/rule-text.js';
+import { domainToAscii } from '../../../src/core/transforms/convert-to-ascii.js';
+import { StringTable } from '../../../src/core/transforms/string-table.js';
+import { ALL_TRICKY } from '../../support/tricky-lines.js';
+
+const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpus');
+const corpusLines = ['adblock-hagezi-light.txt', 'adguard-dns-filter-2019.txt', 'urlhaus-filter-online.txt', 'easylist.txt']
+  .flatMap((f) => readFileSync(`${CORPUS}/${f}`, 'utf8').split(/\r?\n/))
+  .filter((_, i) => i % 3 === 0);
+const runs = Number(process.env.FC_RUNS ?? 2000);
+
+const OPTIONS = [
+  { allowIp: false, allowPublicSuffix: false },
+  { allowIp: true, allowPublicSuffix: false },
+  { allowIp: false, allowPublicSuffix: true },
+  { allowIp: true, allowPublicSuffix: true },
+];
+
+const hostChar = fc.constantFrom(...'abcxyz019-.'.split(''));
+const hostLike = fc.array(hostChar, { minLength: 1, maxLength: 20 }).map((cs) => cs.join(''));
+const knownSuffixes = ['com', 'co.uk', 'github.io', 'kawasaki.jp', 'city.kawasaki.jp', 'ck', 'www.ck', 'appspot.com', 'uk', 'invalidtld'];
+
+describe('fast paths agree with the full reference logic', () => {
+  test('||hostname^ validity: fast path equals the full check on corpus lines', () => {
+    for (const opts of OPTIONS) {
+      for (const line of corpusLines) expect(ruleProblem(line, opts), line).toBe(fullRuleProblem(line, opts));
+    }
+  });
+
+  test('||hostname^ validity: fast path equals the full check on generated hostnames', () => {
+    const host = fc.tuple(hostLike, fc.constantFrom(...knownSuffixes)).map(([h, s]) => `${h}.${s}`);
+    fc.assert(
+      fc.property(fc.oneof(host, hostLike, fc.constantFrom(...knownSuffixes)), (h) => {
+        for (const opts of OPTIONS) expect(ruleProblem(`||${h}^`, opts)).toBe(fullRuleProblem(`||${h}^`, opts));
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  test('a clean hostname never parses as an IP', () => {
+    fc.assert(
+      fc.property(hostLike, (h) => {
+        if (cleanHostname(h)) expect(tldts.parse(h).isIp).toBe(false);
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  test('isJustDomain equals the reference regular expression', () => {
+    const samples = [...ALL_TRICKY, ...corpusLines.slice(0, 5000), 'a.b', 'a.', '.', 'a-.b', `${'a'.repeat(63)}.b`, `${'a'.repeat(64)}.b`, `${'a.'.repeat(127)}b`];
+    for (const s of samples) expect(isJustDomain(s), s).toBe(isJustDomainByRegex(s));
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...'aZ09-._'.split('')), { maxLength: 70 }).map((c) => c.join('')), (s) => {
+        expect(isJustDomain(s)).toBe(isJustDomainByRegex(s));
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  test('hosts hostnames equal a whitespace split after the address', () => {
+    const reference = (line: string) => {
+      let rule = line.trim();
+      if (rule.indexOf('#') > 0) rule = rule.substring(0, rule.indexOf('#'));
+      return rule.trim().split(/\s+/).slice(1);
+    };
+    const ws = fc.constantFrom(' ', '\t', '\u00a0', '\u2003', '\u3000', '\ufeff', 'x', '#', 'a.b');
+    fc.assert(
+      fc.property(fc.array(ws, { maxLength: 12 }).map((p) => `0.0.0.0${p.join('')}`), (line) => {
+        expect(etcHostsHostnames(line)).toEqual(reference(line));
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  test('domainToAscii equals node:url domainToASCII', () => {
+    const parts = fc.constantFrom('пример', 'рф', 'münchen', 'de', 'a', '%41', '/', ':80', '@', '?', '#', '[', '.', 'xn--', 'ß', '\u200d', 'Ⓐ');
+    fc.assert(
+      fc.property(fc.array(parts, { minLength: 1, maxLength: 6 }).map((p) => p.join('')), (d) => {
+        expect(domainToAscii(d)).toBe(domainToASCII(d));
+      }),
+      { numRuns: runs },
+    );
+  });
+});
+
+describe('StringTable', () => {
+  test('behaves as a set of strings, with suffix lookups', () => {
+    fc.assert(
+      fc.property(fc.array(hostLike, { maxLength: 300 }), (items) => {
+        const table = new StringTable(4);
+        const set = new Set<string>();
+        for (const s of items) expect(table.add(s)).toBe(!set.has(s) && set.add(s) !== undefined);
+        expect(table.size).toBe(set.size);
+        for (const s of items) {
+          const probe = `zz.${s}`;
+          let h = StringTable.SEED;
+          for (let i = probe.length - 1; i >= 3; i -= 1) h = StringTable.step(h, probe.charCodeAt(i));
+          expect(table.hasSuffix(probe, 3, h)).toBe(true);
+          expect(table.has(`${s}q`)).toBe(set.has(`${s}q`));
+        }
+      }),
+      { numRuns: Math.ceil(runs / 10) },
+    );
+  });
+});

@@ -1,0 +1,22 @@
+import { describe, expect, test } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { firstDifference, flcOutput, referenceOutput } from '../support/reference.js';
+import type { Configuration } from '../../src/core/config/schema.js';
+
+const CORPUS = resolve(import.meta.dirname, '../../../shared/corpus');
+const QUICK = ['RemoveComments', 'Deduplicate', 'Compress', 'Validate', 'TrimLines', 'InsertFinalNewLine'] as const;
+const lists = readdirSync(CORPUS).filter((f) => f.endsWith('.txt'));
+
+describe('corpus lists under the reference quick configuration', () => {
+  test('the corpus is present', () => {
+    expect(lists.length).toBe(12);
+  });
+
+  test.each(lists)('%s compiles exactly as @adguard/hostlist-compiler 2.1.1', async (file) => {
+    const config: Configuration = { name: 'Blocklist', sources: [{ source: join(CORPUS, file) }], transformations: [...QUICK] };
+    const [reference, ours] = await Promise.all([referenceOutput(config), flcOutput(config)]);
+    expect(firstDifference(reference, ours)).toBeNull();
+    expect(ours[1]).toBe("! Title: Blocklist");
+  }, 180_000);
+});

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { firstDifference, flcOutput, referenceOutput } from '../support/reference.js';
+import { trickyList } from '../support/tricky-lines.js';
+import { TRANSFORMATION_NAMES, type TransformationName } from '../../src/core/transforms/types.js';
+import type { Configuration } from '../../src/core/config/schema.js';
+
+let dir: string;
+const file = (name: string) => join(dir, name);
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'flc-diff-'));
+  writeFileSync(file('a.txt'), trickyList(1500, 1));
+  writeFileSync(file('b.txt'), trickyList(1500, 2, '\r\n'));
+  writeFileSync(file('c.txt'), `\n\n  ${trickyList(400, 3, '\n\n')}\r\n\r\n`);
+  writeFileSync(file('excl.txt'), '! exclusions\nex1\n\n/^@@/\n*.org^\n');
+  writeFileSync(file('incl.txt'), '# inclusions\n||\n/\\./\n');
+  writeFileSync(file('empty.txt'), '');
+  writeFileSync(file('inc-main.txt'), '! main\n!#include inc-child.txt\n||main.example^\n!#if true\n||if-true.example^\n!#else\n||if-else.example^\n!#endif\n!#if !ext_ubol\n||not-ubol.example^\n!#endif\n!#if (ext_ubol || cap_html_filtering)\n||never.example^\n!#endif');
+  writeFileSync(file('inc-child.txt'), '! Diff-Path: patches/x.patch\n||child.example^\n!#if false\n||hidden.example^\n!#endif');
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function same(config: Configuration) {
+  const [reference, ours] = await Promise.all([referenceOutput(config), flcOutput(config)]);
+  expect(firstDifference(reference, ours)).toBeNull();
+  return ours;
+}
+
+const VALIDATORS = ['Validate', 'ValidateAllowIp', 'ValidateAllowPublicSuffix', 'ValidateAllowIpAndPublicSuffix'] as const;
+const NON_VALIDATORS = TRANSFORMATION_NAMES.filter((t) => !(VALIDATORS as readonly string[]).includes(t));
+
+const COMBINATIONS: TransformationName[][] = [
+  ['RemoveComments', 'Deduplicate', 'Compress', 'Validate', 'TrimLines', 'InsertFinalNewLine'],
+  ...VALIDATORS.map((v) => [...NON_VALIDATORS.filter((t) => t !== 'InvertAllow'), v]),
+  ['InvertAllow', 'RemoveModifiers', 'ValidateAllowIp', 'Deduplicate'],
+  ['ConvertToAscii', 'Compress', 'ValidateAllowIpAndPublicSuffix', 'RemoveEmptyLines'],
+  ['TrimLines', 'Compress', 'Deduplicate'],
+  ['InsertFinalNewLine', 'Deduplicate', 'RemoveComments'],
+  [...TRANSFORMATION_NAMES.filter((t) => !(VALIDATORS as readonly string[]).includes(t) || t === 'ValidateAllowPublicSuffix')],
+];
+
+describe('generated lists, one transformation at a time', () => {
+  test.each(TRANSFORMATION_NAMES.map((t) => [t]))('%s alone, on LF, CRLF and blank-line-heavy input', async (t) => {
+    await same({ name: 'Gen', sources: [{ source: file('a.txt') }, { source: file('b.txt') }, { source: file('c.txt') }], transformations: [t] });
+  });
+
+  test.each(TRANSFORMATION_NAMES.map((t) => [t]))('%s alone at source level', async (t) => {
+    await same({ name: 'Gen', sources: [{ source: file('a.txt'), name: 'A', transformations: [t] }, { source: file('b.txt'), transformations: [t] }] });
+  });
+});
+
+describe('generated lists, combinations', () => {
+  test.each(COMBINATIONS.map((c) => [c.join('+'), c]))('%s', async (_name, transformations) => {
+    await same({ name: 'Gen', description: 'combination', sources: [{ source: file('a.txt') }, { source: file('b.txt'), name: 'B' }], transformations });
+  });
+
+  test('source-level and list-level transformations together', async () => {
+    await same({
+      name: 'Gen',
+      version: '1.2.3',
+      homepage: 'https://example.org',
+      license: 'MIT',
+      sources: [
+        { source: file('a.txt'), name: 'A', transformations: ['TrimLines', 'Compress', 'ValidateAllowIp'] },
+        { source: file('b.txt'), transformations: ['RemoveModifiers', 'ConvertToAscii'] },
+        { source: file('c.txt'), name: 'C' },
+      ],
+      transformations: ['RemoveComments', 'Deduplicate', 'RemoveEmptyLines', 'InsertFinalNewLine'],
+    });
+  });
+});
+
+describe('exclusions and inclusions', () => {
+  const kinds = { plain: ['ex2', 'ads'], wildcard: ['*.org^', '||*example*^$*', '@@*'], regex: ['/^\\|\\|[a-z]+\\.ex\\d/', '/DOMAIN=/'] };
+
+  test.each(Object.entries(kinds))('%s exclusions, list and source level', async (_kind, patterns) => {
+    const out = await same({
+      name: 'Gen',
+      sources: [{ source: file('a.txt'), exclusions: patterns }, { source: file('b.txt') }],
+      exclusions: patterns.slice(0, 1),
+      transformations: ['Deduplicate'],
+    });
+    expect(out.length).toBeGreaterThan(10);
+  });
+
+  test.each(Object.entries(kinds))('%s inclusions, list and source level', async (_kind, patterns) => {
+    await same({
+      name: 'Gen',
+      sources: [{ source: file('a.txt'), inclusions: patterns }, { source: file('b.txt') }],
+      inclusions: [...patterns, '! Source'],
+    });
+  });
+
+  test('exclusions_sources and inclusions_sources with comments and blank lines', async () => {
+    await same({
+      name: 'Gen',
+      sources: [
+        { source: file('a.txt'), exclusions_sources: [file('excl.txt')] },
+        { source: file('b.txt'), inclusions_sources: [file('incl.txt')], exclusions: ['ex0'] },
+      ],
+      exclusions_sources: [file('excl.txt')],
+      inclusions_sources: [file('incl.txt')],
+      inclusions: ['!'],
+      transformations: ['Compress', 'Validate'],
+    });
+  });
+});
+
+describe('loading', () => {
+  test('!#include, !#if/!#else, Diff-Path lines and an empty source', async () => {
+    const out = await same({
+      name: 'Gen',
+      sources: [{ source: file('inc-main.txt') }, { source: file('empty.txt'), name: 'Empty' }],
+      transformations: ['RemoveComments'],
+    });
+    expect(out).toContain('||child.example^');
+    expect(out).toContain('||not-ubol.example^');
+    expect(out).not.toContain('||hidden.example^');
+  });
+});

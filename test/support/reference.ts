@@ -1,0 +1,39 @@
+import { createRequire } from 'node:module';
+import { compile } from '../../src/core/pipeline/compile.js';
+import type { Configuration } from '../../src/core/config/schema.js';
+import { NodeSourceReader, DEFAULT_HTTP } from '../../src/node/source-reader.js';
+
+const require = createRequire(import.meta.url);
+const referencePath = require.resolve('@adguard/hostlist-compiler');
+// The reference logs through consola v2; silence it so test output stays readable.
+createRequire(referencePath)('consola').level = -1;
+const referenceCompile = require('@adguard/hostlist-compiler') as (config: unknown) => Promise<string[]>;
+
+/** Lines that legitimately differ between two runs: the compile time and the compiler. */
+export function stripVolatile(lines: string[]): string[] {
+  return lines.filter((l) => !l.startsWith('! Last modified:') && !l.startsWith('! Compiled by'));
+}
+
+/** The reference compiler's output for a configuration (sources must be absolute paths). */
+export async function referenceOutput(config: unknown): Promise<string[]> {
+  return stripVolatile(await referenceCompile(structuredClone(config)));
+}
+
+/** flc's output for the same configuration. */
+export async function flcOutput(config: Configuration): Promise<string[]> {
+  const reader = new NodeSourceReader({ ...DEFAULT_HTTP, baseDir: '/', cacheDir: null, userAgent: 'flc-test' });
+  try {
+    const result = await compile(config, { reader, compiler: 'flc vtest' });
+    return stripVolatile(result.lines);
+  } finally {
+    await reader.close();
+  }
+}
+
+/** The first differing line, for readable failures. */
+export function firstDifference(a: string[], b: string[]): string | null {
+  for (let i = 0; i < Math.max(a.length, b.length); i += 1) {
+    if (a[i] !== b[i]) return `line ${i}: reference ${JSON.stringify(a[i])} vs flc ${JSON.stringify(b[i])}`;
+  }
+  return null;
+}
