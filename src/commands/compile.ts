@@ -25,7 +25,15 @@ Exit codes: 0 success, 1 compilation failure (a source failed, a directive is br
     quiet: Flags.boolean({ char: 'q', description: 'no progress output' }),
     report: Flags.string({ description: 'write a JSON report: counts per transformation and every removed line with its reason' }),
     format: Flags.string({ options: [...OUTPUT_FORMATS], default: 'adblock', description: 'output syntax' }),
-    timeout: Flags.integer({ default: 30, min: 1, description: 'per-download timeout, seconds' }),
+    timeout: Flags.custom<number>({
+      default: 30,
+      description: 'per-download timeout, seconds (fractions allowed)',
+      parse: async (input) => {
+        const seconds = Number(input);
+        if (!(seconds > 0)) throw new Error(`--timeout must be a positive number of seconds, got "${input}"`);
+        return seconds;
+      },
+    })(),
     retries: Flags.integer({ default: 3, min: 0, description: 'retries after a 5xx, 429 or network error' }),
     concurrency: Flags.integer({ default: 8, min: 1, description: 'downloads in flight at once' }),
     'cache-dir': Flags.string({ description: 'HTTP cache folder (default $FLC_CACHE_DIR or ~/.cache/flc)' }),
@@ -39,7 +47,7 @@ Exit codes: 0 success, 1 compilation failure (a source failed, a directive is br
     const { compileSettings, loadJobConfig } = await import('../cli/compile-settings.js');
     const { runCompileJob } = await import('../node/compile-job.js');
     const loaded = await loadJobConfig(flags, process.cwd());
-    for (const warning of loaded.warnings) this.warn(warning);
+    for (const warning of loaded.warnings) this.note(`Warning: ${warning}`);
     const progress = new ProgressPrinter(process.stderr, {
       tty: process.stderr.isTTY === true,
       verbose: flags.verbose,

@@ -26,7 +26,8 @@ export interface CompileJob {
  * Returns the list text as well, for stdout when there is no output file.
  */
 export async function runCompileJob(job: CompileJob): Promise<{ text: string; result: CompileResult }> {
-  const reader = new NodeSourceReader({ ...job.http, baseDir: job.configFile ? dirname(job.configFile) : job.cwd });
+  const onLog = (message: string) => job.onEvent?.({ type: 'log', level: 'info', message });
+  const reader = new NodeSourceReader({ onLog, ...job.http, baseDir: job.configFile ? dirname(job.configFile) : job.cwd });
   let result: CompileResult;
   try {
     result = await compile(job.config, {
