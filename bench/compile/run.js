@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// Compile benchmark, whole processes, start-up included:
+//   1. 1,000,000 generated lines, the CONTRACT's transformation set: wall time and peak RSS;
+//   2. 300,000 generated lines: flc against @adguard/hostlist-compiler 2.1.1, same run;
+//   3. `flc --version` against a bare `node -e ''`.
+// Usage: node bench/compile/run.js [--runs N] [--skip-reference] [--write]
+// --write appends the results table to bench/RESULTS.md.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync, appendFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cpus, totalmem } from 'node:os';
+import { syntheticLines } from './generate.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const TMP = join(ROOT, 'bench/.tmp');
+const FLC = join(ROOT, 'bin/run.js');
+const REFERENCE = join(ROOT, 'node_modules/@adguard/hostlist-compiler/src/cli.js');
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+const args = process.argv.slice(2);
+const runs = Number(args[args.indexOf('--runs') + 1]) || 3;
+const TRANSFORMATIONS = ['RemoveComments', 'Compress', 'Validate', 'Deduplicate', 'RemoveEmptyLines', 'TrimLines', 'InsertFinalNewLine'];
+
+function ensureInput(count) {
+  const file = join(TMP, `synthetic-${count}.txt`);
+  if (!existsSync(file)) {
+    const lines = [];
+    for (const line of syntheticLines(count)) lines.push(line);
+    writeFileSync(file, lines.join('\n') + '\n');
+  }
+  const config = join(TMP, `config-${count}.json`);
+  writeFileSync(config, JSON.stringify({ name: 'Bench', sources: [{ source: file }], transformations: TRANSFORMATIONS }));
+  return config;
+}
+
+/** Runs a command, returning wall seconds and peak RSS in MB (when /usr/bin/time exists). */
+function measure(cmd, cmdArgs) {
+  const started = process.hrtime.bigint();
+  const r = TIME
+    ? spawnSync(TIME, ['-f', '%M', cmd, ...cmdArgs], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
+    : spawnSync(cmd, cmdArgs, { encoding: 'utf8' });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (r.status !== 0) throw new Error(`${cmd} ${cmdArgs.join(' ')} failed:\n${r.stderr}`);
+  const rssKb = TIME ? Number(r.stderr.trim().split('\n').pop()) : NaN;
+  return { seconds, rssMb: rssKb / 1024 };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function flcRun(config, out, count) {
+  const samples = Array.from({ length: runs }, () => measure(process.execPath, [FLC, 'compile', '-c', config, '-o', out, '-q']));
+  const seconds = median(samples.map((s) => s.seconds));
+  const rssMb = Math.max(...samples.map((s) => s.rssMb));
+  return { seconds, rssMb, rulesPerSecond: count / seconds, lines: statSync(out).size };
+}
+
+mkdirSync(TMP, { recursive: true });
+const rows = [];
+
+const big = ensureInput(1_000_000);
+const m = flcRun(big, join(TMP, 'out-1m.txt'), 1_000_000);
+rows.push(['flc, 1,000,000 lines', `${m.seconds.toFixed(2)} s`, `${m.rssMb.toFixed(0)} MB`, `${Math.round(m.rulesPerSecond).toLocaleString('en')} lines/s`, 'target <= 3 s, <= 400 MB']);
+
+const mid = ensureInput(300_000);
+const f = flcRun(mid, join(TMP, 'out-300k.txt'), 300_000);
+rows.push(['flc, 300,000 lines', `${f.seconds.toFixed(2)} s`, `${f.rssMb.toFixed(0)} MB`, `${Math.round(f.rulesPerSecond).toLocaleString('en')} lines/s`, '']);
+if (!args.includes('--skip-reference')) {
+  const r = measure(process.execPath, [REFERENCE, '-c', mid, '-o', join(TMP, 'out-300k-ref.txt')]);
+  rows.push(['reference 2.1.1, 300,000 lines', `${r.seconds.toFixed(2)} s`, `${r.rssMb.toFixed(0)} MB`, `${Math.round(300_000 / r.seconds).toLocaleString('en')} lines/s`, `flc is ${(r.seconds / f.seconds).toFixed(1)}x faster (target >= 20x)`]);
+}
+
+const startFlc = median(Array.from({ length: 7 }, () => measure(process.execPath, [FLC, '--version']).seconds));
+const startNode = median(Array.from({ length: 7 }, () => measure(process.execPath, ['-e', '']).seconds));
+rows.push(['`flc --version` start', `${startFlc.toFixed(3)} s`, '', '', `bare node ${startNode.toFixed(3)} s: ${(startFlc / startNode).toFixed(2)}x (target <= 2x)`]);
+
+const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+const table = [
+  `### ${new Date().toISOString().slice(0, 10)} — ${machine}`,
+  '',
+  `Median of ${runs} runs (whole processes, start-up included); peak RSS is the largest of them.`,
+  '',
+  '| what | wall | peak RSS | throughput | note |',
+  '|---|---|---|---|---|',
+  ...rows.map((r) => `| ${r.join(' | ')} |`),
+  '',
+].join('\n');
+console.log(table);
+if (args.includes('--write')) appendFileSync(join(ROOT, 'bench/RESULTS.md'), `\n${table}`);
