@@ -16,6 +16,12 @@ export {
   DirectiveError,
   PatternError,
   AbortedError,
+  InputError,
+  validateRule,
+  walkAst,
+  parseRules,
+  validateList,
+  NODE_TYPES,
 } from './core/index.js';
 export type {
   CompileOptions,
@@ -29,4 +35,6 @@ export type {
   TransformationName,
   OutputFormat,
   Diagnostic,
+  ValidateRuleResult,
+  WalkResult,
 } from './core/index.js';

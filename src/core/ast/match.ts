@@ -1,0 +1,57 @@
+import { RegExpUtils, type AnyRule, type Modifier } from '@adguard/agtree';
+import { domainToAscii } from '../transforms/convert-to-ascii.js';
+
+/** Modifiers whose effect depends on more than the request's hostname. */
+const CONTEXT_MODIFIERS = new Set([
+  'domain', 'from', 'to', 'denyallow', 'third-party', '3p', 'first-party', '1p', 'strict-third-party', 'strict3p',
+  'strict-first-party', 'strict1p', 'script', 'image', 'stylesheet', 'css', 'object', 'xmlhttprequest', 'xhr',
+  'subdocument', 'frame', 'ping', 'media', 'font', 'websocket', 'webrtc', 'other', 'popup', 'popunder', 'document', 'doc',
+  'all', 'client', 'ctag', 'app', 'method', 'header', 'dnstype', 'match-case', 'urlskip', 'ipaddress',
+].filter((m) => m !== 'match-case'));
+
+export interface MatchOutcome {
+  /** Absent when the rule type carries too little information for a hostname match. */
+  matchResult?: boolean;
+  /** For rules that match: whether it is an exception (allow) rule. */
+  exception?: boolean;
+  /** Modifiers whose condition the hostname alone cannot decide. */
+  dependsOn?: string[];
+}
+
+const HOST_PATTERN_RE = /^\|\|([^/^*|$]+)\^?\|?$/;
+
+/**
+ * Matches a rule against the hostname of a URL, and the hostname only: hosts rules by
+ * exact name, `||host^` by the host or a subdomain, other patterns through AGTree's
+ * pattern-to-regexp on `https://<host>/`. Cosmetic, scriptlet and comment rules get no
+ * result. Context-dependent modifiers are reported instead of guessed.
+ */
+export function matchHostname(ast: AnyRule, hostname: string): MatchOutcome {
+  if (ast.type === 'HostRule') {
+    const names = ast.hostnames.children.map((v) => (domainToAscii(v.value) || v.value).toLowerCase());
+    return { matchResult: names.includes(hostname), exception: false };
+  }
+  if (ast.type !== 'NetworkRule') return {};
+  const modifiers = (ast.modifiers?.children ?? []) as Modifier[];
+  const matchCase = modifiers.some((m) => m.name.value === 'match-case' && !m.exception);
+  const dependsOn = [...new Set(modifiers.map((m) => m.name.value).filter((n) => CONTEXT_MODIFIERS.has(n)))];
+  const pattern = ast.pattern.value;
+  const url = `https://${hostname}/`;
+  let matched: boolean;
+  const host = HOST_PATTERN_RE.exec(pattern);
+  if (host) {
+    const target = (domainToAscii(host[1]) || host[1]).toLowerCase();
+    matched = hostname === target || hostname.endsWith(`.${target}`);
+  } else if (pattern === '') {
+    matched = true;
+  } else {
+    try {
+      matched = new RegExp(RegExpUtils.patternToRegexp(pattern), matchCase ? '' : 'i').test(url);
+    } catch {
+      matched = false; // a broken regex matches nothing; strict mode reports it
+    }
+  }
+  const outcome: MatchOutcome = { matchResult: matched, exception: ast.exception };
+  if (dependsOn.length > 0) outcome.dependsOn = dependsOn;
+  return outcome;
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import type { AnyRule } from '@adguard/agtree';
+import { parseRule } from './parse-rule.js';
+import { detectSyntax, type Syntax } from './syntax.js';
+import { strictProblem } from './strict.js';
+import { matchHostname } from './match.js';
+import { InputError } from '../errors/input-error.js';
+import { issueMessages } from './issues.js';
+
+export const validateRuleRequestSchema = z.object({
+  rule: z.string({ error: 'rule must be a string' }).min(1, 'rule must not be empty'),
+  testUrl: z
+    .string({ error: 'testUrl must be a string' })
+    .refine((s) => URL.canParse(s) && /^[a-z][a-z0-9+.-]*:\/\/[^/]/i.test(s), 'testUrl must be a valid URL')
+    .optional(),
+  strict: z.boolean({ error: 'strict must be a boolean' }).optional(),
+});
+
+export type ValidateRuleRequest = z.infer<typeof validateRuleRequestSchema>;
+
+export interface ValidRuleResult {
+  success: true;
+  valid: true;
+  rule: string;
+  ruleType: string;
+  category: string;
+  syntax: Syntax;
+  ast: AnyRule;
+  duration: string;
+  testUrl?: string;
+  matchResult?: boolean;
+  /** flc: the matching rule is an exception (allow) rule. */
+  exception?: boolean;
+  /** flc: modifiers whose condition the hostname alone cannot decide. */
+  dependsOn?: string[];
+}
+
+export interface InvalidRuleResult {
+  success: true;
+  valid: false;
+  rule: string;
+  ruleType: string;
+  error: string;
+  duration: string;
+}
+
+export type ValidateRuleResult = ValidRuleResult | InvalidRuleResult;
+
+/** Milliseconds as the specification writes durations: `<n>ms`. */
+export function formatDuration(ms: number): string {
+  return `${Math.round(ms)}ms`;
+}
+
+/**
+ * Parses one rule and reports its validity, type, category, dialect and tree, as the
+ * body of `POST /api/validate-rule`. Tolerant mode accepts what AGTree's tolerant parser
+ * accepts; strict mode parses non-tolerantly and adds per-product checks. A bad request
+ * (empty rule, bad URL) throws InputError.
+ */
+export function validateRule(request: unknown, clock: () => number = () => performance.now()): ValidateRuleResult {
+  const parsed = validateRuleRequestSchema.safeParse(request);
+  if (!parsed.success) throw new InputError(issueMessages(parsed.error));
+  const { rule, testUrl, strict } = parsed.data;
+  const started = clock();
+  const tolerant = parseRule(rule, true);
+  const invalid = (error: string): InvalidRuleResult => ({
+    success: true,
+    valid: false,
+    rule,
+    ruleType: tolerant.type,
+    error,
+    duration: formatDuration(clock() - started),
+  });
+  if (tolerant.type === 'InvalidRule') return invalid(tolerant.error.message);
+  let ast = tolerant;
+  const syntax = detectSyntax(ast);
+  if (strict) {
+    try {
+      ast = parseRule(rule, false) as typeof ast;
+    } catch (e) {
+      return invalid((e as Error).message);
+    }
+    const problem = strictProblem(ast, syntax);
+    if (problem) return invalid(problem);
+  }
+  const result: ValidRuleResult = {
+    success: true,
+    valid: true,
+    rule,
+    ruleType: ast.type,
+    category: ast.category,
+    syntax,
+    ast,
+    duration: '',
+  };
+  if (testUrl !== undefined) {
+    result.testUrl = testUrl;
+    Object.assign(result, matchHostname(ast, new URL(testUrl).hostname));
+  }
+  result.duration = formatDuration(clock() - started);
+  return result;
+}
