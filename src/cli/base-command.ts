@@ -1,5 +1,5 @@
 import { Command } from '@oclif/core';
-import { ConfigError, FlcError, PatternError } from '../core/errors/index.js';
+import { ConfigError, FlcError, InputError, PatternError } from '../core/errors/index.js';
 
 /** Exit codes: 0 ok, 1 the operation failed, 2 the input (flags or configuration) is wrong. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
@@ -11,7 +11,7 @@ export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 export abstract class BaseCommand extends Command {
   protected override async catch(err: Error & { oclif?: { exit?: number } }): Promise<unknown> {
     if (err.oclif) return super.catch(err);
-    if (err instanceof ConfigError || err instanceof PatternError) return super.catch(this.asCliError(err, EXIT.usage));
+    if (err instanceof ConfigError || err instanceof PatternError || err instanceof InputError) return super.catch(this.asCliError(err, EXIT.usage));
     if (err instanceof FlcError) return super.catch(this.asCliError(err, EXIT.failure));
     return super.catch(this.asCliError(err, EXIT.failure));
   }
@@ -20,7 +20,8 @@ export abstract class BaseCommand extends Command {
     try {
       this.error(err.message, { exit, code: (err as FlcError).code });
     } catch (cliError) {
-      return cliError as Error;
+      // oclif reads `exitCode` when it reports an error as JSON, `oclif.exit` otherwise.
+      return Object.assign(cliError as Error, { exitCode: exit });
     }
   }
 

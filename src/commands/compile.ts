@@ -39,10 +39,14 @@ Exit codes: 0 success, 1 compilation failure (a source failed, a directive is br
     'cache-dir': Flags.string({ description: 'HTTP cache folder (default $FLC_CACHE_DIR or ~/.cache/flc)' }),
     'no-cache': Flags.boolean({ description: 'do not read or write the HTTP cache' }),
     'on-source-error': Flags.string({ options: ['fail', 'skip'], description: 'what a failed source does (overrides the configuration)' }),
+    'ast-walk': Flags.boolean({ description: 'walk mode: print the syntax tree of --input (or stdin) as {nodes, summary}; no compilation' }),
+    'ast-walk-types': Flags.string({ multiple: true, description: 'walk mode: report only these node types; repeatable' }),
+    'ast-walk-depth': Flags.integer({ min: 0, max: 50, default: 50, description: 'walk mode: deepest level reported' }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Compile);
+    if (flags['ast-walk']) return this.walk(flags.input?.[0], flags['ast-walk-types'], flags['ast-walk-depth']);
     // Loaded here, not at the top: oclif imports every command to list them.
     const { compileSettings, loadJobConfig } = await import('../cli/compile-settings.js');
     const { runCompileJob } = await import('../node/compile-job.js');
@@ -68,5 +72,13 @@ Exit codes: 0 success, 1 compilation failure (a source failed, a directive is br
     } finally {
       progress.finish();
     }
+  }
+
+  /** The specification's walk mode: every node with key and index, logs on stderr only. */
+  private async walk(file: string | undefined, nodeTypes: string[] | undefined, maxDepth: number): Promise<void> {
+    const { readListInput, writeWalkResult } = await import('../cli/walk-output.js');
+    const { walkAst } = await import('../core/ast/walk.js');
+    const text = await readListInput(file);
+    await writeWalkResult(walkAst({ text, nodeTypes, maxDepth, includeContext: true }, { limits: false }));
   }
 }

@@ -5,6 +5,8 @@ import { RuleParser, defaultParserOptions, type AnyRule, type ParserOptions } fr
  * defaults are spread first; locations and raw texts are left out of the trees we return.
  */
 const BASE: ParserOptions = { ...defaultParserOptions, isLocIncluded: false, includeRaws: false };
+/** The options for AGTree's other parsers (list parsers) the walk and checks use. */
+export const PARSER_OPTIONS: ParserOptions = BASE;
 const TOLERANT: ParserOptions = { ...BASE, tolerant: true };
 const STRICT: ParserOptions = { ...BASE, tolerant: false };
 const TOLERANT_HOSTS: ParserOptions = { ...TOLERANT, parseHostRules: true };

@@ -8,6 +8,7 @@ import {
 } from '@adguard/agtree';
 import { DNS_MODIFIERS, type Syntax } from './syntax.js';
 import { domainToAscii } from '../transforms/convert-to-ascii.js';
+import { PARSER_OPTIONS } from './parse-rule.js';
 
 const PLATFORMS: [Syntax, GenericPlatform][] = [
   ['AdGuard', GenericPlatform.AdgAny],
@@ -95,7 +96,7 @@ function modifierProblem(modifier: Modifier, syntax: Syntax, exception: boolean)
   if (first) return first;
   if (DOMAIN_LIST_MODIFIERS.has(name) && value) {
     try {
-      return domainListProblem(DomainListParser.parse(value, {}, 0, '|'));
+      return domainListProblem(DomainListParser.parse(value, PARSER_OPTIONS, 0, '|'));
     } catch (e) {
       return (e as Error).message;
     }

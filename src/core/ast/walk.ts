@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppListParser, DomainListParser, MethodListParser, StealthOptionListParser } from '@adguard/agtree';
+import { PARSER_OPTIONS, parseRule } from './parse-rule.js';
 import { NODE_TYPES, type NodeType } from './node-types.js';
-import { parseRule } from './parse-rule.js';
 import { InputError } from '../errors/input-error.js';
 import { issueMessages } from './issues.js';
 
@@ -22,13 +22,14 @@ function utf8Length(s: string): number {
   return bytes;
 }
 
-export const astWalkRequestSchema = z
+const walkRequest = (limited: boolean) =>
+  z
   .object({
-    rules: z
-      .array(z.string().max(4096, 'each rule must be at most 4096 characters'))
-      .max(5000, 'rules must have at most 5000 items')
-      .optional(),
-    text: z.string().refine((s) => utf8Length(s) <= MAX_TEXT_BYTES, 'text must be at most 1 MiB').optional(),
+    rules: (limited
+      ? z.array(z.string().max(4096, 'each rule must be at most 4096 characters')).max(5000, 'rules must have at most 5000 items')
+      : z.array(z.string())
+    ).optional(),
+    text: (limited ? z.string().refine((s) => utf8Length(s) <= MAX_TEXT_BYTES, 'text must be at most 1 MiB') : z.string()).optional(),
     nodeTypes: z
       .array(z.enum(NODE_TYPES, { error: (i) => `unknown node type ${JSON.stringify(i.input)}` }))
       .max(30, 'nodeTypes must have at most 30 items')
@@ -38,6 +39,11 @@ export const astWalkRequestSchema = z
     challengeToken: z.string().optional(),
   })
   .refine((v) => (v.rules === undefined) !== (v.text === undefined), { message: 'exactly one of rules and text is required' });
+
+/** The request of `POST /api/ast/walk`, with the specification's limits. */
+export const astWalkRequestSchema = walkRequest(true);
+/** The same request without size limits, for local files on the command line. */
+const unlimitedWalkRequestSchema = walkRequest(false);
 
 export type AstWalkRequest = z.infer<typeof astWalkRequestSchema>;
 
@@ -96,11 +102,11 @@ function modifierValueChildren(node: AnyNode): [string, AnyNode | AnyNode[]] | n
   const value = (node.value as { value: string } | undefined)?.value;
   if (!value) return null;
   try {
-    if (name === 'app') return ['apps', AppListParser.parse(value).children as unknown as AnyNode[]];
-    if (name === 'method') return ['methods', MethodListParser.parse(value).children as unknown as AnyNode[]];
-    if (name === 'stealth') return ['stealthOptions', StealthOptionListParser.parse(value).children as unknown as AnyNode[]];
+    if (name === 'app') return ['apps', AppListParser.parse(value, PARSER_OPTIONS).children as unknown as AnyNode[]];
+    if (name === 'method') return ['methods', MethodListParser.parse(value, PARSER_OPTIONS).children as unknown as AnyNode[]];
+    if (name === 'stealth') return ['stealthOptions', StealthOptionListParser.parse(value, PARSER_OPTIONS).children as unknown as AnyNode[]];
     if (name === 'domain' || name === 'from' || name === 'to' || name === 'denyallow') {
-      return ['domains', DomainListParser.parse(value, {}, 0, '|') as unknown as AnyNode];
+      return ['domains', DomainListParser.parse(value, PARSER_OPTIONS, 0, '|') as unknown as AnyNode];
     }
   } catch {
     // An unparsable value simply has no child nodes; validation reports it.
@@ -125,8 +131,8 @@ function textLines(text: string): string[] {
  * a node of an unwanted type is left out but its children are still visited. Throws
  * InputError for requests outside the specification's limits.
  */
-export function walkAst(request: unknown): WalkResult {
-  const parsed = astWalkRequestSchema.safeParse(request);
+export function walkAst(request: unknown, options: { limits?: boolean } = {}): WalkResult {
+  const parsed = (options.limits === false ? unlimitedWalkRequestSchema : astWalkRequestSchema).safeParse(request);
   if (!parsed.success) throw new InputError(issueMessages(parsed.error));
   const { rules, text, nodeTypes, includeContext = false } = parsed.data;
   const maxDepth = parsed.data.maxDepth ?? 50;

@@ -1,0 +1,31 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import { NODE_TYPES } from '../core/ast/node-types.js';
+
+export default class AstWalk extends BaseCommand {
+  static override summary = 'Parse a filter list and print its syntax tree as a flat pre-order node list.';
+  static override description = `Reads FILE (or standard input for - or no FILE), parses every line with AGTree and prints {nodes, summary} as JSON on stdout.
+Each node has its type, depth, the full syntax-tree node and, with --include-context, the key and index under which it sits in its parent.
+Type and depth filters skip nodes without pruning the walk: children of a skipped node are still reported.`;
+
+  static override examples = [
+    '<%= config.bin %> ast-walk easylist.txt --types NetworkRule --types Modifier',
+    "echo '||a.com^$app=x' | <%= config.bin %> ast-walk - --max-depth 3 --include-context",
+  ];
+
+  static override args = { file: Args.string({ description: 'list file; - or nothing for standard input' }) };
+  static override flags = {
+    types: Flags.string({ multiple: true, options: [...NODE_TYPES], description: 'report only these node types; repeatable' }),
+    'max-depth': Flags.integer({ min: 0, max: 50, default: 50, description: 'deepest level reported (root is 0)' }),
+    'include-context': Flags.boolean({ description: 'add key and index of each node in its parent' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(AstWalk);
+    const { readListInput, writeWalkResult } = await import('../cli/walk-output.js');
+    const { walkAst } = await import('../core/ast/walk.js');
+    const text = await readListInput(args.file);
+    const request = { text, nodeTypes: flags.types, maxDepth: flags['max-depth'], includeContext: flags['include-context'] };
+    await writeWalkResult(walkAst(request, { limits: false }));
+  }
+}

@@ -1,0 +1,46 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import type { ValidateRuleResult } from '../core/ast/validate-rule.js';
+
+export default class ValidateRule extends BaseCommand {
+  static override summary = 'Check one filter rule: validity, type, dialect and syntax tree.';
+  static override description = `Parses RULE with AGTree. Tolerant mode (the default) accepts what AGTree's tolerant parser accepts; --strict parses non-tolerantly and also rejects unknown modifiers, broken regular expressions, whitespace in patterns, bare patterns and bad domains.
+--test-url matches the rule against the URL's hostname only.
+Exit codes: 0 valid, 1 invalid, 2 usage error. --json prints exactly the HTTP 200 body of POST /api/validate-rule.`;
+
+  static override examples = [
+    "<%= config.bin %> validate-rule '||ads.example.com^$third-party'",
+    "<%= config.bin %> validate-rule '||example.com^$dnsrewrite=NOERROR;A;1.2.3.4' --strict",
+    "<%= config.bin %> validate-rule '||example.com^' --test-url https://sub.example.com/page --json",
+  ];
+
+  static override enableJsonFlag = true;
+  static override args = { rule: Args.string({ required: true, description: 'the rule (quote it for the shell)' }) };
+  static override flags = {
+    strict: Flags.boolean({ description: 'non-tolerant parse plus per-product checks' }),
+    'test-url': Flags.string({ description: 'a URL whose hostname the rule is matched against' }),
+  };
+
+  async run(): Promise<ValidateRuleResult> {
+    const { args, flags } = await this.parse(ValidateRule);
+    const { validateRule } = await import('../core/ast/validate-rule.js');
+    const result = validateRule({ rule: args.rule, strict: flags.strict, testUrl: flags['test-url'] });
+    if (!result.valid) process.exitCode = 1;
+    if (!this.jsonEnabled()) this.log(describe(result));
+    return result;
+  }
+}
+
+function describe(r: ValidateRuleResult): string {
+  if (!r.valid) return `invalid  ${r.ruleType}: ${r.error}`;
+  const lines = [`valid  ${r.ruleType} (${r.category}, ${r.syntax})`];
+  if (r.testUrl !== undefined) {
+    if (r.matchResult === undefined) lines.push(`match  not applicable to a ${r.category.toLowerCase()} rule`);
+    else {
+      const kind = r.matchResult && r.exception ? ' (an exception rule: it allows)' : '';
+      lines.push(`match  ${r.matchResult ? 'yes' : 'no'}${kind} for ${new URL(r.testUrl).hostname}`);
+    }
+    if (r.dependsOn) lines.push(`note   also depends on ${r.dependsOn.map((m) => `$${m}`).join(', ')}, which a hostname cannot decide`);
+  }
+  return lines.join('\n');
+}
