@@ -25,6 +25,16 @@ export abstract class BaseCommand extends Command {
     }
   }
 
+  /** Writes data to stdout. */
+  protected out(text: string): void {
+    process.stdout.write(`${text}\n`);
+  }
+
+  /** `--json` output goes through the same stream as all other data. */
+  override logJson(json: unknown): void {
+    this.out(JSON.stringify(json, null, 2));
+  }
+
   /** Writes a line to stderr (stdout is for data only). */
   protected note(message: string): void {
     process.stderr.write(`${message}\n`);

@@ -21,11 +21,14 @@ export async function writeWalkResult(result: WalkResult, out: NodeJS.WritableSt
   };
   out.on('error', onError);
   try {
+    const write = async (chunk: string) => {
+      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', resolve));
+    };
     for (const chunk of walkResultJson(result)) {
       if (failure) break;
-      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', resolve));
+      await write(chunk);
     }
-    await new Promise<void>((resolve) => out.write('\n', () => resolve()));
+    if (!failure) await write('\n');
   } finally {
     out.off('error', onError);
   }

@@ -26,7 +26,7 @@ Exit codes: 0 valid, 1 invalid, 2 usage error. --json prints exactly the HTTP 20
     const { validateRule } = await import('../core/ast/validate-rule.js');
     const result = validateRule({ rule: args.rule, strict: flags.strict, testUrl: flags['test-url'] });
     if (!result.valid) process.exitCode = 1;
-    if (!this.jsonEnabled()) this.log(describe(result));
+    if (!this.jsonEnabled()) this.out(describe(result));
     return result;
   }
 }

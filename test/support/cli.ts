@@ -29,14 +29,18 @@ export async function runCli(args: string[], opts: { cwd?: string; env?: Record<
   process.stdout.write = ((chunk: string | Uint8Array) => (out.push(String(chunk)), true)) as typeof process.stdout.write;
   process.stderr.write = ((chunk: string | Uint8Array) => (err.push(String(chunk)), true)) as typeof process.stderr.write;
   let code = 0;
+  const exitCode = process.exitCode;
+  process.exitCode = undefined;
   try {
     if (opts.cwd) process.chdir(opts.cwd);
     await run(args, ROOT);
+    code = Number(process.exitCode ?? 0);
   } catch (e) {
     const error = e as Error & { oclif?: { exit?: number } };
     code = error.oclif?.exit ?? 1;
     if (code !== 0) err.push(`Error: ${error.message}\n`);
   } finally {
+    process.exitCode = exitCode;
     process.stdout.write = stdoutWrite;
     process.stderr.write = stderrWrite;
     process.chdir(cwd);

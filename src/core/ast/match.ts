@@ -40,7 +40,9 @@ export function matchHostname(ast: AnyRule, hostname: string): MatchOutcome {
   let matched: boolean;
   const host = HOST_PATTERN_RE.exec(pattern);
   if (host) {
-    const target = (domainToAscii(host[1]) || host[1]).toLowerCase();
+    const ascii = domainToAscii(host[1]) || host[1];
+    // URL hostnames are lowercase, so a $match-case pattern with capitals never matches.
+    const target = matchCase && /[A-Z]/.test(host[1]) ? host[1] : ascii.toLowerCase();
     matched = hostname === target || hostname.endsWith(`.${target}`);
   } else if (pattern === '') {
     matched = true;
