@@ -1,4 +1,5 @@
 import { getPublicSuffix, parse as parseDomain } from 'tldts';
+import { isOwnPublicSuffix } from './public-suffix.js';
 import { classifyIpPattern, mayBeIpPattern } from './ip-pattern.js';
 import { etcHostsHostnames, isComment, isEtcHostsRule, parseAdblockRule, plainHostRuleHostname } from './rule-text.js';
 
@@ -31,7 +32,7 @@ function hostnameProblem(
   // same without extraction, validation or IP detection; and unless it is its own
   // public suffix, only that comparison matters, which getPublicSuffix answers
   // without allocating a result.
-  if (clean && getPublicSuffix(hostname as string, LIGHT_PARSE) !== hostname) return null;
+  if (clean && !isOwnPublicSuffix(hostname as string)) return null;
   const result = clean ? parseDomain(hostname as string, LIGHT_PARSE) : parseDomain(hostname as string);
   if (!result.hostname || !ALNUM_RE.test(result.hostname)) return `malformed hostname ${hostname}`;
   if (!opts.allowIp && result.isIp) return `IP address ${hostname} is not allowed`;

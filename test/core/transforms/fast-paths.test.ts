@@ -8,6 +8,7 @@ import { cleanHostname, fullRuleProblem, ruleProblem } from '../../../src/core/t
 import { etcHostsHostnames, isJustDomain, isJustDomainByRegex } from '../../../src/core/transforms/rule-text.js';
 import { domainToAscii } from '../../../src/core/transforms/convert-to-ascii.js';
 import { StringTable } from '../../../src/core/transforms/string-table.js';
+import { isOwnPublicSuffix } from '../../../src/core/transforms/public-suffix.js';
 import { ALL_TRICKY } from '../../support/tricky-lines.js';
 
 const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpus');
@@ -42,6 +43,20 @@ describe('fast paths agree with the full reference logic', () => {
       }),
       { numRuns: runs },
     );
+  });
+
+  test('the direct Public Suffix List walk equals tldts for clean hostnames', () => {
+    const light = { extractHostname: false, validateHostname: false, detectIp: false, mixedInputs: false };
+    const suffixes = [...knownSuffixes, 'k12.ak.us', 'pvt.k12.ma.us', 'kobe.jp', 'city.kobe.jp', 'bd', 'er', 'fk', 'compute.amazonaws.com', 'de', 'gov.uk'];
+    const host = fc.tuple(fc.array(fc.constantFrom('a', 'x', 'city', 'www', 'co', 'com', 'k12', 'pvt', 'b1'), { maxLength: 3 }), fc.constantFrom(...suffixes))
+      .map(([prefix, suffix]) => [...prefix, suffix].join('.'));
+    fc.assert(
+      fc.property(host, (h) => {
+        expect(isOwnPublicSuffix(h)).toBe(tldts.getPublicSuffix(h, light) === h);
+      }),
+      { numRuns: runs },
+    );
+    for (const h of suffixes) expect(isOwnPublicSuffix(h), h).toBe(tldts.getPublicSuffix(h, light) === h);
   });
 
   test('a clean hostname never parses as an IP', () => {
