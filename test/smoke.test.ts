@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+let dir: string;
+let bin: string;
+
+/** Packs the package, installs the tarball into an empty project, and runs the packed binary. */
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'flc-pack-'));
+  execFileSync('npm', ['pack', '--pack-destination', dir], { cwd: ROOT, stdio: 'pipe' });
+  const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
+  writeFileSync(join(dir, 'package.json'), '{"name":"smoke","private":true}');
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, tarball)], { cwd: dir, stdio: 'pipe' });
+  bin = join(dir, 'node_modules/flc/bin/run.js');
+}, 240_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the packed package', () => {
+  test('ships the built code and a command manifest, and leaves none in the working tree', () => {
+    expect(existsSync(join(dir, 'node_modules/flc/oclif.manifest.json'))).toBe(true);
+    expect(existsSync(join(dir, 'node_modules/flc/dist/core/index.js'))).toBe(true);
+    expect(existsSync(join(dir, 'node_modules/flc/src'))).toBe(false);
+    expect(existsSync(join(ROOT, 'oclif.manifest.json'))).toBe(false);
+  });
+
+  test('runs: --version, compile, validate-rule', () => {
+    expect(execFileSync(process.execPath, [bin, '--version'], { encoding: 'utf8' })).toMatch(/^flc\/\d+\.\d+\.\d+/);
+    const list = spawnSync(process.execPath, [bin, 'compile', '-c', join(ROOT, 'examples/flc.config.yaml'), '-q'], { encoding: 'utf8' });
+    expect(list.status, list.stderr).toBe(0);
+    expect(list.stdout).toContain('||ads.example.com^');
+    const rule = spawnSync(process.execPath, [bin, 'validate-rule', 'example.com##', '--json'], { encoding: 'utf8' });
+    expect(rule.status).toBe(1);
+    expect(JSON.parse(rule.stdout)).toMatchObject({ valid: false, ruleType: 'InvalidRule' });
+  });
+
+  test('the library entry point exports the core API', async () => {
+    const lib = await import(join(dir, 'node_modules/flc/dist/index.js'));
+    expect(Object.keys(lib)).toEqual(expect.arrayContaining(['compile', 'validateRule', 'walkAst', 'configurationSchema', 'TRANSFORMATIONS']));
+  });
+});
