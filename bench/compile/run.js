@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, writeFileSync, appendFileSync, statSync } from '
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpus, totalmem } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { syntheticLines } from './generate.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -54,8 +55,19 @@ function flcRun(config, out, count) {
   return { seconds, rssMb, rulesPerSecond: count / seconds, lines: statSync(out).size };
 }
 
+/** CPU time the hypervisor gave to others (steal), from /proc/stat; null where unavailable. */
+function cpuTimes() {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return { steal: f[7], total: f.reduce((a, b) => a + b, 0) };
+  } catch {
+    return null;
+  }
+}
+
 mkdirSync(TMP, { recursive: true });
 const rows = [];
+const cpuBefore = cpuTimes();
 
 const big = ensureInput(1_000_000);
 const m = flcRun(big, join(TMP, 'out-1m.txt'), 1_000_000);
@@ -73,11 +85,13 @@ const startFlc = median(Array.from({ length: 7 }, () => measure(process.execPath
 const startNode = median(Array.from({ length: 7 }, () => measure(process.execPath, ['-e', '']).seconds));
 rows.push(['`flc --version` start', `${startFlc.toFixed(3)} s`, '', '', `bare node ${startNode.toFixed(3)} s: ${(startFlc / startNode).toFixed(2)}x (target <= 2x)`]);
 
+const cpuAfter = cpuTimes();
+const steal = cpuBefore && cpuAfter ? (100 * (cpuAfter.steal - cpuBefore.steal)) / (cpuAfter.total - cpuBefore.total) : NaN;
 const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 const table = [
   `### ${new Date().toISOString().slice(0, 10)} — ${machine}`,
   '',
-  `Median of ${runs} runs (whole processes, start-up included); peak RSS is the largest of them.`,
+  `Median of ${runs} runs (whole processes, start-up included); peak RSS is the largest of them. CPU steal during the run: ${steal.toFixed(0)}% (time the VM's host gave to other guests).`,
   '',
   '| what | wall | peak RSS | throughput | note |',
   '|---|---|---|---|---|',
