@@ -1,0 +1,29 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppDeps } from './deps.js';
+import { onError, problem } from './problem.js';
+import { registerInfoRoutes } from './routes/info.js';
+import { registerRuleRoutes } from './routes/rules.js';
+import { issueMessages } from '../core/ast/issues.js';
+
+/**
+ * Builds the HTTP app. Routes are declared once with zod schemas, which validate
+ * requests and produce `/api/openapi.json`. Nothing listens until `serve` is called.
+ */
+export function createApp(deps: AppDeps, log: (message: string) => void = () => undefined): OpenAPIHono {
+  const app = new OpenAPIHono({
+    // A request that fails its schema: 422 with the messages joined by "; ".
+    defaultHook: (result, c) => {
+      if (!result.success) return c.json({ success: false, error: issueMessages(result.error).join('; ') }, 422);
+      return undefined;
+    },
+  });
+  app.onError(onError(log));
+  app.notFound((c) => problem(c, 404, `No route for ${c.req.method} ${c.req.path}`));
+  registerInfoRoutes(app, deps);
+  registerRuleRoutes(app);
+  app.doc('/api/openapi.json', {
+    openapi: '3.0.3',
+    info: { title: 'flc — filter-list compiler service', version: deps.version },
+  });
+  return app;
+}

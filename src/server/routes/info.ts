@@ -1,0 +1,47 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppDeps } from '../deps.js';
+
+const HEALTH_TTL_MS = 30_000;
+
+const health = z.object({ status: z.literal('ok'), version: z.string(), timestamp: z.string(), uptimeSeconds: z.number() });
+
+/** `/api`, `/api/version`, `/api/health`. */
+export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api',
+      summary: 'Service description and its main endpoints',
+      responses: { 200: { description: 'Service information', content: { 'application/json': { schema: z.object({ name: z.string(), version: z.string(), endpoints: z.array(z.string()) }) } } } },
+    }),
+    (c) => c.json({ name: 'flc', version: deps.version, endpoints: ['/api/version', '/api/health', '/api/validate-rule', '/api/validate', '/api/ast/parse', '/api/ast/walk', '/api/openapi.json'] }, 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/version',
+      summary: 'Server version',
+      responses: { 200: { description: 'Version', content: { 'application/json': { schema: z.object({ version: z.string(), node: z.string() }) } } } },
+    }),
+    (c) => c.json({ version: deps.version, node: process.version }, 200),
+  );
+
+  // Computed at most once per 30 s per app, as the specification says.
+  let cached: { at: number; body: z.infer<typeof health> } | null = null;
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/health',
+      summary: 'Health (cached 30 s)',
+      responses: { 200: { description: 'Healthy', content: { 'application/json': { schema: health } } } },
+    }),
+    (c) => {
+      const now = deps.now();
+      if (!cached || now - cached.at >= HEALTH_TTL_MS) {
+        cached = { at: now, body: { status: 'ok', version: deps.version, timestamp: new Date(now).toISOString(), uptimeSeconds: Math.round((now - deps.startedAt) / 1000) } };
+      }
+      c.header('cache-control', `public, max-age=${Math.ceil((HEALTH_TTL_MS - (now - cached.at)) / 1000)}`);
+      return c.json(cached.body, 200);
+    },
+  );
+}

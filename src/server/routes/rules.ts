@@ -1,0 +1,133 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { validateRule, validateRuleRequestSchema, formatDuration } from '../../core/ast/validate-rule.js';
+import { walkAst, astWalkRequestSchema } from '../../core/ast/walk.js';
+import { parseRules, parseRulesRequestSchema, validateList, validateListRequestSchema } from '../../core/ast/list.js';
+import { NODE_TYPES } from '../../core/ast/node-types.js';
+import { problem } from '../problem.js';
+
+const failure = z.object({ success: z.literal(false), error: z.string() });
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
+const problemJson = (description: string) => ({ description, content: { 'application/problem+json': { schema: z.object({ type: z.string(), title: z.string(), status: z.number(), detail: z.string() }) } } });
+
+const validateRuleResponse = z.object({
+  success: z.literal(true),
+  valid: z.boolean(),
+  rule: z.string(),
+  ruleType: z.string(),
+  category: z.string().optional(),
+  syntax: z.string().optional(),
+  ast: z.record(z.string(), z.unknown()).optional(),
+  error: z.string().optional(),
+  duration: z.string(),
+  testUrl: z.string().optional(),
+  matchResult: z.boolean().optional(),
+  exception: z.boolean().optional(),
+  dependsOn: z.array(z.string()).optional(),
+});
+
+const walkResponse = z.object({
+  success: z.literal(true),
+  nodes: z.array(z.object({ type: z.enum(NODE_TYPES), depth: z.number().int(), key: z.string().nullable().optional(), index: z.number().int().nullable().optional(), node: z.record(z.string(), z.unknown()) })),
+  summary: z.record(z.string(), z.number()),
+  duration: z.string(),
+});
+
+/** Body-size limits, enforced before the body is parsed (413 beyond). */
+export const BODY_LIMITS = { rule: 64 * 1024, list: 3 * 1024 * 1024 } as const;
+
+const limit = (maxSize: number) =>
+  bodyLimit({ maxSize, onError: (c) => problem(c, 413, `Request body larger than ${maxSize} bytes`) });
+
+/** `/api/validate-rule`, `/api/validate`, `/api/ast/parse`, `/api/ast/walk`. */
+export function registerRuleRoutes(app: OpenAPIHono): void {
+  app.use('/api/validate-rule', limit(BODY_LIMITS.rule));
+  app.use('/api/validate', limit(BODY_LIMITS.list));
+  app.use('/api/ast/*', limit(BODY_LIMITS.list));
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/validate-rule',
+      summary: 'Parse one filter rule and report its validity',
+      request: { body: { required: true, content: { 'application/json': { schema: validateRuleRequestSchema } } } },
+      responses: {
+        200: json(validateRuleResponse, 'The rule is valid or invalid (both 200)'),
+        400: problemJson('Malformed JSON'),
+        413: problemJson('Body too large'),
+        422: json(failure, 'Schema failure; messages joined by "; "'),
+      },
+    }),
+    (c) => c.json(validateRule(c.req.valid('json')) as z.infer<typeof validateRuleResponse>, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/ast/walk',
+      summary: 'Parse rules or a list and walk the syntax tree',
+      request: { body: { required: true, content: { 'application/json': { schema: astWalkRequestSchema } } } },
+      responses: {
+        200: json(walkResponse, 'Pre-order node list and counts'),
+        400: problemJson('Malformed JSON'),
+        413: problemJson('Body too large'),
+        422: json(failure, 'Missing or both of rules/text, out-of-range values, unknown node types'),
+        500: problemJson('Unexpected walker failure'),
+      },
+    }),
+    (c) => {
+      const started = performance.now();
+      const result = walkAst(c.req.valid('json'));
+      return c.json({ success: true as const, ...result, duration: formatDuration(performance.now() - started) } as z.infer<typeof walkResponse>, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/ast/parse',
+      summary: 'Parse rules: type, category, dialect, validity and tree per rule',
+      request: { body: { required: true, content: { 'application/json': { schema: parseRulesRequestSchema } } } },
+      responses: {
+        200: json(z.object({ success: z.literal(true), results: z.array(z.record(z.string(), z.unknown())), duration: z.string() }), 'Per-rule results'),
+        400: problemJson('Malformed JSON'),
+        413: problemJson('Body too large'),
+        422: json(failure, 'Schema failure'),
+      },
+    }),
+    (c) => {
+      const started = performance.now();
+      const { results } = parseRules(c.req.valid('json'));
+      return c.json({ success: true as const, results: results as unknown as Record<string, unknown>[], duration: formatDuration(performance.now() - started) }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/validate',
+      summary: 'Validate every line of a list',
+      request: { body: { required: true, content: { 'application/json': { schema: validateListRequestSchema } } } },
+      responses: {
+        200: json(
+          z.object({
+            success: z.literal(true),
+            valid: z.boolean(),
+            totals: z.record(z.string(), z.number()),
+            errors: z.array(z.object({ line: z.number().int(), rule: z.string(), error: z.string() })),
+            duration: z.string(),
+          }),
+          'Per-line errors and totals',
+        ),
+        400: problemJson('Malformed JSON'),
+        413: problemJson('Body too large'),
+        422: json(failure, 'Schema failure'),
+      },
+    }),
+    (c) => {
+      const started = performance.now();
+      const result = validateList(c.req.valid('json'));
+      return c.json({ success: true as const, ...result, duration: formatDuration(performance.now() - started) }, 200);
+    },
+  );
+}
