@@ -12,13 +12,17 @@ SIGINT/SIGTERM stop accepting connections and let requests in flight finish (10 
   static override flags = {
     host: Flags.string({ default: '127.0.0.1', env: 'FLC_HOST', description: 'address to bind' }),
     port: Flags.integer({ default: 8787, min: 0, max: 65535, env: 'FLC_PORT', description: 'port (0 picks a free one)' }),
+    'allow-private-sources': Flags.boolean({
+      env: 'FLC_ALLOW_PRIVATE_SOURCES',
+      description: 'let compiles read loopback, private and link-local addresses (trusted networks only)',
+    }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
     const { startServer } = await import('../server/start.js');
     const port = process.env.FLC_PORT === undefined && process.env.PORT ? Number(process.env.PORT) : flags.port;
-    const server = await startServer({ host: flags.host, port, version: this.config.version, log: (m) => this.note(`flc: ${m}`) });
+    const server = await startServer({ host: flags.host, port, version: this.config.version, allowPrivateSources: flags['allow-private-sources'], log: (m) => this.note(`flc: ${m}`) });
     this.note(`flc: listening on ${server.url}`);
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {

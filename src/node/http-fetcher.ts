@@ -1,4 +1,4 @@
-import { Agent, fetch, type Dispatcher } from 'undici';
+import { Agent, fetch, type Dispatcher, type Response } from 'undici';
 import pLimit from 'p-limit';
 import type { HttpCache } from './http-cache.js';
 
@@ -14,6 +14,11 @@ export interface HttpFetcherOptions {
   cache: HttpCache | null;
   userAgent: string;
   onLog?: (message: string) => void;
+  /** DNS lookup for new connections (the server's address policy plugs in here). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  lookup?: (hostname: string, options: object, callback: (...args: any[]) => void) => void;
+  /** Refuse bodies larger than this many bytes. */
+  maxBytes?: number;
   /** Test hook for the random part of the backoff. */
   random?: () => number;
 }
@@ -53,7 +58,11 @@ export class HttpFetcher {
 
   constructor(private readonly opts: HttpFetcherOptions) {
     this.limit = pLimit(Math.max(1, opts.concurrency));
-    this.dispatcher = new Agent({ keepAliveTimeout: 1_000, connections: Math.max(1, opts.concurrency) });
+    this.dispatcher = new Agent({
+      keepAliveTimeout: 1_000,
+      connections: Math.max(1, opts.concurrency),
+      ...(opts.lookup ? { connect: { lookup: opts.lookup as never } } : {}),
+    });
   }
 
   get(url: string, signal?: AbortSignal): Promise<string> {
@@ -69,6 +78,25 @@ export class HttpFetcher {
     if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
     const ceiling = this.opts.retryBaseMs * 2 ** attempt;
     return ceiling / 2 + (this.opts.random ?? Math.random)() * (ceiling / 2);
+  }
+
+  /** The body as text, refusing more than `maxBytes` without reading it all. */
+  private async readBody(res: Response): Promise<string> {
+    const max = this.opts.maxBytes;
+    if (max === undefined || !res.body) return res.text();
+    const declared = Number(res.headers.get('content-length'));
+    if (declared > max) {
+      await res.body.cancel();
+      throw new BodyTooLargeError(`larger than ${max} bytes`);
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength;
+      if (size > max) throw new BodyTooLargeError(`larger than ${max} bytes`);
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString('utf8');
   }
 
   private async download(url: string, signal?: AbortSignal): Promise<string> {
@@ -90,7 +118,7 @@ export class HttpFetcher {
           return cached.body;
         }
         if (res.ok) {
-          const body = await res.text();
+          const body = await this.readBody(res);
           await this.opts.cache?.put({
             url,
             etag: res.headers.get('etag') ?? undefined,
@@ -108,6 +136,9 @@ export class HttpFetcher {
         if (signal?.aborted) throw signal.reason;
         if (timeout.aborted) throw new Error(`timed out after ${this.opts.timeoutMs / 1000} s`);
         if (e instanceof HttpStatusError && !retryable(e.status)) throw e;
+        if (e instanceof BodyTooLargeError) throw e;
+        const cause = (e as { cause?: { code?: string } }).cause;
+        if (cause?.code === 'EREFUSED_PRIVATE') throw new Error(`EREFUSED_PRIVATE: ${(cause as Error).message}`);
         if (!(e instanceof HttpStatusError)) lastError = new Error(networkMessage(e));
       }
       if (attempt < this.opts.retries) {
@@ -120,6 +151,8 @@ export class HttpFetcher {
     throw new Error(`${lastError.message} (after ${tries} attempt${tries > 1 ? 's' : ''})`);
   }
 }
+
+class BodyTooLargeError extends Error {}
 
 function networkMessage(e: unknown): string {
   const err = e as Error & { cause?: Error & { code?: string } };

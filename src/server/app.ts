@@ -3,6 +3,7 @@ import type { AppDeps } from './deps.js';
 import { onError, problem } from './problem.js';
 import { registerInfoRoutes } from './routes/info.js';
 import { registerRuleRoutes } from './routes/rules.js';
+import { registerCompileRoutes } from './routes/compile.js';
 import { issueMessages } from '../core/ast/issues.js';
 
 /**
@@ -21,6 +22,7 @@ export function createApp(deps: AppDeps, log: (message: string) => void = () => 
   app.notFound((c) => problem(c, 404, `No route for ${c.req.method} ${c.req.path}`));
   registerInfoRoutes(app, deps);
   registerRuleRoutes(app);
+  registerCompileRoutes(app, deps);
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',
     info: { title: 'flc — filter-list compiler service', version: deps.version },

@@ -1,5 +1,12 @@
+import type { SourceReader } from '../core/load/source-reader.js';
+
+/** A reader for one compilation; closed when it ends. */
+export type ReaderFactory = () => SourceReader & { close(): Promise<void> };
+
 /** What the app is built from; nothing starts or reads the environment on import. */
 export interface AppDeps {
+  /** Readers for server-side compiles (the safe reader in production). */
+  makeReader: ReaderFactory;
   version: string;
   /** Milliseconds since the epoch; injected so tests control caching and timestamps. */
   now: () => number;

@@ -2,6 +2,10 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { InputError } from '../core/errors/input-error.js';
 import { FlcError } from '../core/errors/flc-error.js';
+import { ConfigError } from '../core/errors/config-error.js';
+import { SourceError } from '../core/errors/source-error.js';
+import { DirectiveError } from '../core/errors/directive-error.js';
+import { AbortedError } from '../core/errors/aborted-error.js';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -9,6 +13,8 @@ const TITLES: Record<number, string> = {
   413: 'Content Too Large',
   422: 'Unprocessable Content',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
 };
 
 /** An RFC 9457 problem details response. */
@@ -30,7 +36,12 @@ export function onError(log: (message: string) => void) {
       return problem(c, status, detail || TITLES[status] || 'Error');
     }
     if (err instanceof InputError) return c.json({ success: false, error: err.message }, 422);
-    if (err instanceof FlcError) return problem(c, 422, err.message);
+    if (err instanceof ConfigError) return c.json({ success: false, error: err.message, errors: err.issues }, 422);
+    // A source that failed upstream, or whose content is broken, is the upstream's fault.
+    if (err instanceof SourceError || err instanceof DirectiveError) return problem(c, 502, err.message);
+    if (err instanceof AbortedError) return problem(c, 503, err.message);
+    // Refused sources, bad patterns: the request's fault, never a 5xx.
+    if (err instanceof FlcError) return c.json({ success: false, error: err.message }, 422);
     log(`unhandled error on ${c.req.method} ${c.req.path}: ${err.stack ?? err.message}`);
     return problem(c, 500, 'Unexpected server error');
   };

@@ -1,6 +1,7 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
+import { SafeSourceReader } from '../node/safe-reader.js';
 
 export interface RunningServer {
   url: string;
@@ -9,8 +10,22 @@ export interface RunningServer {
 }
 
 /** Starts the HTTP server on `host:port` (port 0 picks a free one). */
-export function startServer(opts: { host: string; port: number; version: string; log: (m: string) => void }): Promise<RunningServer> {
-  const app = createApp({ version: opts.version, now: () => Date.now(), startedAt: Date.now() }, opts.log);
+export function startServer(opts: {
+  host: string;
+  port: number;
+  version: string;
+  allowPrivateSources: boolean;
+  log: (m: string) => void;
+}): Promise<RunningServer> {
+  const makeReader = () =>
+    new SafeSourceReader({
+      allowPrivate: opts.allowPrivateSources,
+      timeoutMs: 30_000,
+      retries: 2,
+      maxBytes: 20 * 1024 * 1024,
+      userAgent: `flc/${opts.version} (server)`,
+    });
+  const app = createApp({ version: opts.version, now: () => Date.now(), startedAt: Date.now(), makeReader }, opts.log);
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: opts.host, port: opts.port }, (info: AddressInfo) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;

@@ -5,3 +5,4 @@ export { DirectiveError } from './directive-error.js';
 export { PatternError } from './pattern-error.js';
 export { AbortedError } from './aborted-error.js';
 export { InputError } from './input-error.js';
+export { SourceRefusedError } from './source-refused-error.js';

@@ -1,0 +1,78 @@
+import { lookup as dnsLookup } from 'node:dns';
+import { isIP } from 'node:net';
+import type { SourceReader } from '../core/load/source-reader.js';
+import { SourceRefusedError } from '../core/errors/source-refused-error.js';
+import { HttpFetcher } from './http-fetcher.js';
+import { addressProblem } from './address-policy.js';
+
+export interface SafeReaderOptions {
+  allowPrivate: boolean;
+  timeoutMs: number;
+  retries: number;
+  maxBytes: number;
+  userAgent: string;
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;
+
+/**
+ * The reader a server compile uses: HTTP(S) only; no file paths or `file:` URLs; and no
+ * connection to a private, loopback, link-local or metadata address. The address check
+ * runs in the connection's own DNS lookup, on every connection (redirects and includes
+ * too), so a name cannot resolve to a public address for a check and a private one for
+ * the request.
+ */
+export class SafeSourceReader implements SourceReader {
+  private readonly http: HttpFetcher;
+
+  constructor(private readonly opts: SafeReaderOptions) {
+    const lookup = (hostname: string, options: object, callback: LookupCallback) => {
+      dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+        if (err) return callback(err, []);
+        const list = addresses as { address: string; family: number }[];
+        const bad = opts.allowPrivate ? undefined : list.map((a) => addressProblem(a.address)).find((p) => p !== null);
+        if (bad) return callback(Object.assign(new Error(`${hostname} resolves to ${bad}`), { code: 'EREFUSED_PRIVATE' }), []);
+        if ((options as { all?: boolean }).all) return callback(null, list);
+        return callback(null, list[0].address, list[0].family);
+      });
+    };
+    this.http = new HttpFetcher({ ...opts, retryBaseMs: 300, concurrency: 4, cache: null, lookup });
+  }
+
+  resolve(ref: string, base: string | null): string {
+    if (/^https?:\/\//i.test(ref)) return ref;
+    if (base !== null && /^https?:\/\//i.test(base)) return new URL(ref, base).href;
+    throw new SourceRefusedError(ref, 'only http:// and https:// sources can be compiled by the server');
+  }
+
+  async read(location: string, signal?: AbortSignal): Promise<string> {
+    let url: URL;
+    try {
+      url = new URL(location);
+    } catch {
+      throw new SourceRefusedError(location, 'not a valid URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new SourceRefusedError(location, `the ${url.protocol} scheme is not allowed`);
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host) && !this.opts.allowPrivate) {
+      const problem = addressProblem(host);
+      if (problem) throw new SourceRefusedError(location, problem);
+    }
+    try {
+      return await this.http.get(location, signal);
+    } catch (e) {
+      const message = (e as Error).message;
+      if (/resolves to .* (private|reserved)/.test(message) || /EREFUSED_PRIVATE/.test(message)) {
+        throw new SourceRefusedError(location, message.replace(/^EREFUSED_PRIVATE: /, '').replace(/ \(after \d+ attempts?\)$/, ''));
+      }
+      if (/larger than/.test(message)) throw new SourceRefusedError(location, message);
+      throw e;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+}

@@ -1,0 +1,144 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { streamSSE } from 'hono/streaming';
+import type { Context } from 'hono';
+import { randomUUID } from 'node:crypto';
+import { compile, type CompileResult } from '../../core/pipeline/compile.js';
+import { validateConfiguration } from '../../core/config/parse.js';
+import type { Configuration } from '../../core/config/schema.js';
+import type { CompileEvent } from '../../core/pipeline/events.js';
+import { ConfigError } from '../../core/errors/config-error.js';
+import type { AppDeps } from '../deps.js';
+import { problem } from '../problem.js';
+
+/** The configuration defaults' limits (the specification's Limits table). */
+export const COMPILE_LIMITS = { maxSources: 20, maxExclusions: 1000, bodyBytes: 1024 * 1024 } as const;
+
+const compileRequest = z.object({ configuration: z.unknown(), challengeToken: z.string().optional() });
+const compileResponse = z.object({
+  success: z.literal(true),
+  rules: z.array(z.string()),
+  ruleCount: z.number().int(),
+  compiledAt: z.string(),
+  metrics: z.object({ totalDurationMs: z.number(), sourceCount: z.number().int(), ruleCount: z.number().int() }),
+});
+const failure = z.object({ success: z.literal(false), error: z.string(), errors: z.array(z.object({ path: z.string(), message: z.string() })).optional() });
+const problemJson = (description: string) => ({ description, content: { 'application/problem+json': { schema: z.object({ type: z.string(), title: z.string(), status: z.number(), detail: z.string() }) } } });
+
+/** Validates the configuration and applies the server's limits on it. */
+function checkedConfiguration(raw: unknown): Configuration {
+  const { config } = validateConfiguration(raw);
+  const issues = [];
+  if (config.sources.length > COMPILE_LIMITS.maxSources) {
+    issues.push({ path: 'sources', message: `at most ${COMPILE_LIMITS.maxSources} sources` });
+  }
+  const patterns = [config, ...config.sources].reduce((n, s) => n + (s.exclusions?.length ?? 0) + (s.inclusions?.length ?? 0), 0);
+  if (patterns > COMPILE_LIMITS.maxExclusions) {
+    issues.push({ path: 'exclusions', message: `at most ${COMPILE_LIMITS.maxExclusions} exclusion and inclusion patterns in all` });
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return config;
+}
+
+async function runCompile(deps: AppDeps, config: Configuration, onEvent?: (e: CompileEvent) => void, signal?: AbortSignal) {
+  const reader = deps.makeReader();
+  const started = performance.now();
+  try {
+    const result = await compile(config, { reader, compiler: `flc v${deps.version}`, now: () => new Date(deps.now()), onEvent, signal });
+    return { result, totalDurationMs: Math.round(performance.now() - started) };
+  } finally {
+    await reader.close();
+  }
+}
+
+function resultBody(config: Configuration, { result, totalDurationMs }: { result: CompileResult; totalDurationMs: number }) {
+  return {
+    rules: result.lines,
+    ruleCount: result.ruleCount,
+    compiledAt: result.compiledAt.toISOString(),
+    metrics: { totalDurationMs, sourceCount: config.sources.length, ruleCount: result.ruleCount },
+  };
+}
+
+/** An SSE payload for a core event; diagnostics get the specification's enriched shape. */
+function ssePayload(e: CompileEvent, now: number): unknown {
+  if (e.type !== 'diagnostic') {
+    const { type: _type, ...rest } = e;
+    return rest;
+  }
+  const d = e.diagnostic;
+  return {
+    eventId: randomUUID(),
+    timestamp: new Date(now).toISOString(),
+    category: d.code === 'source-skipped' ? 'download' : 'compilation',
+    severity: d.severity === 'warning' ? 'warn' : d.severity,
+    message: d.message,
+    metadata: { code: d.code, ...(d.source ? { source: d.source } : {}) },
+  };
+}
+
+/** `POST /api/compile` and `POST /api/compile/stream` (also served without the `/api` prefix). */
+export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
+  const limit = bodyLimit({ maxSize: COMPILE_LIMITS.bodyBytes, onError: (c) => problem(c, 413, `Request body larger than ${COMPILE_LIMITS.bodyBytes} bytes`) });
+  for (const path of ['/api/compile', '/api/compile/stream', '/compile/stream']) app.use(path, limit);
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/compile',
+      summary: 'Compile a filter list and answer with its rules',
+      request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
+      responses: {
+        200: { description: 'The compiled list', content: { 'application/json': { schema: compileResponse } } },
+        400: problemJson('Malformed JSON'),
+        413: problemJson('Body too large'),
+        422: { description: 'Invalid configuration, or a refused source (named)', content: { 'application/json': { schema: failure } } },
+        502: problemJson('A source failed upstream'),
+      },
+    }),
+    async (c) => {
+      const config = checkedConfiguration(c.req.valid('json').configuration);
+      const outcome = await runCompile(deps, config, undefined, c.req.raw.signal);
+      return c.json({ success: true as const, ...resultBody(config, outcome) }, 200);
+    },
+  );
+
+  const streamSpec = {
+    method: 'post' as const,
+    summary: 'Compile with progress as server-sent events',
+    description: 'Events: source:start, source:complete, source:error, transformation:start, transformation:complete, progress, log, diagnostic, then result and done (or error). Served at /api/compile/stream and /compile/stream.',
+    request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
+    responses: {
+      200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
+      400: problemJson('Malformed JSON'),
+      413: problemJson('Body too large'),
+      422: { description: 'Invalid configuration', content: { 'application/json': { schema: failure } } },
+    },
+  };
+  for (const path of ['/api/compile/stream', '/compile/stream']) {
+    app.openapi(createRoute({ ...streamSpec, path }), (c) => streamCompile(c, deps, c.req.valid('json').configuration));
+  }
+}
+
+/** One compilation as an event stream; a client that goes away cancels it. */
+function streamCompile(c: Context, deps: AppDeps, rawConfiguration: unknown): Response {
+  const config = checkedConfiguration(rawConfiguration);
+  return streamSSE(c, async (sse) => {
+    const controller = new AbortController();
+    sse.onAbort(() => controller.abort(new Error('client disconnected')));
+    // Core events arrive synchronously; writes are queued so they go out in order.
+    let queue = Promise.resolve();
+    const send = (event: string, data: unknown) => {
+      queue = queue.then(() => sse.writeSSE({ event, data: JSON.stringify(data) }));
+    };
+    try {
+      const outcome = await runCompile(deps, config, (e) => send(e.type, ssePayload(e, deps.now())), controller.signal);
+      const body = resultBody(config, outcome);
+      send('result', { rules: body.rules, ruleCount: body.ruleCount, metrics: body.metrics });
+      send('done', {});
+    } catch (e) {
+      send('error', { error: (e as Error).message });
+    }
+    await queue;
+  });
+}
