@@ -4,9 +4,15 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { createApp } from '../../src/server/app.js';
 import { BODY_LIMITS } from '../../src/server/routes/rules.js';
 import { validateRule } from '../../src/core/ast/validate-rule.js';
+import { SafeSourceReader } from '../../src/node/safe-reader.js';
 
 let clock = Date.parse('2026-01-01T00:00:00Z');
-const app = createApp({ version: '9.9.9', now: () => clock, startedAt: clock });
+const app = createApp({
+  version: '9.9.9',
+  now: () => clock,
+  startedAt: clock,
+  makeReader: () => new SafeSourceReader({ allowPrivate: false, timeoutMs: 1000, retries: 0, maxBytes: 1024, userAgent: 'test' }),
+});
 const post = (path: string, body: unknown) =>
   app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
 const noDuration = (o: Record<string, unknown>) => ({ ...o, duration: 'x' });
@@ -128,15 +134,18 @@ describe('OpenAPI', () => {
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
-    expect(Object.keys(doc.paths).sort()).toEqual(['/api', '/api/ast/parse', '/api/ast/walk', '/api/health', '/api/validate', '/api/validate-rule', '/api/version']);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api', '/api/ast/parse', '/api/ast/walk', '/api/compile', '/api/compile/stream', '/api/health', '/api/validate',
+      '/api/validate-rule', '/api/version', '/compile/stream',
+    ]);
   });
 });
 
 describe('hostile bodies', () => {
   const runs = Number(process.env.FC_RUNS ?? 200);
-  test.each(['/api/validate-rule', '/api/ast/walk', '/api/ast/parse', '/api/validate'])('%s never answers 5xx', async (path) => {
+  test.each(['/api/validate-rule', '/api/ast/walk', '/api/ast/parse', '/api/validate', '/api/compile', '/api/compile/stream'])('%s never answers 5xx', async (path) => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.jsonValue(), fc.string(), fc.record({ rule: fc.anything(), rules: fc.anything(), text: fc.anything(), nodeTypes: fc.anything(), maxDepth: fc.anything() })), async (body) => {
+      fc.asyncProperty(fc.oneof(fc.jsonValue(), fc.string(), fc.record({ rule: fc.anything(), rules: fc.anything(), text: fc.anything(), nodeTypes: fc.anything(), maxDepth: fc.anything(), configuration: fc.oneof(fc.anything(), fc.record({ name: fc.string(), sources: fc.array(fc.record({ source: fc.string() })) })) })), async (body) => {
         const res = await post(path, typeof body === 'string' ? body : JSON.stringify(body));
         expect(res.status).toBeLessThan(500);
       }),
