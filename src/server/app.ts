@@ -4,6 +4,7 @@ import { onError, problem } from './problem.js';
 import { registerInfoRoutes } from './routes/info.js';
 import { registerRuleRoutes } from './routes/rules.js';
 import { registerCompileRoutes } from './routes/compile.js';
+import { registerConfigurationRoutes } from './routes/configuration.js';
 import { issueMessages } from '../core/ast/issues.js';
 
 /**
@@ -14,8 +15,11 @@ export function createApp(deps: AppDeps, log: (message: string) => void = () => 
   const app = new OpenAPIHono({
     // A request that fails its schema: 422 with the messages joined by "; ".
     defaultHook: (result, c) => {
-      if (!result.success) return c.json({ success: false, error: issueMessages(result.error).join('; ') }, 422);
-      return undefined;
+      if (result.success) return undefined;
+      const error = issueMessages(result.error).join('; ');
+      // The batch and configuration routes answer a malformed body with 400, the others 422.
+      if (/^\/api\/(compile\/batch|configuration\/)/.test(c.req.path)) return problem(c, 400, error);
+      return c.json({ success: false, error }, 422);
     },
   });
   app.onError(onError(log));
@@ -23,6 +27,7 @@ export function createApp(deps: AppDeps, log: (message: string) => void = () => 
   registerInfoRoutes(app, deps);
   registerRuleRoutes(app);
   registerCompileRoutes(app, deps);
+  registerConfigurationRoutes(app, deps.envOverrides);
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',
     info: { title: 'flc — filter-list compiler service', version: deps.version },

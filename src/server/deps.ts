@@ -12,4 +12,6 @@ export interface AppDeps {
   now: () => number;
   /** When this server process started (ms since the epoch). */
   startedAt: number;
+  /** What `applyEnvOverrides` merges into a resolved configuration (FLC_CONFIG_OVERRIDES). */
+  envOverrides?: unknown;
 }

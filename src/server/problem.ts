@@ -12,6 +12,7 @@ const TITLES: Record<number, string> = {
   404: 'Not Found',
   413: 'Content Too Large',
   422: 'Unprocessable Content',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',

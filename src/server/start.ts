@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { SafeSourceReader } from '../node/safe-reader.js';
+import { ConfigError } from '../core/errors/config-error.js';
 
 export interface RunningServer {
   url: string;
@@ -25,7 +26,8 @@ export function startServer(opts: {
       maxBytes: 20 * 1024 * 1024,
       userAgent: `flc/${opts.version} (server)`,
     });
-  const app = createApp({ version: opts.version, now: () => Date.now(), startedAt: Date.now(), makeReader }, opts.log);
+  const envOverrides = parseOverrides(process.env.FLC_CONFIG_OVERRIDES);
+  const app = createApp({ version: opts.version, now: () => Date.now(), startedAt: Date.now(), makeReader, envOverrides }, opts.log);
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: opts.host, port: opts.port }, (info: AddressInfo) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
@@ -47,4 +49,19 @@ export function startServer(opts: {
     });
     server.once('error', reject);
   });
+}
+
+/** FLC_CONFIG_OVERRIDES: a JSON object merged by `/api/configuration/resolve` with `applyEnvOverrides`. */
+function parseOverrides(raw: string | undefined): unknown {
+  if (!raw) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (e) {
+    throw new ConfigError([{ path: 'FLC_CONFIG_OVERRIDES', message: `not JSON: ${(e as Error).message}` }]);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ConfigError([{ path: 'FLC_CONFIG_OVERRIDES', message: 'must be a JSON object' }]);
+  }
+  return value;
 }

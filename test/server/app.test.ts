@@ -135,17 +135,18 @@ describe('OpenAPI', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(Object.keys(doc.paths).sort()).toEqual([
-      '/api', '/api/ast/parse', '/api/ast/walk', '/api/compile', '/api/compile/stream', '/api/health', '/api/validate',
-      '/api/validate-rule', '/api/version', '/compile/stream',
+      '/api', '/api/ast/parse', '/api/ast/walk', '/api/compile', '/api/compile/batch', '/api/compile/stream',
+      '/api/configuration/defaults', '/api/configuration/resolve', '/api/configuration/validate', '/api/health',
+      '/api/validate', '/api/validate-rule', '/api/version', '/compile/stream',
     ]);
   });
 });
 
 describe('hostile bodies', () => {
   const runs = Number(process.env.FC_RUNS ?? 200);
-  test.each(['/api/validate-rule', '/api/ast/walk', '/api/ast/parse', '/api/validate', '/api/compile', '/api/compile/stream'])('%s never answers 5xx', async (path) => {
+  test.each(['/api/validate-rule', '/api/ast/walk', '/api/ast/parse', '/api/validate', '/api/compile', '/api/compile/stream', '/api/compile/batch', '/api/configuration/validate', '/api/configuration/resolve'])('%s never answers 5xx', async (path) => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.jsonValue(), fc.string(), fc.record({ rule: fc.anything(), rules: fc.anything(), text: fc.anything(), nodeTypes: fc.anything(), maxDepth: fc.anything(), configuration: fc.oneof(fc.anything(), fc.record({ name: fc.string(), sources: fc.array(fc.record({ source: fc.string() })) })) })), async (body) => {
+      fc.asyncProperty(fc.oneof(fc.jsonValue(), fc.string(), fc.record({ rule: fc.anything(), rules: fc.anything(), text: fc.anything(), nodeTypes: fc.anything(), maxDepth: fc.anything(), configuration: fc.oneof(fc.anything(), fc.record({ name: fc.string(), sources: fc.array(fc.record({ source: fc.string() })) })), requests: fc.anything(), config: fc.anything(), override: fc.anything() })), async (body) => {
         const res = await post(path, typeof body === 'string' ? body : JSON.stringify(body));
         expect(res.status).toBeLessThan(500);
       }),

@@ -10,9 +10,11 @@ import type { CompileEvent } from '../../core/pipeline/events.js';
 import { ConfigError } from '../../core/errors/config-error.js';
 import type { AppDeps } from '../deps.js';
 import { problem } from '../problem.js';
+import { fixedWindowLimiter } from '../rate-limit.js';
+import { getConnInfo } from '@hono/node-server/conninfo';
 
 /** The configuration defaults' limits (the specification's Limits table). */
-export const COMPILE_LIMITS = { maxSources: 20, maxExclusions: 1000, bodyBytes: 1024 * 1024 } as const;
+export const COMPILE_LIMITS = { maxSources: 20, maxExclusions: 1000, bodyBytes: 1024 * 1024, batch: 10, streamsPerMinute: 10 } as const;
 
 const compileRequest = z.object({ configuration: z.unknown(), challengeToken: z.string().optional() });
 const compileResponse = z.object({
@@ -24,6 +26,23 @@ const compileResponse = z.object({
 });
 const failure = z.object({ success: z.literal(false), error: z.string(), errors: z.array(z.object({ path: z.string(), message: z.string() })).optional() });
 const problemJson = (description: string) => ({ description, content: { 'application/problem+json': { schema: z.object({ type: z.string(), title: z.string(), status: z.number(), detail: z.string() }) } } });
+
+const batchRequest = z.object({
+  requests: z
+    .array(z.object({ id: z.string().min(1), configuration: z.unknown(), benchmark: z.boolean().optional() }))
+    .min(1, 'requests must not be empty')
+    .max(10, 'at most 10 requests in a batch')
+    .refine((r) => new Set(r.map((x) => x.id)).size === r.length, 'request ids must be unique'),
+});
+
+/** The client's address: the socket's peer (no proxy headers are trusted). */
+function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
 
 /** Validates the configuration and applies the server's limits on it. */
 function checkedConfiguration(raw: unknown): Configuration {
@@ -80,7 +99,48 @@ function ssePayload(e: CompileEvent, now: number): unknown {
 /** `POST /api/compile` and `POST /api/compile/stream` (also served without the `/api` prefix). */
 export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const limit = bodyLimit({ maxSize: COMPILE_LIMITS.bodyBytes, onError: (c) => problem(c, 413, `Request body larger than ${COMPILE_LIMITS.bodyBytes} bytes`) });
-  for (const path of ['/api/compile', '/api/compile/stream', '/compile/stream']) app.use(path, limit);
+  for (const path of ['/api/compile', '/api/compile/stream', '/compile/stream', '/api/compile/batch']) app.use(path, limit);
+
+  // Streaming endpoints: 10 requests per minute per IP.
+  const streams = fixedWindowLimiter(COMPILE_LIMITS.streamsPerMinute, 60_000, deps.now);
+  for (const path of ['/api/compile/stream', '/compile/stream']) {
+    app.use(path, async (c, next) => {
+      const wait = streams.hit(clientAddress(c));
+      if (wait > 0) {
+        c.header('retry-after', '60');
+        return problem(c, 429, `Too many streaming requests; at most ${COMPILE_LIMITS.streamsPerMinute} per minute`);
+      }
+      await next();
+    });
+  }
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/compile/batch',
+      summary: 'Compile up to 10 configurations',
+      request: { body: { required: true, content: { 'application/json': { schema: batchRequest } } } },
+      responses: {
+        200: { description: 'One result per request, in order', content: { 'application/json': { schema: z.object({ success: z.literal(true), results: z.array(z.record(z.string(), z.unknown())) }) } } },
+        400: problemJson('Malformed JSON, more than 10 requests, or duplicate ids'),
+        413: problemJson('Body too large'),
+      },
+    }),
+    async (c) => {
+      const { requests } = c.req.valid('json');
+      const results = [];
+      for (const request of requests) {
+        try {
+          const config = checkedConfiguration(request.configuration);
+          const body = resultBody(config, await runCompile(deps, config, undefined, c.req.raw.signal));
+          results.push({ id: request.id, success: true, rules: body.rules, ruleCount: body.ruleCount, compiledAt: body.compiledAt });
+        } catch (e) {
+          results.push({ id: request.id, success: false, error: (e as Error).message });
+        }
+      }
+      return c.json({ success: true as const, results }, 200);
+    },
+  );
 
   app.openapi(
     createRoute({

@@ -1,0 +1,86 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { validateConfiguration } from '../../core/config/parse.js';
+import { ConfigError } from '../../core/errors/config-error.js';
+import { TRANSFORMATION_NAMES } from '../../core/transforms/types.js';
+import { COMPILE_LIMITS } from './compile.js';
+import { problem } from '../problem.js';
+
+const issue = z.object({ path: z.string(), message: z.string() });
+
+/** Objects merge key by key; arrays and scalars in `override` replace. */
+export function mergeConfiguration(base: unknown, override: unknown): unknown {
+  if (override === undefined) return base;
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(base) || !isObject(override)) return override;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(override)) out[k] = mergeConfiguration(base[k], v);
+  return out;
+}
+
+/** `/api/configuration/defaults`, `/validate`, `/resolve`. */
+export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unknown): void {
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/configuration/defaults',
+      summary: 'Defaults and limits for compile configurations',
+      responses: { 200: { description: 'Defaults', content: { 'application/json': { schema: z.object({ success: z.literal(true), defaults: z.record(z.string(), z.unknown()), limits: z.object({ maxSources: z.number(), maxExclusions: z.number() }), supportedSourceTypes: z.array(z.string()) }) } } } },
+    }),
+    (c) =>
+      c.json({
+        success: true as const,
+        defaults: {
+          compilation: { transformations: [], onSourceError: 'fail', availableTransformations: [...TRANSFORMATION_NAMES] },
+          validation: { strict: false },
+        },
+        limits: { maxSources: COMPILE_LIMITS.maxSources, maxExclusions: COMPILE_LIMITS.maxExclusions },
+        supportedSourceTypes: ['adblock', 'hosts'],
+      }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/configuration/validate',
+      summary: 'Validate a configuration',
+      request: { body: { required: true, content: { 'application/json': { schema: z.object({ configuration: z.unknown(), challengeToken: z.string().optional() }) } } } },
+      responses: {
+        200: { description: 'Valid, or the problems by path', content: { 'application/json': { schema: z.union([z.object({ success: z.literal(true), valid: z.literal(true), configuration: z.record(z.string(), z.unknown()) }), z.object({ success: z.literal(false), valid: z.literal(false), errors: z.array(issue) })]) } } },
+        400: { description: 'Malformed body', content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } } },
+      },
+    }),
+    (c) => {
+      try {
+        const { config } = validateConfiguration(c.req.valid('json').configuration);
+        return c.json({ success: true as const, valid: true as const, configuration: config }, 200);
+      } catch (e) {
+        if (!(e instanceof ConfigError)) throw e;
+        return c.json({ success: false as const, valid: false as const, errors: e.issues }, 200);
+      }
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/configuration/resolve',
+      summary: 'Merge a configuration with overrides and validate the result',
+      request: { body: { required: true, content: { 'application/json': { schema: z.object({ config: z.unknown(), override: z.unknown().optional(), applyEnvOverrides: z.boolean().optional(), challengeToken: z.string().optional() }) } } } },
+      responses: {
+        200: { description: 'The merged configuration', content: { 'application/json': { schema: z.object({ success: z.literal(true), resolved: z.record(z.string(), z.unknown()) }) } } },
+        400: { description: 'Malformed or invalid', content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } } },
+      },
+    }),
+    (c) => {
+      const body = c.req.valid('json');
+      let merged = mergeConfiguration(body.config, body.override);
+      if (body.applyEnvOverrides) merged = mergeConfiguration(merged, envOverrides);
+      try {
+        return c.json({ success: true as const, resolved: validateConfiguration(merged).config }, 200);
+      } catch (e) {
+        if (e instanceof ConfigError) return problem(c, 400, e.message) as never;
+        throw e;
+      }
+    },
+  );
+}
