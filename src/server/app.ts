@@ -5,13 +5,14 @@ import { registerInfoRoutes } from './routes/info.js';
 import { registerRuleRoutes } from './routes/rules.js';
 import { registerCompileRoutes } from './routes/compile.js';
 import { registerConfigurationRoutes } from './routes/configuration.js';
+import { registerWebSocketRoutes, WS_LIMITS } from './routes/websocket.js';
 import { issueMessages } from '../core/ast/issues.js';
 
 /**
  * Builds the HTTP app. Routes are declared once with zod schemas, which validate
  * requests and produce `/api/openapi.json`. Nothing listens until `serve` is called.
  */
-export function createApp(deps: AppDeps, log: (message: string) => void = () => undefined): OpenAPIHono {
+export function createApp(deps: AppDeps, log: (message: string) => void = () => undefined, wsTiming = WS_LIMITS): OpenAPIHono {
   const app = new OpenAPIHono({
     // A request that fails its schema: 422 with the messages joined by "; ".
     defaultHook: (result, c) => {
@@ -28,6 +29,7 @@ export function createApp(deps: AppDeps, log: (message: string) => void = () => 
   registerRuleRoutes(app);
   registerCompileRoutes(app, deps);
   registerConfigurationRoutes(app, deps.envOverrides);
+  registerWebSocketRoutes(app, deps, wsTiming);
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',
     info: { title: 'flc — filter-list compiler service', version: deps.version },

@@ -1,4 +1,6 @@
 import { serve } from '@hono/node-server';
+import { WebSocketServer } from 'ws';
+import { WS_LIMITS } from './routes/websocket.js';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { SafeSourceReader } from '../node/safe-reader.js';
@@ -17,6 +19,8 @@ export function startServer(opts: {
   version: string;
   allowPrivateSources: boolean;
   log: (m: string) => void;
+  /** WebSocket timings; tests shorten them. */
+  wsTiming?: typeof WS_LIMITS;
 }): Promise<RunningServer> {
   const makeReader = () =>
     new SafeSourceReader({
@@ -27,9 +31,10 @@ export function startServer(opts: {
       userAgent: `flc/${opts.version} (server)`,
     });
   const envOverrides = parseOverrides(process.env.FLC_CONFIG_OVERRIDES);
-  const app = createApp({ version: opts.version, now: () => Date.now(), startedAt: Date.now(), makeReader, envOverrides }, opts.log);
+  const app = createApp({ version: opts.version, now: () => Date.now(), startedAt: Date.now(), makeReader, envOverrides }, opts.log, opts.wsTiming);
+  const wss = new WebSocketServer({ noServer: true });
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: opts.host, port: opts.port }, (info: AddressInfo) => {
+    const server = serve({ fetch: app.fetch, hostname: opts.host, port: opts.port, websocket: { server: wss } }, (info: AddressInfo) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       resolve({
         url: `http://${host}:${info.port}`,
@@ -39,6 +44,8 @@ export function startServer(opts: {
               (server as { closeAllConnections?: () => void }).closeAllConnections?.();
             }, graceMs);
             force.unref();
+            // Open WebSockets are closed so their compilations are cancelled.
+            for (const client of wss.clients) client.close(1001, 'server shutting down');
             server.close(() => {
               clearTimeout(force);
               done();

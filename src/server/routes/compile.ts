@@ -45,7 +45,7 @@ function clientAddress(c: Context): string {
 }
 
 /** Validates the configuration and applies the server's limits on it. */
-function checkedConfiguration(raw: unknown): Configuration {
+export function checkedConfiguration(raw: unknown): Configuration {
   const { config } = validateConfiguration(raw);
   const issues = [];
   if (config.sources.length > COMPILE_LIMITS.maxSources) {
@@ -59,7 +59,7 @@ function checkedConfiguration(raw: unknown): Configuration {
   return config;
 }
 
-async function runCompile(deps: AppDeps, config: Configuration, onEvent?: (e: CompileEvent) => void, signal?: AbortSignal) {
+export async function runCompile(deps: AppDeps, config: Configuration, onEvent?: (e: CompileEvent) => void, signal?: AbortSignal) {
   const reader = deps.makeReader();
   const started = performance.now();
   try {
@@ -70,7 +70,7 @@ async function runCompile(deps: AppDeps, config: Configuration, onEvent?: (e: Co
   }
 }
 
-function resultBody(config: Configuration, { result, totalDurationMs }: { result: CompileResult; totalDurationMs: number }) {
+export function resultBody(config: Configuration, { result, totalDurationMs }: { result: CompileResult; totalDurationMs: number }) {
   return {
     rules: result.lines,
     ruleCount: result.ruleCount,

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { startServer as startFlc, type RunningServer } from '../../src/server/start.js';
+import { startServer as startLists, type TestServer } from '../support/http-server.js';
+
+let flc: RunningServer;
+let lists: TestServer;
+let slowAborted = false;
+
+beforeAll(async () => {
+  lists = await startLists((req, res) => {
+    if (req.url === '/slow.txt') {
+      req.socket.once('close', () => (slowAborted = true));
+      return; // never answers: only a cancel ends it
+    }
+    res.writeHead(200).end('0.0.0.0 ads.example.com\n0.0.0.0 x.ads.example.com');
+  });
+  flc = await startFlc({
+    host: '127.0.0.1',
+    port: 0,
+    version: '1.2.3',
+    allowPrivateSources: true,
+    log: () => undefined,
+    wsTiming: { maxConcurrentCompilations: 3, heartbeatMs: 200, idleMs: 1_500 },
+  });
+});
+afterAll(async () => {
+  await flc.close(1_000);
+  await lists.close();
+});
+
+/** A connected client that records every message. */
+async function connect(path = '/api/ws/compile') {
+  const ws = new WebSocket(flc.url.replace('http', 'ws') + path);
+  const messages: Record<string, unknown>[] = [];
+  const waiters: { pred: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }[] = [];
+  ws.on('message', (data) => {
+    const m = JSON.parse(String(data));
+    messages.push(m);
+    for (const w of [...waiters]) if (w.pred(m)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(m));
+  });
+  await new Promise((r) => ws.once('open', r));
+  const next = (pred: (m: Record<string, unknown>) => boolean) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const seen = messages.find(pred);
+      if (seen) resolve(seen);
+      else waiters.push({ pred, resolve });
+    });
+  return { ws, messages, next, send: (m: object) => ws.send(JSON.stringify(m)) };
+}
+const config = (file: string) => ({ name: 'WS', sources: [{ source: `${lists.url}/${file}` }], transformations: ['Compress'] });
+
+describe('WebSocket compile protocol', () => {
+  test('welcome, then a compile with its events and the result', async () => {
+    const c = await connect();
+    expect(await c.next((m) => m.type === 'welcome')).toMatchObject({
+      version: '1.2.3',
+      capabilities: { maxConcurrentCompilations: 3, supportsPauseResume: false, supportsStreaming: true },
+    });
+    c.send({ type: 'compile', sessionId: 's1', configuration: config('a.txt') });
+    const done = await c.next((m) => m.type === 'compile:complete');
+    expect(done).toMatchObject({ sessionId: 's1', ruleCount: 1, metrics: { sourceCount: 1, ruleCount: 1 } });
+    expect(done.rules).toContain('||ads.example.com^');
+    const kinds = c.messages.filter((m) => m.sessionId === 's1').map((m) => (m.type === 'event' ? `event:${m.eventType}` : m.type));
+    expect(kinds).toEqual(['compile:started', 'event:source:start', 'event:source:complete', 'event:progress', 'event:transformation:start', 'event:transformation:complete', 'event:progress', 'compile:complete']);
+    c.ws.close();
+  });
+
+  test('ping gets pong; a heartbeat arrives on its own; bad messages get an error', async () => {
+    const c = await connect('/ws/compile');
+    c.send({ type: 'ping' });
+    expect(await c.next((m) => m.type === 'pong')).toHaveProperty('timestamp');
+    expect(await c.next((m) => m.type === 'heartbeat')).toHaveProperty('timestamp');
+    c.ws.send('not json');
+    expect(await c.next((m) => m.type === 'error')).toMatchObject({ code: 'INVALID_MESSAGE' });
+    c.ws.close();
+  });
+
+  test('cancel stops the work: the download is aborted and compile:cancelled answers', async () => {
+    const c = await connect();
+    c.send({ type: 'compile', sessionId: 'slow', configuration: config('slow.txt') });
+    await c.next((m) => m.type === 'event' && m.eventType === 'source:start');
+    c.send({ type: 'cancel', sessionId: 'slow' });
+    expect(await c.next((m) => m.type === 'compile:cancelled')).toMatchObject({ sessionId: 'slow' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(slowAborted).toBe(true);
+    c.ws.close();
+  });
+
+  test('a fourth concurrent compilation is refused with TOO_MANY_COMPILATIONS', async () => {
+    const c = await connect();
+    for (const id of ['a', 'b', 'c', 'd']) c.send({ type: 'compile', sessionId: id, configuration: config('slow.txt') });
+    expect(await c.next((m) => m.type === 'error')).toMatchObject({ code: 'TOO_MANY_COMPILATIONS', sessionId: 'd' });
+    for (const id of ['a', 'b', 'c']) c.send({ type: 'cancel', sessionId: id });
+    for (const id of ['a', 'b', 'c']) await c.next((m) => m.type === 'compile:cancelled' && m.sessionId === id);
+    c.ws.close();
+  });
+
+  test('an invalid configuration is a compile:error without a stack', async () => {
+    const c = await connect();
+    c.send({ type: 'compile', sessionId: 'bad', configuration: { name: 'x', sources: [] } });
+    const error = await c.next((m) => m.type === 'compile:error');
+    expect(error).toMatchObject({ sessionId: 'bad', details: { code: 'CONFIG_INVALID' } });
+    expect(JSON.stringify(error)).not.toMatch(/at .*\.js/);
+    c.ws.close();
+  });
+
+  test('an idle connection is closed', async () => {
+    const c = await connect();
+    const closed = await new Promise<{ code: number; reason: string }>((r) => c.ws.once('close', (code, reason) => r({ code, reason: String(reason) })));
+    expect(closed).toEqual({ code: 4000, reason: 'idle timeout' });
+  });
+});
