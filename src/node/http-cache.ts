@@ -18,11 +18,39 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'flc');
 }
 
+/** Where downloaded bodies and their validators are kept between requests. */
+export interface ResponseCache {
+  get(url: string): Promise<CachedResponse | null>;
+  put(entry: CachedResponse): Promise<void>;
+}
+
+/** An in-memory cache of the most recently used `capacity` responses (for the server). */
+export class MemoryHttpCache implements ResponseCache {
+  private readonly entries = new Map<string, CachedResponse>();
+
+  constructor(private readonly capacity = 200) {}
+
+  async get(url: string): Promise<CachedResponse | null> {
+    const entry = this.entries.get(url);
+    if (!entry) return null;
+    this.entries.delete(url);
+    this.entries.set(url, entry);
+    return entry;
+  }
+
+  async put(entry: CachedResponse): Promise<void> {
+    if (!entry.etag && !entry.lastModified) return;
+    this.entries.delete(entry.url);
+    this.entries.set(entry.url, entry);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+}
+
 /**
  * An on-disk HTTP cache keyed by URL, holding the body and its validators so the
  * next download can be a conditional request answered with 304.
  */
-export class HttpCache {
+export class HttpCache implements ResponseCache {
   constructor(readonly dir: string) {}
 
   private paths(url: string) {

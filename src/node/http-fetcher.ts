@@ -1,6 +1,6 @@
 import { Agent, fetch, type Dispatcher, type Response } from 'undici';
 import pLimit from 'p-limit';
-import type { HttpCache } from './http-cache.js';
+import type { ResponseCache } from './http-cache.js';
 
 export interface HttpFetcherOptions {
   /** Per-request timeout in milliseconds (headers and body). */
@@ -11,7 +11,7 @@ export interface HttpFetcherOptions {
   retryBaseMs: number;
   /** Downloads in flight at once. */
   concurrency: number;
-  cache: HttpCache | null;
+  cache: ResponseCache | null;
   userAgent: string;
   onLog?: (message: string) => void;
   /** DNS lookup for new connections (the server's address policy plugs in here). */

@@ -4,6 +4,7 @@ import type { SourceReader } from '../core/load/source-reader.js';
 import { SourceRefusedError } from '../core/errors/source-refused-error.js';
 import { HttpFetcher } from './http-fetcher.js';
 import { addressProblem } from './address-policy.js';
+import type { ResponseCache } from './http-cache.js';
 
 export interface SafeReaderOptions {
   allowPrivate: boolean;
@@ -11,6 +12,8 @@ export interface SafeReaderOptions {
   retries: number;
   maxBytes: number;
   userAgent: string;
+  /** Shared between readers so repeat downloads revalidate (304) instead of downloading. */
+  cache?: ResponseCache | null;
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;
@@ -36,7 +39,7 @@ export class SafeSourceReader implements SourceReader {
         return callback(null, list[0].address, list[0].family);
       });
     };
-    this.http = new HttpFetcher({ ...opts, retryBaseMs: 300, concurrency: 4, cache: null, lookup });
+    this.http = new HttpFetcher({ ...opts, retryBaseMs: 300, concurrency: 4, cache: opts.cache ?? null, lookup });
   }
 
   resolve(ref: string, base: string | null): string {

@@ -3,6 +3,7 @@ import type { SourceReader } from '../core/load/source-reader.js';
 /** A reader for one compilation; closed when it ends. */
 export type ReaderFactory = () => SourceReader & { close(): Promise<void> };
 
+
 /** What the app is built from; nothing starts or reads the environment on import. */
 export interface AppDeps {
   /** Readers for server-side compiles (the safe reader in production). */

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { SafeSourceReader } from '../node/safe-reader.js';
 import { ConfigError } from '../core/errors/config-error.js';
+import { MemoryHttpCache } from '../node/http-cache.js';
 
 export interface RunningServer {
   url: string;
@@ -22,8 +23,10 @@ export function startServer(opts: {
   /** WebSocket timings; tests shorten them. */
   wsTiming?: typeof WS_LIMITS;
 }): Promise<RunningServer> {
+  const cache = new MemoryHttpCache();
   const makeReader = () =>
     new SafeSourceReader({
+      cache,
       allowPrivate: opts.allowPrivateSources,
       timeoutMs: 30_000,
       retries: 2,

@@ -11,6 +11,7 @@ import { ConfigError } from '../../core/errors/config-error.js';
 import type { AppDeps } from '../deps.js';
 import { problem } from '../problem.js';
 import { fixedWindowLimiter } from '../rate-limit.js';
+import { CompileCache, configurationKey, recordingReader } from '../compile-cache.js';
 import { getConnInfo } from '@hono/node-server/conninfo';
 
 /** The configuration defaults' limits (the specification's Limits table). */
@@ -23,6 +24,8 @@ const compileResponse = z.object({
   ruleCount: z.number().int(),
   compiledAt: z.string(),
   metrics: z.object({ totalDurationMs: z.number(), sourceCount: z.number().int(), ruleCount: z.number().int() }),
+  cached: z.boolean().optional(),
+  deduplicated: z.boolean().optional(),
 });
 const failure = z.object({ success: z.literal(false), error: z.string(), errors: z.array(z.object({ path: z.string(), message: z.string() })).optional() });
 const problemJson = (description: string) => ({ description, content: { 'application/problem+json': { schema: z.object({ type: z.string(), title: z.string(), status: z.number(), detail: z.string() }) } } });
@@ -60,13 +63,14 @@ export function checkedConfiguration(raw: unknown): Configuration {
 }
 
 export async function runCompile(deps: AppDeps, config: Configuration, onEvent?: (e: CompileEvent) => void, signal?: AbortSignal) {
-  const reader = deps.makeReader();
+  const base = deps.makeReader();
+  const { reader, read } = recordingReader(base);
   const started = performance.now();
   try {
     const result = await compile(config, { reader, compiler: `flc v${deps.version}`, now: () => new Date(deps.now()), onEvent, signal });
-    return { result, totalDurationMs: Math.round(performance.now() - started) };
+    return { result, totalDurationMs: Math.round(performance.now() - started), inputs: read };
   } finally {
-    await reader.close();
+    await base.close();
   }
 }
 
@@ -98,6 +102,7 @@ function ssePayload(e: CompileEvent, now: number): unknown {
 
 /** `POST /api/compile` and `POST /api/compile/stream` (also served without the `/api` prefix). */
 export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
+  const cache = new CompileCache<z.infer<typeof compileResponse>>();
   const limit = bodyLimit({ maxSize: COMPILE_LIMITS.bodyBytes, onError: (c) => problem(c, 413, `Request body larger than ${COMPILE_LIMITS.bodyBytes} bytes`) });
   for (const path of ['/api/compile', '/api/compile/stream', '/compile/stream', '/api/compile/batch']) app.use(path, limit);
 
@@ -158,8 +163,33 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
     }),
     async (c) => {
       const config = checkedConfiguration(c.req.valid('json').configuration);
-      const outcome = await runCompile(deps, config, undefined, c.req.raw.signal);
-      return c.json({ success: true as const, ...resultBody(config, outcome) }, 200);
+      const key = configurationKey(config);
+      const bypass = /no-cache|no-store/i.test(c.req.header('cache-control') ?? '');
+      if (!bypass) {
+        const reader = deps.makeReader();
+        try {
+          const hit = await cache.lookup(key, deps.now(), (location) => reader.read(location));
+          if (hit) {
+            c.header('x-cache', 'HIT');
+            return c.json({ ...hit, cached: true }, 200);
+          }
+        } finally {
+          await reader.close();
+        }
+      }
+      const { value, shared } = await cache.shared(key, async () => {
+        // Not tied to this request's signal: another request may be waiting on it.
+        const outcome = await runCompile(deps, config);
+        const body = { success: true as const, ...resultBody(config, outcome) };
+        cache.store(key, outcome.inputs, body, deps.now());
+        return body;
+      });
+      c.header('x-cache', 'MISS');
+      if (shared) {
+        c.header('x-request-deduplication', 'HIT');
+        return c.json({ ...value, deduplicated: true }, 200);
+      }
+      return c.json(value, 200);
     },
   );
 

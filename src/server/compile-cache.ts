@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import type { SourceReader } from '../core/load/source-reader.js';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** JSON with object keys sorted, so equal configurations give equal keys. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function configurationKey(configuration: unknown): string {
+  return sha256(stableJson(configuration));
+}
+
+/** Wraps a reader and records the content hash of every list it reads. */
+export function recordingReader<R extends SourceReader>(reader: R): { reader: R; read: Map<string, string> } {
+  const read = new Map<string, string>();
+  const wrapped = Object.create(reader) as R;
+  wrapped.read = async (location, signal) => {
+    const text = await reader.read(location, signal);
+    read.set(location, sha256(text));
+    return text;
+  };
+  wrapped.resolve = (ref, base) => reader.resolve(ref, base);
+  return { reader: wrapped, read };
+}
+
+interface Entry<T> {
+  inputs: Map<string, string>;
+  value: T;
+  storedAt: number;
+}
+
+/**
+ * Compile results by configuration, valid while every list the compile read (sources,
+ * includes, exclusion lists) still has the same content; and the compiles in flight, so
+ * identical concurrent requests share one.
+ */
+export class CompileCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+  private readonly inflight = new Map<string, Promise<T>>();
+
+  constructor(
+    private readonly capacity = 100,
+    private readonly ttlMs = 60 * 60_000,
+  ) {}
+
+  /** A cached value whose inputs all still hash the same, or null. */
+  async lookup(key: string, now: number, reread: (location: string) => Promise<string>): Promise<T | null> {
+    const entry = this.entries.get(key);
+    if (!entry || now - entry.storedAt > this.ttlMs) return null;
+    for (const [location, hash] of entry.inputs) {
+      let text: string;
+      try {
+        text = await reread(location);
+      } catch {
+        return null;
+      }
+      if (sha256(text) !== hash) return null;
+    }
+    return entry.value;
+  }
+
+  store(key: string, inputs: Map<string, string>, value: T, now: number): void {
+    this.entries.delete(key);
+    this.entries.set(key, { inputs, value, storedAt: now });
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  /** Runs `work` unless the same key is already running; `shared` tells which happened. */
+  async shared(key: string, work: () => Promise<T>): Promise<{ value: T; shared: boolean }> {
+    const running = this.inflight.get(key);
+    if (running) return { value: await running, shared: true };
+    const promise = work().finally(() => this.inflight.delete(key));
+    this.inflight.set(key, promise);
+    return { value: await promise, shared: false };
+  }
+}

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createApp } from '../../src/server/app.js';
+import { SafeSourceReader } from '../../src/node/safe-reader.js';
+import { MemoryHttpCache } from '../../src/node/http-cache.js';
+import { startServer, type TestServer } from '../support/http-server.js';
+
+let lists: TestServer;
+let version = 1;
+const httpCache = new MemoryHttpCache();
+const app = createApp({
+  version: '1.0.0',
+  now: () => Date.now(),
+  startedAt: 0,
+  makeReader: () => new SafeSourceReader({ allowPrivate: true, timeoutMs: 5_000, retries: 0, maxBytes: 1 << 20, userAgent: 't', cache: httpCache }),
+});
+const compile = (file: string, headers: Record<string, string> = {}) =>
+  app.request('/api/compile', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ configuration: { name: 'C', sources: [{ source: `${lists.url}/${file}` }] } }),
+  });
+
+beforeAll(async () => {
+  lists = await startServer((req, res) => {
+    const etag = `"v${version}"`;
+    const send = () => {
+      if (req.headers['if-none-match'] === etag) return void res.writeHead(304).end();
+      res.writeHead(200, { etag }).end(`||v${version}.example^`);
+    };
+    if (req.url === '/slow.txt') setTimeout(send, 300);
+    else send();
+  });
+});
+afterAll(() => lists.close());
+
+describe('compile cache and request sharing', () => {
+  test('a repeat is a HIT after a 304 revalidation; a changed source is a MISS', async () => {
+    const first = await compile('a.txt');
+    expect(first.headers.get('x-cache')).toBe('MISS');
+    const second = await compile('a.txt');
+    expect(second.headers.get('x-cache')).toBe('HIT');
+    expect(await second.json()).toMatchObject({ cached: true, rules: expect.arrayContaining(['||v1.example^']) });
+    expect(lists.requests.at(-1)!.headers['if-none-match']).toBe('"v1"');
+
+    version = 2;
+    const third = await compile('a.txt');
+    expect(third.headers.get('x-cache')).toBe('MISS');
+    expect((await third.json()).rules).toContain('||v2.example^');
+  });
+
+  test('Cache-Control: no-cache bypasses the cache', async () => {
+    await compile('b.txt');
+    const bypass = await compile('b.txt', { 'cache-control': 'no-cache' });
+    expect(bypass.headers.get('x-cache')).toBe('MISS');
+  });
+
+  test('identical requests in flight share one compilation', async () => {
+    const before = lists.requests.filter((r) => r.path === '/slow.txt').length;
+    const [a, b] = await Promise.all([compile('slow.txt', { 'cache-control': 'no-cache' }), compile('slow.txt', { 'cache-control': 'no-cache' })]);
+    const dedup = [a, b].map((r) => r.headers.get('x-request-deduplication'));
+    expect(dedup.sort()).toEqual(['HIT', null].sort());
+    expect(lists.requests.filter((r) => r.path === '/slow.txt').length - before).toBe(1);
+    const bodies = await Promise.all([a.json(), b.json()]);
+    expect(bodies[0].rules).toEqual(bodies[1].rules);
+  });
+});
