@@ -2,11 +2,12 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps } from './deps.js';
 import { onError, problem } from './problem.js';
 import { registerInfoRoutes } from './routes/info.js';
-import { registerRuleRoutes } from './routes/rules.js';
-import { registerCompileRoutes } from './routes/compile.js';
+import { registerRuleLimits, registerRuleRoutes } from './routes/rules.js';
+import { registerCompileLimits, registerCompileRoutes } from './routes/compile.js';
 import { registerConfigurationRoutes } from './routes/configuration.js';
 import { registerWebSocketRoutes, WS_LIMITS } from './routes/websocket.js';
 import { issueMessages } from '../core/ast/issues.js';
+import { challengeGate, DEFAULT_VERIFY_URL } from './challenge.js';
 
 /**
  * Builds the HTTP app. Routes are declared once with zod schemas, which validate
@@ -25,6 +26,13 @@ export function createApp(deps: AppDeps, log: (message: string) => void = () => 
   });
   app.onError(onError(log));
   app.notFound((c) => problem(c, 404, `No route for ${c.req.method} ${c.req.path}`));
+  // Order matters: size limits before anything reads a body, then the challenge, then routes.
+  registerRuleLimits(app);
+  registerCompileLimits(app, deps);
+  const gate = challengeGate(deps.challenge ?? { verifyUrl: DEFAULT_VERIFY_URL });
+  for (const path of ['/api/compile', '/api/compile/*', '/compile/stream', '/api/ast/walk', '/api/configuration/validate', '/api/configuration/resolve']) {
+    app.use(path, gate);
+  }
   registerInfoRoutes(app, deps);
   registerRuleRoutes(app);
   registerCompileRoutes(app, deps);

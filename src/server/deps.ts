@@ -1,4 +1,5 @@
 import type { SourceReader } from '../core/load/source-reader.js';
+import type { ChallengeSettings } from './challenge.js';
 
 /** A reader for one compilation; closed when it ends. */
 export type ReaderFactory = () => SourceReader & { close(): Promise<void> };
@@ -15,4 +16,8 @@ export interface AppDeps {
   startedAt: number;
   /** What `applyEnvOverrides` merges into a resolved configuration (FLC_CONFIG_OVERRIDES). */
   envOverrides?: unknown;
+  /** Bot-challenge verification; off without a secret. */
+  challenge?: ChallengeSettings;
+  /** The error tracker's public DSN for browsers (ERRORTRACKER_DSN). */
+  errorTrackerDsn?: string;
 }

@@ -9,6 +9,7 @@ import { AbortedError } from '../core/errors/aborted-error.js';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
+  403: 'Forbidden',
   404: 'Not Found',
   413: 'Content Too Large',
   422: 'Unprocessable Content',

@@ -6,6 +6,7 @@ import { createApp } from './app.js';
 import { SafeSourceReader } from '../node/safe-reader.js';
 import { ConfigError } from '../core/errors/config-error.js';
 import { MemoryHttpCache } from '../node/http-cache.js';
+import { DEFAULT_VERIFY_URL } from './challenge.js';
 
 export interface RunningServer {
   url: string;
@@ -34,7 +35,10 @@ export function startServer(opts: {
       userAgent: `flc/${opts.version} (server)`,
     });
   const envOverrides = parseOverrides(process.env.FLC_CONFIG_OVERRIDES);
-  const app = createApp({ version: opts.version, now: () => Date.now(), startedAt: Date.now(), makeReader, envOverrides }, opts.log, opts.wsTiming);
+  const env = process.env;
+  const challenge = { secretKey: env.CHALLENGE_SECRET_KEY || undefined, siteKey: env.CHALLENGE_SITE_KEY || undefined, verifyUrl: env.CHALLENGE_VERIFY_URL || DEFAULT_VERIFY_URL };
+  const deps = { version: opts.version, now: () => Date.now(), startedAt: Date.now(), makeReader, envOverrides, challenge, errorTrackerDsn: env.ERRORTRACKER_DSN || undefined };
+  const app = createApp(deps, opts.log, opts.wsTiming);
   const wss = new WebSocketServer({ noServer: true });
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: opts.host, port: opts.port, websocket: { server: wss } }, (info: AddressInfo) => {

@@ -33,6 +33,11 @@ describe('info routes', () => {
     expect(third.headers.get('cache-control')).toBe('public, max-age=30');
   });
 
+  test('without a challenge secret or DSN the browser config routes say so', async () => {
+    expect(await (await app.request('/api/turnstile-config')).json()).toEqual({ enabled: false, siteKey: null });
+    expect(await (await app.request('/api/sentry-config')).json()).toEqual({ enabled: false, dsn: null });
+  });
+
   test('unknown routes are 404 problem details', async () => {
     const res = await app.request('/api/nope');
     expect(res.status).toBe(404);
@@ -136,8 +141,9 @@ describe('OpenAPI', () => {
     expect(result.valid).toBe(true);
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api', '/api/ast/parse', '/api/ast/walk', '/api/compile', '/api/compile/batch', '/api/compile/stream',
-      '/api/configuration/defaults', '/api/configuration/resolve', '/api/configuration/validate', '/api/health',
-      '/api/validate', '/api/validate-rule', '/api/version', '/compile/stream',
+      '/api/configuration/defaults', '/api/configuration/resolve', '/api/configuration/validate', '/api/container/status',
+      '/api/health', '/api/sentry-config', '/api/turnstile-config', '/api/validate', '/api/validate-rule', '/api/version',
+      '/compile/stream',
     ]);
   });
 });

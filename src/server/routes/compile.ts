@@ -100,9 +100,8 @@ function ssePayload(e: CompileEvent, now: number): unknown {
   };
 }
 
-/** `POST /api/compile` and `POST /api/compile/stream` (also served without the `/api` prefix). */
-export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
-  const cache = new CompileCache<z.infer<typeof compileResponse>>();
+/** Body-size limits and the streaming rate limit; registered before anything reads a body. */
+export function registerCompileLimits(app: OpenAPIHono, deps: AppDeps): void {
   const limit = bodyLimit({ maxSize: COMPILE_LIMITS.bodyBytes, onError: (c) => problem(c, 413, `Request body larger than ${COMPILE_LIMITS.bodyBytes} bytes`) });
   for (const path of ['/api/compile', '/api/compile/stream', '/compile/stream', '/api/compile/batch']) app.use(path, limit);
 
@@ -118,6 +117,11 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       await next();
     });
   }
+}
+
+/** `POST /api/compile`, `/api/compile/batch` and `/api/compile/stream` (also without the `/api` prefix). */
+export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
+  const cache = new CompileCache<z.infer<typeof compileResponse>>();
 
   app.openapi(
     createRoute({

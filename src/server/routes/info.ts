@@ -26,6 +26,41 @@ export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
     (c) => c.json({ version: deps.version, node: process.version }, 200),
   );
 
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/turnstile-config',
+      summary: 'Bot-challenge settings for browsers',
+      responses: { 200: { description: 'Whether a challenge is required, and the public site key', content: { 'application/json': { schema: z.object({ enabled: z.boolean(), siteKey: z.string().nullable() }) } } } },
+    }),
+    (c) => c.json({ enabled: Boolean(deps.challenge?.secretKey), siteKey: deps.challenge?.siteKey ?? null }, 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/sentry-config',
+      summary: 'Error-tracker settings for browsers',
+      responses: { 200: { description: 'The public DSN, if any', content: { 'application/json': { schema: z.object({ enabled: z.boolean(), dsn: z.string().nullable() }) } } } },
+    }),
+    (c) => c.json({ enabled: Boolean(deps.errorTrackerDsn), dsn: deps.errorTrackerDsn ?? null }, 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/container/status',
+      summary: 'Where compilations run: in this process (no container runtime)',
+      responses: { 200: { description: 'Runtime status', content: { 'application/json': { schema: z.object({ status: z.string(), containerized: z.boolean(), runtime: z.string(), uptimeSeconds: z.number(), memoryRssBytes: z.number() }) } } } },
+    }),
+    (c) =>
+      c.json({
+        status: 'running',
+        containerized: false,
+        runtime: `node ${process.version}`,
+        uptimeSeconds: Math.round((deps.now() - deps.startedAt) / 1000),
+        memoryRssBytes: process.memoryUsage.rss(),
+      }, 200),
+  );
+
   // Computed at most once per 30 s per app, as the specification says.
   let cached: { at: number; body: z.infer<typeof health> } | null = null;
   app.openapi(

@@ -39,11 +39,15 @@ export const BODY_LIMITS = { rule: 64 * 1024, list: 3 * 1024 * 1024 } as const;
 const limit = (maxSize: number) =>
   bodyLimit({ maxSize, onError: (c) => problem(c, 413, `Request body larger than ${maxSize} bytes`) });
 
-/** `/api/validate-rule`, `/api/validate`, `/api/ast/parse`, `/api/ast/walk`. */
-export function registerRuleRoutes(app: OpenAPIHono): void {
+/** Body-size limits of the rule routes; registered before anything reads a body. */
+export function registerRuleLimits(app: OpenAPIHono): void {
   app.use('/api/validate-rule', limit(BODY_LIMITS.rule));
   app.use('/api/validate', limit(BODY_LIMITS.list));
   app.use('/api/ast/*', limit(BODY_LIMITS.list));
+}
+
+/** `/api/validate-rule`, `/api/validate`, `/api/ast/parse`, `/api/ast/walk`. */
+export function registerRuleRoutes(app: OpenAPIHono): void {
 
   app.openapi(
     createRoute({

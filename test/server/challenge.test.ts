@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createApp } from '../../src/server/app.js';
+import { SafeSourceReader } from '../../src/node/safe-reader.js';
+import { startServer, type TestServer } from '../support/http-server.js';
+
+let verifier: TestServer;
+const seen: string[] = [];
+let app: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  verifier = await startServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      seen.push(body);
+      const form = new URLSearchParams(body);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: form.get('response') === 'good' && form.get('secret') === 's3cret' }));
+    });
+  });
+  app = createApp({
+    version: '1',
+    now: () => Date.now(),
+    startedAt: 0,
+    makeReader: () => new SafeSourceReader({ allowPrivate: false, timeoutMs: 1000, retries: 0, maxBytes: 1024, userAgent: 't' }),
+    challenge: { secretKey: 's3cret', siteKey: 'public-key', verifyUrl: `${verifier.url}/siteverify` },
+    errorTrackerDsn: 'https://public@errors.example/1',
+  });
+});
+afterAll(() => verifier.close());
+
+const post = (path: string, body: unknown) =>
+  app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('bot-challenge verification', () => {
+  test.each(['/api/ast/walk', '/api/configuration/validate', '/api/compile', '/api/compile/stream'])('%s: 403 without or with a bad token', async (path) => {
+    expect((await post(path, { rules: ['a'] })).status).toBe(403);
+    const bad = await post(path, { rules: ['a'], challengeToken: 'bad' });
+    expect(bad.status).toBe(403);
+    expect(await bad.json()).toMatchObject({ status: 403, detail: 'Bot challenge verification failed' });
+  });
+
+  test('a good token passes, under either field name', async () => {
+    expect((await post('/api/ast/walk', { rules: ['||a^'], challengeToken: 'good' })).status).toBe(200);
+    expect((await post('/api/configuration/validate', { configuration: {}, turnstileToken: 'good' })).status).toBe(200);
+    expect(seen.at(-1)).toContain('secret=s3cret');
+  });
+
+  test('validate-rule stays open; the browser config routes say what is configured', async () => {
+    expect((await post('/api/validate-rule', { rule: '||a^' })).status).toBe(200);
+    expect(await (await app.request('/api/turnstile-config')).json()).toEqual({ enabled: true, siteKey: 'public-key' });
+    expect(await (await app.request('/api/sentry-config')).json()).toEqual({ enabled: true, dsn: 'https://public@errors.example/1' });
+    expect(await (await app.request('/api/container/status')).json()).toMatchObject({ status: 'running', containerized: false });
+  });
+});
