@@ -12,6 +12,7 @@ SIGINT/SIGTERM stop accepting connections and let requests in flight finish (10 
   static override flags = {
     host: Flags.string({ default: '127.0.0.1', env: 'FLC_HOST', description: 'address to bind' }),
     port: Flags.integer({ default: 8787, min: 0, max: 65535, env: 'FLC_PORT', description: 'port (0 picks a free one)' }),
+    db: Flags.string({ env: 'FLC_DB', description: 'SQLite store file, created and migrated on first start (default ~/.local/share/flc/flc.db)' }),
     'allow-private-sources': Flags.boolean({
       env: 'FLC_ALLOW_PRIVATE_SOURCES',
       description: 'let compiles read loopback, private and link-local addresses (trusted networks only)',
@@ -22,7 +23,8 @@ SIGINT/SIGTERM stop accepting connections and let requests in flight finish (10 
     const { flags } = await this.parse(Serve);
     const { startServer } = await import('../server/start.js');
     const port = process.env.FLC_PORT === undefined && process.env.PORT ? Number(process.env.PORT) : flags.port;
-    const server = await startServer({ host: flags.host, port, version: this.config.version, allowPrivateSources: flags['allow-private-sources'], log: (m) => this.note(`flc: ${m}`) });
+    const { defaultDbFile } = await import('../server/store/location.js');
+    const server = await startServer({ host: flags.host, port, dbFile: flags.db ?? defaultDbFile(process.env), version: this.config.version, allowPrivateSources: flags['allow-private-sources'], log: (m) => this.note(`flc: ${m}`) });
     this.note(`flc: listening on ${server.url}`);
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {

@@ -6,6 +6,7 @@ import { registerRuleLimits, registerRuleRoutes } from './routes/rules.js';
 import { registerCompileLimits, registerCompileRoutes } from './routes/compile.js';
 import { registerConfigurationRoutes } from './routes/configuration.js';
 import { registerWebSocketRoutes, WS_LIMITS } from './routes/websocket.js';
+import { registerMetricsMiddleware, registerStatusRoutes, type RequestMetrics } from './routes/status.js';
 import { issueMessages } from '../core/ast/issues.js';
 import { challengeGate, DEFAULT_VERIFY_URL } from './challenge.js';
 
@@ -26,6 +27,8 @@ export function createApp(deps: AppDeps, log: (message: string) => void = () => 
   });
   app.onError(onError(log));
   app.notFound((c) => problem(c, 404, `No route for ${c.req.method} ${c.req.path}`));
+  const metrics: RequestMetrics = { total: 0, byRoute: {}, byStatus: {} };
+  registerMetricsMiddleware(app, metrics);
   // Order matters: size limits before anything reads a body, then the challenge, then routes.
   registerRuleLimits(app);
   registerCompileLimits(app, deps);
@@ -38,6 +41,7 @@ export function createApp(deps: AppDeps, log: (message: string) => void = () => 
   registerCompileRoutes(app, deps);
   registerConfigurationRoutes(app, deps.envOverrides);
   registerWebSocketRoutes(app, deps, wsTiming);
+  registerStatusRoutes(app, deps, metrics);
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',
     info: { title: 'flc — filter-list compiler service', version: deps.version },

@@ -1,5 +1,6 @@
 import type { SourceReader } from '../core/load/source-reader.js';
 import type { ChallengeSettings } from './challenge.js';
+import type { Store } from './store/store.js';
 
 /** A reader for one compilation; closed when it ends. */
 export type ReaderFactory = () => SourceReader & { close(): Promise<void> };
@@ -7,6 +8,8 @@ export type ReaderFactory = () => SourceReader & { close(): Promise<void> };
 
 /** What the app is built from; nothing starts or reads the environment on import. */
 export interface AppDeps {
+  /** What survives restarts (SQLite on one machine). */
+  store: Store;
   /** Readers for server-side compiles (the safe reader in production). */
   makeReader: ReaderFactory;
   version: string;

@@ -7,6 +7,7 @@ import { SafeSourceReader } from '../node/safe-reader.js';
 import { ConfigError } from '../core/errors/config-error.js';
 import { MemoryHttpCache } from '../node/http-cache.js';
 import { DEFAULT_VERIFY_URL } from './challenge.js';
+import { SqliteStore } from './store/sqlite-store.js';
 
 export interface RunningServer {
   url: string;
@@ -20,6 +21,8 @@ export function startServer(opts: {
   port: number;
   version: string;
   allowPrivateSources: boolean;
+  /** The SQLite file (created and migrated on first start). */
+  dbFile: string;
   log: (m: string) => void;
   /** WebSocket timings; tests shorten them. */
   wsTiming?: typeof WS_LIMITS;
@@ -37,7 +40,10 @@ export function startServer(opts: {
   const envOverrides = parseOverrides(process.env.FLC_CONFIG_OVERRIDES);
   const env = process.env;
   const challenge = { secretKey: env.CHALLENGE_SECRET_KEY || undefined, siteKey: env.CHALLENGE_SITE_KEY || undefined, verifyUrl: env.CHALLENGE_VERIFY_URL || DEFAULT_VERIFY_URL };
-  const deps = { version: opts.version, now: () => Date.now(), startedAt: Date.now(), makeReader, envOverrides, challenge, errorTrackerDsn: env.ERRORTRACKER_DSN || undefined };
+  const store = new SqliteStore(opts.dbFile);
+  const startedAt = Date.now();
+  store.recordDeployment({ version: opts.version, nodeVersion: process.version, startedAt: new Date(startedAt).toISOString() });
+  const deps = { version: opts.version, now: () => Date.now(), startedAt, store, makeReader, envOverrides, challenge, errorTrackerDsn: env.ERRORTRACKER_DSN || undefined };
   const app = createApp(deps, opts.log, opts.wsTiming);
   const wss = new WebSocketServer({ noServer: true });
   return new Promise((resolve, reject) => {
@@ -55,6 +61,7 @@ export function startServer(opts: {
             for (const client of wss.clients) client.close(1001, 'server shutting down');
             server.close(() => {
               clearTimeout(force);
+              store.close();
               done();
             });
             (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();

@@ -2,12 +2,14 @@ import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createApp } from '../../src/server/app.js';
+import { SqliteStore } from '../../src/server/store/sqlite-store.js';
 import { BODY_LIMITS } from '../../src/server/routes/rules.js';
 import { validateRule } from '../../src/core/ast/validate-rule.js';
 import { SafeSourceReader } from '../../src/node/safe-reader.js';
 
 let clock = Date.parse('2026-01-01T00:00:00Z');
 const app = createApp({
+  store: new SqliteStore(':memory:'),
   version: '9.9.9',
   now: () => clock,
   startedAt: clock,
@@ -142,8 +144,8 @@ describe('OpenAPI', () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api', '/api/ast/parse', '/api/ast/walk', '/api/compile', '/api/compile/batch', '/api/compile/stream',
       '/api/configuration/defaults', '/api/configuration/resolve', '/api/configuration/validate', '/api/container/status',
-      '/api/health', '/api/sentry-config', '/api/turnstile-config', '/api/validate', '/api/validate-rule', '/api/version',
-      '/compile/stream',
+      '/api/deployments', '/api/deployments/stats', '/api/health', '/api/health/db-smoke', '/api/health/latest', '/api/metrics',
+      '/api/sentry-config', '/api/turnstile-config', '/api/validate', '/api/validate-rule', '/api/version', '/compile/stream',
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../src/server/app.js';
+import { SqliteStore } from '../../src/server/store/sqlite-store.js';
 import { SafeSourceReader } from '../../src/node/safe-reader.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 
@@ -18,6 +19,7 @@ beforeAll(async () => {
     });
   });
   app = createApp({
+  store: new SqliteStore(':memory:'),
     version: '1',
     now: () => Date.now(),
     startedAt: 0,

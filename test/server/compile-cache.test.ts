@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../src/server/app.js';
+import { SqliteStore } from '../../src/server/store/sqlite-store.js';
 import { SafeSourceReader } from '../../src/node/safe-reader.js';
 import { MemoryHttpCache } from '../../src/node/http-cache.js';
 import { startServer, type TestServer } from '../support/http-server.js';
@@ -8,6 +9,7 @@ let lists: TestServer;
 let version = 1;
 const httpCache = new MemoryHttpCache();
 const app = createApp({
+  store: new SqliteStore(':memory:'),
   version: '1.0.0',
   now: () => Date.now(),
   startedAt: 0,

@@ -20,6 +20,7 @@ beforeAll(async () => {
     port: 0,
     version: '1.2.3',
     allowPrivateSources: true,
+    dbFile: ':memory:',
     log: () => undefined,
     wsTiming: { maxConcurrentCompilations: 3, heartbeatMs: 200, idleMs: 1_500 },
   });

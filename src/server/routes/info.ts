@@ -74,6 +74,7 @@ export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const now = deps.now();
       if (!cached || now - cached.at >= HEALTH_TTL_MS) {
         cached = { at: now, body: { status: 'ok', version: deps.version, timestamp: new Date(now).toISOString(), uptimeSeconds: Math.round((now - deps.startedAt) / 1000) } };
+        deps.store.recordHealth({ status: cached.body.status, version: deps.version, checkedAt: cached.body.timestamp });
       }
       c.header('cache-control', `public, max-age=${Math.ceil((HEALTH_TTL_MS - (now - cached.at)) / 1000)}`);
       return c.json(cached.body, 200);
