@@ -6,6 +6,7 @@ import { registerRuleLimits, registerRuleRoutes } from './routes/rules.js';
 import { registerCompileLimits, registerCompileRoutes } from './routes/compile.js';
 import { registerConfigurationRoutes } from './routes/configuration.js';
 import { registerWebSocketRoutes, WS_LIMITS } from './routes/websocket.js';
+import { registerSchemaRoutes } from './routes/schemas.js';
 import { registerMetricsMiddleware, registerStatusRoutes, type RequestMetrics } from './routes/status.js';
 import { issueMessages } from '../core/ast/issues.js';
 import { challengeGate, DEFAULT_VERIFY_URL } from './challenge.js';
@@ -42,6 +43,7 @@ export function createApp(deps: AppDeps, log: (message: string) => void = () => 
   registerConfigurationRoutes(app, deps.envOverrides);
   registerWebSocketRoutes(app, deps, wsTiming);
   registerStatusRoutes(app, deps, metrics);
+  registerSchemaRoutes(app);
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',
     info: { title: 'flc — filter-list compiler service', version: deps.version },

@@ -13,6 +13,7 @@ const TITLES: Record<number, string> = {
   404: 'Not Found',
   413: 'Content Too Large',
   422: 'Unprocessable Content',
+  426: 'Upgrade Required',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',

@@ -40,6 +40,17 @@ describe('info routes', () => {
     expect(await (await app.request('/api/sentry-config')).json()).toEqual({ enabled: false, dsn: null });
   });
 
+  test('GET /api/schemas gives JSON Schemas of the request bodies', async () => {
+    const body = await (await app.request('/api/schemas')).json();
+    expect(Object.keys(body.schemas).sort()).toEqual(['astParseRequest', 'astWalkRequest', 'configuration', 'validateListRequest', 'validateRuleRequest']);
+    expect(body.schemas.configuration.required).toEqual(['name', 'sources']);
+    expect(body.schemas.configuration.additionalProperties).toBe(false);
+  });
+
+  test('a plain GET to the WebSocket routes is 426', async () => {
+    for (const path of ['/api/ws/compile', '/ws/compile']) expect((await app.request(path)).status).toBe(426);
+  });
+
   test('unknown routes are 404 problem details', async () => {
     const res = await app.request('/api/nope');
     expect(res.status).toBe(404);
@@ -145,7 +156,8 @@ describe('OpenAPI', () => {
       '/api', '/api/ast/parse', '/api/ast/walk', '/api/compile', '/api/compile/batch', '/api/compile/stream',
       '/api/configuration/defaults', '/api/configuration/resolve', '/api/configuration/validate', '/api/container/status',
       '/api/deployments', '/api/deployments/stats', '/api/health', '/api/health/db-smoke', '/api/health/latest', '/api/metrics',
-      '/api/sentry-config', '/api/turnstile-config', '/api/validate', '/api/validate-rule', '/api/version', '/compile/stream',
+      '/api/schemas', '/api/sentry-config', '/api/turnstile-config', '/api/validate', '/api/validate-rule', '/api/version',
+      '/api/ws/compile', '/compile/stream', '/ws/compile',
     ]);
   });
 });

@@ -1,6 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { upgradeWebSocket } from '@hono/node-server';
 import type { WSContext } from 'hono/ws';
+import type { Context } from 'hono';
+import { problem } from '../problem.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
@@ -91,6 +93,8 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
       },
     };
   });
-  app.get('/api/ws/compile', handler);
-  app.get('/ws/compile', handler);
+  // A plain GET (no upgrade) falls through the upgrade handler to this answer.
+  const notUpgrade = (c: Context) => problem(c, 426, 'This endpoint speaks WebSocket: send an Upgrade: websocket request');
+  app.get('/api/ws/compile', handler, notUpgrade);
+  app.get('/ws/compile', handler, notUpgrade);
 }

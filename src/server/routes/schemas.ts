@@ -1,0 +1,40 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z as zod } from 'zod';
+import { configurationSchema } from '../../core/config/schema.js';
+import { validateRuleRequestSchema } from '../../core/ast/validate-rule.js';
+import { astWalkRequestSchema } from '../../core/ast/walk.js';
+import { parseRulesRequestSchema, validateListRequestSchema } from '../../core/ast/list.js';
+
+/** The JSON Schemas of what clients send, generated from the zod schemas the routes validate with. */
+function requestSchemas(): Record<string, unknown> {
+  const json = (schema: zod.ZodType) => zod.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+  return {
+    configuration: json(configurationSchema),
+    validateRuleRequest: json(validateRuleRequestSchema),
+    astWalkRequest: json(astWalkRequestSchema),
+    astParseRequest: json(parseRulesRequestSchema),
+    validateListRequest: json(validateListRequestSchema),
+  };
+}
+
+/** `/api/schemas`, and the WebSocket routes' entries in the OpenAPI document. */
+export function registerSchemaRoutes(app: OpenAPIHono): void {
+  const schemas = requestSchemas();
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/schemas',
+      summary: 'JSON Schemas of the request bodies and the compile configuration',
+      responses: { 200: { description: 'Schemas by name', content: { 'application/json': { schema: z.object({ success: z.literal(true), schemas: z.record(z.string(), z.unknown()) }) } } } },
+    }),
+    (c) => c.json({ success: true as const, schemas }, 200),
+  );
+  for (const path of ['/api/ws/compile', '/ws/compile']) {
+    app.openAPIRegistry.registerPath({
+      method: 'get',
+      path,
+      summary: 'WebSocket compile protocol (welcome, compile, cancel, ping; events, results)',
+      responses: { 101: { description: 'Switching to the WebSocket protocol' }, 426: { description: 'Not a WebSocket upgrade request' } },
+    });
+  }
+}
