@@ -1,5 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
+import { limitedBody } from '../body-limit.js';
 import { streamSSE } from 'hono/streaming';
 import type { Context } from 'hono';
 import { randomUUID } from 'node:crypto';
@@ -102,7 +102,7 @@ function ssePayload(e: CompileEvent, now: number): unknown {
 
 /** Body-size limits and the streaming rate limit; registered before anything reads a body. */
 export function registerCompileLimits(app: OpenAPIHono, deps: AppDeps): void {
-  const limit = bodyLimit({ maxSize: COMPILE_LIMITS.bodyBytes, onError: (c) => problem(c, 413, `Request body larger than ${COMPILE_LIMITS.bodyBytes} bytes`) });
+  const limit = limitedBody(COMPILE_LIMITS.bodyBytes);
   for (const path of ['/api/compile', '/api/compile/stream', '/compile/stream', '/api/compile/batch']) app.use(path, limit);
 
   // Streaming endpoints: 10 requests per minute per IP.

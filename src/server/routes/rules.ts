@@ -1,10 +1,9 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { validateRule, validateRuleRequestSchema, formatDuration } from '../../core/ast/validate-rule.js';
 import { walkAst, astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRules, parseRulesRequestSchema, validateList, validateListRequestSchema } from '../../core/ast/list.js';
 import { NODE_TYPES } from '../../core/ast/node-types.js';
-import { problem } from '../problem.js';
+import { limitedBody } from '../body-limit.js';
 
 const failure = z.object({ success: z.literal(false), error: z.string() });
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
@@ -36,8 +35,7 @@ const walkResponse = z.object({
 /** Body-size limits, enforced before the body is parsed (413 beyond). */
 export const BODY_LIMITS = { rule: 64 * 1024, list: 3 * 1024 * 1024 } as const;
 
-const limit = (maxSize: number) =>
-  bodyLimit({ maxSize, onError: (c) => problem(c, 413, `Request body larger than ${maxSize} bytes`) });
+const limit = limitedBody;
 
 /** Body-size limits of the rule routes; registered before anything reads a body. */
 export function registerRuleLimits(app: OpenAPIHono): void {

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// Load benchmark of `flc serve` with autocannon (a dev dependency):
+//   1. POST /api/validate-rule, 50 connections, 10 s;
+//   2. POST /api/compile/stream compiling the bundled example lists (served over loopback),
+//      10 requests (the streaming limit is 10 per minute per IP).
+// Usage: node bench/serve/run.js [--duration S] [--write]
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const args = process.argv.slice(2);
+const duration = Number(args[args.indexOf('--duration') + 1]) || 10;
+
+// The example lists over HTTP, since a server compile reads only http(s) sources.
+const lists = createServer((req, res) => {
+  try {
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(readFileSync(join(ROOT, 'examples/lists', (req.url ?? '').replace(/[^a-z.-]/g, ''))));
+  } catch {
+    res.writeHead(404).end();
+  }
+});
+await new Promise((r) => lists.listen(0, '127.0.0.1', r));
+const listsUrl = `http://127.0.0.1:${lists.address().port}`;
+
+const dir = mkdtempSync(join(tmpdir(), 'flc-bench-serve-'));
+const server = spawn(process.execPath, [join(ROOT, 'bin/run.js'), 'serve', '--port', '0', '--db', join(dir, 'flc.db'), '--allow-private-sources'], { stdio: ['ignore', 'ignore', 'pipe'] });
+const url = await new Promise((resolveUrl, reject) => {
+  let err = '';
+  server.stderr.on('data', (d) => {
+    err += d;
+    const m = /listening on (\S+)/.exec(err);
+    if (m) resolveUrl(m[1]);
+  });
+  server.once('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
+});
+
+const run = (opts) => new Promise((r, j) => autocannon(opts, (e, res) => (e ? j(e) : r(res))));
+const json = { 'content-type': 'application/json' };
+
+await run({ url: `${url}/api/validate-rule`, method: 'POST', headers: json, body: JSON.stringify({ rule: '||warmup.example^' }), connections: 10, duration: 2 });
+const rule = await run({
+  url: `${url}/api/validate-rule`,
+  method: 'POST',
+  headers: json,
+  body: JSON.stringify({ rule: '||ads.example.com^$third-party,domain=example.org', testUrl: 'https://ads.example.com/banner' }),
+  connections: 50,
+  duration,
+});
+
+const configuration = JSON.parse(readFileSync(join(ROOT, 'examples/flc.config.json'), 'utf8'));
+for (const s of configuration.sources) s.source = `${listsUrl}/${s.source.split('/').pop()}`;
+configuration.exclusions_sources = configuration.exclusions_sources.map((s) => `${listsUrl}/${s.split('/').pop()}`);
+const sse = await run({ url: `${url}/api/compile/stream`, method: 'POST', headers: json, body: JSON.stringify({ configuration }), connections: 1, amount: 10 });
+
+server.kill('SIGTERM');
+lists.close();
+await new Promise((r) => server.once('exit', r));
+rmSync(dir, { recursive: true, force: true });
+
+const table = [
+  `### ${new Date().toISOString().slice(0, 10)} — flc serve (autocannon ${JSON.parse(readFileSync(join(ROOT, 'node_modules/autocannon/package.json'), 'utf8')).version})`,
+  '',
+  'Server and load generator on the same 2-core machine (one core each, roughly).',
+  '',
+  '| what | requests/s (mean) | latency p50 / p99 | non-2xx | note |',
+  '|---|---|---|---|---|',
+  `| POST /api/validate-rule, 50 connections, ${duration} s | ${Math.round(rule.requests.average).toLocaleString('en')} | ${rule.latency.p50} / ${rule.latency.p99} ms | ${rule.non2xx} | target >= 5,000 requests/s |`,
+  `| POST /api/compile/stream, bundled example lists, 10 requests, 1 connection | ${rule ? sse.requests.average.toFixed(1) : ''} | ${sse.latency.p50} / ${sse.latency.p99} ms | ${sse.non2xx} | whole stream, to \`done\` |`,
+  '',
+].join('\n');
+console.log(table);
+if (args.includes('--write')) appendFileSync(join(ROOT, 'bench/RESULTS.md'), `\n${table}`);
