@@ -34,7 +34,7 @@ const post = (path: string, body: unknown) =>
   app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('bot-challenge verification', () => {
-  test.each(['/api/ast/walk', '/api/configuration/validate', '/api/compile', '/api/compile/stream'])('%s: 403 without or with a bad token', async (path) => {
+  test.each(['/api/ast/walk', '/api/configuration/validate', '/api/configuration/resolve', '/api/compile', '/api/compile/batch', '/api/compile/stream'])('%s: 403 without or with a bad token', async (path) => {
     expect((await post(path, { rules: ['a'] })).status).toBe(403);
     const bad = await post(path, { rules: ['a'], challengeToken: 'bad' });
     expect(bad.status).toBe(403);

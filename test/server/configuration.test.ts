@@ -79,13 +79,15 @@ describe('POST /api/compile/batch', () => {
 });
 
 describe('streaming rate limit', () => {
-  test('10 streaming requests per minute per IP, then 429 with Retry-After: 60', async () => {
+  test('10 streaming requests (SSE or WebSocket) per minute per IP, then 429 with Retry-After: 60', async () => {
     clock = 10 * 60_000;
     const config = { configuration: { name: 'A', sources: [{ source: `${lists.url}/a.txt` }] } };
     for (let i = 0; i < 10; i += 1) expect((await post('/api/compile/stream', config)).status).toBe(200);
     const limited = await post('/compile/stream', config);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('60');
+    const ws = await app.request('/api/ws/compile');
+    expect(ws.status).toBe(429);
     clock += 60_000;
     expect((await post('/api/compile/stream', config)).status).toBe(200);
   });

@@ -105,9 +105,9 @@ export function registerCompileLimits(app: OpenAPIHono, deps: AppDeps): void {
   const limit = limitedBody(COMPILE_LIMITS.bodyBytes);
   for (const path of ['/api/compile', '/api/compile/stream', '/compile/stream', '/api/compile/batch']) app.use(path, limit);
 
-  // Streaming endpoints: 10 requests per minute per IP.
+  // Streaming endpoints (server-sent events and WebSocket connections): 10 per minute per IP.
   const streams = fixedWindowLimiter(COMPILE_LIMITS.streamsPerMinute, 60_000, deps.now);
-  for (const path of ['/api/compile/stream', '/compile/stream']) {
+  for (const path of ['/api/compile/stream', '/compile/stream', '/api/ws/compile', '/ws/compile']) {
     app.use(path, async (c, next) => {
       const wait = streams.hit(clientAddress(c));
       if (wait > 0) {
