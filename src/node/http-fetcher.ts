@@ -19,6 +19,8 @@ export interface HttpFetcherOptions {
   lookup?: (hostname: string, options: object, callback: (...args: any[]) => void) => void;
   /** Refuse bodies larger than this many bytes. */
   maxBytes?: number;
+  /** Told about every HTTP response (for the server's `network` and `metric` events). */
+  onResponse?: (r: { url: string; status: number; durationMs: number; bytes?: number }) => void;
   /** Test hook for the random part of the backoff. */
   random?: () => number;
 }
@@ -111,14 +113,19 @@ export class HttpFetcher {
         const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'text/plain, */*' };
         if (cached?.etag) headers['if-none-match'] = cached.etag;
         if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
+        const requested = performance.now();
         const res = await fetch(url, { signal: combined, headers, redirect: 'follow', dispatcher: this.dispatcher });
+        const report = (bytes?: number) =>
+          this.opts.onResponse?.({ url, status: res.status, durationMs: Math.round(performance.now() - requested), bytes });
         if (res.status === 304 && cached) {
+          report(0);
           await res.body?.cancel();
           this.opts.onLog?.(`${url}: not modified, using the cached copy`);
           return cached.body;
         }
         if (res.ok) {
           const body = await this.readBody(res);
+          report(Buffer.byteLength(body));
           await this.opts.cache?.put({
             url,
             etag: res.headers.get('etag') ?? undefined,
@@ -129,6 +136,7 @@ export class HttpFetcher {
           return body;
         }
         await res.body?.cancel();
+        report();
         lastError = new HttpStatusError(res.status, res.statusText);
         if (!retryable(res.status)) throw lastError;
         retryAfter = res.headers.get('retry-after');

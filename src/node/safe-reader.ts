@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import { isIP } from 'node:net';
 import type { SourceReader } from '../core/load/source-reader.js';
 import { SourceRefusedError } from '../core/errors/source-refused-error.js';
-import { HttpFetcher } from './http-fetcher.js';
+import { HttpFetcher, type HttpFetcherOptions } from './http-fetcher.js';
 import { addressProblem } from './address-policy.js';
 import type { ResponseCache } from './http-cache.js';
 
@@ -14,6 +14,7 @@ export interface SafeReaderOptions {
   userAgent: string;
   /** Shared between readers so repeat downloads revalidate (304) instead of downloading. */
   cache?: ResponseCache | null;
+  onResponse?: HttpFetcherOptions['onResponse'];
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;

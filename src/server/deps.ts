@@ -2,8 +2,16 @@ import type { SourceReader } from '../core/load/source-reader.js';
 import type { ChallengeSettings } from './challenge.js';
 import type { Store } from './store/store.js';
 
-/** A reader for one compilation; closed when it ends. */
-export type ReaderFactory = () => SourceReader & { close(): Promise<void> };
+/** What a reader reports about each HTTP response. */
+export interface NetworkReport {
+  url: string;
+  status: number;
+  durationMs: number;
+  bytes?: number;
+}
+
+/** A reader for one compilation (told where to report downloads); closed when it ends. */
+export type ReaderFactory = (hooks?: { onResponse?: (r: NetworkReport) => void }) => SourceReader & { close(): Promise<void> };
 
 
 /** What the app is built from; nothing starts or reads the environment on import. */

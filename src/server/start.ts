@@ -28,9 +28,10 @@ export function startServer(opts: {
   wsTiming?: typeof WS_LIMITS;
 }): Promise<RunningServer> {
   const cache = new MemoryHttpCache();
-  const makeReader = () =>
+  const makeReader = (hooks?: { onResponse?: (r: import('./deps.js').NetworkReport) => void }) =>
     new SafeSourceReader({
       cache,
+      onResponse: hooks?.onResponse,
       allowPrivate: opts.allowPrivateSources,
       timeoutMs: 30_000,
       retries: 2,

@@ -11,7 +11,7 @@ const makeApp = (allowPrivate: boolean) =>
     version: '1.0.0',
     now: () => Date.parse('2026-02-03T04:05:06Z'),
     startedAt: 0,
-    makeReader: () => new SafeSourceReader({ allowPrivate, timeoutMs: 5_000, retries: 0, maxBytes: 1024, userAgent: 'test' }),
+    makeReader: (hooks) => new SafeSourceReader({ allowPrivate, timeoutMs: 5_000, retries: 0, maxBytes: 1024, userAgent: 'test', onResponse: hooks?.onResponse }),
   });
 const trusting = makeApp(true);
 const safe = makeApp(false);
@@ -76,9 +76,14 @@ describe('POST /api/compile', () => {
 
 describe('POST /api/compile/stream', () => {
   test.each(['/api/compile/stream', '/compile/stream'])('%s streams the core events, then result and done', async (path) => {
-    const res = await post(trusting, path, config(`${lists.url}/a.txt`));
+    const res = await post(trusting, path, config(`${lists.url}/a.txt?token=secret`));
     expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
-    const stream = events(await res.text());
+    const all = events(await res.text());
+    const network = all.filter(([e]) => e === 'network' || e === 'metric');
+    expect(network.map(([e]) => e)).toEqual(['network', 'metric']);
+    expect(network[0][1]).toMatchObject({ method: 'GET', url: `${lists.url}/a.txt`, statusCode: 200, responseSize: Buffer.byteLength("0.0.0.0 ads.example.com\n0.0.0.0 sub.ads.example.com\n||bad.example^$media") });
+    expect(network[1][1]).toMatchObject({ metric: 'download speed', unit: 'bytes/s', dimensions: { url: `${lists.url}/a.txt` } });
+    const stream = all.filter(([e]) => e !== 'network' && e !== 'metric');
     const names = stream.map(([e]) => e);
     expect(names).toEqual([
       'source:start', 'source:complete', 'progress',
@@ -94,7 +99,8 @@ describe('POST /api/compile/stream', () => {
   test('a failing source ends the stream with an error event', async () => {
     const res = await post(trusting, '/api/compile/stream', config(`${lists.url}/broken.txt`));
     const stream = events(await res.text());
-    expect(stream.map(([e]) => e)).toEqual(['source:start', 'source:error', 'error']);
+    expect(stream.map(([e]) => e)).toEqual(['source:start', 'network', 'source:error', 'error']);
+    expect(stream[1][1]).toMatchObject({ statusCode: 500 });
   });
 
   test('an invalid configuration is 422 before any stream starts', async () => {

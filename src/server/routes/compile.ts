@@ -62,8 +62,34 @@ export function checkedConfiguration(raw: unknown): Configuration {
   return config;
 }
 
-export async function runCompile(deps: AppDeps, config: Configuration, onEvent?: (e: CompileEvent) => void, signal?: AbortSignal) {
-  const base = deps.makeReader();
+/** A URL without credentials, query or fragment, as network events show it. */
+function sanitizeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return '[invalid url]';
+  }
+}
+
+export async function runCompile(
+  deps: AppDeps,
+  config: Configuration,
+  onEvent?: (e: CompileEvent) => void,
+  signal?: AbortSignal,
+  onNetwork?: (event: 'network' | 'metric', data: object) => void,
+) {
+  const base = deps.makeReader({
+    onResponse: onNetwork
+      ? (r) => {
+          const url = sanitizeUrl(r.url);
+          onNetwork('network', { method: 'GET', url, statusCode: r.status, durationMs: r.durationMs, ...(r.bytes !== undefined ? { responseSize: r.bytes } : {}) });
+          if (r.bytes && r.durationMs > 0) {
+            onNetwork('metric', { metric: 'download speed', value: Math.round((r.bytes * 1000) / r.durationMs), unit: 'bytes/s', dimensions: { url } });
+          }
+        }
+      : undefined,
+  });
   const { reader, read } = recordingReader(base);
   const started = performance.now();
   try {
@@ -226,7 +252,7 @@ function streamCompile(c: Context, deps: AppDeps, rawConfiguration: unknown): Re
       queue = queue.then(() => sse.writeSSE({ event, data: JSON.stringify(data) }));
     };
     try {
-      const outcome = await runCompile(deps, config, (e) => send(e.type, ssePayload(e, deps.now())), controller.signal);
+      const outcome = await runCompile(deps, config, (e) => send(e.type, ssePayload(e, deps.now())), controller.signal, send);
       const body = resultBody(config, outcome);
       send('result', { rules: body.rules, ruleCount: body.ruleCount, metrics: body.metrics });
       send('done', {});
