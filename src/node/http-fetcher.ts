@@ -144,9 +144,9 @@ export class HttpFetcher {
         if (signal?.aborted) throw signal.reason;
         if (timeout.aborted) throw new Error(`timed out after ${this.opts.timeoutMs / 1000} s`);
         if (e instanceof HttpStatusError && !retryable(e.status)) throw e;
-        if (e instanceof BodyTooLargeError) throw e;
-        const cause = (e as { cause?: { code?: string } }).cause;
-        if (cause?.code === 'EREFUSED_PRIVATE') throw new Error(`EREFUSED_PRIVATE: ${(cause as Error).message}`);
+        if (e instanceof BodyTooLargeError || e instanceof AddressRefusedError) throw e;
+        const cause = (e as { cause?: Error & { code?: string } }).cause;
+        if (cause?.code === REFUSED_ADDRESS) throw new AddressRefusedError(cause.message);
         if (!(e instanceof HttpStatusError)) lastError = new Error(networkMessage(e));
       }
       if (attempt < this.opts.retries) {
@@ -160,7 +160,14 @@ export class HttpFetcher {
   }
 }
 
-class BodyTooLargeError extends Error {}
+/** A body over `maxBytes`; never retried. */
+export class BodyTooLargeError extends Error {}
+
+/** The error code a `lookup` gives to refuse an address; such a connection is never retried. */
+export const REFUSED_ADDRESS = 'EREFUSED_ADDRESS';
+
+/** The connection's DNS lookup refused every address of the host. */
+export class AddressRefusedError extends Error {}
 
 function networkMessage(e: unknown): string {
   const err = e as Error & { cause?: Error & { code?: string } };

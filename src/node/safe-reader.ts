@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import { isIP } from 'node:net';
 import type { SourceReader } from '../core/load/source-reader.js';
 import { SourceRefusedError } from '../core/errors/source-refused-error.js';
-import { HttpFetcher, type HttpFetcherOptions } from './http-fetcher.js';
+import { AddressRefusedError, BodyTooLargeError, HttpFetcher, REFUSED_ADDRESS, type HttpFetcherOptions } from './http-fetcher.js';
 import { addressProblem } from './address-policy.js';
 import type { ResponseCache } from './http-cache.js';
 
@@ -35,7 +35,7 @@ export class SafeSourceReader implements SourceReader {
         if (err) return callback(err, []);
         const list = addresses as { address: string; family: number }[];
         const bad = opts.allowPrivate ? undefined : list.map((a) => addressProblem(a.address)).find((p) => p !== null);
-        if (bad) return callback(Object.assign(new Error(`${hostname} resolves to ${bad}`), { code: 'EREFUSED_PRIVATE' }), []);
+        if (bad) return callback(Object.assign(new Error(`${hostname} resolves to ${bad}`), { code: REFUSED_ADDRESS }), []);
         if ((options as { all?: boolean }).all) return callback(null, list);
         return callback(null, list[0].address, list[0].family);
       });
@@ -67,11 +67,7 @@ export class SafeSourceReader implements SourceReader {
     try {
       return await this.http.get(location, signal);
     } catch (e) {
-      const message = (e as Error).message;
-      if (/resolves to .* (private|reserved)/.test(message) || /EREFUSED_PRIVATE/.test(message)) {
-        throw new SourceRefusedError(location, message.replace(/^EREFUSED_PRIVATE: /, '').replace(/ \(after \d+ attempts?\)$/, ''));
-      }
-      if (/larger than/.test(message)) throw new SourceRefusedError(location, message);
+      if (e instanceof AddressRefusedError || e instanceof BodyTooLargeError) throw new SourceRefusedError(location, e.message);
       throw e;
     }
   }
