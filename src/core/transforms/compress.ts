@@ -1,6 +1,6 @@
 import type { Transformation } from './types.js';
 import { StringTable } from './string-table.js';
-import { etcHostsHostnames, isEtcHostsRule, isJustDomain, parseAdblockRule, plainHostRuleHostname } from './rule-text.js';
+import { etcHostsHostnames, isEtcHostsRule, isJustDomain, parseAdblockRule, plainHostRuleHostname, simpleHostsLineHostname } from './rule-text.js';
 
 /** The nearest parent domain of `hostname` in `table`, or null. */
 function blockedParent(hostname: string, table: StringTable): string | null {
@@ -54,6 +54,17 @@ export const compress: Transformation = {
           if (tracked) from.push(lines.from![i]);
         } else if (ctx.reporting) {
           ctx.removed(line, lines.from?.[i], 'duplicate-hostname', `${plain} is already blocked by an earlier rule`);
+        }
+        continue;
+      }
+      const simple = simpleHostsLineHostname(line);
+      if (simple !== null) {
+        if (blocked.add(simple)) {
+          text.push(`||${simple}^`);
+          hostnames.push(simple);
+          if (tracked) from.push(lines.from![i]);
+        } else if (ctx.reporting) {
+          ctx.removed(line, lines.from?.[i], 'duplicate-hostname', `${simple} is already blocked by an earlier rule`);
         }
         continue;
       }

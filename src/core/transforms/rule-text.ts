@@ -114,6 +114,24 @@ export function etcHostsHostnames(line: string): string[] {
   return names;
 }
 
+/**
+ * The single hostname of a line that is exactly `0.0.0.0 name` or `127.0.0.1 name` (one
+ * space, no whitespace or `#` in the name), else null. For such lines `isEtcHostsRule` is
+ * true and `etcHostsHostnames` gives `[name]`; this answers without the regex and scans.
+ */
+export function simpleHostsLineHostname(line: string): string | null {
+  let start: number;
+  if (line.startsWith('0.0.0.0 ')) start = 8;
+  else if (line.startsWith('127.0.0.1 ')) start = 10;
+  else return null;
+  if (start >= line.length) return null;
+  for (let i = start; i < line.length; i += 1) {
+    const c = line.charCodeAt(i);
+    if (c === 35 /* # */ || isWhitespaceCode(c)) return null;
+  }
+  return line.substring(start);
+}
+
 /** True when the text holds any non-ASCII character. */
 export function containsNonAscii(text: string): boolean {
   return NON_ASCII_RE.test(text);

@@ -5,7 +5,7 @@ import { domainToASCII } from 'node:url';
 import fc from 'fast-check';
 import * as tldts from 'tldts';
 import { cleanHostname, fullRuleProblem, ruleProblem } from '../../../src/core/transforms/rule-validity.js';
-import { etcHostsHostnames, isJustDomain, isJustDomainByRegex } from '../../../src/core/transforms/rule-text.js';
+import { etcHostsHostnames, isEtcHostsRule, isJustDomain, isJustDomainByRegex, simpleHostsLineHostname } from '../../../src/core/transforms/rule-text.js';
 import { domainToAscii } from '../../../src/core/transforms/convert-to-ascii.js';
 import { StringTable } from '../../../src/core/transforms/string-table.js';
 import { isOwnPublicSuffix } from '../../../src/core/transforms/public-suffix.js';
@@ -92,6 +92,22 @@ describe('fast paths agree with the full reference logic', () => {
       }),
       { numRuns: runs },
     );
+  });
+
+  test('the simple hosts-line fast path agrees with the hosts regex and name split', () => {
+    const tail = fc.array(fc.constantFrom('a', '.', '-', ' ', '\t', '#', '\u00a0', 'ü', '1'), { maxLength: 12 }).map((c) => c.join(''));
+    const line = fc.tuple(fc.constantFrom('0.0.0.0 ', '127.0.0.1 ', '0.0.0.0', '0.0.0.0  ', '::1 '), tail).map(([a, b]) => a + b);
+    fc.assert(
+      fc.property(line, (l) => {
+        const fast = simpleHostsLineHostname(l);
+        if (fast !== null) {
+          expect(isEtcHostsRule(l)).toBe(true);
+          expect(etcHostsHostnames(l)).toEqual([fast]);
+        }
+      }),
+      { numRuns: runs },
+    );
+    expect(simpleHostsLineHostname('0.0.0.0 ads.example.com')).toBe('ads.example.com');
   });
 
   test('domainToAscii equals node:url domainToASCII', () => {
