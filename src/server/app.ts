@@ -7,6 +7,7 @@ import { registerCompileLimits, registerCompileRoutes } from './routes/compile.j
 import { registerConfigurationRoutes } from './routes/configuration.js';
 import { registerWebSocketRoutes, WS_LIMITS } from './routes/websocket.js';
 import { registerSchemaRoutes } from './routes/schemas.js';
+import { registerAuthRoutes } from './routes/auth.js';
 import { registerMetricsMiddleware, registerStatusRoutes, type RequestMetrics } from './routes/status.js';
 import { issueMessages } from '../core/ast/issues.js';
 import { challengeGate, DEFAULT_VERIFY_URL } from './challenge.js';
@@ -23,6 +24,7 @@ export function createApp(deps: AppDeps, log: (message: string) => void = () => 
       const error = issueMessages(result.error).join('; ');
       // The batch and configuration routes answer a malformed body with 400, the others 422.
       if (/^\/api\/(compile\/batch|configuration\/)/.test(c.req.path)) return problem(c, 400, error);
+      if (c.req.path.startsWith('/api/auth/')) return problem(c, 422, error);
       return c.json({ success: false, error }, 422);
     },
   });
@@ -44,6 +46,7 @@ export function createApp(deps: AppDeps, log: (message: string) => void = () => 
   registerWebSocketRoutes(app, deps, wsTiming);
   registerStatusRoutes(app, deps, metrics);
   registerSchemaRoutes(app);
+  registerAuthRoutes(app, deps);
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',
     info: { title: 'flc — filter-list compiler service', version: deps.version },

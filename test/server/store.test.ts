@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStore, listMigrations } from '../../src/server/store/sqlite-store.js';
@@ -25,7 +25,8 @@ describe('SqliteStore', () => {
     first.close();
     const second = new SqliteStore(file);
     second.recordDeployment({ version: '1.1.0', nodeVersion: 'v20', startedAt: '2026-01-02T00:00:00.000Z' });
-    expect(second.migrations()).toEqual([1]);
+    expect(second.migrations()).toEqual(listMigrations().map((m) => m.id));
+    expect(existsSync(`${file}-wal`)).toBe(true);
     expect(second.deployments(10).map((d) => d.version)).toEqual(['1.1.0', '1.0.0']);
     expect(second.deploymentStats()).toEqual({
       total: 2,

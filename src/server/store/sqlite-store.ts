@@ -2,7 +2,9 @@ import Database from 'libsql';
 import { readdirSync, readFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
 import type { Deployment, DeploymentStats, HealthCheck, Store } from './store.js';
+import type { NewUser, Session, User } from './accounts.js';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -98,6 +100,74 @@ export class SqliteStore implements Store {
       if (row?.written_at !== at) throw new Error('read back a different value');
       this.db.prepare('DELETE FROM smoke WHERE id = ?').run(id);
     })();
+  }
+
+  createUser(user: NewUser): User {
+    const row = {
+      id: randomUUID(),
+      email: user.email,
+      name: user.name ?? null,
+      role: user.role,
+      tier: user.tier,
+      createdAt: new Date().toISOString(),
+    };
+    this.db
+      .prepare(
+        `INSERT INTO users (id, email, name, password_hash, password_salt, password_iterations, role, tier, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(row.id, row.email, row.name, user.password.hash, user.password.salt, user.password.iterations, row.role, row.tier, row.createdAt);
+    return { ...row, banned: false, apiDisabled: false };
+  }
+
+  private static toUser(r: Row): User {
+    return {
+      id: String(r.id),
+      email: String(r.email),
+      name: (r.name as string | null) ?? null,
+      role: r.role as User['role'],
+      tier: String(r.tier),
+      banned: Number(r.banned) === 1,
+      apiDisabled: Number(r.api_disabled) === 1,
+      createdAt: String(r.created_at),
+    };
+  }
+
+  userByEmail(email: string) {
+    const r = this.db.prepare('SELECT * FROM users WHERE email = ?').get(email) as Row | undefined;
+    if (!r) return null;
+    return {
+      ...SqliteStore.toUser(r),
+      password: { hash: String(r.password_hash), salt: String(r.password_salt), iterations: Number(r.password_iterations) },
+    };
+  }
+
+  userById(id: string): User | null {
+    const r = this.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as Row | undefined;
+    return r ? SqliteStore.toUser(r) : null;
+  }
+
+  listUsers(): User[] {
+    return this.db.prepare('SELECT * FROM users ORDER BY created_at, email').all().map((r) => SqliteStore.toUser(r as Row));
+  }
+
+  removeUser(email: string): boolean {
+    return this.db.prepare('DELETE FROM users WHERE email = ?').run(email).changes > 0;
+  }
+
+  createSession(tokenHash: string, session: Session): void {
+    this.db
+      .prepare('INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
+      .run(tokenHash, session.userId, session.createdAt, session.expiresAt);
+  }
+
+  sessionByTokenHash(tokenHash: string): Session | null {
+    const r = this.db.prepare('SELECT user_id, created_at, expires_at FROM sessions WHERE token_hash = ?').get(tokenHash) as Row | undefined;
+    return r ? { userId: String(r.user_id), createdAt: String(r.created_at), expiresAt: String(r.expires_at) } : null;
+  }
+
+  deleteSession(tokenHash: string): void {
+    this.db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
   }
 
   close(): void {

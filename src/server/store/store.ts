@@ -1,3 +1,5 @@
+import type { AccountStore } from './accounts.js';
+
 /** One start of a server version. */
 export interface Deployment {
   id: number;
@@ -21,7 +23,7 @@ export interface HealthCheck {
  * What the server keeps across restarts. The SQLite implementation serves one machine;
  * a server database can implement the same interface when one is not enough.
  */
-export interface Store {
+export interface Store extends AccountStore {
   recordDeployment(d: Omit<Deployment, 'id'>): Deployment;
   deployments(limit: number): Deployment[];
   deploymentStats(): DeploymentStats;

@@ -1,0 +1,38 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AccountStore, Session, User } from '../store/accounts.js';
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** Starts a session; the token is random and only its hash is stored. */
+export function startSession(store: AccountStore, user: User, now: number): { token: string; session: Session } {
+  const token = `flcs_${randomBytes(32).toString('base64url')}`;
+  const session = { userId: user.id, createdAt: new Date(now).toISOString(), expiresAt: new Date(now + SESSION_TTL_MS).toISOString() };
+  store.createSession(sha256(token), session);
+  return { token, session };
+}
+
+/** The bearer token of a request, if any. */
+export function bearerToken(header: string | undefined): string | null {
+  const m = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  return m ? m[1] : null;
+}
+
+/** The live session and user of a token; expired sessions are deleted and count as none. */
+export function resolveSession(store: AccountStore, token: string | null, now: number): { session: Session; user: User } | null {
+  if (!token) return null;
+  const hash = sha256(token);
+  const session = store.sessionByTokenHash(hash);
+  if (!session) return null;
+  if (Date.parse(session.expiresAt) <= now) {
+    store.deleteSession(hash);
+    return null;
+  }
+  const user = store.userById(session.userId);
+  return user ? { session, user } : null;
+}
+
+export function endSession(store: AccountStore, token: string): void {
+  store.deleteSession(sha256(token));
+}
