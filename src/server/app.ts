@@ -8,6 +8,7 @@ import { registerConfigurationRoutes } from './routes/configuration.js';
 import { registerWebSocketRoutes, WS_LIMITS } from './routes/websocket.js';
 import { registerSchemaRoutes } from './routes/schemas.js';
 import { registerAuthRoutes } from './routes/auth.js';
+import { registerKeyRoutes } from './routes/keys.js';
 import { registerMetricsMiddleware, registerStatusRoutes, type RequestMetrics } from './routes/status.js';
 import { issueMessages } from '../core/ast/issues.js';
 import { challengeGate, DEFAULT_VERIFY_URL } from './challenge.js';
@@ -24,7 +25,7 @@ export function createApp(deps: AppDeps, log: (message: string) => void = () => 
       const error = issueMessages(result.error).join('; ');
       // The batch and configuration routes answer a malformed body with 400, the others 422.
       if (/^\/api\/(compile\/batch|configuration\/)/.test(c.req.path)) return problem(c, 400, error);
-      if (c.req.path.startsWith('/api/auth/')) return problem(c, 422, error);
+      if (c.req.path.startsWith('/api/auth/') || c.req.path.startsWith('/api/keys')) return problem(c, 422, error);
       return c.json({ success: false, error }, 422);
     },
   });
@@ -47,6 +48,7 @@ export function createApp(deps: AppDeps, log: (message: string) => void = () => 
   registerStatusRoutes(app, deps, metrics);
   registerSchemaRoutes(app);
   registerAuthRoutes(app, deps);
+  registerKeyRoutes(app, deps);
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',
     info: { title: 'flc — filter-list compiler service', version: deps.version },

@@ -43,6 +43,7 @@ export function registerRuleLimits(app: OpenAPIHono): void {
   app.use('/api/validate', limit(BODY_LIMITS.list));
   app.use('/api/ast/*', limit(BODY_LIMITS.list));
   app.use('/api/auth/*', limit(BODY_LIMITS.rule));
+  app.use('/api/keys', limit(BODY_LIMITS.rule));
 }
 
 /** `/api/validate-rule`, `/api/validate`, `/api/ast/parse`, `/api/ast/walk`. */

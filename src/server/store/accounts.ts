@@ -24,7 +24,21 @@ export interface Session {
   expiresAt: string;
 }
 
-/** The account part of the store (users and sessions). */
+/** An API key as listed: never the key text or its hash. */
+export interface ApiKey {
+  id: string;
+  userId: string;
+  name: string;
+  /** The first characters of the key, to tell keys apart. */
+  prefix: string;
+  scopes: string[];
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+/** The account part of the store (users, sessions, API keys). */
 export interface AccountStore {
   createUser(user: NewUser): User;
   userByEmail(email: string): (User & { password: { hash: string; salt: string; iterations: number } }) | null;
@@ -34,4 +48,10 @@ export interface AccountStore {
   createSession(tokenHash: string, session: Session): void;
   sessionByTokenHash(tokenHash: string): Session | null;
   deleteSession(tokenHash: string): void;
+  createApiKey(key: Omit<ApiKey, 'revokedAt' | 'lastUsedAt'>, keyHash: string): ApiKey;
+  apiKeys(userId: string): ApiKey[];
+  apiKeyByHash(keyHash: string): ApiKey | null;
+  /** Marks the key revoked; false when the user has no such live key. */
+  revokeApiKey(userId: string, id: string, at: string): boolean;
+  touchApiKey(id: string, at: string): void;
 }

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import type { Deployment, DeploymentStats, HealthCheck, Store } from './store.js';
-import type { NewUser, Session, User } from './accounts.js';
+import type { ApiKey, NewUser, Session, User } from './accounts.js';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -168,6 +168,44 @@ export class SqliteStore implements Store {
 
   deleteSession(tokenHash: string): void {
     this.db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
+  }
+
+  private static toApiKey(r: Row): ApiKey {
+    return {
+      id: String(r.id),
+      userId: String(r.user_id),
+      name: String(r.name),
+      prefix: String(r.prefix),
+      scopes: JSON.parse(String(r.scopes)) as string[],
+      createdAt: String(r.created_at),
+      expiresAt: (r.expires_at as string | null) ?? null,
+      revokedAt: (r.revoked_at as string | null) ?? null,
+      lastUsedAt: (r.last_used_at as string | null) ?? null,
+    };
+  }
+
+  createApiKey(key: Omit<ApiKey, 'revokedAt' | 'lastUsedAt'>, keyHash: string): ApiKey {
+    this.db
+      .prepare('INSERT INTO api_keys (id, user_id, name, prefix, key_hash, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(key.id, key.userId, key.name, key.prefix, keyHash, JSON.stringify(key.scopes), key.createdAt, key.expiresAt);
+    return { ...key, revokedAt: null, lastUsedAt: null };
+  }
+
+  apiKeys(userId: string): ApiKey[] {
+    return this.db.prepare('SELECT * FROM api_keys WHERE user_id = ? ORDER BY created_at, id').all(userId).map((r) => SqliteStore.toApiKey(r as Row));
+  }
+
+  apiKeyByHash(keyHash: string): ApiKey | null {
+    const r = this.db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as Row | undefined;
+    return r ? SqliteStore.toApiKey(r) : null;
+  }
+
+  revokeApiKey(userId: string, id: string, at: string): boolean {
+    return this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL').run(at, id, userId).changes > 0;
+  }
+
+  touchApiKey(id: string, at: string): void {
+    this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id);
   }
 
   close(): void {

@@ -1,0 +1,92 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppDeps } from '../deps.js';
+import { problem } from '../problem.js';
+import { bearerToken } from '../auth/sessions.js';
+import { KNOWN_SCOPES, issueApiKey, resolveIdentity } from '../auth/identity.js';
+
+const apiKey = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  scopes: z.array(z.string()),
+  createdAt: z.string(),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  lastUsedAt: z.string().nullable(),
+});
+const problemJson = (description: string) => ({ description, content: { 'application/problem+json': { schema: z.object({ title: z.string(), status: z.number(), detail: z.string() }) } } });
+const publicKey = <T extends { userId?: string }>({ userId: _owner, ...rest }: T) => rest;
+
+/** `GET/POST /api/keys`, `DELETE /api/keys/:id`, for signed-in users (or their keys). */
+export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
+  const caller = (authorization: string | undefined) => {
+    const identity = resolveIdentity(deps.store, bearerToken(authorization), deps.now());
+    return identity.kind === 'anonymous' ? null : identity.user;
+  };
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/keys',
+      summary: "The caller's API keys (never their text)",
+      responses: { 200: { description: 'Keys', content: { 'application/json': { schema: z.object({ success: z.literal(true), keys: z.array(apiKey) }) } } }, 401: problemJson('Not signed in') },
+    }),
+    (c) => {
+      const user = caller(c.req.header('authorization'));
+      if (!user) return problem(c, 401, 'Authentication required') as never;
+      return c.json({ success: true as const, keys: deps.store.apiKeys(user.id).map(publicKey) }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/keys',
+      summary: 'Create an API key; its text is in this answer only',
+      request: {
+        body: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: z.object({
+                name: z.string().trim().min(1, 'name must not be empty').max(100),
+                scopes: z.array(z.enum(KNOWN_SCOPES, { error: (i) => `unknown scope ${JSON.stringify(i.input)}` })).max(10).optional(),
+                expiresInDays: z.number().int().min(1).max(3650).optional(),
+              }),
+            },
+          },
+        },
+      },
+      responses: {
+        201: { description: 'The key, shown once', content: { 'application/json': { schema: apiKey.extend({ success: z.literal(true), key: z.string() }) } } },
+        401: problemJson('Not signed in'),
+        422: problemJson('Invalid request'),
+      },
+    }),
+    (c) => {
+      const user = caller(c.req.header('authorization'));
+      if (!user) return problem(c, 401, 'Authentication required') as never;
+      const body = c.req.valid('json');
+      const { text, key } = issueApiKey(deps.store, user, { name: body.name, scopes: body.scopes ?? ['compile', 'rules'], expiresInDays: body.expiresInDays }, deps.now());
+      return c.json({ success: true as const, key: text, ...publicKey(key) }, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/api/keys/{id}',
+      summary: 'Revoke an API key',
+      request: { params: z.object({ id: z.string() }) },
+      responses: { 200: { description: 'Revoked', content: { 'application/json': { schema: z.object({ success: z.literal(true) }) } } }, 401: problemJson('Not signed in'), 404: problemJson('No such live key of yours') },
+    }),
+    (c) => {
+      const user = caller(c.req.header('authorization'));
+      if (!user) return problem(c, 401, 'Authentication required') as never;
+      if (!deps.store.revokeApiKey(user.id, c.req.valid('param').id, new Date(deps.now()).toISOString())) {
+        return problem(c, 404, 'No such key') as never;
+      }
+      return c.json({ success: true as const }, 200);
+    },
+  );
+}
