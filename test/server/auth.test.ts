@@ -3,22 +3,14 @@ import { createApp } from '../../src/server/app.js';
 import { SqliteStore } from '../../src/server/store/sqlite-store.js';
 import { SESSION_TTL_MS } from '../../src/server/auth/sessions.js';
 import { SIGN_IN_LIMITS } from '../../src/server/routes/auth.js';
+import { appClient } from '../support/app-client.js';
 
 let clock = Date.parse('2026-05-01T00:00:00Z');
 const store = new SqliteStore(':memory:');
 const app = createApp({ store, version: '1', now: () => clock, startedAt: clock, makeReader: () => { throw new Error('unused'); } });
 const PASSWORD = 'correct horse battery';
-const responses: string[] = [];
-async function call(method: string, path: string, body?: unknown, token?: string) {
-  const res = await app.request(path, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  responses.push(text);
-  return { status: res.status, json: text ? JSON.parse(text) : null, headers: res.headers };
-}
+const { call: request, responses } = appClient(app);
+const call = (method: string, path: string, body?: unknown, token?: string) => request(method, path, { body, token });
 
 describe('local accounts and sessions', () => {
   let token = '';

@@ -3,21 +3,13 @@ import { createApp } from '../../src/server/app.js';
 import { SqliteStore } from '../../src/server/store/sqlite-store.js';
 import { hashPassword } from '../../src/server/auth/password.js';
 import { startSession } from '../../src/server/auth/sessions.js';
+import { appClient } from '../support/app-client.js';
 
 let clock = Date.parse('2026-06-01T00:00:00Z');
 const store = new SqliteStore(':memory:');
 const app = createApp({ store, version: '1', now: () => clock, startedAt: clock, makeReader: () => { throw new Error('unused'); } });
-const responses: string[] = [];
-async function call(method: string, path: string, token?: string, body?: unknown) {
-  const res = await app.request(path, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  responses.push(text);
-  return { status: res.status, json: text ? JSON.parse(text) : null };
-}
+const { call: request } = appClient(app);
+const call = (method: string, path: string, token?: string, body?: unknown) => request(method, path, { token, body });
 
 describe('API keys', async () => {
   const password = await hashPassword('owner password', 1_000);

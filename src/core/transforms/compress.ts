@@ -42,30 +42,28 @@ export const compress: Transformation = {
     const from: number[] = [];
     const hostnames: (string | null)[] = [];
     const blocked = new StringTable(src.length);
+    /** Keeps the first rule per hostname; later ones are reported as duplicates. */
+    const keepFirst = (name: string, rule: string, i: number) => {
+      if (!blocked.add(name)) {
+        if (ctx.reporting) ctx.removed(src[i], lines.from?.[i], 'duplicate-hostname', `${name} is already blocked by an earlier rule`);
+        return;
+      }
+      text.push(rule);
+      hostnames.push(name);
+      if (tracked) from.push(lines.from![i]);
+    };
 
     for (let i = 0; i < src.length; i += 1) {
       const line = src[i];
+      // The dominant shapes, handled without allocating.
       const plain = plainHostRuleHostname(line);
       if (plain !== null) {
-        // The dominant shape, handled without allocating.
-        if (blocked.add(plain)) {
-          text.push(line);
-          hostnames.push(plain);
-          if (tracked) from.push(lines.from![i]);
-        } else if (ctx.reporting) {
-          ctx.removed(line, lines.from?.[i], 'duplicate-hostname', `${plain} is already blocked by an earlier rule`);
-        }
+        keepFirst(plain, line, i);
         continue;
       }
       const simple = simpleHostsLineHostname(line);
       if (simple !== null) {
-        if (blocked.add(simple)) {
-          text.push(`||${simple}^`);
-          hostnames.push(simple);
-          if (tracked) from.push(lines.from![i]);
-        } else if (ctx.reporting) {
-          ctx.removed(line, lines.from?.[i], 'duplicate-hostname', `${simple} is already blocked by an earlier rule`);
-        }
+        keepFirst(simple, `||${simple}^`, i);
         continue;
       }
       const found = otherCompressible(line);
@@ -75,15 +73,7 @@ export const compress: Transformation = {
         if (tracked) from.push(lines.from![i]);
         continue;
       }
-      for (const name of found.names) {
-        if (!blocked.add(name)) {
-          if (ctx.reporting) ctx.removed(line, lines.from?.[i], 'duplicate-hostname', `${name} is already blocked by an earlier rule`);
-          continue;
-        }
-        text.push(found.rewrite ? `||${name}^` : line);
-        hostnames.push(name);
-        if (tracked) from.push(lines.from![i]);
-      }
+      for (const name of found.names) keepFirst(name, found.rewrite ? `||${name}^` : line, i);
     }
 
     const outText: string[] = [];

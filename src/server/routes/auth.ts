@@ -1,6 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context } from 'hono';
+import { clientAddress } from '../client-address.js';
 import type { AppDeps } from '../deps.js';
 import { problem } from '../problem.js';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/password.js';
@@ -19,13 +18,6 @@ const tokenAndUser = { description: 'The session token (shown once) and the user
 /** Sign-in attempts: 10 per minute per identifier and address, and 30 per address. */
 export const SIGN_IN_LIMITS = { perIdentifier: 10, perAddress: 30 } as const;
 
-function clientAddress(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
 
 /** `/api/auth/*`: local accounts with email and password, sessions by bearer token. */
 export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {

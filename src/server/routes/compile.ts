@@ -12,7 +12,7 @@ import type { AppDeps } from '../deps.js';
 import { problem } from '../problem.js';
 import { fixedWindowLimiter } from '../rate-limit.js';
 import { CompileCache, configurationKey, recordingReader } from '../compile-cache.js';
-import { getConnInfo } from '@hono/node-server/conninfo';
+import { clientAddress } from '../client-address.js';
 
 /** The configuration defaults' limits (the specification's Limits table). */
 export const COMPILE_LIMITS = { maxSources: 20, maxExclusions: 1000, bodyBytes: 1024 * 1024, batch: 10, streamsPerMinute: 10 } as const;
@@ -38,14 +38,6 @@ const batchRequest = z.object({
     .refine((r) => new Set(r.map((x) => x.id)).size === r.length, 'request ids must be unique'),
 });
 
-/** The client's address: the socket's peer (no proxy headers are trusted). */
-function clientAddress(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
 
 /** Validates the configuration and applies the server's limits on it. */
 export function checkedConfiguration(raw: unknown): Configuration {
