@@ -19,6 +19,8 @@ export interface HttpFetcherOptions {
   lookup?: (hostname: string, options: object, callback: (...args: any[]) => void) => void;
   /** Refuse bodies larger than this many bytes. */
   maxBytes?: number;
+  /** Told how the response cache served each download (for the server's `cache` events). */
+  onCache?: (c: { operation: 'hit' | 'miss' | 'write'; url: string; size?: number }) => void;
   /** Told about every HTTP response (for the server's `network` and `metric` events). */
   onResponse?: (r: { url: string; status: number; durationMs: number; bytes?: number }) => void;
   /** Test hook for the random part of the backoff. */
@@ -103,6 +105,7 @@ export class HttpFetcher {
 
   private async download(url: string, signal?: AbortSignal): Promise<string> {
     const cached = this.opts.cache ? await this.opts.cache.get(url) : null;
+    if (this.opts.cache && !cached) this.opts.onCache?.({ operation: 'miss', url });
     let lastError: Error = new Error('no attempt made');
     for (let attempt = 0; attempt <= this.opts.retries; attempt += 1) {
       signal?.throwIfAborted();
@@ -119,6 +122,7 @@ export class HttpFetcher {
           this.opts.onResponse?.({ url, status: res.status, durationMs: Math.round(performance.now() - requested), bytes });
         if (res.status === 304 && cached) {
           report(0);
+          this.opts.onCache?.({ operation: 'hit', url, size: Buffer.byteLength(cached.body) });
           await res.body?.cancel();
           this.opts.onLog?.(`${url}: not modified, using the cached copy`);
           return cached.body;
@@ -126,13 +130,12 @@ export class HttpFetcher {
         if (res.ok) {
           const body = await this.readBody(res);
           report(Buffer.byteLength(body));
-          await this.opts.cache?.put({
-            url,
-            etag: res.headers.get('etag') ?? undefined,
-            lastModified: res.headers.get('last-modified') ?? undefined,
-            storedAt: new Date().toISOString(),
-            body,
-          });
+          const etag = res.headers.get('etag') ?? undefined;
+          const lastModified = res.headers.get('last-modified') ?? undefined;
+          if (this.opts.cache && (etag || lastModified)) {
+            await this.opts.cache.put({ url, etag, lastModified, storedAt: new Date().toISOString(), body });
+            this.opts.onCache?.({ operation: 'write', url, size: Buffer.byteLength(body) });
+          }
           return body;
         }
         await res.body?.cancel();

@@ -15,6 +15,7 @@ export interface SafeReaderOptions {
   /** Shared between readers so repeat downloads revalidate (304) instead of downloading. */
   cache?: ResponseCache | null;
   onResponse?: HttpFetcherOptions['onResponse'];
+  onCache?: HttpFetcherOptions['onCache'];
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;

@@ -11,7 +11,18 @@ export interface NetworkReport {
 }
 
 /** A reader for one compilation (told where to report downloads); closed when it ends. */
-export type ReaderFactory = (hooks?: { onResponse?: (r: NetworkReport) => void }) => SourceReader & { close(): Promise<void> };
+export interface CacheReport {
+  operation: 'hit' | 'miss' | 'write';
+  url: string;
+  size?: number;
+}
+
+export interface ReaderHooks {
+  onResponse?: (r: NetworkReport) => void;
+  onCache?: (c: CacheReport) => void;
+}
+
+export type ReaderFactory = (hooks?: ReaderHooks) => SourceReader & { close(): Promise<void> };
 
 
 /** What the app is built from; nothing starts or reads the environment on import. */

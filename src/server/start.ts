@@ -28,10 +28,11 @@ export function startServer(opts: {
   wsTiming?: typeof WS_LIMITS;
 }): Promise<RunningServer> {
   const cache = new MemoryHttpCache();
-  const makeReader = (hooks?: { onResponse?: (r: import('./deps.js').NetworkReport) => void }) =>
+  const makeReader = (hooks?: import('./deps.js').ReaderHooks) =>
     new SafeSourceReader({
       cache,
       onResponse: hooks?.onResponse,
+      onCache: hooks?.onCache,
       allowPrivate: opts.allowPrivateSources,
       timeoutMs: 30_000,
       retries: 2,

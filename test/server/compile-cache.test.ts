@@ -13,7 +13,8 @@ const app = createApp({
   version: '1.0.0',
   now: () => Date.now(),
   startedAt: 0,
-  makeReader: () => new SafeSourceReader({ allowPrivate: true, timeoutMs: 5_000, retries: 0, maxBytes: 1 << 20, userAgent: 't', cache: httpCache }),
+  makeReader: (hooks) =>
+    new SafeSourceReader({ allowPrivate: true, timeoutMs: 5_000, retries: 0, maxBytes: 1 << 20, userAgent: 't', cache: httpCache, onCache: hooks?.onCache, onResponse: hooks?.onResponse }),
 });
 const compile = (file: string, headers: Record<string, string> = {}) =>
   app.request('/api/compile', {
@@ -48,6 +49,25 @@ describe('compile cache and request sharing', () => {
     const third = await compile('a.txt');
     expect(third.headers.get('x-cache')).toBe('MISS');
     expect((await third.json()).rules).toContain('||v2.example^');
+  });
+
+  test('streamed compiles report the HTTP cache: miss and write, then hit', async () => {
+    const stream = async () => {
+      const res = await app.request('/api/compile/stream', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ configuration: { name: 'S', sources: [{ source: `${lists.url}/streamed.txt` }] } }),
+      });
+      return (await res.text())
+        .split('\n\n')
+        .filter((b) => b.startsWith('event: cache'))
+        .map((b) => JSON.parse(b.split('\ndata: ')[1]));
+    };
+    const first = await stream();
+    expect(first.map((e) => e.operation)).toEqual(['miss', 'write']);
+    expect(first[0]).toMatchObject({ category: 'cache', key: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    const second = await stream();
+    expect(second).toMatchObject([{ operation: 'hit', key: first[0].key, size: first[1].size }]);
   });
 
   test('Cache-Control: no-cache bypasses the cache', async () => {

@@ -2,7 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { limitedBody } from '../body-limit.js';
 import { streamSSE } from 'hono/streaming';
 import type { Context } from 'hono';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { compile, type CompileResult } from '../../core/pipeline/compile.js';
 import { validateConfiguration } from '../../core/config/parse.js';
 import type { Configuration } from '../../core/config/schema.js';
@@ -69,7 +69,7 @@ export async function runCompile(
   config: Configuration,
   onEvent?: (e: CompileEvent) => void,
   signal?: AbortSignal,
-  onNetwork?: (event: 'network' | 'metric', data: object) => void,
+  onNetwork?: (event: 'network' | 'metric' | 'cache', data: object) => void,
 ) {
   const base = deps.makeReader({
     onResponse: onNetwork
@@ -79,6 +79,12 @@ export async function runCompile(
           if (r.bytes && r.durationMs > 0) {
             onNetwork('metric', { metric: 'download speed', value: Math.round((r.bytes * 1000) / r.durationMs), unit: 'bytes/s', dimensions: { url } });
           }
+        }
+      : undefined,
+    onCache: onNetwork
+      ? (r) => {
+          const key = createHash('sha256').update(r.url).digest('hex').slice(0, 16);
+          onNetwork('cache', { eventId: randomUUID(), category: 'cache', operation: r.operation, key, ...(r.size !== undefined ? { size: r.size } : {}) });
         }
       : undefined,
   });
