@@ -39,6 +39,33 @@ describe('SqliteStore', () => {
     second.close();
   });
 
+  test('tiers, scopes and roles are seeded as the specification describes', () => {
+    const store = new SqliteStore(':memory:');
+    expect(store.tiers().map((t) => [t.name, t.orderRank, t.rateLimit])).toEqual([
+      ['anonymous', 0, 10],
+      ['free', 1, 60],
+      ['pro', 2, 300],
+      ['admin', 3, 0],
+    ]);
+    const roles = Object.fromEntries(store.roles().map((r) => [r.name, r.permissions]));
+    expect(Object.keys(roles)).toEqual(['viewer', 'editor', 'super-admin']);
+    expect(roles.viewer).toEqual(['admin:read', 'audit:read', 'metrics:read', 'config:read', 'users:read', 'flags:read']);
+    expect(roles['super-admin']).toEqual(expect.arrayContaining(['roles:assign', 'users:manage', 'admin:write']));
+    store.close();
+  });
+
+  test('role assignments are idempotent and die with their user', () => {
+    const store = new SqliteStore(':memory:');
+    const user = store.createUser({ email: 'a@example.org', role: 'admin', tier: 'admin', password: { hash: 'h', salt: 's', iterations: 1 } });
+    store.assignRole(user.id, 'super-admin', 'test', '2026-01-01T00:00:00Z');
+    store.assignRole(user.id, 'super-admin', 'test', '2026-01-01T00:00:00Z');
+    expect(store.rolesOf(user.id, '2026-01-02T00:00:00Z')).toEqual(['super-admin']);
+    expect(() => store.assignRole(user.id, 'no-such-role', 'test', 'x')).toThrow();
+    store.removeUser('a@example.org');
+    expect(store.rolesOf(user.id, '2026-01-02T00:00:00Z')).toEqual([]);
+    store.close();
+  });
+
   test('health checks and the smoke test', () => {
     const store = new SqliteStore(':memory:');
     expect(store.latestHealth()).toBeNull();

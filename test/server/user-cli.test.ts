@@ -12,10 +12,10 @@ describe('flc user add, then a real flc serve', () => {
     const db = join(dir, 'flc.db');
     const add = spawnSync(process.execPath, [BIN, 'user', 'add', 'root@example.org', '--role', 'admin', '--db', db], { input: 'a long admin password\n', encoding: 'utf8' });
     expect(add.status, add.stderr).toBe(0);
-    expect(add.stderr).toContain('created admin root@example.org (tier admin)');
+    expect(add.stderr).toContain('created admin root@example.org (tier admin, role super-admin)');
     expect(add.stdout + add.stderr).not.toContain('a long admin password');
     const list = spawnSync(process.execPath, [BIN, 'user', 'list', '--db', db, '--json'], { encoding: 'utf8' });
-    expect(JSON.parse(list.stdout).users).toMatchObject([{ email: 'root@example.org', role: 'admin', tier: 'admin' }]);
+    expect(JSON.parse(list.stdout).users).toMatchObject([{ email: 'root@example.org', role: 'admin', tier: 'admin', adminRoles: ['super-admin'] }]);
 
     const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';

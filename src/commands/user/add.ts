@@ -33,7 +33,9 @@ export default class UserAdd extends BaseCommand {
       if (store.userByEmail(email)) throw new InputError([`a user ${email} already exists`]);
       const role = flags.role as 'admin' | 'user';
       const user = store.createUser({ email, name: flags.name ?? null, role, tier: flags.tier ?? (role === 'admin' ? 'admin' : 'free'), password: await hashPassword(password) });
-      if (!this.jsonEnabled()) this.note(`flc: created ${user.role} ${user.email} (tier ${user.tier})`);
+      // An administrator made here reaches every admin route at once (CONTRACT §3).
+      if (role === 'admin') store.assignRole(user.id, 'super-admin', 'flc user add', new Date().toISOString());
+      if (!this.jsonEnabled()) this.note(`flc: created ${user.role} ${user.email} (tier ${user.tier}${role === 'admin' ? ', role super-admin' : ''})`);
       return { id: user.id, email: user.email, role: user.role, tier: user.tier };
     } finally {
       store.close();

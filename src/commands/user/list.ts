@@ -8,14 +8,18 @@ export default class UserList extends BaseCommand {
   static override enableJsonFlag = true;
   static override flags = { db: Flags.string({ env: 'FLC_DB', description: 'the store `flc serve --db` uses' }) };
 
-  async run(): Promise<{ users: User[] }> {
+  async run(): Promise<{ users: (User & { adminRoles: string[] })[] }> {
     const { flags } = await this.parse(UserList);
     const { openStore } = await import('../../server/store/open.js');
     const store = openStore(flags.db);
     try {
-      const users = store.listUsers();
+      const now = new Date().toISOString();
+      const users = store.listUsers().map((u) => ({ ...u, adminRoles: store.rolesOf(u.id, now) }));
       if (!this.jsonEnabled()) {
-        for (const u of users) this.out(`${u.email}\t${u.role}\t${u.tier}${u.banned ? '\tbanned' : ''}${u.apiDisabled ? '\tapi-disabled' : ''}`);
+        for (const u of users) {
+          const extra = [...u.adminRoles, ...(u.banned ? ['banned'] : []), ...(u.apiDisabled ? ['api-disabled'] : [])];
+          this.out([u.email, u.role, u.tier, ...extra].join('\t'));
+        }
       }
       return { users };
     } finally {

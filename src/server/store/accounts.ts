@@ -38,7 +38,20 @@ export interface ApiKey {
   lastUsedAt: string | null;
 }
 
-/** The account part of the store (users, sessions, API keys). */
+export interface Tier {
+  name: string;
+  orderRank: number;
+  /** Requests per minute; 0 means unlimited. */
+  rateLimit: number;
+  features: Record<string, unknown>;
+}
+
+export interface Role {
+  name: string;
+  permissions: string[];
+}
+
+/** The account part of the store (users, sessions, API keys, tiers and roles). */
 export interface AccountStore {
   createUser(user: NewUser): User;
   userByEmail(email: string): (User & { password: { hash: string; salt: string; iterations: number } }) | null;
@@ -54,4 +67,10 @@ export interface AccountStore {
   /** Marks the key revoked; false when the user has no such live key. */
   revokeApiKey(userId: string, id: string, at: string): boolean;
   touchApiKey(id: string, at: string): void;
+  tiers(): Tier[];
+  roles(): Role[];
+  /** Assigns an admin role (idempotent). */
+  assignRole(userId: string, role: string, assignedBy: string, at: string): void;
+  /** The user's live admin roles. */
+  rolesOf(userId: string, at: string): string[];
 }

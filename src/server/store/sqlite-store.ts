@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import type { Deployment, DeploymentStats, HealthCheck, Store } from './store.js';
-import type { ApiKey, NewUser, Session, User } from './accounts.js';
+import type { ApiKey, NewUser, Role, Session, Tier, User } from './accounts.js';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -206,6 +206,36 @@ export class SqliteStore implements Store {
 
   touchApiKey(id: string, at: string): void {
     this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id);
+  }
+
+  tiers(): Tier[] {
+    return this.db
+      .prepare('SELECT tier_name, order_rank, rate_limit, features FROM tiers WHERE is_active = 1 ORDER BY order_rank')
+      .all()
+      .map((r) => {
+        const row = r as Row;
+        return { name: String(row.tier_name), orderRank: Number(row.order_rank), rateLimit: Number(row.rate_limit), features: JSON.parse(String(row.features)) };
+      });
+  }
+
+  roles(): Role[] {
+    return this.db
+      .prepare('SELECT role_name, permissions FROM roles WHERE is_active = 1 ORDER BY id')
+      .all()
+      .map((r) => ({ name: String((r as Row).role_name), permissions: JSON.parse(String((r as Row).permissions)) as string[] }));
+  }
+
+  assignRole(userId: string, role: string, assignedBy: string, at: string): void {
+    this.db
+      .prepare('INSERT OR IGNORE INTO role_assignments (identity_user_id, role_name, assigned_by, assigned_at) VALUES (?, ?, ?, ?)')
+      .run(userId, role, assignedBy, at);
+  }
+
+  rolesOf(userId: string, at: string): string[] {
+    return this.db
+      .prepare('SELECT role_name FROM role_assignments WHERE identity_user_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY id')
+      .all(userId, at)
+      .map((r) => String((r as Row).role_name));
   }
 
   close(): void {
