@@ -9,6 +9,7 @@ import { registerWebSocketRoutes, WS_LIMITS } from './routes/websocket.js';
 import { registerSchemaRoutes } from './routes/schemas.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerKeyRoutes } from './routes/keys.js';
+import { registerAdminRoutes } from './routes/admin.js';
 import { registerMetricsMiddleware, registerStatusRoutes, type RequestMetrics } from './routes/status.js';
 import { issueMessages } from '../core/ast/issues.js';
 import { challengeGate, DEFAULT_VERIFY_URL } from './challenge.js';
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps, log: (message: string) => void = () => 
   registerSchemaRoutes(app);
   registerAuthRoutes(app, deps);
   registerKeyRoutes(app, deps);
+  registerAdminRoutes(app, deps, metrics);
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',
     info: { title: 'flc — filter-list compiler service', version: deps.version },

@@ -153,11 +153,11 @@ describe('OpenAPI', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(Object.keys(doc.paths).sort()).toEqual([
-      '/api', '/api/ast/parse', '/api/ast/walk', '/api/auth/get-session', '/api/auth/providers', '/api/auth/sign-in/email',
+      '/api', '/api/admin/auth/config', '/api/ast/parse', '/api/ast/walk', '/api/auth/get-session', '/api/auth/providers', '/api/auth/sign-in/email',
       '/api/auth/sign-out', '/api/auth/sign-up/email', '/api/compile', '/api/compile/batch', '/api/compile/stream',
       '/api/configuration/defaults', '/api/configuration/resolve', '/api/configuration/validate', '/api/container/status',
       '/api/deployments', '/api/deployments/stats', '/api/health', '/api/health/db-smoke', '/api/health/latest', '/api/keys',
-      '/api/keys/{id}', '/api/metrics',
+      '/api/keys/{id}', '/api/metrics', '/api/metrics/prometheus',
       '/api/schemas', '/api/sentry-config', '/api/turnstile-config', '/api/validate', '/api/validate-rule', '/api/version',
       '/api/ws/compile', '/compile/stream', '/ws/compile',
     ]);

@@ -1,0 +1,85 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppDeps } from '../deps.js';
+import type { RequestMetrics } from './status.js';
+import { requireAdmin } from '../auth/require-admin.js';
+import { PASSWORD_ITERATIONS } from '../auth/password.js';
+import { SESSION_TTL_MS } from '../auth/sessions.js';
+import { API_KEY_PREFIX, KNOWN_SCOPES } from '../auth/identity.js';
+
+const problemJson = (description: string) => ({ description, content: { 'application/problem+json': { schema: z.object({ title: z.string(), status: z.number(), detail: z.string() }) } } });
+const denied = { 401: problemJson('Not signed in'), 403: problemJson('Not an administrator with the permission, or an API key without the admin scope') };
+
+/** Prometheus label values: backslash, quote and newline escaped. */
+const label = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+
+/** `/api/metrics/prometheus` and `/api/admin/auth/config`. */
+export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: RequestMetrics): void {
+  app.use('/api/metrics/prometheus', requireAdmin(deps, 'metrics:read'));
+  app.use('/api/admin/auth/config', requireAdmin(deps, 'admin:read'));
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/metrics/prometheus',
+      summary: 'Request counters in the Prometheus text format (admin, metrics:read)',
+      responses: { 200: { description: 'Prometheus exposition text', content: { 'text/plain': { schema: z.string() } } }, ...denied },
+    }),
+    (c) => {
+      const lines = [
+        '# HELP flc_requests_total HTTP requests handled, by route pattern.',
+        '# TYPE flc_requests_total counter',
+        ...Object.entries(metrics.byRoute).map(([route, n]) => `flc_requests_total{route="${label(route)}"} ${n}`),
+        '# HELP flc_responses_total HTTP responses, by status code.',
+        '# TYPE flc_responses_total counter',
+        ...Object.entries(metrics.byStatus).map(([status, n]) => `flc_responses_total{status="${label(status)}"} ${n}`),
+        '# HELP flc_uptime_seconds Seconds since this server started.',
+        '# TYPE flc_uptime_seconds gauge',
+        `flc_uptime_seconds ${Math.round((deps.now() - deps.startedAt) / 1000)}`,
+        '# HELP flc_deployments_total Recorded starts of the server.',
+        '# TYPE flc_deployments_total counter',
+        `flc_deployments_total ${deps.store.deploymentStats().total}`,
+        '',
+      ];
+      return c.text(lines.join('\n'), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/admin/auth/config',
+      summary: 'How authentication is configured (admin, admin:read)',
+      responses: {
+        200: {
+          description: 'Authentication settings',
+          content: {
+            'application/json': {
+              schema: z.object({
+                success: z.literal(true),
+                providers: z.array(z.string()),
+                signUpEnabled: z.boolean(),
+                password: z.object({ algorithm: z.string(), iterations: z.number() }),
+                sessionTtlSeconds: z.number(),
+                apiKeys: z.object({ prefix: z.string(), scopes: z.array(z.string()) }),
+                tiers: z.array(z.object({ name: z.string(), rateLimit: z.number() })),
+                roles: z.array(z.object({ name: z.string(), permissions: z.array(z.string()) })),
+              }),
+            },
+          },
+        },
+        ...denied,
+      },
+    }),
+    (c) =>
+      c.json({
+        success: true as const,
+        providers: ['email'],
+        signUpEnabled: true,
+        password: { algorithm: 'PBKDF2-SHA256', iterations: PASSWORD_ITERATIONS },
+        sessionTtlSeconds: SESSION_TTL_MS / 1000,
+        apiKeys: { prefix: API_KEY_PREFIX, scopes: [...KNOWN_SCOPES] },
+        tiers: deps.store.tiers().map((t) => ({ name: t.name, rateLimit: t.rateLimit })),
+        roles: deps.store.roles(),
+      }, 200),
+  );
+}
