@@ -1,6 +1,6 @@
 import { serve } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
-import { WS_LIMITS } from './routes/websocket.js';
+import type { WsTiming } from './routes/websocket.js';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { SafeSourceReader } from '../node/safe-reader.js';
@@ -25,7 +25,7 @@ export function startServer(opts: {
   dbFile: string;
   log: (m: string) => void;
   /** WebSocket timings; tests shorten them. */
-  wsTiming?: typeof WS_LIMITS;
+  wsTiming?: WsTiming;
 }): Promise<RunningServer> {
   const cache = new MemoryHttpCache();
   const makeReader = (hooks?: import('./deps.js').ReaderHooks) =>

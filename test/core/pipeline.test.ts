@@ -75,7 +75,7 @@ describe('compile', () => {
     ['domains', ['# Title: L', 'keep.example']],
   ] as const)('%s output format', async (format, expected) => {
     const result = await compile({ name: 'L', sources: [{ source: 'b.txt' }] }, { reader: reader(), compiler: 'x', format });
-    expect(result.lines).toEqual(expect.arrayContaining(expected));
+    expect(result.lines).toEqual(expect.arrayContaining([...expected]));
     expect(result.lines.some((l) => l.includes('##'))).toBe(false);
     expect(result.diagnostics[0].message).toMatch(/1 rule\(s\) cannot be expressed in/);
   });

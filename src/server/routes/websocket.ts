@@ -10,7 +10,13 @@ import { checkedConfiguration, resultBody, runCompile } from './compile.js';
 import { AbortedError } from '../../core/errors/aborted-error.js';
 import { FlcError } from '../../core/errors/flc-error.js';
 
-export const WS_LIMITS = { maxConcurrentCompilations: 3, heartbeatMs: 30_000, idleMs: 5 * 60_000 } as const;
+export interface WsTiming {
+  maxConcurrentCompilations: number;
+  heartbeatMs: number;
+  idleMs: number;
+}
+
+export const WS_LIMITS: WsTiming = { maxConcurrentCompilations: 3, heartbeatMs: 30_000, idleMs: 5 * 60_000 };
 
 const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('compile'), sessionId: z.string().min(1), configuration: z.unknown(), benchmark: z.boolean().optional() }),
