@@ -18,7 +18,10 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'flc');
 }
 
-/** Where downloaded bodies and their validators are kept between requests. */
+/**
+ * Where downloaded bodies and their validators are kept between requests. The fetcher
+ * only stores responses that carry an ETag or Last-Modified.
+ */
 export interface ResponseCache {
   get(url: string): Promise<CachedResponse | null>;
   put(entry: CachedResponse): Promise<void>;
@@ -39,7 +42,6 @@ export class MemoryHttpCache implements ResponseCache {
   }
 
   async put(entry: CachedResponse): Promise<void> {
-    if (!entry.etag && !entry.lastModified) return;
     this.entries.delete(entry.url);
     this.entries.set(entry.url, entry);
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
@@ -70,7 +72,6 @@ export class HttpCache implements ResponseCache {
   }
 
   async put(entry: CachedResponse): Promise<void> {
-    if (!entry.etag && !entry.lastModified) return;
     const p = this.paths(entry.url);
     const { body, ...meta } = entry;
     // Body first: a meta file is only ever written next to a complete body.

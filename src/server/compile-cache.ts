@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from './hash.js';
 import type { SourceReader } from '../core/load/source-reader.js';
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** JSON with object keys sorted, so equal configurations give equal keys. */
 function stableJson(value: unknown): string {

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { InputError } from '../core/errors/input-error.js';
 import { FlcError } from '../core/errors/flc-error.js';
@@ -19,6 +20,12 @@ const TITLES: Record<number, string> = {
   502: 'Bad Gateway',
   503: 'Service Unavailable',
 };
+
+/** The OpenAPI description of a `problem()` response. */
+export function problemResponse(description: string) {
+  const schema = z.object({ type: z.string(), title: z.string(), status: z.number().int(), detail: z.string(), instance: z.string() });
+  return { description, content: { 'application/problem+json': { schema } } };
+}
 
 /** An RFC 9457 problem details response. */
 export function problem(c: Context, status: number, detail: string): Response {

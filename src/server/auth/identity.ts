@@ -1,12 +1,11 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { sha256 } from '../hash.js';
 import type { AccountStore, ApiKey, User } from '../store/accounts.js';
 import { resolveSession } from './sessions.js';
 
 export const API_KEY_PREFIX = 'flc_';
 /** Scopes a key can carry (the scopes table of the admin system will extend this). */
 export const KNOWN_SCOPES = ['compile', 'rules', 'admin'] as const;
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Who is calling: a signed-in user, an API key (acting as its owner), or nobody. */
 export type Identity =

@@ -1,9 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256 } from '../hash.js';
 import type { AccountStore, Session, User } from '../store/accounts.js';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Starts a session; the token is random and only its hash is stored. */
 export function startSession(store: AccountStore, user: User, now: number): { token: string; session: Session } {

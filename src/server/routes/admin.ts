@@ -1,13 +1,13 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
+import { problemResponse } from '../problem.js';
 import type { RequestMetrics } from './status.js';
 import { requireAdmin } from '../auth/require-admin.js';
 import { PASSWORD_ITERATIONS } from '../auth/password.js';
 import { SESSION_TTL_MS } from '../auth/sessions.js';
 import { API_KEY_PREFIX, KNOWN_SCOPES } from '../auth/identity.js';
 
-const problemJson = (description: string) => ({ description, content: { 'application/problem+json': { schema: z.object({ title: z.string(), status: z.number(), detail: z.string() }) } } });
-const denied = { 401: problemJson('Not signed in'), 403: problemJson('Not an administrator with the permission, or an API key without the admin scope') };
+const denied = { 401: problemResponse('Not signed in'), 403: problemResponse('Not an administrator with the permission, or an API key without the admin scope') };
 
 /** Prometheus label values: backslash, quote and newline escaped. */
 const label = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');

@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { clientAddress } from '../client-address.js';
 import type { AppDeps } from '../deps.js';
-import { problem } from '../problem.js';
+import { problem, problemResponse } from '../problem.js';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/password.js';
 import { bearerToken, endSession, resolveSession, startSession } from '../auth/sessions.js';
 import { fixedWindowLimiter } from '../rate-limit.js';
@@ -12,7 +12,6 @@ const credentials = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email('email must be a valid address')),
   password: z.string().min(8, 'password must be at least 8 characters').max(1024, 'password must be at most 1024 characters'),
 });
-const problemJson = (description: string) => ({ description, content: { 'application/problem+json': { schema: z.object({ title: z.string(), status: z.number(), detail: z.string() }) } } });
 const tokenAndUser = { description: 'The session token (shown once) and the user', content: { 'application/json': { schema: z.object({ token: z.string(), user }) } } };
 
 /** Sign-in attempts: 10 per minute per identifier and address, and 30 per address. */
@@ -40,7 +39,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       path: '/api/auth/sign-up/email',
       summary: 'Create a local account and sign in',
       request: { body: { required: true, content: { 'application/json': { schema: credentials.extend({ name: z.string().max(200).optional() }) } } } },
-      responses: { 200: tokenAndUser, 409: problemJson('The email is already registered'), 422: problemJson('Invalid email or password') },
+      responses: { 200: tokenAndUser, 409: problemResponse('The email is already registered'), 422: problemResponse('Invalid email or password') },
     }),
     async (c) => {
       const body = c.req.valid('json');
@@ -57,7 +56,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       path: '/api/auth/sign-in/email',
       summary: 'Sign in with email and password',
       request: { body: { required: true, content: { 'application/json': { schema: credentials } } } },
-      responses: { 200: tokenAndUser, 401: problemJson('Wrong email or password (the same answer for both)'), 403: problemJson('Banned'), 429: problemJson('Too many attempts') },
+      responses: { 200: tokenAndUser, 401: problemResponse('Wrong email or password (the same answer for both)'), 403: problemResponse('Banned'), 429: problemResponse('Too many attempts') },
     }),
     async (c) => {
       const { email, password } = c.req.valid('json');
@@ -82,7 +81,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       method: 'post',
       path: '/api/auth/sign-out',
       summary: 'End the current session',
-      responses: { 200: { description: 'Signed out', content: { 'application/json': { schema: z.object({ success: z.literal(true) }) } } }, 401: problemJson('No valid session') },
+      responses: { 200: { description: 'Signed out', content: { 'application/json': { schema: z.object({ success: z.literal(true) }) } } }, 401: problemResponse('No valid session') },
     }),
     (c) => {
       const token = bearerToken(c.req.header('authorization'));

@@ -2,14 +2,15 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { limitedBody } from '../body-limit.js';
 import { streamSSE } from 'hono/streaming';
 import type { Context } from 'hono';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { sha256 } from '../hash.js';
 import { compile, type CompileResult } from '../../core/pipeline/compile.js';
 import { validateConfiguration } from '../../core/config/parse.js';
 import type { Configuration } from '../../core/config/schema.js';
 import type { CompileEvent } from '../../core/pipeline/events.js';
 import { ConfigError } from '../../core/errors/config-error.js';
 import type { AppDeps } from '../deps.js';
-import { problem } from '../problem.js';
+import { problem, problemResponse } from '../problem.js';
 import { fixedWindowLimiter } from '../rate-limit.js';
 import { CompileCache, configurationKey, recordingReader } from '../compile-cache.js';
 import { clientAddress } from '../client-address.js';
@@ -28,7 +29,6 @@ const compileResponse = z.object({
   deduplicated: z.boolean().optional(),
 });
 const failure = z.object({ success: z.literal(false), error: z.string(), errors: z.array(z.object({ path: z.string(), message: z.string() })).optional() });
-const problemJson = (description: string) => ({ description, content: { 'application/problem+json': { schema: z.object({ type: z.string(), title: z.string(), status: z.number(), detail: z.string() }) } } });
 
 const batchRequest = z.object({
   requests: z
@@ -83,7 +83,7 @@ export async function runCompile(
       : undefined,
     onCache: onNetwork
       ? (r) => {
-          const key = createHash('sha256').update(r.url).digest('hex').slice(0, 16);
+          const key = sha256(r.url).slice(0, 16);
           onNetwork('cache', { eventId: randomUUID(), category: 'cache', operation: r.operation, key, ...(r.size !== undefined ? { size: r.size } : {}) });
         }
       : undefined,
@@ -155,8 +155,8 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       request: { body: { required: true, content: { 'application/json': { schema: batchRequest } } } },
       responses: {
         200: { description: 'One result per request, in order', content: { 'application/json': { schema: z.object({ success: z.literal(true), results: z.array(z.record(z.string(), z.unknown())) }) } } },
-        400: problemJson('Malformed JSON, more than 10 requests, or duplicate ids'),
-        413: problemJson('Body too large'),
+        400: problemResponse('Malformed JSON, more than 10 requests, or duplicate ids'),
+        413: problemResponse('Body too large'),
       },
     }),
     async (c) => {
@@ -183,10 +183,10 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
       responses: {
         200: { description: 'The compiled list', content: { 'application/json': { schema: compileResponse } } },
-        400: problemJson('Malformed JSON'),
-        413: problemJson('Body too large'),
+        400: problemResponse('Malformed JSON'),
+        413: problemResponse('Body too large'),
         422: { description: 'Invalid configuration, or a refused source (named)', content: { 'application/json': { schema: failure } } },
-        502: problemJson('A source failed upstream'),
+        502: problemResponse('A source failed upstream'),
       },
     }),
     async (c) => {
@@ -228,8 +228,8 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
     request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
     responses: {
       200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
-      400: problemJson('Malformed JSON'),
-      413: problemJson('Body too large'),
+      400: problemResponse('Malformed JSON'),
+      413: problemResponse('Body too large'),
       422: { description: 'Invalid configuration', content: { 'application/json': { schema: failure } } },
     },
   };

@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
-import { problem } from '../problem.js';
+import { problem, problemResponse } from '../problem.js';
 import { bearerToken } from '../auth/sessions.js';
 import { KNOWN_SCOPES, issueApiKey, resolveIdentity } from '../auth/identity.js';
 
@@ -14,7 +14,6 @@ const apiKey = z.object({
   revokedAt: z.string().nullable(),
   lastUsedAt: z.string().nullable(),
 });
-const problemJson = (description: string) => ({ description, content: { 'application/problem+json': { schema: z.object({ title: z.string(), status: z.number(), detail: z.string() }) } } });
 const publicKey = <T extends { userId?: string }>({ userId: _owner, ...rest }: T) => rest;
 
 /** `GET/POST /api/keys`, `DELETE /api/keys/:id`, for signed-in users (or their keys). */
@@ -29,7 +28,7 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       method: 'get',
       path: '/api/keys',
       summary: "The caller's API keys (never their text)",
-      responses: { 200: { description: 'Keys', content: { 'application/json': { schema: z.object({ success: z.literal(true), keys: z.array(apiKey) }) } } }, 401: problemJson('Not signed in') },
+      responses: { 200: { description: 'Keys', content: { 'application/json': { schema: z.object({ success: z.literal(true), keys: z.array(apiKey) }) } } }, 401: problemResponse('Not signed in') },
     }),
     (c) => {
       const user = caller(c.req.header('authorization'));
@@ -59,8 +58,8 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       },
       responses: {
         201: { description: 'The key, shown once', content: { 'application/json': { schema: apiKey.extend({ success: z.literal(true), key: z.string() }) } } },
-        401: problemJson('Not signed in'),
-        422: problemJson('Invalid request'),
+        401: problemResponse('Not signed in'),
+        422: problemResponse('Invalid request'),
       },
     }),
     (c) => {
@@ -78,7 +77,7 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       path: '/api/keys/{id}',
       summary: 'Revoke an API key',
       request: { params: z.object({ id: z.string() }) },
-      responses: { 200: { description: 'Revoked', content: { 'application/json': { schema: z.object({ success: z.literal(true) }) } } }, 401: problemJson('Not signed in'), 404: problemJson('No such live key of yours') },
+      responses: { 200: { description: 'Revoked', content: { 'application/json': { schema: z.object({ success: z.literal(true) }) } } }, 401: problemResponse('Not signed in'), 404: problemResponse('No such live key of yours') },
     }),
     (c) => {
       const user = caller(c.req.header('authorization'));

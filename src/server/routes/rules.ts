@@ -4,10 +4,10 @@ import { walkAst, astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRules, parseRulesRequestSchema, validateList, validateListRequestSchema } from '../../core/ast/list.js';
 import { NODE_TYPES } from '../../core/ast/node-types.js';
 import { limitedBody } from '../body-limit.js';
+import { problemResponse } from '../problem.js';
 
 const failure = z.object({ success: z.literal(false), error: z.string() });
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
-const problemJson = (description: string) => ({ description, content: { 'application/problem+json': { schema: z.object({ type: z.string(), title: z.string(), status: z.number(), detail: z.string() }) } } });
 
 const validateRuleResponse = z.object({
   success: z.literal(true),
@@ -35,15 +35,14 @@ const walkResponse = z.object({
 /** Body-size limits, enforced before the body is parsed (413 beyond). */
 export const BODY_LIMITS = { rule: 64 * 1024, list: 3 * 1024 * 1024 } as const;
 
-const limit = limitedBody;
 
 /** Body-size limits of the rule routes; registered before anything reads a body. */
 export function registerRuleLimits(app: OpenAPIHono): void {
-  app.use('/api/validate-rule', limit(BODY_LIMITS.rule));
-  app.use('/api/validate', limit(BODY_LIMITS.list));
-  app.use('/api/ast/*', limit(BODY_LIMITS.list));
-  app.use('/api/auth/*', limit(BODY_LIMITS.rule));
-  app.use('/api/keys', limit(BODY_LIMITS.rule));
+  app.use('/api/validate-rule', limitedBody(BODY_LIMITS.rule));
+  app.use('/api/validate', limitedBody(BODY_LIMITS.list));
+  app.use('/api/ast/*', limitedBody(BODY_LIMITS.list));
+  app.use('/api/auth/*', limitedBody(BODY_LIMITS.rule));
+  app.use('/api/keys', limitedBody(BODY_LIMITS.rule));
 }
 
 /** `/api/validate-rule`, `/api/validate`, `/api/ast/parse`, `/api/ast/walk`. */
@@ -57,8 +56,8 @@ export function registerRuleRoutes(app: OpenAPIHono): void {
       request: { body: { required: true, content: { 'application/json': { schema: validateRuleRequestSchema } } } },
       responses: {
         200: json(validateRuleResponse, 'The rule is valid or invalid (both 200)'),
-        400: problemJson('Malformed JSON'),
-        413: problemJson('Body too large'),
+        400: problemResponse('Malformed JSON'),
+        413: problemResponse('Body too large'),
         422: json(failure, 'Schema failure; messages joined by "; "'),
       },
     }),
@@ -73,10 +72,10 @@ export function registerRuleRoutes(app: OpenAPIHono): void {
       request: { body: { required: true, content: { 'application/json': { schema: astWalkRequestSchema } } } },
       responses: {
         200: json(walkResponse, 'Pre-order node list and counts'),
-        400: problemJson('Malformed JSON'),
-        413: problemJson('Body too large'),
+        400: problemResponse('Malformed JSON'),
+        413: problemResponse('Body too large'),
         422: json(failure, 'Missing or both of rules/text, out-of-range values, unknown node types'),
-        500: problemJson('Unexpected walker failure'),
+        500: problemResponse('Unexpected walker failure'),
       },
     }),
     (c) => {
@@ -94,8 +93,8 @@ export function registerRuleRoutes(app: OpenAPIHono): void {
       request: { body: { required: true, content: { 'application/json': { schema: parseRulesRequestSchema } } } },
       responses: {
         200: json(z.object({ success: z.literal(true), results: z.array(z.record(z.string(), z.unknown())), duration: z.string() }), 'Per-rule results'),
-        400: problemJson('Malformed JSON'),
-        413: problemJson('Body too large'),
+        400: problemResponse('Malformed JSON'),
+        413: problemResponse('Body too large'),
         422: json(failure, 'Schema failure'),
       },
     }),
@@ -123,8 +122,8 @@ export function registerRuleRoutes(app: OpenAPIHono): void {
           }),
           'Per-line errors and totals',
         ),
-        400: problemJson('Malformed JSON'),
-        413: problemJson('Body too large'),
+        400: problemResponse('Malformed JSON'),
+        413: problemResponse('Body too large'),
         422: json(failure, 'Schema failure'),
       },
     }),
