@@ -13,6 +13,10 @@ import { registerAdminRoutes } from './routes/admin.js';
 import { registerMetricsMiddleware, registerStatusRoutes, type RequestMetrics } from './routes/status.js';
 import { issueMessages } from '../core/ast/issues.js';
 import { challengeGate, DEFAULT_VERIFY_URL } from './challenge.js';
+import { accessGate } from './access/gate.js';
+import { UsageRecorder } from './access/usage.js';
+import { fixedWindowLimiter } from './rate-limit.js';
+import { registerUserRoutes } from './routes/users.js';
 
 /**
  * Builds the HTTP app. Routes are declared once with zod schemas, which validate
@@ -26,7 +30,7 @@ export function createApp(deps: AppDeps, log: (message: string) => void = () => 
       const error = issueMessages(result.error).join('; ');
       // The batch and configuration routes answer a malformed body with 400, the others 422.
       if (/^\/api\/(compile\/batch|configuration\/)/.test(c.req.path)) return problem(c, 400, error);
-      if (c.req.path.startsWith('/api/auth/') || c.req.path.startsWith('/api/keys')) return problem(c, 422, error);
+      if (/^\/(api\/auth\/|api\/keys|api\/admin\/|admin\/)/.test(c.req.path)) return problem(c, 422, error);
       return c.json({ success: false, error }, 422);
     },
   });
@@ -34,7 +38,10 @@ export function createApp(deps: AppDeps, log: (message: string) => void = () => 
   app.notFound((c) => problem(c, 404, `No route for ${c.req.method} ${c.req.path}`));
   const metrics: RequestMetrics = { total: 0, byRoute: {}, byStatus: {} };
   registerMetricsMiddleware(app, metrics);
-  // Order matters: size limits before anything reads a body, then the challenge, then routes.
+  // Order matters: who may call (and how often) first, size limits before anything reads a
+  // body, then the challenge, then the routes.
+  const usage = deps.usage ?? new UsageRecorder(deps.store, deps.now, 1_000, log);
+  app.use('*', accessGate(deps, usage, fixedWindowLimiter(60_000, deps.now), log));
   registerRuleLimits(app);
   registerCompileLimits(app, deps);
   const gate = challengeGate(deps.challenge ?? { verifyUrl: DEFAULT_VERIFY_URL });
@@ -51,6 +58,7 @@ export function createApp(deps: AppDeps, log: (message: string) => void = () => 
   registerAuthRoutes(app, deps);
   registerKeyRoutes(app, deps);
   registerAdminRoutes(app, deps, metrics);
+  registerUserRoutes(app, deps, usage);
   app.doc('/api/openapi.json', {
     openapi: '3.0.3',
     info: { title: 'flc — filter-list compiler service', version: deps.version },

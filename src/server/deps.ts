@@ -1,6 +1,7 @@
 import type { SourceReader } from '../core/load/source-reader.js';
 import type { ChallengeSettings } from './challenge.js';
 import type { Store } from './store/store.js';
+import type { UsageRecorder } from './access/usage.js';
 
 /** What a reader reports about each HTTP response. */
 export interface NetworkReport {
@@ -42,4 +43,6 @@ export interface AppDeps {
   challenge?: ChallengeSettings;
   /** The error tracker's public DSN for browsers (ERRORTRACKER_DSN). */
   errorTrackerDsn?: string;
+  /** Where per-user request counts go; the server flushes it at shutdown (one is made if absent). */
+  usage?: UsageRecorder;
 }

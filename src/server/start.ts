@@ -8,6 +8,7 @@ import { ConfigError } from '../core/errors/config-error.js';
 import { MemoryHttpCache } from '../node/http-cache.js';
 import { DEFAULT_VERIFY_URL } from './challenge.js';
 import { SqliteStore } from './store/sqlite-store.js';
+import { UsageRecorder } from './access/usage.js';
 
 export interface RunningServer {
   url: string;
@@ -45,7 +46,11 @@ export function startServer(opts: {
   const store = new SqliteStore(opts.dbFile);
   const startedAt = Date.now();
   store.recordDeployment({ version: opts.version, nodeVersion: process.version, startedAt: new Date(startedAt).toISOString() });
-  const deps = { version: opts.version, now: () => Date.now(), startedAt, store, makeReader, envOverrides, challenge, errorTrackerDsn: env.ERRORTRACKER_DSN || undefined };
+  const usage = new UsageRecorder(store, () => Date.now(), 1_000, opts.log);
+  // Counts of a quiet second are written by the timer rather than the next request.
+  const flushing = setInterval(() => usage.flush(), 1_000);
+  flushing.unref();
+  const deps = { version: opts.version, now: () => Date.now(), startedAt, store, makeReader, envOverrides, challenge, errorTrackerDsn: env.ERRORTRACKER_DSN || undefined, usage };
   const app = createApp(deps, opts.log, opts.wsTiming);
   const wss = new WebSocketServer({ noServer: true });
   return new Promise((resolve, reject) => {
@@ -63,6 +68,8 @@ export function startServer(opts: {
             for (const client of wss.clients) client.close(1001, 'server shutting down');
             server.close(() => {
               clearTimeout(force);
+              clearInterval(flushing);
+              usage.flush();
               store.close();
               done();
             });

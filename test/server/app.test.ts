@@ -1,58 +1,56 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { createApp } from '../../src/server/app.js';
-import { SqliteStore } from '../../src/server/store/sqlite-store.js';
+import { testApp } from '../support/test-app.js';
 import { BODY_LIMITS } from '../../src/server/routes/rules.js';
 import { validateRule } from '../../src/core/ast/validate-rule.js';
 import { SafeSourceReader } from '../../src/node/safe-reader.js';
 
 let clock = Date.parse('2026-01-01T00:00:00Z');
-const app = createApp({
-  store: new SqliteStore(':memory:'),
+const { request } = testApp({
   version: '9.9.9',
   now: () => clock,
   startedAt: clock,
   makeReader: () => new SafeSourceReader({ allowPrivate: false, timeoutMs: 1000, retries: 0, maxBytes: 1024, userAgent: 'test' }),
 });
 const post = (path: string, body: unknown) =>
-  app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
 const noDuration = (o: Record<string, unknown>) => ({ ...o, duration: 'x' });
 
 describe('info routes', () => {
   test('GET /api and /api/version', async () => {
-    expect(await (await app.request('/api')).json()).toMatchObject({ name: 'flc', version: '9.9.9' });
-    expect(await (await app.request('/api/version')).json()).toMatchObject({ version: '9.9.9' });
+    expect(await (await request('/api')).json()).toMatchObject({ name: 'flc', version: '9.9.9' });
+    expect(await (await request('/api/version')).json()).toMatchObject({ version: '9.9.9' });
   });
 
   test('GET /api/health is computed at most every 30 s', async () => {
-    const first = await (await app.request('/api/health')).json();
+    const first = await (await request('/api/health')).json();
     clock += 29_000;
-    expect((await (await app.request('/api/health')).json()).timestamp).toBe(first.timestamp);
+    expect((await (await request('/api/health')).json()).timestamp).toBe(first.timestamp);
     clock += 2_000;
-    const third = await app.request('/api/health');
+    const third = await request('/api/health');
     expect((await third.json()).timestamp).not.toBe(first.timestamp);
     expect(third.headers.get('cache-control')).toBe('public, max-age=30');
   });
 
   test('without a challenge secret or DSN the browser config routes say so', async () => {
-    expect(await (await app.request('/api/turnstile-config')).json()).toEqual({ enabled: false, siteKey: null });
-    expect(await (await app.request('/api/sentry-config')).json()).toEqual({ enabled: false, dsn: null });
+    expect(await (await request('/api/turnstile-config')).json()).toEqual({ enabled: false, siteKey: null });
+    expect(await (await request('/api/sentry-config')).json()).toEqual({ enabled: false, dsn: null });
   });
 
   test('GET /api/schemas gives JSON Schemas of the request bodies', async () => {
-    const body = await (await app.request('/api/schemas')).json();
+    const body = await (await request('/api/schemas')).json();
     expect(Object.keys(body.schemas).sort()).toEqual(['astParseRequest', 'astWalkRequest', 'configuration', 'validateListRequest', 'validateRuleRequest']);
     expect(body.schemas.configuration.required).toEqual(['name', 'sources']);
     expect(body.schemas.configuration.additionalProperties).toBe(false);
   });
 
   test('a plain GET to the WebSocket routes is 426', async () => {
-    for (const path of ['/api/ws/compile', '/ws/compile']) expect((await app.request(path)).status).toBe(426);
+    for (const path of ['/api/ws/compile', '/ws/compile']) expect((await request(path)).status).toBe(426);
   });
 
   test('unknown routes are 404 problem details', async () => {
-    const res = await app.request('/api/nope');
+    const res = await request('/api/nope');
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(await res.json()).toMatchObject({ status: 404, title: 'Not Found' });
@@ -147,7 +145,7 @@ describe('POST /api/ast/parse and /api/validate', () => {
 
 describe('OpenAPI', () => {
   test('/api/openapi.json is a valid OpenAPI 3.0.3 document listing every route', async () => {
-    const doc = await (await app.request('/api/openapi.json')).json();
+    const doc = await (await request('/api/openapi.json')).json();
     expect(doc.openapi).toBe('3.0.3');
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
@@ -160,7 +158,9 @@ describe('OpenAPI', () => {
       '/api/keys/{id}', '/api/metrics', '/api/metrics/prometheus',
       '/api/schemas', '/api/sentry-config', '/api/turnstile-config', '/api/validate', '/api/validate-rule', '/api/version',
       '/api/ws/compile', '/compile/stream', '/ws/compile',
-    ]);
+      '/api/admin/users', '/api/admin/users/{id}', '/api/admin/users/{id}/ban', '/api/admin/users/{id}/unban', '/api/admin/usage/{userId}',
+      '/admin/local-users', '/admin/local-users/{id}', '/admin/usage/{userId}',
+    ].sort());
   });
 });
 

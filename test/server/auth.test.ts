@@ -24,7 +24,7 @@ describe('local accounts and sessions', () => {
     expect(res.status).toBe(200);
     expect(res.json.token).toMatch(/^flcs_[A-Za-z0-9_-]{43}$/);
     expect(res.json.user).toMatchObject({ email: 'ann@example.org', name: 'Ann', role: 'user', tier: 'free', banned: false });
-    expect(Object.keys(res.json.user).sort()).toEqual(['apiDisabled', 'banned', 'createdAt', 'email', 'id', 'name', 'role', 'tier']);
+    expect(Object.keys(res.json.user).sort()).toEqual(['apiDisabled', 'banReason', 'banned', 'createdAt', 'email', 'id', 'identifierType', 'name', 'role', 'tier', 'updatedAt']);
     expect((await call('POST', '/api/auth/sign-up/email', { email: 'ann@example.org', password: PASSWORD })).status).toBe(409);
     expect((await call('POST', '/api/auth/sign-up/email', { email: 'not-an-email', password: 'short' })).status).toBe(422);
   });

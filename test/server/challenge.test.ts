@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../../src/server/app.js';
-import { SqliteStore } from '../../src/server/store/sqlite-store.js';
+import { testApp } from '../support/test-app.js';
 import { SafeSourceReader } from '../../src/node/safe-reader.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 
 let verifier: TestServer;
 const seen: string[] = [];
-let app: ReturnType<typeof createApp>;
+let request: ReturnType<typeof testApp>['request'];
 
 beforeAll(async () => {
   verifier = await startServer((req, res) => {
@@ -18,20 +17,19 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: form.get('response') === 'good' && form.get('secret') === 's3cret' }));
     });
   });
-  app = createApp({
-  store: new SqliteStore(':memory:'),
+  ({ request } = testApp({
     version: '1',
     now: () => Date.now(),
     startedAt: 0,
     makeReader: () => new SafeSourceReader({ allowPrivate: false, timeoutMs: 1000, retries: 0, maxBytes: 1024, userAgent: 't' }),
     challenge: { secretKey: 's3cret', siteKey: 'public-key', verifyUrl: `${verifier.url}/siteverify` },
     errorTrackerDsn: 'https://public@errors.example/1',
-  });
+  }));
 });
 afterAll(() => verifier.close());
 
 const post = (path: string, body: unknown) =>
-  app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('bot-challenge verification', () => {
   test.each(['/api/ast/walk', '/api/configuration/validate', '/api/configuration/resolve', '/api/compile', '/api/compile/batch', '/api/compile/stream'])('%s: 403 without or with a bad token', async (path) => {
@@ -49,8 +47,8 @@ describe('bot-challenge verification', () => {
 
   test('validate-rule stays open; the browser config routes say what is configured', async () => {
     expect((await post('/api/validate-rule', { rule: '||a^' })).status).toBe(200);
-    expect(await (await app.request('/api/turnstile-config')).json()).toEqual({ enabled: true, siteKey: 'public-key' });
-    expect(await (await app.request('/api/sentry-config')).json()).toEqual({ enabled: true, dsn: 'https://public@errors.example/1' });
-    expect(await (await app.request('/api/container/status')).json()).toMatchObject({ status: 'running', containerized: false });
+    expect(await (await request('/api/turnstile-config')).json()).toEqual({ enabled: true, siteKey: 'public-key' });
+    expect(await (await request('/api/sentry-config')).json()).toEqual({ enabled: true, dsn: 'https://public@errors.example/1' });
+    expect(await (await request('/api/container/status')).json()).toMatchObject({ status: 'running', containerized: false });
   });
 });

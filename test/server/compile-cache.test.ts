@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../../src/server/app.js';
-import { SqliteStore } from '../../src/server/store/sqlite-store.js';
+import { testApp } from '../support/test-app.js';
 import { SafeSourceReader } from '../../src/node/safe-reader.js';
 import { MemoryHttpCache } from '../../src/node/http-cache.js';
 import { startServer, type TestServer } from '../support/http-server.js';
@@ -8,8 +7,7 @@ import { startServer, type TestServer } from '../support/http-server.js';
 let lists: TestServer;
 let version = 1;
 const httpCache = new MemoryHttpCache();
-const app = createApp({
-  store: new SqliteStore(':memory:'),
+const { request } = testApp({
   version: '1.0.0',
   now: () => Date.now(),
   startedAt: 0,
@@ -17,7 +15,7 @@ const app = createApp({
     new SafeSourceReader({ allowPrivate: true, timeoutMs: 5_000, retries: 0, maxBytes: 1 << 20, userAgent: 't', cache: httpCache, onCache: hooks?.onCache, onResponse: hooks?.onResponse }),
 });
 const compile = (file: string, headers: Record<string, string> = {}) =>
-  app.request('/api/compile', {
+  request('/api/compile', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ configuration: { name: 'C', sources: [{ source: `${lists.url}/${file}` }] } }),
@@ -53,7 +51,7 @@ describe('compile cache and request sharing', () => {
 
   test('streamed compiles report the HTTP cache: miss and write, then hit', async () => {
     const stream = async () => {
-      const res = await app.request('/api/compile/stream', {
+      const res = await request('/api/compile/stream', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ configuration: { name: 'S', sources: [{ source: `${lists.url}/streamed.txt` }] } }),

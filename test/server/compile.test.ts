@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../../src/server/app.js';
-import { SqliteStore } from '../../src/server/store/sqlite-store.js';
+import { testApp } from '../support/test-app.js';
 import { SafeSourceReader } from '../../src/node/safe-reader.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 
 let lists: TestServer;
 const makeApp = (allowPrivate: boolean) =>
-  createApp({
-  store: new SqliteStore(':memory:'),
+  testApp({
     version: '1.0.0',
     now: () => Date.parse('2026-02-03T04:05:06Z'),
     startedAt: 0,

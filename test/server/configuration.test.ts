@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../../src/server/app.js';
-import { SqliteStore } from '../../src/server/store/sqlite-store.js';
+import { testApp } from '../support/test-app.js';
 import { SafeSourceReader } from '../../src/node/safe-reader.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 
 let clock = 0;
 let lists: TestServer;
-const app = createApp({
-  store: new SqliteStore(':memory:'),
+const { request } = testApp({
   version: '1.0.0',
   now: () => clock,
   startedAt: 0,
@@ -15,7 +13,7 @@ const app = createApp({
   makeReader: () => new SafeSourceReader({ allowPrivate: true, timeoutMs: 5_000, retries: 0, maxBytes: 1 << 20, userAgent: 'test' }),
 });
 const post = (path: string, body: unknown) =>
-  app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
 beforeAll(async () => {
   lists = await startServer((_req, res) => res.writeHead(200).end('||a.example^\n||a.example^'));
@@ -24,7 +22,7 @@ afterAll(() => lists.close());
 
 describe('configuration routes', () => {
   test('GET /api/configuration/defaults', async () => {
-    expect(await (await app.request('/api/configuration/defaults')).json()).toMatchObject({
+    expect(await (await request('/api/configuration/defaults')).json()).toMatchObject({
       success: true,
       limits: { maxSources: 20, maxExclusions: 1000 },
       supportedSourceTypes: ['adblock', 'hosts'],
@@ -86,7 +84,7 @@ describe('streaming rate limit', () => {
     const limited = await post('/compile/stream', config);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('60');
-    const ws = await app.request('/api/ws/compile');
+    const ws = await request('/api/ws/compile');
     expect(ws.status).toBe(429);
     clock += 60_000;
     expect((await post('/api/compile/stream', config)).status).toBe(200);

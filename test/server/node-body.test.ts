@@ -4,8 +4,15 @@ import { startServer, type RunningServer } from '../../src/server/start.js';
 import { BODY_LIMITS } from '../../src/server/routes/rules.js';
 
 let server: RunningServer;
+let token: string;
 beforeAll(async () => {
   server = await startServer({ host: '127.0.0.1', port: 0, version: '1.0.0', allowPrivateSources: false, dbFile: ':memory:', log: () => undefined });
+  const signUp = await fetch(`${server.url}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'body@example.org', password: 'a long password' }),
+  });
+  token = (await signUp.json()).token;
 });
 afterAll(() => server.close(1_000));
 
@@ -13,7 +20,7 @@ afterAll(() => server.close(1_000));
 function send(path: string, body: string, chunked = false): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const url = new URL(path, server.url);
-    const headers: Record<string, string | number> = { 'content-type': 'application/json' };
+    const headers: Record<string, string | number> = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
     if (!chunked) headers['content-length'] = Buffer.byteLength(body);
     const req = request(url, { method: 'POST', headers }, (res) => {
       let text = '';

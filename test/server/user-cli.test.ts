@@ -3,6 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { SqliteStore } from '../../src/server/store/sqlite-store.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/run.js');
 
@@ -33,10 +34,28 @@ describe('flc user add, then a real flc serve', () => {
       const { token } = await signIn.json();
       const session = await (await fetch(`${url}/api/auth/get-session`, { headers: { authorization: `Bearer ${token}` } })).json();
       expect(session.user).toMatchObject({ email: 'root@example.org', role: 'admin' });
+
+      // An admin route: the administrator lists and creates local users; nobody else may.
+      const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      expect((await fetch(`${url}/admin/local-users`)).status).toBe(401);
+      const users = await (await fetch(`${url}/admin/local-users`, { headers: auth })).json();
+      expect(users).toMatchObject({ success: true, total: 1, users: [{ identifier: 'root@example.org', role: 'admin', tier: 'admin' }] });
+      const created = await fetch(`${url}/admin/local-users`, { method: 'POST', headers: auth, body: JSON.stringify({ identifier: 'ci@example.org', password: 'a long ci password', tier: 'pro' }) });
+      expect(created.status).toBe(201);
+      const ci = await fetch(`${url}/api/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ci@example.org', password: 'a long ci password' }) });
+      const ciToken = (await ci.json()).token;
+      expect((await fetch(`${url}/admin/local-users`, { headers: { authorization: `Bearer ${ciToken}` } })).status).toBe(403);
     } finally {
       server.kill('SIGTERM');
       await new Promise((r) => server.once('exit', r));
     }
+
+    // The requests were counted, and the counts were written by the time the server exited.
+    const store = new SqliteStore(db);
+    const root = store.userByEmail('root@example.org')!;
+    const counted = store.usage(root.id, '2000-01-01');
+    store.close();
+    expect(Object.fromEntries(counted.map((u) => [u.route, u.count]))).toEqual({ 'GET /api/auth/get-session': 1, 'GET /admin/local-users': 1, 'POST /admin/local-users': 1 });
     const remove = spawnSync(process.execPath, [BIN, 'user', 'remove', 'root@example.org', '--db', db], { encoding: 'utf8' });
     expect(remove.status).toBe(0);
     expect(spawnSync(process.execPath, [BIN, 'user', 'remove', 'root@example.org', '--db', db], { encoding: 'utf8' }).status).toBe(2);

@@ -7,14 +7,13 @@ vi.mock('../../src/core/ast/walk.js', async (importOriginal) => {
   return { ...original, walkAst: () => { throw new TypeError('walker exploded at secret/path.ts:42'); } };
 });
 
-const { createApp } = await import('../../src/server/app.js');
-const { SqliteStore } = await import('../../src/server/store/sqlite-store.js');
+const { testApp } = await import('../support/test-app.js');
 
 describe('POST /api/ast/walk when the walker fails', () => {
   test('500 problem details without internals; the stack goes to the log', async () => {
     const logged: string[] = [];
-    const app = createApp({ store: new SqliteStore(':memory:'), version: '1', now: () => 0, startedAt: 0, makeReader: () => { throw new Error('unused'); } }, (m) => logged.push(m));
-    const res = await app.request('/api/ast/walk', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules: ['||a^'] }) });
+    const { request } = testApp({ now: () => 0 }, (m) => logged.push(m));
+    const res = await request('/api/ast/walk', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules: ['||a^'] }) });
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     const text = await res.text();

@@ -6,6 +6,7 @@ import { startServer as startLists, type TestServer } from '../support/http-serv
 let flc: RunningServer;
 let lists: TestServer;
 let slowAborted = false;
+let token: string;
 
 beforeAll(async () => {
   lists = await startLists((req, res) => {
@@ -24,6 +25,12 @@ beforeAll(async () => {
     log: () => undefined,
     wsTiming: { maxConcurrentCompilations: 3, heartbeatMs: 200, idleMs: 1_500 },
   });
+  const signUp = await fetch(`${flc.url}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'ws@example.org', password: 'a long password' }),
+  });
+  token = (await signUp.json()).token;
 });
 afterAll(async () => {
   await flc.close(1_000);
@@ -32,7 +39,7 @@ afterAll(async () => {
 
 /** A connected client that records every message. */
 async function connect(path = '/api/ws/compile') {
-  const ws = new WebSocket(flc.url.replace('http', 'ws') + path);
+  const ws = new WebSocket(flc.url.replace('http', 'ws') + path, { headers: { authorization: `Bearer ${token}` } });
   const messages: Record<string, unknown>[] = [];
   const waiters: { pred: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }[] = [];
   ws.on('message', (data) => {
@@ -52,6 +59,18 @@ async function connect(path = '/api/ws/compile') {
 const config = (file: string) => ({ name: 'WS', sources: [{ source: `${lists.url}/${file}` }], transformations: ['Compress'] });
 
 describe('WebSocket compile protocol', () => {
+  test('the upgrade needs a signed-in caller of the free tier or higher', async () => {
+    for (const headers of [{}, { authorization: 'Bearer flcs_not-a-session' }]) {
+      const ws = new WebSocket(`${flc.url.replace('http', 'ws')}/api/ws/compile`, { headers });
+      const status = await new Promise<number>((resolve, reject) => {
+        ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.once('open', () => reject(new Error('opened without credentials')));
+        ws.once('error', () => undefined);
+      });
+      expect(status).toBe(401);
+    }
+  });
+
   test('welcome, then a compile with its events and the result', async () => {
     const c = await connect();
     expect(await c.next((m) => m.type === 'welcome')).toMatchObject({

@@ -1,17 +1,23 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sha256 } from '../hash.js';
-import type { AccountStore, ApiKey, User } from '../store/accounts.js';
+import type { AccountStore, ApiKey, Session, User } from '../store/accounts.js';
 import { resolveSession } from './sessions.js';
 
 export const API_KEY_PREFIX = 'flc_';
-/** Scopes a key can carry (the scopes table of the admin system will extend this). */
-export const KNOWN_SCOPES = ['compile', 'rules', 'admin'] as const;
 
-/** Who is calling: a signed-in user, an API key (acting as its owner), or nobody. */
+/**
+ * Who is calling: nobody, a bearer token that is no identity (unknown, expired, revoked), a
+ * signed-in user, or an API key acting as its owner. Banned and api_disabled owners are still
+ * identified; the gate decides what they may do.
+ */
 export type Identity =
   | { kind: 'anonymous' }
-  | { kind: 'session'; user: User }
+  | { kind: 'invalid' }
+  | { kind: 'session'; user: User; session: Session }
   | { kind: 'key'; user: User; key: ApiKey };
+
+/** `lastUsedAt` of a key is written at most once a minute (not on every request). */
+const TOUCH_EVERY_MS = 60_000;
 
 /** Creates a key: the text is returned once; only its hash is stored. */
 export function issueApiKey(store: AccountStore, user: User, opts: { name: string; scopes: string[]; expiresInDays?: number }, now: number) {
@@ -31,18 +37,63 @@ export function issueApiKey(store: AccountStore, user: User, opts: { name: strin
   return { text, key };
 }
 
-/** Resolves a bearer token: `flc_…` keys (live, unexpired, owner not banned), else sessions. */
+/** Resolves a bearer token: `flc_…` keys (live and unexpired), else sessions. */
 export function resolveIdentity(store: AccountStore, token: string | null, now: number): Identity {
   if (!token) return { kind: 'anonymous' };
   if (token.startsWith(API_KEY_PREFIX)) {
     const key = store.apiKeyByHash(sha256(token));
-    if (!key || key.revokedAt || (key.expiresAt && Date.parse(key.expiresAt) <= now)) return { kind: 'anonymous' };
+    if (!key || key.revokedAt || (key.expiresAt && Date.parse(key.expiresAt) <= now)) return { kind: 'invalid' };
     const user = store.userById(key.userId);
-    if (!user || user.banned) return { kind: 'anonymous' };
-    store.touchApiKey(key.id, new Date(now).toISOString());
+    if (!user) return { kind: 'invalid' };
+    touch(store, key, now);
     return { kind: 'key', user, key };
   }
   const found = resolveSession(store, token, now);
-  if (!found || found.user.banned) return { kind: 'anonymous' };
-  return { kind: 'session', user: found.user };
+  return found ? { kind: 'session', user: found.user, session: found.session } : { kind: 'invalid' };
+}
+
+function touch(store: AccountStore, key: ApiKey, now: number): void {
+  if (!key.lastUsedAt || now - Date.parse(key.lastUsedAt) >= TOUCH_EVERY_MS) {
+    key.lastUsedAt = new Date(now).toISOString();
+    store.touchApiKey(key.id, key.lastUsedAt);
+  }
+}
+
+/**
+ * `resolveIdentity` with a short memory: a token that resolved to a user in the last second is
+ * not looked up again, unless this process changed an account since (the store's
+ * `accountGeneration`: bans, deletions, sign-outs, revocations), so such a change applies to the
+ * very next request, and one made by another process (`flc user remove`) within a second.
+ */
+export class IdentityResolver {
+  private readonly recent = new Map<string, { identity: Identity & { user: User }; at: number; until: number }>();
+  private generation = -1;
+
+  constructor(
+    private readonly store: AccountStore,
+    private readonly maxAgeMs = 1_000,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  resolve(token: string | null, now: number): Identity {
+    if (!token) return { kind: 'anonymous' };
+    const generation = this.store.accountGeneration();
+    if (generation !== this.generation) {
+      this.recent.clear();
+      this.generation = generation;
+    }
+    const seen = this.recent.get(token);
+    if (seen && now >= seen.at && now - seen.at < this.maxAgeMs && now < seen.until) {
+      if (seen.identity.kind === 'key') touch(this.store, seen.identity.key, now);
+      return seen.identity;
+    }
+    this.recent.delete(token);
+    const identity = resolveIdentity(this.store, token, now);
+    if (identity.kind === 'session' || identity.kind === 'key') {
+      if (this.recent.size >= this.maxEntries) this.recent.clear();
+      const expiresAt = identity.kind === 'session' ? identity.session.expiresAt : identity.key.expiresAt;
+      this.recent.set(token, { identity, at: now, until: expiresAt ? Date.parse(expiresAt) : Number.POSITIVE_INFINITY });
+    }
+    return identity;
+  }
 }

@@ -6,7 +6,21 @@ import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/password.js';
 import { bearerToken, endSession, resolveSession, startSession } from '../auth/sessions.js';
 import { fixedWindowLimiter } from '../rate-limit.js';
 
-const user = z.object({ id: z.string(), email: z.string(), name: z.string().nullable(), role: z.enum(['admin', 'user']), tier: z.string(), banned: z.boolean(), apiDisabled: z.boolean(), createdAt: z.string() });
+/** A user as the account and admin routes show it (never a password hash). */
+export const userSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  identifierType: z.enum(['email', 'phone']),
+  name: z.string().nullable(),
+  role: z.enum(['admin', 'user']),
+  tier: z.string(),
+  banned: z.boolean(),
+  banReason: z.string().nullable(),
+  apiDisabled: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+const user = userSchema;
 const session = z.object({ createdAt: z.string(), expiresAt: z.string() });
 const credentials = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email('email must be a valid address')),
@@ -20,8 +34,7 @@ export const SIGN_IN_LIMITS = { perIdentifier: 10, perAddress: 30 } as const;
 
 /** `/api/auth/*`: local accounts with email and password, sessions by bearer token. */
 export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
-  const byIdentifier = fixedWindowLimiter(SIGN_IN_LIMITS.perIdentifier, 60_000, deps.now);
-  const byAddress = fixedWindowLimiter(SIGN_IN_LIMITS.perAddress, 60_000, deps.now);
+  const attempts = fixedWindowLimiter(60_000, deps.now);
 
   app.openapi(
     createRoute({
@@ -61,9 +74,9 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
     async (c) => {
       const { email, password } = c.req.valid('json');
       const address = clientAddress(c);
-      const wait = Math.max(byIdentifier.hit(`${email}|${address}`), byAddress.hit(address));
-      if (wait > 0) {
-        c.header('retry-after', String(wait));
+      const hits = [attempts.hit(`id:${email}|${address}`, SIGN_IN_LIMITS.perIdentifier), attempts.hit(`ip:${address}`, SIGN_IN_LIMITS.perAddress)];
+      if (hits.some((h) => h.limited)) {
+        c.header('retry-after', String(Math.max(...hits.filter((h) => h.limited).map((h) => h.resetSeconds))));
         return problem(c, 429, 'Too many sign-in attempts; try again later') as never;
       }
       const found = deps.store.userByEmail(email);

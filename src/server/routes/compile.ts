@@ -130,11 +130,10 @@ export function registerCompileLimits(app: OpenAPIHono, deps: AppDeps): void {
   for (const path of ['/api/compile', '/api/compile/stream', '/compile/stream', '/api/compile/batch']) app.use(path, limit);
 
   // Streaming endpoints (server-sent events and WebSocket connections): 10 per minute per IP.
-  const streams = fixedWindowLimiter(COMPILE_LIMITS.streamsPerMinute, 60_000, deps.now);
+  const streams = fixedWindowLimiter(60_000, deps.now);
   for (const path of ['/api/compile/stream', '/compile/stream', '/api/ws/compile', '/ws/compile']) {
     app.use(path, async (c, next) => {
-      const wait = streams.hit(clientAddress(c));
-      if (wait > 0) {
+      if (streams.hit(clientAddress(c), COMPILE_LIMITS.streamsPerMinute).limited) {
         c.header('retry-after', '60');
         return problem(c, 429, `Too many streaming requests; at most ${COMPILE_LIMITS.streamsPerMinute} per minute`);
       }

@@ -1,8 +1,8 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
 import { problem, problemResponse } from '../problem.js';
-import { bearerToken } from '../auth/sessions.js';
-import { KNOWN_SCOPES, issueApiKey, resolveIdentity } from '../auth/identity.js';
+import { issueApiKey } from '../auth/identity.js';
+import { callerOf } from '../access/gate.js';
 
 const apiKey = z.object({
   id: z.string(),
@@ -16,12 +16,9 @@ const apiKey = z.object({
 });
 const publicKey = <T extends { userId?: string }>({ userId: _owner, ...rest }: T) => rest;
 
-/** `GET/POST /api/keys`, `DELETE /api/keys/:id`, for signed-in users (or their keys). */
+/** `GET/POST /api/keys`, `DELETE /api/keys/:id`, for signed-in users (or their keys); the access gate checks the caller. */
 export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
-  const caller = (authorization: string | undefined) => {
-    const identity = resolveIdentity(deps.store, bearerToken(authorization), deps.now());
-    return identity.kind === 'anonymous' ? null : identity.user;
-  };
+  const caller = (c: Parameters<typeof callerOf>[0]) => callerOf(c).user;
 
   app.openapi(
     createRoute({
@@ -31,7 +28,7 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       responses: { 200: { description: 'Keys', content: { 'application/json': { schema: z.object({ success: z.literal(true), keys: z.array(apiKey) }) } } }, 401: problemResponse('Not signed in') },
     }),
     (c) => {
-      const user = caller(c.req.header('authorization'));
+      const user = caller(c);
       if (!user) return problem(c, 401, 'Authentication required') as never;
       return c.json({ success: true as const, keys: deps.store.apiKeys(user.id).map(publicKey) }, 200);
     },
@@ -49,7 +46,7 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
             'application/json': {
               schema: z.object({
                 name: z.string().trim().min(1, 'name must not be empty').max(100),
-                scopes: z.array(z.enum(KNOWN_SCOPES, { error: (i) => `unknown scope ${JSON.stringify(i.input)}` })).max(10).optional(),
+                scopes: z.array(z.string().min(1)).max(10).optional(),
                 expiresInDays: z.number().int().min(1).max(3650).optional(),
               }),
             },
@@ -59,14 +56,23 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       responses: {
         201: { description: 'The key, shown once', content: { 'application/json': { schema: apiKey.extend({ success: z.literal(true), key: z.string() }) } } },
         401: problemResponse('Not signed in'),
+        403: problemResponse('A scope the caller does not have'),
         422: problemResponse('Invalid request'),
       },
     }),
     (c) => {
-      const user = caller(c.req.header('authorization'));
+      const user = caller(c);
       if (!user) return problem(c, 401, 'Authentication required') as never;
       const body = c.req.valid('json');
-      const { text, key } = issueApiKey(deps.store, user, { name: body.name, scopes: body.scopes ?? ['compile', 'rules'], expiresInDays: body.expiresInDays }, deps.now());
+      const scopes = body.scopes ?? ['compile', 'rules'];
+      const known = new Set(deps.store.scopes().map((s) => s.name));
+      const unknown = scopes.find((s) => !known.has(s));
+      if (unknown !== undefined) return problem(c, 422, `unknown scope ${JSON.stringify(unknown)}`) as never;
+      // A key never carries more than its creator may use (a key can only make narrower keys).
+      const held = callerOf(c).scopes;
+      const beyond = scopes.find((s) => !held.has(s));
+      if (beyond !== undefined) return problem(c, 403, `You cannot grant the scope ${JSON.stringify(beyond)}`) as never;
+      const { text, key } = issueApiKey(deps.store, user, { name: body.name, scopes, expiresInDays: body.expiresInDays }, deps.now());
       return c.json({ success: true as const, key: text, ...publicKey(key) }, 201);
     },
   );
@@ -80,7 +86,7 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       responses: { 200: { description: 'Revoked', content: { 'application/json': { schema: z.object({ success: z.literal(true) }) } } }, 401: problemResponse('Not signed in'), 404: problemResponse('No such live key of yours') },
     }),
     (c) => {
-      const user = caller(c.req.header('authorization'));
+      const user = caller(c);
       if (!user) return problem(c, 401, 'Authentication required') as never;
       if (!deps.store.revokeApiKey(user.id, c.req.valid('param').id, new Date(deps.now()).toISOString())) {
         return problem(c, 404, 'No such key') as never;

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import type { Deployment, DeploymentStats, HealthCheck, Store } from './store.js';
-import type { ApiKey, NewUser, Role, Session, Tier, User } from './accounts.js';
+import type { ApiKey, EndpointOverride, NewUser, Role, Scope, Session, Tier, TierPatch, UsageEntry, User, UserPatch } from './accounts.js';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -31,14 +31,30 @@ export function listMigrations(dir = MIGRATIONS_DIR): { id: number; name: string
  */
 export class SqliteStore implements Store {
   private readonly db: InstanceType<typeof Database>;
+  private readonly statements = new Map<string, Database.Statement<unknown[]>>();
+  private generation = 0;
+  private accounts = 0;
 
   constructor(file: string) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
+    // WAL with NORMAL: a commit survives a crash of the process; only a power loss can drop the
+    // last ones. FULL would wait for the disk on every commit.
+    this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     this.migrate();
+  }
+
+  /** A prepared statement, compiled once per SQL text (the request paths run a few per call). */
+  private stmt(sql: string): Database.Statement<unknown[]> {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare<unknown[]>(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
   }
 
   private migrate(): void {
@@ -103,38 +119,33 @@ export class SqliteStore implements Store {
   }
 
   createUser(user: NewUser): User {
-    const row = {
-      id: randomUUID(),
-      email: user.email,
-      name: user.name ?? null,
-      role: user.role,
-      tier: user.tier,
-      createdAt: new Date().toISOString(),
-    };
-    this.db
-      .prepare(
-        `INSERT INTO users (id, email, name, password_hash, password_salt, password_iterations, role, tier, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(row.id, row.email, row.name, user.password.hash, user.password.salt, user.password.iterations, row.role, row.tier, row.createdAt);
-    return { ...row, banned: false, apiDisabled: false };
+    const at = new Date().toISOString();
+    const id = randomUUID();
+    this.stmt(
+      `INSERT INTO users (id, email, identifier_type, name, password_hash, password_salt, password_iterations, role, tier, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(id, user.email, user.identifierType ?? 'email', user.name ?? null, user.password.hash, user.password.salt, user.password.iterations, user.role, user.tier, at, at);
+    return this.userById(id)!;
   }
 
   private static toUser(r: Row): User {
     return {
       id: String(r.id),
       email: String(r.email),
+      identifierType: r.identifier_type === 'phone' ? 'phone' : 'email',
       name: (r.name as string | null) ?? null,
       role: r.role as User['role'],
       tier: String(r.tier),
       banned: Number(r.banned) === 1,
+      banReason: (r.ban_reason as string | null) ?? null,
       apiDisabled: Number(r.api_disabled) === 1,
       createdAt: String(r.created_at),
+      updatedAt: String(r.updated_at ?? r.created_at),
     };
   }
 
   userByEmail(email: string) {
-    const r = this.db.prepare('SELECT * FROM users WHERE email = ?').get(email) as Row | undefined;
+    const r = this.stmt('SELECT * FROM users WHERE email = ?').get(email) as Row | undefined;
     if (!r) return null;
     return {
       ...SqliteStore.toUser(r),
@@ -143,31 +154,71 @@ export class SqliteStore implements Store {
   }
 
   userById(id: string): User | null {
-    const r = this.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as Row | undefined;
+    const r = this.stmt('SELECT * FROM users WHERE id = ?').get(id) as Row | undefined;
     return r ? SqliteStore.toUser(r) : null;
   }
 
   listUsers(): User[] {
-    return this.db.prepare('SELECT * FROM users ORDER BY created_at, email').all().map((r) => SqliteStore.toUser(r as Row));
+    return this.stmt('SELECT * FROM users ORDER BY created_at, email').all().map((r) => SqliteStore.toUser(r as Row));
+  }
+
+  usersPage(limit: number, offset: number): { users: User[]; total: number } {
+    return this.db.transaction(() => ({
+      users: this.stmt('SELECT * FROM users ORDER BY created_at, email LIMIT ? OFFSET ?').all(limit, offset).map((r) => SqliteStore.toUser(r as Row)),
+      total: Number((this.stmt('SELECT COUNT(*) AS n FROM users').get() as Row).n),
+    }))();
+  }
+
+  updateUser(id: string, patch: UserPatch, at: string): User | null {
+    return this.db.transaction(() => {
+      const current = this.userById(id);
+      if (!current) return null;
+      const banned = patch.banned ?? current.banned;
+      this.stmt(
+        `UPDATE users SET role = @role, tier = @tier, api_disabled = @apiDisabled, updated_at = @at,
+           banned_at = CASE WHEN @banned = 0 THEN NULL WHEN banned = 1 THEN banned_at ELSE @at END,
+           ban_reason = CASE WHEN @banned = 0 THEN NULL WHEN @setReason = 1 THEN @reason ELSE ban_reason END,
+           banned = @banned
+         WHERE id = @id`,
+      ).run({
+        id,
+        at,
+        role: patch.role ?? current.role,
+        tier: patch.tier ?? current.tier,
+        apiDisabled: (patch.apiDisabled ?? current.apiDisabled) ? 1 : 0,
+        banned: banned ? 1 : 0,
+        setReason: patch.banReason !== undefined ? 1 : 0,
+        reason: patch.banReason ?? null,
+      });
+      // A ban ends every session at once; keys stay but no longer act (their owner is banned).
+      if (banned && !current.banned) this.stmt('DELETE FROM sessions WHERE user_id = ?').run(id);
+      this.accounts += 1;
+      return this.userById(id);
+    })();
   }
 
   removeUser(email: string): boolean {
-    return this.db.prepare('DELETE FROM users WHERE email = ?').run(email).changes > 0;
+    this.accounts += 1;
+    return this.stmt('DELETE FROM users WHERE email = ?').run(email).changes > 0;
+  }
+
+  deleteUser(id: string): boolean {
+    this.accounts += 1;
+    return this.stmt('DELETE FROM users WHERE id = ?').run(id).changes > 0;
   }
 
   createSession(tokenHash: string, session: Session): void {
-    this.db
-      .prepare('INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
-      .run(tokenHash, session.userId, session.createdAt, session.expiresAt);
+    this.stmt('INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(tokenHash, session.userId, session.createdAt, session.expiresAt);
   }
 
   sessionByTokenHash(tokenHash: string): Session | null {
-    const r = this.db.prepare('SELECT user_id, created_at, expires_at FROM sessions WHERE token_hash = ?').get(tokenHash) as Row | undefined;
+    const r = this.stmt('SELECT user_id, created_at, expires_at FROM sessions WHERE token_hash = ?').get(tokenHash) as Row | undefined;
     return r ? { userId: String(r.user_id), createdAt: String(r.created_at), expiresAt: String(r.expires_at) } : null;
   }
 
   deleteSession(tokenHash: string): void {
-    this.db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
+    this.stmt('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
+    this.accounts += 1;
   }
 
   private static toApiKey(r: Row): ApiKey {
@@ -196,26 +247,82 @@ export class SqliteStore implements Store {
   }
 
   apiKeyByHash(keyHash: string): ApiKey | null {
-    const r = this.db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as Row | undefined;
+    const r = this.stmt('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as Row | undefined;
     return r ? SqliteStore.toApiKey(r) : null;
   }
 
   revokeApiKey(userId: string, id: string, at: string): boolean {
+    this.accounts += 1;
     return this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL').run(at, id, userId).changes > 0;
   }
 
   touchApiKey(id: string, at: string): void {
-    this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id);
+    this.stmt('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id);
+  }
+
+  private static toTier(row: Row): Tier {
+    return { name: String(row.tier_name), orderRank: Number(row.order_rank), rateLimit: Number(row.rate_limit), features: JSON.parse(String(row.features)) };
   }
 
   tiers(): Tier[] {
-    return this.db
-      .prepare('SELECT tier_name, order_rank, rate_limit, features FROM tiers WHERE is_active = 1 ORDER BY order_rank')
+    return this.stmt('SELECT tier_name, order_rank, rate_limit, features FROM tiers WHERE is_active = 1 ORDER BY order_rank')
       .all()
-      .map((r) => {
-        const row = r as Row;
-        return { name: String(row.tier_name), orderRank: Number(row.order_rank), rateLimit: Number(row.rate_limit), features: JSON.parse(String(row.features)) };
-      });
+      .map((r) => SqliteStore.toTier(r as Row));
+  }
+
+  updateTier(name: string, patch: TierPatch, at: string): Tier | null {
+    const row = this.db.transaction(() => {
+      const changed = this.stmt(
+        `UPDATE tiers SET rate_limit = COALESCE(?, rate_limit), features = COALESCE(?, features), is_active = COALESCE(?, is_active), updated_at = ?
+         WHERE tier_name = ?`,
+      ).run(patch.rateLimit ?? null, patch.features ? JSON.stringify(patch.features) : null, patch.isActive === undefined ? null : patch.isActive ? 1 : 0, at, name).changes;
+      return changed ? (this.stmt('SELECT tier_name, order_rank, rate_limit, features FROM tiers WHERE tier_name = ?').get(name) as Row) : undefined;
+    })();
+    this.generation += 1;
+    return row ? SqliteStore.toTier(row) : null;
+  }
+
+  scopes(): Scope[] {
+    return this.stmt('SELECT scope_name, required_tier FROM scopes WHERE is_active = 1 ORDER BY id')
+      .all()
+      .map((r) => ({ name: String((r as Row).scope_name), requiredTier: String((r as Row).required_tier) }));
+  }
+
+  private static toOverride(row: Row): EndpointOverride {
+    return {
+      id: Number(row.id),
+      pathPattern: String(row.path_pattern),
+      method: String(row.method),
+      requiredTier: (row.required_tier as string | null) ?? null,
+      requiredScopes: row.required_scopes == null ? null : (JSON.parse(String(row.required_scopes)) as string[]),
+      isPublic: Number(row.is_public) === 1,
+    };
+  }
+
+  endpointOverrides(): EndpointOverride[] {
+    return this.stmt('SELECT * FROM endpoint_overrides WHERE is_active = 1 ORDER BY id')
+      .all()
+      .map((r) => SqliteStore.toOverride(r as Row));
+  }
+
+  createEndpointOverride(o: Omit<EndpointOverride, 'id'>): EndpointOverride {
+    const info = this.stmt('INSERT INTO endpoint_overrides (path_pattern, method, required_tier, required_scopes, is_public) VALUES (?, ?, ?, ?, ?)').run(
+      o.pathPattern,
+      o.method,
+      o.requiredTier,
+      o.requiredScopes === null ? null : JSON.stringify(o.requiredScopes),
+      o.isPublic ? 1 : 0,
+    );
+    this.generation += 1;
+    return { id: Number(info.lastInsertRowid), ...o };
+  }
+
+  accountGeneration(): number {
+    return this.accounts;
+  }
+
+  accessGeneration(): number {
+    return this.generation;
   }
 
   roles(): Role[] {
@@ -232,10 +339,31 @@ export class SqliteStore implements Store {
   }
 
   rolesOf(userId: string, at: string): string[] {
-    return this.db
-      .prepare('SELECT role_name FROM role_assignments WHERE identity_user_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY id')
+    return this.stmt('SELECT role_name FROM role_assignments WHERE identity_user_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY id')
       .all(userId, at)
       .map((r) => String((r as Row).role_name));
+  }
+
+  addUsage(entries: UsageEntry[]): void {
+    if (entries.length === 0) return;
+    const upsert = this.stmt(
+      `INSERT INTO usage_daily (user_id, day, route, count, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id, day, route) DO UPDATE SET count = count + excluded.count,
+         first_seen = MIN(first_seen, excluded.first_seen), last_seen = MAX(last_seen, excluded.last_seen)`,
+    );
+    this.db.transaction(() => {
+      // A user deleted since the requests were counted has nothing left to count against.
+      for (const e of entries) if (this.stmt('SELECT 1 FROM users WHERE id = ?').get(e.userId)) upsert.run(e.userId, e.day, e.route, e.count, e.firstSeen, e.lastSeen);
+    })();
+  }
+
+  usage(userId: string, fromDay: string): UsageEntry[] {
+    return this.stmt('SELECT * FROM usage_daily WHERE user_id = ? AND day >= ? ORDER BY day, route')
+      .all(userId, fromDay)
+      .map((r) => {
+        const row = r as Row;
+        return { userId: String(row.user_id), day: String(row.day), route: String(row.route), count: Number(row.count), firstSeen: String(row.first_seen), lastSeen: String(row.last_seen) };
+      });
   }
 
   close(): void {

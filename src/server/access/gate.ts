@@ -1,0 +1,217 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppDeps } from '../deps.js';
+import type { ApiKey, EndpointOverride, Scope, Tier, User } from '../store/accounts.js';
+import { problem } from '../problem.js';
+import { clientAddress } from '../client-address.js';
+import { bearerToken } from '../auth/sessions.js';
+import { IdentityResolver, type Identity } from '../auth/identity.js';
+import type { RateLimiter } from '../rate-limit.js';
+import { policyFor, type RoutePolicy } from './policies.js';
+import type { UsageRecorder } from './usage.js';
+
+/** The caller of a request that passed the gate, for the routes to act on. */
+export interface Caller {
+  /** Null for anonymous callers (and for unusable credentials on public routes). */
+  user: User | null;
+  /** The API key the caller used, if any. */
+  key: ApiKey | null;
+  /** The tier the caller is counted and limited in. */
+  tier: Tier;
+  /** Scopes the caller may use: a key's own scopes, a session's every scope; both only as far as the tier allows. */
+  scopes: ReadonlySet<string>;
+}
+
+/** The ranks of the seeded tiers, used when a tier named by a rule is missing from the table. */
+const SEEDED_RANKS: Record<string, number> = { anonymous: 0, free: 1, pro: 2, admin: 3 };
+const SEEDED_ANONYMOUS: Tier = { name: 'anonymous', orderRank: 0, rateLimit: 10, features: {} };
+
+/** The access tables, re-read when this process changes them and at most a second stale otherwise. */
+interface AccessTables {
+  tiers: Map<string, Tier>;
+  scopes: Scope[];
+  overrides: EndpointOverride[];
+  permissions: Map<string, readonly string[]>;
+}
+
+/** What the gate goes by when the store cannot be read: the seeded tiers, no overrides, no permissions. */
+const SEEDED_TABLES: AccessTables = {
+  tiers: new Map(
+    ([['anonymous', 10], ['free', 60], ['pro', 300], ['admin', 0]] as const).map(([name, rateLimit]) => [name, { name, orderRank: SEEDED_RANKS[name], rateLimit, features: {} }]),
+  ),
+  scopes: [],
+  overrides: [],
+  permissions: new Map(),
+};
+
+function accessTables(deps: AppDeps, log: (message: string) => void, maxAgeMs = 1_000): () => AccessTables {
+  let cached: AccessTables | undefined;
+  let generation = -1;
+  let loadedAt = 0;
+  return () => {
+    const t = deps.now();
+    try {
+      if (!cached || generation !== deps.store.accessGeneration() || t - loadedAt >= maxAgeMs || t < loadedAt) {
+        generation = deps.store.accessGeneration();
+        loadedAt = t;
+        cached = {
+          tiers: new Map(deps.store.tiers().map((tier) => [tier.name, tier])),
+          scopes: deps.store.scopes(),
+          overrides: deps.store.endpointOverrides(),
+          permissions: new Map(deps.store.roles().map((r) => [r.name, r.permissions])),
+        };
+      }
+    } catch (err) {
+      // A broken store must not take the public routes (health among them) down with it.
+      log(`access: cannot read the access tables: ${(err as Error).message}`);
+    }
+    return cached ?? SEEDED_TABLES;
+  };
+}
+
+/** What a request needs after the endpoint overrides are applied. */
+interface Rule {
+  public: boolean;
+  session: boolean;
+  /** The lowest tier allowed (non-admin routes). */
+  tier: string | null;
+  admin: boolean;
+  permission?: string;
+  scopes: readonly string[];
+}
+
+/** The most specific active override for a path and method: exact paths before prefixes, longer prefixes first, a method before `*`. */
+export function matchOverride(overrides: readonly EndpointOverride[], method: string, path: string): EndpointOverride | undefined {
+  let best: EndpointOverride | undefined;
+  let bestScore = -1;
+  for (const o of overrides) {
+    if (o.method !== '*' && o.method.toUpperCase() !== method) continue;
+    let score: number;
+    if (o.pathPattern.endsWith('/*')) {
+      const prefix = o.pathPattern.slice(0, -2);
+      if (path !== prefix && !path.startsWith(`${prefix}/`)) continue;
+      score = prefix.length * 4;
+    } else {
+      if (o.pathPattern !== path && `${o.pathPattern}/` !== path) continue;
+      score = 1_000_000;
+    }
+    if (o.method !== '*') score += 2;
+    if (score > bestScore) {
+      best = o;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+function ruleFor(policy: RoutePolicy | undefined, override: EndpointOverride | undefined): Rule {
+  const base: Rule = {
+    public: !policy || policy.requirement === 'public',
+    session: policy?.requirement === 'session',
+    tier: policy && (policy.requirement === 'free' || policy.requirement === 'pro') ? policy.requirement : null,
+    admin: policy?.requirement === 'admin',
+    permission: policy?.permission,
+    scopes: policy?.scopes ?? [],
+  };
+  // Admin routes keep their rule: an override cannot open the administration.
+  if (!override || base.admin) return base;
+  if (override.isPublic || override.requiredTier === 'anonymous') return { ...base, public: true, session: false, tier: null };
+  return {
+    ...base,
+    public: base.public && !override.requiredTier && !override.requiredScopes,
+    tier: override.requiredTier ?? base.tier ?? (base.public && override.requiredScopes ? 'free' : null),
+    scopes: override.requiredScopes ?? base.scopes,
+  };
+}
+
+type Denial = [status: 401 | 403, detail: string];
+
+/**
+ * Gates every request: its identity (session or API key), the route's rule from the policy
+ * table and the endpoint overrides, then the caller's per-minute rate limit. Passing callers
+ * are set as `caller` on the context and their requests are counted in the usage records.
+ */
+export function accessGate(deps: AppDeps, usage: UsageRecorder, limiter: RateLimiter, log: (message: string) => void = () => undefined): MiddlewareHandler {
+  const tables = accessTables(deps, log);
+  const identities = new IdentityResolver(deps.store);
+  const rank = (t: AccessTables, name: string) => t.tiers.get(name)?.orderRank ?? SEEDED_RANKS[name] ?? Number.MAX_SAFE_INTEGER;
+  // A user whose tier is missing or inactive counts as free.
+  const tierOf = (t: AccessTables, user: User | null): Tier =>
+    (user ? (t.tiers.get(user.tier) ?? t.tiers.get('free')) : undefined) ?? t.tiers.get('anonymous') ?? SEEDED_ANONYMOUS;
+  const scopesOf = (t: AccessTables, user: User, key: ApiKey | null): Set<string> => {
+    const allowed = t.scopes.filter((s) => rank(t, s.requiredTier) <= rank(t, user.tier)).map((s) => s.name);
+    return new Set(key ? allowed.filter((s) => key.scopes.includes(s)) : allowed);
+  };
+
+  function deny(t: AccessTables, rule: Rule, identity: Identity, at: number): Denial | null {
+    if (identity.kind === 'anonymous') {
+      if (rule.tier && rank(t, rule.tier) > rank(t, 'free')) return [403, `This route needs the ${rule.tier} tier or higher`];
+      return [401, 'Authentication required'];
+    }
+    if (identity.kind === 'invalid') return [401, 'Invalid or expired credentials'];
+    const { user } = identity;
+    const key = identity.kind === 'key' ? identity.key : null;
+    if (user.banned) return [403, 'This account is banned'];
+    if (user.apiDisabled) return [403, 'API access is disabled for this account'];
+    if (rule.session && key) return [403, 'This route needs a signed-in session, not an API key'];
+    if (rule.admin) {
+      if (user.role !== 'admin' || user.tier !== 'admin') return [403, 'Administrators only'];
+      if (key && !key.scopes.includes('admin')) return [403, 'API key missing required scope: admin'];
+      if (rule.permission) {
+        const roles = deps.store.rolesOf(user.id, new Date(at).toISOString());
+        if (!roles.some((r) => t.permissions.get(r)?.includes(rule.permission!))) return [403, `Missing permission: ${rule.permission}`];
+      }
+      return null;
+    }
+    if (rule.tier && rank(t, tierOf(t, user).name) < rank(t, rule.tier)) return [403, `This route needs the ${rule.tier} tier or higher`];
+    const scopes = scopesOf(t, user, key);
+    const missing = rule.scopes.find((s) => !scopes.has(s) && (key !== null || t.scopes.some((known) => known.name === s)));
+    if (missing) return [403, key ? `API key missing required scope: ${missing}` : `Your tier does not allow the scope: ${missing}`];
+    return null;
+  }
+
+  return async (c: Context, next) => {
+    const t = tables();
+    const at = deps.now();
+    const policy = policyFor(c.req.method, c.req.path);
+    const rule = ruleFor(policy, matchOverride(t.overrides, c.req.method, c.req.path));
+    let identity: Identity;
+    try {
+      identity = identities.resolve(bearerToken(c.req.header('authorization')), at);
+    } catch (err) {
+      if (!rule.public) {
+        log(`access: cannot resolve the caller: ${(err as Error).message}`);
+        return problem(c, 503, 'The account store is unavailable');
+      }
+      identity = { kind: 'anonymous' };
+    }
+
+    const denial = rule.public ? null : deny(t, rule, identity, at);
+    if (denial) return problem(c, denial[0], denial[1]);
+    // On public routes unusable credentials (unknown, expired, banned, disabled) count as none.
+    const known = identity.kind === 'session' || identity.kind === 'key' ? identity : null;
+    const usable = known !== null && !known.user.banned && !known.user.apiDisabled;
+    const user = usable ? known.user : null;
+    const key = usable && known.kind === 'key' ? known.key : null;
+    const tier = tierOf(t, user);
+
+    if (policy?.rateLimited !== false && tier.rateLimit > 0) {
+      const hit = limiter.hit(user ? `user:${user.id}` : `ip:${clientAddress(c)}`, tier.rateLimit);
+      c.header('x-ratelimit-limit', String(tier.rateLimit));
+      c.header('x-ratelimit-remaining', String(hit.remaining));
+      c.header('x-ratelimit-reset', String(hit.resetSeconds));
+      if (hit.limited) {
+        c.header('retry-after', String(hit.resetSeconds));
+        return problem(c, 429, `Rate limit exceeded: ${tier.rateLimit} requests per minute for the ${tier.name} tier`);
+      }
+    }
+
+    c.set('caller' as never, { user, key, tier, scopes: user ? scopesOf(t, user, key) : new Set() } satisfies Caller as never);
+    if (user && policy) usage.record(user.id, `${policy.method === '*' ? c.req.method : policy.method} ${policy.pattern}`);
+    await next();
+  };
+}
+
+/** The caller the gate let through (anonymous when the gate did not run). */
+export function callerOf(c: Context): Caller {
+  return (c.get('caller' as never) as Caller | undefined) ?? { user: null, key: null, tier: SEEDED_ANONYMOUS, scopes: new Set() };
+}

@@ -1,0 +1,344 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppDeps } from '../deps.js';
+import type { User, UserPatch } from '../store/accounts.js';
+import { problem, problemResponse } from '../problem.js';
+import { hashPassword } from '../auth/password.js';
+import { callerOf } from '../access/gate.js';
+import type { UsageRecorder } from '../access/usage.js';
+import { userSchema } from './auth.js';
+
+/** The local-users list: limit 1–100 (default 50). Usage: 1–90 days back (default 30). */
+export const USER_LIMITS = { pageMax: 100, pageDefault: 50, usageDaysMax: 90, usageDaysDefault: 30 } as const;
+
+const TIERS = ['free', 'pro', 'admin'] as const;
+/** The tier a role gets when none is given. */
+const defaultTier = (role: 'admin' | 'user') => (role === 'admin' ? 'admin' : 'free');
+
+const denied = { 401: problemResponse('Not signed in'), 403: problemResponse('Not an administrator with the permission') };
+const notFound = problemResponse('No such user');
+const json = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { 'application/json': { schema } } });
+const page = z.object({
+  limit: z.coerce.number().int().min(1).max(USER_LIMITS.pageMax).default(USER_LIMITS.pageDefault).openapi({ param: { name: 'limit', in: 'query' } }),
+  offset: z.coerce.number().int().min(0).default(0).openapi({ param: { name: 'offset', in: 'query' } }),
+});
+const idParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
+
+/** The specification's Local auth user record. */
+const localUser = z.object({
+  id: z.string(),
+  identifier: z.string(),
+  identifier_type: z.enum(['email', 'phone']),
+  role: z.enum(['admin', 'user']),
+  tier: z.string(),
+  api_disabled: z.union([z.literal(0), z.literal(1)]),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+const toLocal = (u: User): z.infer<typeof localUser> => ({
+  id: u.id,
+  identifier: u.email,
+  identifier_type: u.identifierType,
+  role: u.role,
+  tier: u.tier,
+  api_disabled: u.apiDisabled ? 1 : 0,
+  created_at: u.createdAt,
+  updated_at: u.updatedAt,
+});
+
+/** An email address (stored lowercase) or an E.164 phone number. */
+const identifier = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    if (/^\+[1-9]\d{6,14}$/.test(v)) return { value: v, type: 'phone' as const };
+    const email = v.toLowerCase();
+    if (z.email().safeParse(email).success) return { value: email, type: 'email' as const };
+    ctx.addIssue({ code: 'custom', message: 'identifier must be an email address or an E.164 phone number' });
+    return z.NEVER;
+  });
+const password = z.string().min(8, 'password must be at least 8 characters').max(1024, 'password must be at most 1024 characters');
+
+const usage = z.object({
+  success: z.literal(true),
+  userId: z.string(),
+  total: z.object({ count: z.number().int(), firstSeen: z.string().nullable(), lastSeen: z.string().nullable() }),
+  days: z.array(z.object({ date: z.string(), count: z.number().int(), routes: z.record(z.string(), z.number().int()) })),
+  lookbackDays: z.number().int(),
+});
+
+/**
+ * User administration: `/api/admin/users` (list, get, patch, delete, ban, unban),
+ * `/admin/local-users` (the specification's local-user records), and usage per user under both
+ * prefixes. The access gate has checked the administrator and the permission.
+ */
+export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: UsageRecorder): void {
+  const at = () => new Date(deps.now()).toISOString();
+
+  /** Administrators do not ban, delete, demote or disable themselves (and lock everyone out). */
+  const self = (c: Context, id: string) => callerOf(c).user?.id === id;
+
+  function change(c: Context, id: string, patch: UserPatch): { user: User } | Response {
+    if (!deps.store.userById(id)) return problem(c, 404, `No user with id ${id}`);
+    if (self(c, id)) return problem(c, 403, 'Administrators cannot change, ban or delete their own account here');
+    return { user: deps.store.updateUser(id, patch, at())! };
+  }
+
+  function remove(c: Context, id: string): Response | null {
+    if (!deps.store.userById(id)) return problem(c, 404, `No user with id ${id}`);
+    if (self(c, id)) return problem(c, 403, 'Administrators cannot change, ban or delete their own account here');
+    deps.store.deleteUser(id);
+    return null;
+  }
+
+  function usageOf(userId: string, days: number) {
+    recorder.flush();
+    const today = Date.parse(`${at().slice(0, 10)}T00:00:00Z`);
+    const from = new Date(today - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+    const byDay = new Map<string, { date: string; count: number; routes: Record<string, number> }>();
+    let count = 0;
+    let firstSeen: string | null = null;
+    let lastSeen: string | null = null;
+    for (const row of deps.store.usage(userId, from)) {
+      const day = byDay.get(row.day) ?? { date: row.day, count: 0, routes: {} };
+      byDay.set(row.day, day);
+      day.count += row.count;
+      day.routes[row.route] = (day.routes[row.route] ?? 0) + row.count;
+      count += row.count;
+      if (!firstSeen || row.firstSeen < firstSeen) firstSeen = row.firstSeen;
+      if (!lastSeen || row.lastSeen > lastSeen) lastSeen = row.lastSeen;
+    }
+    return { success: true as const, userId, total: { count, firstSeen, lastSeen }, days: [...byDay.values()], lookbackDays: days };
+  }
+
+  // ---- /api/admin/users ----------------------------------------------------------------
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/admin/users',
+      summary: 'List users, oldest first (admin, users:read)',
+      request: { query: page },
+      responses: { 200: json('A page of users', z.object({ success: z.literal(true), users: z.array(userSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })), ...denied },
+    }),
+    (c) => {
+      const { limit, offset } = c.req.valid('query');
+      return c.json({ success: true as const, ...deps.store.usersPage(limit, offset), limit, offset }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/admin/users/{id}',
+      summary: 'One user (admin, users:read)',
+      request: { params: idParam },
+      responses: { 200: json('The user', z.object({ success: z.literal(true), user: userSchema })), ...denied, 404: notFound },
+    }),
+    (c) => {
+      const { id } = c.req.valid('param');
+      const user = deps.store.userById(id);
+      if (!user) return problem(c, 404, `No user with id ${id}`) as never;
+      return c.json({ success: true as const, user }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/api/admin/users/{id}',
+      summary: "Change a user's role, tier or API access (admin, users:manage)",
+      request: {
+        params: idParam,
+        body: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: z
+                .object({ role: z.enum(['admin', 'user']).optional(), tier: z.enum(TIERS).optional(), apiDisabled: z.boolean().optional() })
+                .strict()
+                .refine((b) => Object.keys(b).length > 0, 'give at least one of role, tier, apiDisabled'),
+            },
+          },
+        },
+      },
+      responses: { 200: json('The updated user', z.object({ success: z.literal(true), user: userSchema })), ...denied, 404: notFound, 422: problemResponse('Invalid change') },
+    }),
+    (c) => {
+      const body = c.req.valid('json');
+      const done = change(c, c.req.valid('param').id, { ...body, tier: body.tier ?? (body.role ? defaultTier(body.role) : undefined) });
+      return done instanceof Response ? (done as never) : c.json({ success: true as const, user: done.user }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/api/admin/users/{id}',
+      summary: 'Delete a user with their sessions, keys, roles and usage (admin, users:manage)',
+      request: { params: idParam },
+      responses: { 200: json('Deleted', z.object({ success: z.literal(true), message: z.string() })), ...denied, 404: notFound },
+    }),
+    (c) => {
+      const { id } = c.req.valid('param');
+      const refused = remove(c, id);
+      return refused ? (refused as never) : c.json({ success: true as const, message: `User ${id} deleted` }, 200);
+    },
+  );
+
+  for (const action of ['ban', 'unban'] as const) {
+    app.openapi(
+      createRoute({
+        method: 'post',
+        path: `/api/admin/users/{id}/${action}`,
+        summary: action === 'ban' ? 'Ban a user: their sessions end and their keys stop working (admin, users:manage)' : 'Lift a ban (admin, users:manage)',
+        request: {
+          params: idParam,
+          ...(action === 'ban'
+            ? { body: { required: false, content: { 'application/json': { schema: z.object({ reason: z.string().trim().max(500).optional() }) } } } }
+            : {}),
+        },
+        responses: { 200: json('The user', z.object({ success: z.literal(true), user: userSchema })), ...denied, 404: notFound },
+      }),
+      async (c) => {
+        const reason = action === 'ban' ? ((c.req.valid('json' as never) as { reason?: string } | undefined)?.reason ?? null) : null;
+        const done = change(c, c.req.valid('param').id, action === 'ban' ? { banned: true, banReason: reason } : { banned: false });
+        return done instanceof Response ? (done as never) : c.json({ success: true as const, user: done.user }, 200);
+      },
+    );
+  }
+
+  // ---- /admin/local-users ----------------------------------------------------------------
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/local-users',
+      summary: 'List local users (admin, users:read)',
+      request: { query: page },
+      responses: { 200: json('A page of local users', z.object({ success: z.literal(true), users: z.array(localUser), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })), ...denied },
+    }),
+    (c) => {
+      const { limit, offset } = c.req.valid('query');
+      const { users, total } = deps.store.usersPage(limit, offset);
+      return c.json({ success: true as const, users: users.map(toLocal), total, limit, offset }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/local-users/{id}',
+      summary: 'One local user (admin, users:read)',
+      request: { params: idParam },
+      responses: { 200: json('The user', z.object({ success: z.literal(true), user: localUser })), ...denied, 404: notFound },
+    }),
+    (c) => {
+      const { id } = c.req.valid('param');
+      const user = deps.store.userById(id);
+      if (!user) return problem(c, 404, `No user with id ${id}`) as never;
+      return c.json({ success: true as const, user: toLocal(user) }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/admin/local-users',
+      summary: 'Create a local user; the password is hashed with PBKDF2 (admin, users:manage)',
+      request: {
+        body: {
+          required: true,
+          content: { 'application/json': { schema: z.object({ identifier, password, role: z.enum(['admin', 'user']).default('user'), tier: z.enum(TIERS).optional() }) } },
+        },
+      },
+      responses: { 201: json('The new user', z.object({ success: z.literal(true), user: localUser })), ...denied, 409: problemResponse('The identifier is taken'), 422: problemResponse('Invalid user') },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      if (deps.store.userByEmail(body.identifier.value)) return problem(c, 409, `The identifier ${body.identifier.value} is already registered`) as never;
+      const hashed = await hashPassword(body.password);
+      // Checked again after hashing: another request may have taken the identifier meanwhile.
+      if (deps.store.userByEmail(body.identifier.value)) return problem(c, 409, `The identifier ${body.identifier.value} is already registered`) as never;
+      const user = deps.store.createUser({
+        email: body.identifier.value,
+        identifierType: body.identifier.type,
+        role: body.role,
+        tier: body.tier ?? defaultTier(body.role),
+        password: hashed,
+      });
+      return c.json({ success: true as const, user: toLocal(user) }, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/admin/local-users/{id}',
+      summary: 'Change role, tier or api_disabled (admin, users:manage); a role without a tier derives the tier',
+      request: {
+        params: idParam,
+        body: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: z
+                .object({ role: z.enum(['admin', 'user']).optional(), tier: z.enum(TIERS).optional(), api_disabled: z.union([z.literal(0), z.literal(1)]).optional() })
+                .strict()
+                .refine((b) => b.role !== undefined || b.tier !== undefined || b.api_disabled !== undefined, 'give at least one of role, tier, api_disabled'),
+            },
+          },
+        },
+      },
+      responses: { 200: json('The updated user', z.object({ success: z.literal(true), user: localUser })), ...denied, 404: notFound, 422: problemResponse('Invalid change') },
+    }),
+    (c) => {
+      const body = c.req.valid('json');
+      const done = change(c, c.req.valid('param').id, {
+        role: body.role,
+        tier: body.tier ?? (body.role ? defaultTier(body.role) : undefined),
+        apiDisabled: body.api_disabled === undefined ? undefined : body.api_disabled === 1,
+      });
+      return done instanceof Response ? (done as never) : c.json({ success: true as const, user: toLocal(done.user) }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/admin/local-users/{id}',
+      summary: 'Delete a local user (admin, users:manage)',
+      request: { params: idParam },
+      responses: { 200: json('Deleted', z.object({ success: z.literal(true), message: z.string() })), ...denied, 404: notFound },
+    }),
+    (c) => {
+      const { id } = c.req.valid('param');
+      const refused = remove(c, id);
+      return refused ? (refused as never) : c.json({ success: true as const, message: `User ${id} deleted` }, 200);
+    },
+  );
+
+  // ---- usage ------------------------------------------------------------------------------
+
+  for (const path of ['/api/admin/usage/{userId}', '/admin/usage/{userId}']) {
+    app.openapi(
+      createRoute({
+        method: 'get',
+        path,
+        summary: "A user's requests per day and route (admin, users:read)",
+        request: {
+          params: z.object({ userId: z.string().openapi({ param: { name: 'userId', in: 'path' } }) }),
+          query: z.object({
+            days: z.coerce.number().int().min(1).max(USER_LIMITS.usageDaysMax).default(USER_LIMITS.usageDaysDefault).openapi({ param: { name: 'days', in: 'query' } }),
+          }),
+        },
+        responses: { 200: json('The usage record', usage), ...denied, 404: notFound },
+      }),
+      (c) => {
+        const { userId } = c.req.valid('param');
+        if (!deps.store.userById(userId)) return problem(c, 404, `No user with id ${userId}`) as never;
+        return c.json(usageOf(userId, c.req.valid('query').days), 200);
+      },
+    );
+  }
+}
