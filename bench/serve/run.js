@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Load benchmark of `flc serve` with autocannon (a dev dependency):
-//   1. POST /api/validate-rule, 50 connections, 10 s;
+//   1. POST /api/validate-rule, 50 connections, 10 s, signed in as an administrator (the admin
+//      tier has no rate limit; every request still resolves its session and is counted);
 //   2. POST /api/compile/stream compiling the bundled example lists (served over loopback),
 //      10 requests (the streaming limit is 10 per minute per IP).
 // Usage: node bench/serve/run.js [--duration S] [--write]
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +29,9 @@ await new Promise((r) => lists.listen(0, '127.0.0.1', r));
 const listsUrl = `http://127.0.0.1:${lists.address().port}`;
 
 const dir = mkdtempSync(join(tmpdir(), 'flc-bench-serve-'));
+const PASSWORD = 'bench password';
+const add = spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), 'user', 'add', 'bench@example.org', '--role', 'admin', '--db', join(dir, 'flc.db')], { input: `${PASSWORD}\n`, encoding: 'utf8' });
+if (add.status !== 0) throw new Error(`flc user add failed: ${add.stderr}`);
 const server = spawn(process.execPath, [join(ROOT, 'bin/run.js'), 'serve', '--port', '0', '--db', join(dir, 'flc.db'), '--allow-private-sources'], { stdio: ['ignore', 'ignore', 'pipe'] });
 const url = await new Promise((resolveUrl, reject) => {
   let err = '';
@@ -40,7 +44,8 @@ const url = await new Promise((resolveUrl, reject) => {
 });
 
 const run = (opts) => new Promise((r, j) => autocannon(opts, (e, res) => (e ? j(e) : r(res))));
-const json = { 'content-type': 'application/json' };
+const signIn = await fetch(`${url}/api/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.org', password: PASSWORD }) });
+const json = { 'content-type': 'application/json', authorization: `Bearer ${(await signIn.json()).token}` };
 
 await run({ url: `${url}/api/validate-rule`, method: 'POST', headers: json, body: JSON.stringify({ rule: '||warmup.example^' }), connections: 10, duration: 2 });
 const rule = await run({
