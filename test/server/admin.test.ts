@@ -65,4 +65,12 @@ describe('admin routes', () => {
     expect(body).toMatchObject({ success: true, password: { algorithm: 'PBKDF2-SHA256', iterations: 600000 }, apiKeys: { prefix: 'flc_' } });
     expect(body.tiers).toEqual([{ name: 'anonymous', rateLimit: 10 }, { name: 'free', rateLimit: 60 }, { name: 'pro', rateLimit: 300 }, { name: 'admin', rateLimit: 0 }]);
   });
+
+  test('my-permissions: what the assigned roles grant, for any administrator', async () => {
+    const perms = async (bearer: string) => (await (await get('/admin/system/my-permissions', bearer)).json()).permissions;
+    expect(await perms(token(viewer))).toEqual(['admin:read', 'audit:read', 'config:read', 'flags:read', 'metrics:read', 'users:read']);
+    expect(await perms(token(bare))).toEqual([]);
+    expect(await perms(keyWith)).toContain('users:manage');
+    expect((await get('/admin/system/my-permissions', token(pro))).status).toBe(403);
+  });
 });

@@ -159,7 +159,7 @@ describe('OpenAPI', () => {
       '/api/schemas', '/api/sentry-config', '/api/turnstile-config', '/api/validate', '/api/validate-rule', '/api/version',
       '/api/ws/compile', '/compile/stream', '/ws/compile',
       '/api/admin/users', '/api/admin/users/{id}', '/api/admin/users/{id}/ban', '/api/admin/users/{id}/unban', '/api/admin/usage/{userId}',
-      '/admin/local-users', '/admin/local-users/{id}', '/admin/usage/{userId}',
+      '/admin/local-users', '/admin/local-users/{id}', '/admin/usage/{userId}', '/admin/system/my-permissions',
     ].sort());
   });
 });

@@ -19,6 +19,8 @@ export interface Caller {
   tier: Tier;
   /** Scopes the caller may use: a key's own scopes, a session's every scope; both only as far as the tier allows. */
   scopes: ReadonlySet<string>;
+  /** Admin permissions from the caller's assigned roles (administrators only; empty otherwise). */
+  permissions: ReadonlySet<string>;
 }
 
 /** The ranks of the seeded tiers, used when a tier named by a rule is missing from the table. */
@@ -142,7 +144,14 @@ export function accessGate(deps: AppDeps, usage: UsageRecorder, limiter: RateLim
     return new Set(key ? allowed.filter((s) => key.scopes.includes(s)) : allowed);
   };
 
-  function deny(t: AccessTables, rule: Rule, identity: Identity, at: number): Denial | null {
+  const permissionsOf = (t: AccessTables, user: User, at: number): Set<string> => {
+    const granted = new Set<string>();
+    if (user.role !== 'admin') return granted;
+    for (const role of deps.store.rolesOf(user.id, new Date(at).toISOString())) for (const p of t.permissions.get(role) ?? []) granted.add(p);
+    return granted;
+  };
+
+  function deny(t: AccessTables, rule: Rule, identity: Identity, permissions: () => Set<string>): Denial | null {
     if (identity.kind === 'anonymous') {
       if (rule.tier && rank(t, rule.tier) > rank(t, 'free')) return [403, `This route needs the ${rule.tier} tier or higher`];
       return [401, 'Authentication required'];
@@ -156,10 +165,7 @@ export function accessGate(deps: AppDeps, usage: UsageRecorder, limiter: RateLim
     if (rule.admin) {
       if (user.role !== 'admin' || user.tier !== 'admin') return [403, 'Administrators only'];
       if (key && !key.scopes.includes('admin')) return [403, 'API key missing required scope: admin'];
-      if (rule.permission) {
-        const roles = deps.store.rolesOf(user.id, new Date(at).toISOString());
-        if (!roles.some((r) => t.permissions.get(r)?.includes(rule.permission!))) return [403, `Missing permission: ${rule.permission}`];
-      }
+      if (rule.permission && !permissions().has(rule.permission)) return [403, `Missing permission: ${rule.permission}`];
       return null;
     }
     if (rule.tier && rank(t, tierOf(t, user).name) < rank(t, rule.tier)) return [403, `This route needs the ${rule.tier} tier or higher`];
@@ -185,7 +191,9 @@ export function accessGate(deps: AppDeps, usage: UsageRecorder, limiter: RateLim
       identity = { kind: 'anonymous' };
     }
 
-    const denial = rule.public ? null : deny(t, rule, identity, at);
+    let permissions: Set<string> | undefined;
+    const permissionsOnce = () => (permissions ??= 'user' in identity ? permissionsOf(t, identity.user, at) : new Set<string>());
+    const denial = rule.public ? null : deny(t, rule, identity, permissionsOnce);
     if (denial) return problem(c, denial[0], denial[1]);
     // On public routes unusable credentials (unknown, expired, banned, disabled) count as none.
     const known = identity.kind === 'session' || identity.kind === 'key' ? identity : null;
@@ -205,7 +213,8 @@ export function accessGate(deps: AppDeps, usage: UsageRecorder, limiter: RateLim
       }
     }
 
-    c.set('caller' as never, { user, key, tier, scopes: user ? scopesOf(t, user, key) : new Set() } satisfies Caller as never);
+    const caller: Caller = { user, key, tier, scopes: user ? scopesOf(t, user, key) : new Set(), permissions: user ? permissionsOnce() : new Set() };
+    c.set('caller' as never, caller as never);
     if (user && policy) usage.record(user.id, `${policy.method === '*' ? c.req.method : policy.method} ${policy.pattern}`);
     await next();
   };
@@ -213,5 +222,5 @@ export function accessGate(deps: AppDeps, usage: UsageRecorder, limiter: RateLim
 
 /** The caller the gate let through (anonymous when the gate did not run). */
 export function callerOf(c: Context): Caller {
-  return (c.get('caller' as never) as Caller | undefined) ?? { user: null, key: null, tier: SEEDED_ANONYMOUS, scopes: new Set() };
+  return (c.get('caller' as never) as Caller | undefined) ?? { user: null, key: null, tier: SEEDED_ANONYMOUS, scopes: new Set(), permissions: new Set() };
 }

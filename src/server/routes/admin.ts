@@ -2,6 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
 import { problemResponse } from '../problem.js';
 import type { RequestMetrics } from './status.js';
+import { callerOf } from '../access/gate.js';
 import { PASSWORD_ITERATIONS } from '../auth/password.js';
 import { SESSION_TTL_MS } from '../auth/sessions.js';
 import { API_KEY_PREFIX } from '../auth/identity.js';
@@ -11,8 +12,18 @@ const denied = { 401: problemResponse('Not signed in'), 403: problemResponse('No
 /** Prometheus label values: backslash, quote and newline escaped. */
 const label = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
-/** `/api/metrics/prometheus` and `/api/admin/auth/config` (the access gate checks the caller). */
+/** `/api/metrics/prometheus`, `/api/admin/auth/config`, `/admin/system/my-permissions` (the access gate checks the caller). */
 export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: RequestMetrics): void {
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/system/my-permissions',
+      summary: "The caller's permissions, resolved from their assigned roles (any administrator)",
+      responses: { 200: { description: 'Permissions', content: { 'application/json': { schema: z.object({ success: z.literal(true), permissions: z.array(z.string()) }) } } }, ...denied },
+    }),
+    (c) => c.json({ success: true as const, permissions: [...callerOf(c).permissions].sort() }, 200),
+  );
+
   app.openapi(
     createRoute({
       method: 'get',
