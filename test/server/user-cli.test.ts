@@ -18,6 +18,7 @@ describe('flc user add, then a real flc serve', () => {
     const list = spawnSync(process.execPath, [BIN, 'user', 'list', '--db', db, '--json'], { encoding: 'utf8' });
     expect(JSON.parse(list.stdout).users).toMatchObject([{ email: 'root@example.org', role: 'admin', tier: 'admin', adminRoles: ['super-admin'] }]);
 
+    const secrets = ['a long admin password', 'a long ci password'];
     const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     const url = await new Promise<string>((r, j) => {
@@ -45,10 +46,13 @@ describe('flc user add, then a real flc serve', () => {
       const ci = await fetch(`${url}/api/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ci@example.org', password: 'a long ci password' }) });
       const ciToken = (await ci.json()).token;
       expect((await fetch(`${url}/admin/local-users`, { headers: { authorization: `Bearer ${ciToken}` } })).status).toBe(403);
+      secrets.push(token, ciToken);
     } finally {
       server.kill('SIGTERM');
       await new Promise((r) => server.once('exit', r));
     }
+    // The server's own log never shows a password or a token.
+    for (const secret of secrets) expect(err).not.toContain(secret);
 
     // The requests were counted, and the counts were written by the time the server exited.
     const store = new SqliteStore(db);
