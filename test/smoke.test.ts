@@ -28,6 +28,14 @@ describe('the packed package', () => {
     expect(existsSync(join(ROOT, 'oclif.manifest.json'))).toBe(false);
   });
 
+  test('--version answers without oclif, exactly as oclif would', async () => {
+    const { Config } = await import('@oclif/core');
+    const config = await Config.load(join(dir, 'node_modules/flc'));
+    expect(execFileSync(process.execPath, [bin, '--version'], { encoding: 'utf8' })).toBe(`${config.userAgent}\n`);
+    // Any other first argument still goes through oclif.
+    expect(spawnSync(process.execPath, [bin, 'nope', '--version'], { encoding: 'utf8' }).stderr).toContain('command nope not found');
+  });
+
   test('runs: --version, compile, validate-rule', () => {
     expect(execFileSync(process.execPath, [bin, '--version'], { encoding: 'utf8' })).toMatch(/^flc\/\d+\.\d+\.\d+/);
     const list = spawnSync(process.execPath, [bin, 'compile', '-c', join(ROOT, 'examples/flc.config.yaml'), '-q'], { encoding: 'utf8' });
