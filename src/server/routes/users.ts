@@ -111,37 +111,62 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     return { success: true as const, userId, total: { count, firstSeen, lastSeen }, days: [...byDay.values()], lookbackDays: days };
   }
 
+  /**
+   * List, get and delete, the same for both views of the users: the account routes' shape
+   * under `/api/admin/users`, the specification's local-user records under `/admin/local-users`.
+   */
+  function registerReads<S extends z.ZodType>(prefix: string, schema: S, show: (u: User) => z.infer<S>, what: string): void {
+    app.openapi(
+      createRoute({
+        method: 'get',
+        path: prefix,
+        summary: `List ${what}, oldest first (admin, users:read)`,
+        request: { query: page },
+        responses: { 200: json(`A page of ${what}`, z.object({ success: z.literal(true), users: z.array(schema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })), ...denied },
+      }),
+      (c) => {
+        const { limit, offset } = c.req.valid('query');
+        const { users, total } = deps.store.usersPage(limit, offset);
+        return c.json({ success: true as const, users: users.map(show), total, limit, offset } as never, 200);
+      },
+    );
+
+    app.openapi(
+      createRoute({
+        method: 'get',
+        path: `${prefix}/{id}`,
+        summary: `One of the ${what} (admin, users:read)`,
+        request: { params: idParam },
+        responses: { 200: json('The user', z.object({ success: z.literal(true), user: schema })), ...denied, 404: notFound },
+      }),
+      (c) => {
+        const { id } = c.req.valid('param');
+        const user = deps.store.userById(id);
+        if (!user) return problem(c, 404, `No user with id ${id}`) as never;
+        return c.json({ success: true as const, user: show(user) } as never, 200);
+      },
+    );
+
+    app.openapi(
+      createRoute({
+        method: 'delete',
+        path: `${prefix}/{id}`,
+        summary: 'Delete a user with their sessions, keys, roles and usage (admin, users:manage)',
+        request: { params: idParam },
+        responses: { 200: json('Deleted', z.object({ success: z.literal(true), message: z.string() })), ...denied, 404: notFound },
+      }),
+      (c) => {
+        const { id } = c.req.valid('param');
+        const refused = remove(c, id);
+        return refused ? (refused as never) : c.json({ success: true as const, message: `User ${id} deleted` }, 200);
+      },
+    );
+  }
+
+  registerReads('/api/admin/users', userSchema, (u) => u, 'users');
+  registerReads('/admin/local-users', localUser, toLocal, 'local users');
+
   // ---- /api/admin/users ----------------------------------------------------------------
-
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/api/admin/users',
-      summary: 'List users, oldest first (admin, users:read)',
-      request: { query: page },
-      responses: { 200: json('A page of users', z.object({ success: z.literal(true), users: z.array(userSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })), ...denied },
-    }),
-    (c) => {
-      const { limit, offset } = c.req.valid('query');
-      return c.json({ success: true as const, ...deps.store.usersPage(limit, offset), limit, offset }, 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/api/admin/users/{id}',
-      summary: 'One user (admin, users:read)',
-      request: { params: idParam },
-      responses: { 200: json('The user', z.object({ success: z.literal(true), user: userSchema })), ...denied, 404: notFound },
-    }),
-    (c) => {
-      const { id } = c.req.valid('param');
-      const user = deps.store.userById(id);
-      if (!user) return problem(c, 404, `No user with id ${id}`) as never;
-      return c.json({ success: true as const, user }, 200);
-    },
-  );
 
   app.openapi(
     createRoute({
@@ -171,21 +196,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     },
   );
 
-  app.openapi(
-    createRoute({
-      method: 'delete',
-      path: '/api/admin/users/{id}',
-      summary: 'Delete a user with their sessions, keys, roles and usage (admin, users:manage)',
-      request: { params: idParam },
-      responses: { 200: json('Deleted', z.object({ success: z.literal(true), message: z.string() })), ...denied, 404: notFound },
-    }),
-    (c) => {
-      const { id } = c.req.valid('param');
-      const refused = remove(c, id);
-      return refused ? (refused as never) : c.json({ success: true as const, message: `User ${id} deleted` }, 200);
-    },
-  );
-
   for (const action of ['ban', 'unban'] as const) {
     app.openapi(
       createRoute({
@@ -209,37 +219,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
   }
 
   // ---- /admin/local-users ----------------------------------------------------------------
-
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/admin/local-users',
-      summary: 'List local users (admin, users:read)',
-      request: { query: page },
-      responses: { 200: json('A page of local users', z.object({ success: z.literal(true), users: z.array(localUser), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })), ...denied },
-    }),
-    (c) => {
-      const { limit, offset } = c.req.valid('query');
-      const { users, total } = deps.store.usersPage(limit, offset);
-      return c.json({ success: true as const, users: users.map(toLocal), total, limit, offset }, 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/admin/local-users/{id}',
-      summary: 'One local user (admin, users:read)',
-      request: { params: idParam },
-      responses: { 200: json('The user', z.object({ success: z.literal(true), user: localUser })), ...denied, 404: notFound },
-    }),
-    (c) => {
-      const { id } = c.req.valid('param');
-      const user = deps.store.userById(id);
-      if (!user) return problem(c, 404, `No user with id ${id}`) as never;
-      return c.json({ success: true as const, user: toLocal(user) }, 200);
-    },
-  );
 
   app.openapi(
     createRoute({
@@ -300,21 +279,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         apiDisabled: body.api_disabled === undefined ? undefined : body.api_disabled === 1,
       });
       return done instanceof Response ? (done as never) : c.json({ success: true as const, user: toLocal(done.user) }, 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'delete',
-      path: '/admin/local-users/{id}',
-      summary: 'Delete a local user (admin, users:manage)',
-      request: { params: idParam },
-      responses: { 200: json('Deleted', z.object({ success: z.literal(true), message: z.string() })), ...denied, 404: notFound },
-    }),
-    (c) => {
-      const { id } = c.req.valid('param');
-      const refused = remove(c, id);
-      return refused ? (refused as never) : c.json({ success: true as const, message: `User ${id} deleted` }, 200);
     },
   );
 
