@@ -18,14 +18,16 @@ export interface Caller {
   /** The tier the caller is counted and limited in. */
   tier: Tier;
   /** Scopes the caller may use: a key's own scopes, a session's every scope; both only as far as the tier allows. */
-  scopes: ReadonlySet<string>;
-  /** Admin permissions from the caller's assigned roles (administrators only; empty otherwise). */
-  permissions: ReadonlySet<string>;
+  scopes(): ReadonlySet<string>;
+  /** Admin permissions from the caller's assigned roles (administrators only; empty otherwise). Read on first use. */
+  permissions(): ReadonlySet<string>;
 }
 
-/** The ranks of the seeded tiers, used when a tier named by a rule is missing from the table. */
-const SEEDED_RANKS: Record<string, number> = { anonymous: 0, free: 1, pro: 2, admin: 3 };
-const SEEDED_ANONYMOUS: Tier = { name: 'anonymous', orderRank: 0, rateLimit: 10, features: {} };
+/** The tiers migration 004 seeds, for when the store cannot be read or a rule names a missing tier. */
+const SEEDED_TIERS = new Map<string, Tier>(
+  ([['anonymous', 10], ['free', 60], ['pro', 300], ['admin', 0]] as const).map(([name, rateLimit], orderRank) => [name, { name, orderRank, rateLimit, features: {} }]),
+);
+const SEEDED_ANONYMOUS = SEEDED_TIERS.get('anonymous')!;
 
 /** The access tables, re-read when this process changes them and at most a second stale otherwise. */
 interface AccessTables {
@@ -37,9 +39,7 @@ interface AccessTables {
 
 /** What the gate goes by when the store cannot be read: the seeded tiers, no overrides, no permissions. */
 const SEEDED_TABLES: AccessTables = {
-  tiers: new Map(
-    ([['anonymous', 10], ['free', 60], ['pro', 300], ['admin', 0]] as const).map(([name, rateLimit]) => [name, { name, orderRank: SEEDED_RANKS[name], rateLimit, features: {} }]),
-  ),
+  tiers: SEEDED_TIERS,
   scopes: [],
   overrides: [],
   permissions: new Map(),
@@ -135,7 +135,7 @@ type Denial = [status: 401 | 403, detail: string];
 export function accessGate(deps: AppDeps, usage: UsageRecorder, limiter: RateLimiter, log: (message: string) => void = () => undefined): MiddlewareHandler {
   const tables = accessTables(deps, log);
   const identities = new IdentityResolver(deps.store);
-  const rank = (t: AccessTables, name: string) => t.tiers.get(name)?.orderRank ?? SEEDED_RANKS[name] ?? Number.MAX_SAFE_INTEGER;
+  const rank = (t: AccessTables, name: string) => t.tiers.get(name)?.orderRank ?? SEEDED_TIERS.get(name)?.orderRank ?? Number.MAX_SAFE_INTEGER;
   // A user whose tier is missing or inactive counts as free.
   const tierOf = (t: AccessTables, user: User | null): Tier =>
     (user ? (t.tiers.get(user.tier) ?? t.tiers.get('free')) : undefined) ?? t.tiers.get('anonymous') ?? SEEDED_ANONYMOUS;
@@ -213,7 +213,16 @@ export function accessGate(deps: AppDeps, usage: UsageRecorder, limiter: RateLim
       }
     }
 
-    const caller: Caller = { user, key, tier, scopes: user ? scopesOf(t, user, key) : new Set(), permissions: user ? permissionsOnce() : new Set() };
+    // Scopes and permissions are worked out only for the routes that ask (keys, my-permissions).
+    let scopes: Set<string> | undefined;
+    const none = new Set<string>();
+    const caller: Caller = {
+      user,
+      key,
+      tier,
+      scopes: () => (user ? (scopes ??= scopesOf(t, user, key)) : none),
+      permissions: () => (user ? permissionsOnce() : none),
+    };
     c.set('caller' as never, caller as never);
     if (user && policy) usage.record(user.id, `${policy.method === '*' ? c.req.method : policy.method} ${policy.pattern}`);
     await next();
@@ -222,5 +231,5 @@ export function accessGate(deps: AppDeps, usage: UsageRecorder, limiter: RateLim
 
 /** The caller the gate let through (anonymous when the gate did not run). */
 export function callerOf(c: Context): Caller {
-  return (c.get('caller' as never) as Caller | undefined) ?? { user: null, key: null, tier: SEEDED_ANONYMOUS, scopes: new Set(), permissions: new Set() };
+  return (c.get('caller' as never) as Caller | undefined) ?? { user: null, key: null, tier: SEEDED_ANONYMOUS, scopes: () => new Set(), permissions: () => new Set() };
 }

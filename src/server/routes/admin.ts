@@ -21,7 +21,7 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
       summary: "The caller's permissions, resolved from their assigned roles (any administrator)",
       responses: { 200: { description: 'Permissions', content: { 'application/json': { schema: z.object({ success: z.literal(true), permissions: z.array(z.string()) }) } } }, ...denied },
     }),
-    (c) => c.json({ success: true as const, permissions: [...callerOf(c).permissions].sort() }, 200),
+    (c) => c.json({ success: true as const, permissions: [...callerOf(c).permissions()].sort() }, 200),
   );
 
   app.openapi(

@@ -20,13 +20,14 @@ export const userSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-const user = userSchema;
 const session = z.object({ createdAt: z.string(), expiresAt: z.string() });
+/** A new or given password: 8 to 1,024 characters (also for `/admin/local-users`). */
+export const passwordSchema = z.string().min(8, 'password must be at least 8 characters').max(1024, 'password must be at most 1024 characters');
 const credentials = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email('email must be a valid address')),
-  password: z.string().min(8, 'password must be at least 8 characters').max(1024, 'password must be at most 1024 characters'),
+  password: passwordSchema,
 });
-const tokenAndUser = { description: 'The session token (shown once) and the user', content: { 'application/json': { schema: z.object({ token: z.string(), user }) } } };
+const tokenAndUser = { description: 'The session token (shown once) and the user', content: { 'application/json': { schema: z.object({ token: z.string(), user: userSchema }) } } };
 
 /** Sign-in attempts: 10 per minute per identifier and address, and 30 per address. */
 export const SIGN_IN_LIMITS = { perIdentifier: 10, perAddress: 30 } as const;
@@ -109,7 +110,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       method: 'get',
       path: '/api/auth/get-session',
       summary: 'The current session and user, or nulls',
-      responses: { 200: { description: 'Session', content: { 'application/json': { schema: z.object({ session: session.nullable(), user: user.nullable() }) } } } },
+      responses: { 200: { description: 'Session', content: { 'application/json': { schema: z.object({ session: session.nullable(), user: userSchema.nullable() }) } } } },
     }),
     (c) => {
       const found = resolveSession(deps.store, bearerToken(c.req.header('authorization')), deps.now());

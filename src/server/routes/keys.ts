@@ -69,7 +69,7 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const unknown = scopes.find((s) => !known.has(s));
       if (unknown !== undefined) return problem(c, 422, `unknown scope ${JSON.stringify(unknown)}`) as never;
       // A key never carries more than its creator may use (a key can only make narrower keys).
-      const held = callerOf(c).scopes;
+      const held = callerOf(c).scopes();
       const beyond = scopes.find((s) => !held.has(s));
       if (beyond !== undefined) return problem(c, 403, `You cannot grant the scope ${JSON.stringify(beyond)}`) as never;
       const { text, key } = issueApiKey(deps.store, user, { name: body.name, scopes, expiresInDays: body.expiresInDays }, deps.now());

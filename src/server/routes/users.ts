@@ -6,7 +6,7 @@ import { problem, problemResponse } from '../problem.js';
 import { hashPassword } from '../auth/password.js';
 import { callerOf } from '../access/gate.js';
 import type { UsageRecorder } from '../access/usage.js';
-import { userSchema } from './auth.js';
+import { passwordSchema, userSchema } from './auth.js';
 
 /** The local-users list: limit 1–100 (default 50). Usage: 1–90 days back (default 30). */
 export const USER_LIMITS = { pageMax: 100, pageDefault: 50, usageDaysMax: 90, usageDaysDefault: 30 } as const;
@@ -57,7 +57,6 @@ const identifier = z
     ctx.addIssue({ code: 'custom', message: 'identifier must be an email address or an E.164 phone number' });
     return z.NEVER;
   });
-const password = z.string().min(8, 'password must be at least 8 characters').max(1024, 'password must be at most 1024 characters');
 
 const usage = z.object({
   success: z.literal(true),
@@ -75,20 +74,25 @@ const usage = z.object({
 export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: UsageRecorder): void {
   const at = () => new Date(deps.now()).toISOString();
 
-  /** Administrators do not ban, delete, demote or disable themselves (and lock everyone out). */
-  const self = (c: Context, id: string) => callerOf(c).user?.id === id;
+  /**
+   * Why a change to user `id` is refused: 404 when there is no such user, 403 for the caller's
+   * own account (administrators do not ban, delete, demote or disable themselves and so lock
+   * everyone out); null when it may go ahead.
+   */
+  function refusal(c: Context, id: string): Response | null {
+    if (!deps.store.userById(id)) return problem(c, 404, `No user with id ${id}`);
+    if (callerOf(c).user?.id === id) return problem(c, 403, 'Administrators cannot change, ban or delete their own account here');
+    return null;
+  }
 
   function change(c: Context, id: string, patch: UserPatch): { user: User } | Response {
-    if (!deps.store.userById(id)) return problem(c, 404, `No user with id ${id}`);
-    if (self(c, id)) return problem(c, 403, 'Administrators cannot change, ban or delete their own account here');
-    return { user: deps.store.updateUser(id, patch, at())! };
+    return refusal(c, id) ?? { user: deps.store.updateUser(id, patch, at())! };
   }
 
   function remove(c: Context, id: string): Response | null {
-    if (!deps.store.userById(id)) return problem(c, 404, `No user with id ${id}`);
-    if (self(c, id)) return problem(c, 403, 'Administrators cannot change, ban or delete their own account here');
-    deps.store.deleteUser(id);
-    return null;
+    const refused = refusal(c, id);
+    if (!refused) deps.store.deleteUser(id);
+    return refused;
   }
 
   function usageOf(userId: string, days: number) {
@@ -228,7 +232,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       request: {
         body: {
           required: true,
-          content: { 'application/json': { schema: z.object({ identifier, password, role: z.enum(['admin', 'user']).default('user'), tier: z.enum(TIERS).optional() }) } },
+          content: { 'application/json': { schema: z.object({ identifier, password: passwordSchema, role: z.enum(['admin', 'user']).default('user'), tier: z.enum(TIERS).optional() }) } },
         },
       },
       responses: { 201: json('The new user', z.object({ success: z.literal(true), user: localUser })), ...denied, 409: problemResponse('The identifier is taken'), 422: problemResponse('Invalid user') },
