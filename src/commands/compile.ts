@@ -59,7 +59,7 @@ Exit codes: 0 success, 1 compilation failure (a source failed, a directive is br
     });
     progress.start(loaded.config.sources.length);
     try {
-      const { text, result } = await runCompileJob({
+      const { output, result } = await runCompileJob({
         ...compileSettings(flags, process.env, this.config.version),
         config: loaded.config,
         configFile: loaded.file,
@@ -67,8 +67,8 @@ Exit codes: 0 success, 1 compilation failure (a source failed, a directive is br
         onEvent: progress.handle,
       });
       progress.finish();
-      if (flags.output) this.note(`flc: wrote ${result.ruleCount} rules (${result.lines.length} lines) to ${flags.output}`);
-      else process.stdout.write(text);
+      if (flags.output) this.note(`flc: wrote ${result.ruleCount} rules (${result.lineCount} lines) to ${flags.output}`);
+      else process.stdout.write(output);
     } finally {
       progress.finish();
     }

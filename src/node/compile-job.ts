@@ -23,9 +23,9 @@ export interface CompileJob {
 
 /**
  * Compiles with the Node reader, then writes the list and the report atomically.
- * Returns the list text as well, for stdout when there is no output file.
+ * Returns the list's bytes as well, for stdout when there is no output file.
  */
-export async function runCompileJob(job: CompileJob): Promise<{ text: string; result: CompileResult }> {
+export async function runCompileJob(job: CompileJob): Promise<{ output: Uint8Array; result: CompileResult }> {
   const onLog = (message: string) => job.onEvent?.({ type: 'log', level: 'info', message });
   const reader = new NodeSourceReader({ onLog, ...job.http, baseDir: job.configFile ? dirname(job.configFile) : job.cwd });
   let result: CompileResult;
@@ -42,8 +42,8 @@ export async function runCompileJob(job: CompileJob): Promise<{ text: string; re
   } finally {
     await reader.close();
   }
-  const text = result.lines.join('\n');
-  if (job.output) await writeFileAtomic(job.output, text);
+  const output = result.bytes();
+  if (job.output) await writeFileAtomic(job.output, output);
   if (job.reportFile) await writeFileAtomic(job.reportFile, JSON.stringify(result.report, null, 2) + '\n');
-  return { text, result };
+  return { output, result };
 }

@@ -80,3 +80,63 @@ describe('compile', () => {
     expect(result.diagnostics[0].message).toMatch(/1 rule\(s\) cannot be expressed in/);
   });
 });
+
+describe('packed and string compilation', () => {
+  const files = {
+    '/hosts.txt': '# hosts\r\n0.0.0.0 ads.example.com\r\n0.0.0.0 sub.ads.example.com\r\n\r\n127.0.0.1 a.example.org b.example.org\r\n0.0.0.0 ads.example.com\r\n  ||padded.example.net^  \r\n',
+    '/adblock.txt': '! adblock\n||ads.example.com^\n||bad.example^$media\n@@||ok.example^\n||co.uk^\nexample.org##.ad\n\n\n||keep.example^\n||keep.example^\n0.0.0.0\u00a0nbsp.example.com',
+    '/directives.txt': '! with directives\n!#if true\n||if.example^\n!#endif\n||ads.example.com^',
+    '/unicode.txt': '\ufeff||bom.example^\n127.0.0.1 münchen.de\n||ünicode.example^',
+  };
+  const sources = Object.keys(files).map((source) => ({ source }));
+  const all = ['TrimLines', 'RemoveComments', 'Compress', 'Validate', 'Deduplicate', 'RemoveEmptyLines', 'InsertFinalNewLine'] as const;
+  const configs = [
+    { name: 'global', sources, transformations: [...all] },
+    { name: 'per source', sources: sources.map((s) => ({ ...s, transformations: [...all] })), transformations: ['Deduplicate' as const] },
+    { name: 'mixed forms', sources, transformations: ['TrimLines' as const, 'RemoveModifiers' as const, 'Compress' as const, 'ValidateAllowIp' as const, 'Deduplicate' as const] },
+    { name: 'exclusions', sources, exclusions: ['*.example.org^', '/co\\.uk/'], transformations: ['Compress' as const, 'Validate' as const] },
+    { name: 'no transformations', sources },
+  ];
+
+  test.each(configs.map((c) => [c.name, c]))('%s: identical lines, bytes, counts, events and report', async (_name, config) => {
+    const run = async (packed: boolean) => {
+      const events: CompileEvent[] = [];
+      const result = await compile(config, {
+        reader: memoryReader(files),
+        compiler: 'flc v9',
+        now: () => at,
+        report: true,
+        packed,
+        onEvent: (e) => void events.push(e),
+      });
+      // Sources compile concurrently, so their events interleave by timing: compare per scope.
+      const scopeOf = (scope: { kind: string; index?: number }) => (scope.kind === 'global' ? 'global' : `source ${scope.index}`);
+      const counts: Record<string, unknown[]> = {};
+      for (const e of events) if (e.type === 'transformation:complete') (counts[scopeOf(e.scope)] ??= []).push([e.name, e.inputCount, e.outputCount]);
+      return { result, counts };
+    };
+    const [packed, strings] = [await run(true), await run(false)];
+    expect(packed.result.lines).toEqual(strings.result.lines);
+    expect(packed.result.lineCount).toBe(strings.result.lineCount);
+    expect(packed.result.ruleCount).toBe(strings.result.ruleCount);
+    expect(Buffer.from(packed.result.bytes()).toString()).toBe(strings.result.lines.join('\n'));
+    expect(Buffer.from(strings.result.bytes()).toString()).toBe(strings.result.lines.join('\n'));
+    expect(packed.counts).toEqual(strings.counts);
+    const byScope = <T extends { scope: string | number }>(xs: T[]) => {
+      const groups: Record<string, T[]> = {};
+      for (const x of xs) (groups[String(x.scope)] ??= []).push(x);
+      return groups;
+    };
+    const stable = (r: typeof packed.result) => ({
+      sources: r.report!.sources.map((s) => ({ ...s, durationMs: 0 })).sort((a, b) => a.source.localeCompare(b.source)),
+      transformations: byScope(r.report!.transformations.map((t) => ({ ...t, durationMs: 0 }))),
+      removed: byScope(r.report!.removed),
+    });
+    expect(stable(packed.result)).toEqual(stable(strings.result));
+  });
+
+  test.each(['hosts', 'domains'] as const)('--format %s from a packed list equals the string form', async (format) => {
+    const run = (packed: boolean) => compile(configs[0], { reader: memoryReader(files), compiler: 'flc v9', now: () => at, format, packed });
+    expect((await run(true)).lines).toEqual((await run(false)).lines);
+  });
+});

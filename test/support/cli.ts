@@ -26,8 +26,9 @@ export async function runCli(args: string[], opts: { cwd?: string; env?: Record<
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
-  process.stdout.write = ((chunk: string | Uint8Array) => (out.push(String(chunk)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => (err.push(String(chunk)), true)) as typeof process.stderr.write;
+  const text = (chunk: string | Uint8Array) => (typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+  process.stdout.write = ((chunk: string | Uint8Array) => (out.push(text(chunk)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => (err.push(text(chunk)), true)) as typeof process.stderr.write;
   let code = 0;
   const exitCode = process.exitCode;
   process.exitCode = undefined;

@@ -1,6 +1,7 @@
 import type { SourceReader } from './source-reader.js';
 import type { Lines } from '../transforms/lines.js';
 import { packOrigin } from '../transforms/lines.js';
+import { packText, type ListData } from '../transforms/packed.js';
 import { splitText } from './split.js';
 import { ConditionError, resolveConditions } from './conditions.js';
 import { DirectiveError } from '../errors/directive-error.js';
@@ -38,8 +39,8 @@ function dropDiffPath(lines: Lines): void {
   }
 }
 
-async function load(location: string, ctx: LoadContext, chain: string[]): Promise<Lines> {
-  const text = await ctx.reader.read(location, ctx.signal);
+async function load(location: string, ctx: LoadContext, chain: string[], read?: string): Promise<Lines> {
+  const text = read ?? (await ctx.reader.read(location, ctx.signal));
   const split = splitText(text, ctx.tracked);
   const fileId = ctx.files.push(location) - 1;
   if (!text.includes('!#')) {
@@ -102,4 +103,17 @@ async function loadInclude(ref: string, parent: string, lineNo: number, ctx: Loa
  */
 export function loadList(location: string, ctx: LoadContext): Promise<Lines> {
   return load(location, ctx, [location]);
+}
+
+/** `loadList`, but a list without directives comes back packed (see transforms/packed.ts). */
+export async function loadListPacked(location: string, ctx: LoadContext): Promise<ListData> {
+  const text = await ctx.reader.read(location, ctx.signal);
+  if (!text.includes('!#')) {
+    const packed = packText(text, ctx.tracked ? ctx.files.length : undefined);
+    if (packed) {
+      ctx.files.push(location);
+      return packed;
+    }
+  }
+  return load(location, ctx, [location], text);
 }

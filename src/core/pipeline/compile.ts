@@ -6,8 +6,19 @@ import type { CompileEvent, EventSink, Scope } from './events.js';
 import type { Diagnostic, RemovalCode } from './diagnostics.js';
 import type { CompileReport, RemovedLine } from './report.js';
 import { concatLines, keepWhere, syntheticLines, unpackOrigin } from '../transforms/lines.js';
+import {
+  concatPacked,
+  countPackedRules,
+  isPacked,
+  joinPacked,
+  lineCount,
+  packStrings,
+  unpackLines,
+  type ListData,
+  type PackedLines,
+} from '../transforms/packed.js';
 import { planTransformations } from '../transforms/registry.js';
-import { loadList, type LoadContext } from '../load/load-list.js';
+import { loadList, loadListPacked, type LoadContext } from '../load/load-list.js';
 import { PatternSet } from './patterns.js';
 import { listHeader, sourceHeader } from '../output/header.js';
 import { formatLines, type OutputFormat } from '../output/format.js';
@@ -26,10 +37,19 @@ export interface CompileOptions {
   /** Record every removed line with its provenance and reason. */
   report?: boolean;
   format?: OutputFormat;
+  /**
+   * Work on lists without directives as bytes where the transformations allow
+   * (transforms/packed.ts); on by default. The output is the same either way.
+   */
+  packed?: boolean;
 }
 
 export interface CompileResult {
-  lines: string[];
+  /** The list's lines (made on first use when the list was compiled packed). */
+  readonly lines: string[];
+  readonly lineCount: number;
+  /** The list as written out: its lines joined with LF, UTF-8. */
+  bytes(): Uint8Array;
   /** Lines that are neither comments nor blank. */
   ruleCount: number;
   compiledAt: Date;
@@ -76,14 +96,14 @@ function removalRecorder(run: Run, scope: Scope, transformation: string): Transf
 }
 
 /** Runs one named step, emitting its start/complete events and recording its counts. */
-function step(run: Run, scope: Scope, name: string, lines: Lines, fn: (ctx: TransformContext) => Lines): Lines {
+function step<T extends ListData>(run: Run, scope: Scope, name: string, lines: ListData, fn: (ctx: TransformContext) => T): T {
   checkAborted(run.signal);
-  const inputCount = lines.text.length;
+  const inputCount = lineCount(lines);
   run.emit({ type: 'transformation:start', scope, name, inputCount });
   const started = performance.now();
   const out = fn(removalRecorder(run, scope, name));
   const durationMs = performance.now() - started;
-  const outputCount = out.text.length;
+  const outputCount = lineCount(out);
   run.emit({ type: 'transformation:complete', scope, name, inputCount, outputCount, durationMs });
   run.report?.transformations.push({
     scope: scope.kind === 'global' ? 'global' : scope.index,
@@ -136,25 +156,38 @@ function asSourceError(source: string, e: unknown, signal: AbortSignal): Error {
   return new SourceError(source, (e as Error)?.message ?? String(e), { cause: e });
 }
 
-async function applyScope(run: Run, scope: Scope, lines: Lines, cfg: Filterable & { transformations?: string[] }) {
+function asLines(list: ListData): Lines {
+  return isPacked(list) ? unpackLines(list) : list;
+}
+
+async function applyScope(run: Run, scope: Scope, lines: ListData, cfg: Filterable & { transformations?: string[] }) {
   const [exclusions, inclusions] = await Promise.all([
     patternSet(run, cfg.exclusions, cfg.exclusions_sources),
     patternSet(run, cfg.inclusions, cfg.inclusions_sources),
   ]);
-  let out = filterStep(run, scope, lines, exclusions, true);
-  out = filterStep(run, scope, out, inclusions, false);
+  let out: ListData = lines;
+  if (exclusions?.size || inclusions?.size) {
+    out = filterStep(run, scope, asLines(out), exclusions, true);
+    out = filterStep(run, scope, out, inclusions, false);
+  }
   const plan: Transformation[] = planTransformations((cfg.transformations ?? []) as Transformation['name'][]);
-  for (const t of plan) out = step(run, scope, t.name, out, (ctx) => t.apply(out, ctx));
+  for (const t of plan) {
+    const input: ListData = out;
+    out = step(run, scope, t.name, input, (ctx): ListData =>
+      isPacked(input) && t.applyPacked ? t.applyPacked(input, ctx) : t.apply(asLines(input), ctx),
+    );
+  }
   return out;
 }
 
-async function compileSource(run: Run, source: SourceConfig, index: number, total: number): Promise<Lines | null> {
+async function compileSource(run: Run, source: SourceConfig, index: number, total: number): Promise<ListData | null> {
   const scope: Scope = { kind: 'source', index, source: source.source };
   run.emit({ type: 'source:start', index, source: source.source });
   const started = performance.now();
-  let lines: Lines;
+  let lines: ListData;
   try {
-    lines = await loadList(run.options.reader.resolve(source.source, null), run.load);
+    const location = run.options.reader.resolve(source.source, null);
+    lines = run.options.packed === false ? await loadList(location, run.load) : await loadListPacked(location, run.load);
   } catch (e) {
     const error = asSourceError(source.source, e, run.signal);
     if (error instanceof AbortedError || run.options.signal?.aborted) throw error;
@@ -168,8 +201,8 @@ async function compileSource(run: Run, source: SourceConfig, index: number, tota
     return null;
   }
   const durationMs = performance.now() - started;
-  run.emit({ type: 'source:complete', index, source: source.source, lineCount: lines.text.length, durationMs });
-  run.report?.sources.push({ source: source.source, lineCount: lines.text.length, durationMs });
+  run.emit({ type: 'source:complete', index, source: source.source, lineCount: lineCount(lines), durationMs });
+  run.report?.sources.push({ source: source.source, lineCount: lineCount(lines), durationMs });
   const out = await applyScope(run, scope, lines, source);
   run.emit({ type: 'progress', phase: 'load', completed: index + 1, total });
   return out;
@@ -179,6 +212,40 @@ function countRules(lines: string[]): number {
   let n = 0;
   for (const l of lines) if (l.trim().length > 0 && !isComment(l)) n += 1;
   return n;
+}
+
+/** Lines no source supplied (headers), in the form the list around them has. */
+function synthetic(text: string[], tracked: boolean, packed: boolean): ListData {
+  return packed ? packStrings(text, tracked ? syntheticLines(text, true).from : undefined) : syntheticLines(text, tracked);
+}
+
+/** Joins lists: packed when every part is, else as strings. */
+function joinLists(parts: ListData[], tracked: boolean): ListData {
+  if (parts.every(isPacked)) return concatPacked(parts as PackedLines[], tracked);
+  return concatLines(parts.map(asLines), tracked);
+}
+
+const encoder = new TextEncoder();
+
+type Outcome = Pick<CompileResult, 'compiledAt' | 'diagnostics' | 'report'>;
+
+/** The result over the finished list; a packed list becomes strings only if someone asks. */
+function resultOf(list: ListData, outcome: Outcome): CompileResult {
+  if (!isPacked(list)) {
+    const text = list.text;
+    return { ...outcome, lines: text, lineCount: text.length, bytes: () => encoder.encode(text.join('\n')), ruleCount: countRules(text) };
+  }
+  let lines: string[] | undefined;
+  return {
+    ...outcome,
+    get lines() {
+      lines ??= unpackLines(list).text;
+      return lines;
+    },
+    lineCount: lineCount(list),
+    bytes: () => joinPacked(list),
+    ruleCount: countPackedRules(list),
+  };
 }
 
 /**
@@ -213,18 +280,18 @@ export async function compile(config: Configuration, options: CompileOptions): P
         }),
       ),
     );
-    const parts: Lines[] = [];
+    const parts: ListData[] = [];
     config.sources.forEach((source, i) => {
       const lines = perSource[i];
       if (!lines) return;
-      parts.push(syntheticLines(sourceHeader(source), tracked), lines);
+      parts.push(synthetic(sourceHeader(source), tracked, isPacked(lines)), lines);
     });
-    let list = await applyScope(run, { kind: 'global' }, concatLines(parts, tracked), config);
+    let list = await applyScope(run, { kind: 'global' }, joinLists(parts, tracked), config);
     const compiledAt = (options.now ?? (() => new Date()))();
-    list = concatLines([syntheticLines(listHeader(config, compiledAt, options.compiler), tracked), list], tracked);
+    list = joinLists([synthetic(listHeader(config, compiledAt, options.compiler), tracked, isPacked(list)), list], tracked);
     const format = options.format ?? 'adblock';
     if (format !== 'adblock') {
-      const formatted = formatLines(list, format, removalRecorder(run, { kind: 'global' }, `format:${format}`));
+      const formatted = formatLines(asLines(list), format, removalRecorder(run, { kind: 'global' }, `format:${format}`));
       list = formatted.lines;
       if (formatted.dropped > 0) {
         const diagnostic: Diagnostic = {
@@ -237,13 +304,7 @@ export async function compile(config: Configuration, options: CompileOptions): P
       }
     }
     run.emit({ type: 'progress', phase: 'output', completed: 1, total: 1 });
-    return {
-      lines: list.text,
-      ruleCount: countRules(list.text),
-      compiledAt,
-      diagnostics: run.diagnostics,
-      report: run.report,
-    };
+    return resultOf(list, { compiledAt, diagnostics: run.diagnostics, report: run.report });
   } finally {
     outer?.removeEventListener('abort', forward);
   }

@@ -1,6 +1,21 @@
 import type { Transformation } from './types.js';
 import { StringTable } from './string-table.js';
-import { etcHostsHostnames, isEtcHostsRule, isJustDomain, parseAdblockRule, plainHostRuleHostname, simpleHostsLineHostname } from './rule-text.js';
+import { ByteTable } from './byte-table.js';
+import { SYNTHETIC } from './lines.js';
+import { decodeRange, keepWherePacked, lineText, PackedBuilder, widen, type PackedLines } from './packed.js';
+import type { TransformContext } from './types.js';
+import {
+  etcHostsHostnames,
+  isEtcHostsRule,
+  isJustDomain,
+  isJustDomainAt,
+  isWhitespaceCode,
+  parseAdblockRule,
+  plainHostRuleAt,
+  plainHostRuleHostname,
+  simpleHostsLineAt,
+  simpleHostsLineHostname,
+} from './rule-text.js';
 
 /** The nearest parent domain of `hostname` in `table`, or null. */
 function blockedParent(hostname: string, table: StringTable): string | null {
@@ -11,6 +26,36 @@ function blockedParent(hostname: string, table: StringTable): string | null {
     if (hostname.charCodeAt(i - 1) === 46 && table.hasSuffix(hostname, i, h)) found = i;
   }
   return found === -1 ? null : hostname.substring(found);
+}
+
+/** Where the nearest parent domain of `b[s, e)` in `table` starts, or -1. */
+function blockedParentAt(b: Uint8Array, s: number, e: number, table: ByteTable): number {
+  let h = StringTable.SEED;
+  let found = -1;
+  for (let i = e - 1; i > s; i -= 1) {
+    h = StringTable.step(h, b[i]);
+    if (b[i - 1] === 46 && table.has(b, i, e, h)) found = i;
+  }
+  return found;
+}
+
+/** `[a-f0-9.:[\]]`, the characters of a hosts line's address. */
+function isAddressCode(c: number): boolean {
+  return (c >= 48 && c <= 58) || (c >= 97 && c <= 102) || c === 46 || c === 91 || c === 93;
+}
+
+/**
+ * False when `otherCompressible` is sure to find nothing in `b[s, e)`, which is not a
+ * bare domain: it neither starts with `||` (after trimming) nor with an address
+ * followed by `%` or whitespace (a hosts line). Spares most lines their decoding.
+ */
+function mayBeCompressible(b: Uint8Array, s: number, e: number): boolean {
+  const c = b[s];
+  if (c === 124) return b[s + 1] === 124;
+  if (c >= 128 || isWhitespaceCode(c)) return true;
+  let i = s;
+  while (i < e && isAddressCode(b[i])) i += 1;
+  return i > s && i < e && (b[i] === 37 || b[i] >= 128 || isWhitespaceCode(b[i]));
 }
 
 /** Hostnames of a line that is not a plain `||hostname^` rule, and whether its text becomes `||name^`. */
@@ -90,4 +135,91 @@ export const compress: Transformation = {
     }
     return tracked ? { text: outText, from: Float64Array.from(outFrom) } : { text: outText };
   },
+  applyPacked: compressPacked,
 };
+
+/** Compress on a packed list: the same decisions, hostnames compared as byte ranges. */
+function compressPacked(lines: PackedLines, ctx: TransformContext): PackedLines {
+  const n = lines.start.length;
+  const out = new PackedBuilder(lines, n);
+  const blocked = new ByteTable(n);
+  // Per output line: where its hostname lies in the buffer, or -1 for a line without one.
+  let hostStart = new Int32Array(n + 16);
+  let hostEnd = new Int32Array(n + 16);
+  const host = (hs: number, he: number) => {
+    const k = out.count - 1;
+    if (k === hostStart.length) {
+      hostStart = widen(hostStart, new Int32Array(k * 2));
+      hostEnd = widen(hostEnd, new Int32Array(k * 2));
+    }
+    hostStart[k] = hs;
+    hostEnd[k] = he;
+  };
+  const origin = (i: number) => lines.from?.[i] ?? SYNTHETIC;
+  /** Keeps the first rule per hostname `[ns, ne)`; `rewrite` makes the rule `||name^`, else it is line `i`. */
+  const keepFirst = (ns: number, ne: number, rewrite: boolean, i: number) => {
+    if (!blocked.add(out.bytes, ns, ne)) {
+      if (ctx.reporting) {
+        const name = decodeRange(out.bytes, ns, ne);
+        ctx.removed(lineText(lines, i), lines.from?.[i], 'duplicate-hostname', `${name} is already blocked by an earlier rule`);
+      }
+      return;
+    }
+    if (rewrite) {
+      const at = out.append('||', ns, ne, '^');
+      out.push(at - 2, at + (ne - ns) + 1, origin(i));
+      host(at, at + (ne - ns));
+    } else {
+      out.push(lines.start[i], lines.end[i], origin(i));
+      host(ns, ne);
+    }
+  };
+
+  for (let i = 0; i < n; i += 1) {
+    const b = out.bytes;
+    const s = lines.start[i];
+    const e = lines.end[i];
+    const plain = plainHostRuleAt(b, s, e);
+    if (plain !== -1) {
+      keepFirst(plain, e - 1, false, i);
+      continue;
+    }
+    const simple = simpleHostsLineAt(b, s, e);
+    if (simple !== -1) {
+      keepFirst(simple, e, true, i);
+      continue;
+    }
+    if (isJustDomainAt(b, s, e)) {
+      keepFirst(s, e, true, i);
+      continue;
+    }
+    const found = mayBeCompressible(b, s, e) ? otherCompressible(lineText(lines, i)) : null;
+    if (!found) {
+      out.push(s, e, origin(i));
+      host(-1, -1);
+      continue;
+    }
+    for (const name of found.names) {
+      // The name's bytes go after the text in use, where the table can compare them.
+      const at = out.appendText(name);
+      keepFirst(at, out.used, found.rewrite, i);
+    }
+  }
+
+  const kept = out.finish();
+  const b = kept.bytes;
+  const keep = new Uint8Array(kept.start.length).fill(1);
+  for (let k = 0; k < keep.length; k += 1) {
+    const hs = hostStart[k];
+    if (hs === -1) continue;
+    const parent = blockedParentAt(b, hs, hostEnd[k], blocked);
+    if (parent === -1) continue;
+    keep[k] = 0;
+    if (ctx.reporting) {
+      const host = decodeRange(b, hs, hostEnd[k]);
+      const covering = decodeRange(b, parent, hostEnd[k]);
+      ctx.removed(decodeRange(b, kept.start[k], kept.end[k]), kept.from?.[k], 'redundant-hostname', `${host} is covered by ||${covering}^`);
+    }
+  }
+  return keepWherePacked(kept, keep);
+}

@@ -1,7 +1,20 @@
 import type { Transformation } from './types.js';
-import { keepWhere } from './lines.js';
+import { dropFromEnd, keepWhere } from './lines.js';
 import { isComment } from './rule-text.js';
 import { StringTable } from './string-table.js';
+import { ByteTable } from './byte-table.js';
+import { isCommentAt, keepWherePacked, lineText } from './packed.js';
+import type { TransformContext } from './types.js';
+
+const KEPT_LATER = 'a later copy of this rule is kept';
+
+function reporter(ctx: TransformContext, text: (i: number) => string, from: Float64Array | undefined) {
+  if (!ctx.reporting) return null;
+  return (i: number, above: boolean) =>
+    above
+      ? ctx.removed(text(i), from?.[i], 'comment-above-duplicate', 'directly above a removed duplicate')
+      : ctx.removed(text(i), from?.[i], 'duplicate', KEPT_LATER);
+}
 
 /**
  * Keeps the last copy of each rule. Walking from the end, a removed copy takes the
@@ -12,24 +25,18 @@ export const deduplicate: Transformation = {
   summary: 'removes duplicate rules, keeping the last copy and dropping comments above removed copies',
   apply(lines, ctx) {
     const text = lines.text;
-    const keep = new Uint8Array(text.length).fill(1);
     const seen = new StringTable(text.length);
-    let removing = false;
-    for (let i = text.length - 1; i >= 0; i -= 1) {
-      const line = text[i];
-      const dup = !seen.add(line);
-      const commentOrEmpty = line.length === 0 || isComment(line);
-      if (dup && !commentOrEmpty) {
-        removing = true;
-        keep[i] = 0;
-        if (ctx.reporting) ctx.removed(lines.text[i], lines.from?.[i], 'duplicate', 'a later copy of this rule is kept');
-      } else if (removing && commentOrEmpty) {
-        keep[i] = 0;
-        if (ctx.reporting) ctx.removed(lines.text[i], lines.from?.[i], 'comment-above-duplicate', 'directly above a removed duplicate');
-      } else {
-        removing = false;
-      }
-    }
+    const commentOrEmpty = (i: number) => text[i].length === 0 || isComment(text[i]);
+    const duplicate = (i: number) => (!seen.add(text[i]) && !commentOrEmpty(i) ? KEPT_LATER : null);
+    const keep = dropFromEnd(text.length, duplicate, commentOrEmpty, reporter(ctx, (i) => text[i], lines.from));
     return keepWhere(lines, keep);
+  },
+  applyPacked(lines, ctx) {
+    const { bytes, start, end } = lines;
+    const seen = new ByteTable(start.length);
+    const commentOrEmpty = (i: number) => start[i] === end[i] || isCommentAt(lines, i);
+    const duplicate = (i: number) => (!seen.add(bytes, start[i], end[i]) && !commentOrEmpty(i) ? KEPT_LATER : null);
+    const keep = dropFromEnd(start.length, duplicate, commentOrEmpty, reporter(ctx, (i) => lineText(lines, i), lines.from));
+    return keepWherePacked(lines, keep);
   },
 };

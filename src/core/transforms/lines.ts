@@ -71,3 +71,33 @@ export function concatLines(parts: Lines[], tracked: boolean): Lines {
 export function syntheticLines(text: string[], tracked: boolean): Lines {
   return tracked ? { text, from: new Float64Array(text.length).fill(SYNTHETIC) } : { text };
 }
+
+/**
+ * The walk Validate and Deduplicate share: from the last line up, a line `problem`
+ * names is dropped, and so are the comments and empty lines directly above a dropped
+ * line (the reference drops them together). `problem` is called once per line, last
+ * line first. Returns the keep flags; `removed` hears of each drop.
+ */
+export function dropFromEnd(
+  n: number,
+  problem: (i: number) => string | null,
+  commentOrEmpty: (i: number) => boolean,
+  removed: ((i: number, above: boolean, reason: string) => void) | null,
+): Uint8Array {
+  const keep = new Uint8Array(n).fill(1);
+  let removing = false;
+  for (let i = n - 1; i >= 0; i -= 1) {
+    const reason = problem(i);
+    if (reason !== null) {
+      removing = true;
+      keep[i] = 0;
+      removed?.(i, false, reason);
+    } else if (removing && commentOrEmpty(i)) {
+      keep[i] = 0;
+      removed?.(i, true, '');
+    } else {
+      removing = false;
+    }
+  }
+  return keep;
+}

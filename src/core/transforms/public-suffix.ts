@@ -2,28 +2,86 @@
 // module; walking it directly answers "is this hostname its own public suffix" without
 // tldts' per-call option handling, splitting and result objects.
 import { exceptions, rules } from 'tldts/dist/es6/src/data/trie.js';
+import { StringTable } from './string-table.js';
 
 type RawTrie = [number, Record<string, RawTrie>];
 interface Node {
   flags: number;
+  label: string;
   children: Map<string, Node>;
+  /** The children again, by StringTable's hash of their label, for walks over bytes (made on first use). */
+  byHash: Map<number, Node[]> | null;
 }
 
 const ICANN = 1;
 
-function toNode([flags, children]: RawTrie, seen: Map<RawTrie, Node>): Node {
-  const raw = [flags, children] as RawTrie;
-  let node = seen.get(raw);
-  if (node) return node;
-  node = { flags, children: new Map() };
-  for (const [label, child] of Object.entries(children)) node.children.set(label, toNode(child, seen));
+function toNode(label: string, [flags, children]: RawTrie): Node {
+  const node: Node = { flags, label, children: new Map(), byHash: null };
+  for (const [childLabel, raw] of Object.entries(children)) node.children.set(childLabel, toNode(childLabel, raw));
   return node;
+}
+
+function childrenByHash(node: Node): Map<number, Node[]> {
+  if (node.byHash) return node.byHash;
+  const byHash = new Map<number, Node[]>();
+  for (const child of node.children.values()) {
+    const h = StringTable.hash(child.label);
+    const same = byHash.get(h);
+    if (same) same.push(child);
+    else byHash.set(h, [child]);
+  }
+  node.byHash = byHash;
+  return byHash;
 }
 
 let tries: { rules: Node; exceptions: Node } | null = null;
 function load() {
-  tries ??= { rules: toNode(rules as RawTrie, new Map()), exceptions: toNode(exceptions as RawTrie, new Map()) };
+  tries ??= { rules: toNode('', rules as RawTrie), exceptions: toNode('', exceptions as RawTrie) };
   return tries;
+}
+
+/** The child of `node` labelled `b[s, e)`, whose hash is `h`. */
+function childAt(node: Node, b: Uint8Array, s: number, e: number, h: number): Node | undefined {
+  const candidates = childrenByHash(node).get(h);
+  if (candidates === undefined) return undefined;
+  for (const child of candidates) {
+    const label = child.label;
+    if (label.length !== e - s) continue;
+    let same = true;
+    for (let i = 0; i < label.length && same; i += 1) same = label.charCodeAt(i) === b[s + i];
+    if (same) return child;
+  }
+  return undefined;
+}
+
+/** `matchedLabels` for the hostname `b[s, e)`. */
+function matchedLabelsAt(b: Uint8Array, s: number, e: number, root: Node): number {
+  let node: Node | undefined = root;
+  let matched = node.flags & ICANN ? 0 : -1;
+  let end = e;
+  let depth = 0;
+  while (end > s) {
+    let h = StringTable.SEED;
+    let i = end - 1;
+    for (; i >= s && b[i] !== 46; i -= 1) h = StringTable.step(h, b[i]);
+    node = childAt(node, b, i + 1, end, h) ?? node.children.get('*');
+    if (node === undefined) break;
+    depth += 1;
+    if (node.flags & ICANN) matched = depth;
+    end = i >= s ? i : s;
+  }
+  return matched;
+}
+
+/** `isOwnPublicSuffix` of the clean hostname `b[s, e)`. */
+export function isOwnPublicSuffixAt(b: Uint8Array, s: number, e: number): boolean {
+  if (hasCommonTldTail(b, s, e)) return false;
+  const t = load();
+  if (matchedLabelsAt(b, s, e, t.exceptions) !== -1) return false;
+  let labels = 1;
+  for (let i = s; i < e; i += 1) if (b[i] === 46) labels += 1;
+  const matched = matchedLabelsAt(b, s, e, t.rules);
+  return matched === -1 ? labels === 1 : matched === labels;
 }
 
 /**
@@ -51,6 +109,22 @@ function labelCount(host: string): number {
   let n = 1;
   for (let i = host.indexOf('.'); i !== -1; i = host.indexOf('.', i + 1)) n += 1;
   return n;
+}
+
+const code3 = (s: string) => (s.charCodeAt(0) << 16) | (s.charCodeAt(1) << 8) | s.charCodeAt(2);
+const [COM, ORG, EDU, GOV, NET] = ['com', 'org', 'edu', 'gov', 'net'].map(code3);
+
+/**
+ * tldts' fast path on the bytes of a clean hostname `b[s, e)`: true when it ends in
+ * `.com`, `.org`, `.edu`, `.gov`, `.net` or `.de` and is longer than three characters,
+ * so its public suffix is the TLD and the host is not its own suffix.
+ */
+export function hasCommonTldTail(b: Uint8Array, s: number, e: number): boolean {
+  if (e - s <= 3) return false;
+  if (b[e - 3] === 46 && b[e - 2] === 100 && b[e - 1] === 101) return true; // .de
+  if (b[e - 4] !== 46) return false;
+  const tail = (b[e - 3] << 16) | (b[e - 2] << 8) | b[e - 1];
+  return tail === COM || tail === ORG || tail === EDU || tail === GOV || tail === NET;
 }
 
 /**

@@ -74,6 +74,16 @@ export function plainHostRuleHostname(line: string): string | null {
   return line.substring(2, n - 1);
 }
 
+/** `plainHostRuleHostname` on bytes: the hostname's start in `b[s, e)`, else -1 (it ends at `e - 1`). */
+export function plainHostRuleAt(b: Uint8Array, s: number, e: number): number {
+  if (e - s < 4 || b[s] !== 124 || b[s + 1] !== 124 || b[e - 1] !== 94) return -1;
+  for (let i = s + 2; i < e - 1; i += 1) {
+    const c = b[i];
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46)) return -1;
+  }
+  return s + 2;
+}
+
 /** An /etc/hosts line: an address-like token, whitespace, then names. */
 export function isEtcHostsRule(line: string): boolean {
   const c = line.charCodeAt(0);
@@ -130,6 +140,55 @@ export function simpleHostsLineHostname(line: string): string | null {
     if (c === 35 /* # */ || isWhitespaceCode(c)) return null;
   }
   return line.substring(start);
+}
+
+const ZEROS_HOST = [48, 46, 48, 46, 48, 46, 48, 32]; // '0.0.0.0 '
+const LOOPBACK_HOST = [49, 50, 55, 46, 48, 46, 48, 46, 49, 32]; // '127.0.0.1 '
+
+function startsWithCodes(b: Uint8Array, s: number, e: number, codes: number[]): boolean {
+  if (e - s < codes.length) return false;
+  for (let i = 0; i < codes.length; i += 1) if (b[s + i] !== codes[i]) return false;
+  return true;
+}
+
+/**
+ * `simpleHostsLineHostname` on bytes: where the name starts in `b[s, e)` (it runs to
+ * `e`), else -1. A non-ASCII byte answers -1 and leaves the line to the string code.
+ */
+export function simpleHostsLineAt(b: Uint8Array, s: number, e: number): number {
+  let start: number;
+  if (startsWithCodes(b, s, e, ZEROS_HOST)) start = s + 8;
+  else if (startsWithCodes(b, s, e, LOOPBACK_HOST)) start = s + 10;
+  else return -1;
+  if (start >= e) return -1;
+  for (let i = start; i < e; i += 1) {
+    const c = b[i];
+    if (c === 35 /* # */ || c >= 128 || isWhitespaceCode(c)) return -1;
+  }
+  return start;
+}
+
+/** `isJustDomain` of the bytes `b[s, e)` (only ASCII can be a domain here). */
+export function isJustDomainAt(b: Uint8Array, s: number, e: number): boolean {
+  const n = e - s;
+  if (n === 0 || n > 255) return false;
+  const trailingDot = b[e - 1] === 46;
+  const end = trailingDot ? e - 1 : e;
+  if (end === s) return false;
+  let labels = 0;
+  let label = s;
+  for (let i = s; i <= end; i += 1) {
+    const c = i < end ? b[i] : 46;
+    if (c === 46) {
+      const len = i - label;
+      if (len === 0 || len > 63 || !isAlnumCode(b[label]) || !isAlnumCode(b[i - 1])) return false;
+      labels += 1;
+      label = i + 1;
+    } else if (!isAlnumCode(c) && c !== 45) {
+      return false;
+    }
+  }
+  return labels > 1 || trailingDot;
 }
 
 /** True when the text holds any non-ASCII character. */

@@ -1,5 +1,6 @@
 import { getPublicSuffix, parse as parseDomain } from 'tldts';
-import { isOwnPublicSuffix } from './public-suffix.js';
+import { isOwnPublicSuffix, isOwnPublicSuffixAt } from './public-suffix.js';
+import { decodeRange } from './packed.js';
 import { classifyIpPattern, mayBeIpPattern } from './ip-pattern.js';
 import { etcHostsHostnames, isComment, isEtcHostsRule, parseAdblockRule, plainHostRuleHostname } from './rule-text.js';
 
@@ -108,7 +109,7 @@ function adblockRuleProblem(ruleText: string, opts: ValidityOptions): string | n
   const sepIdx = pattern.indexOf('^');
   const wildcardIdx = pattern.indexOf('*');
   if (sepIdx !== -1 && wildcardIdx !== -1 && wildcardIdx > sepIdx) return 'wildcard after the separator';
-  if (exact) return hostnameProblem(exact, opts, hasLimitModifier);
+  if (exact) return hostnameProblem(exact, opts, hasLimitModifier, cleanHostname(exact));
   if (!pattern.startsWith('||') || sepIdx === -1) return null;
 
   const end = pattern.indexOf('^', 2);
@@ -148,6 +149,39 @@ export function cleanHostname(host: string): boolean {
     }
   }
   return letter;
+}
+
+/** `cleanHostname` of the bytes `[s, e)`. */
+export function cleanHostnameAt(b: Uint8Array, s: number, e: number): boolean {
+  const n = e - s;
+  if (n === 0 || n > 253) return false;
+  let letter = false;
+  let label = s;
+  for (let i = s; i <= e; i += 1) {
+    const c = i < e ? b[i] : 46;
+    if (c === 46) {
+      const len = i - label;
+      if (len === 0 || len > 63 || b[label] === 45 || b[i - 1] === 45) return false;
+      label = i + 1;
+    } else if (c >= 97 && c <= 122) {
+      letter = true;
+    } else if (!((c >= 48 && c <= 57) || c === 45)) {
+      return false;
+    }
+  }
+  return letter;
+}
+
+/**
+ * `ruleProblem` of the line `b[s, e)`: a `||hostname^` rule with a clean hostname is
+ * decided on its bytes; every other line by `ruleProblem` on its text.
+ */
+export function ruleProblemAt(b: Uint8Array, s: number, e: number, opts: ValidityOptions): string | null {
+  if (e - s >= 4 && b[s] === 124 && b[s + 1] === 124 && b[e - 1] === 94 && cleanHostnameAt(b, s + 2, e - 1)) {
+    if (!isOwnPublicSuffixAt(b, s + 2, e - 1)) return null;
+    return hostnameProblem(decodeRange(b, s + 2, e - 1), opts, false, true);
+  }
+  return ruleProblem(decodeRange(b, s, e), opts);
 }
 
 /**

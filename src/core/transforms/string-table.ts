@@ -12,8 +12,7 @@ export class StringTable {
   private readonly items: string[] = [];
 
   constructor(expected = 1024) {
-    let capacity = 1024;
-    while (capacity < expected * 2) capacity *= 2;
+    const capacity = StringTable.capacityFor(expected);
     this.table = new Int32Array(capacity * 2);
     this.mask = capacity - 1;
   }
@@ -35,10 +34,18 @@ export class StringTable {
     return h;
   }
 
-  private static home(h: number): number {
+  /** A hash's home slot before masking (mixes the high bits in). */
+  static home(h: number): number {
     h ^= h >>> 16;
     h = Math.imul(h, 0x45d9f3b);
     return h ^ (h >>> 16);
+  }
+
+  /** Table capacity (a power of two) for `expected` entries at most half full. */
+  static capacityFor(expected: number): number {
+    let capacity = 1024;
+    while (capacity < expected * 2) capacity *= 2;
+    return capacity;
   }
 
   /** Adds `s`; true when it was not there yet. */
@@ -78,18 +85,22 @@ export class StringTable {
 
   private grow(): void {
     const capacity = (this.mask + 1) * 2;
+    this.table = StringTable.rehash(this.table, capacity);
+    this.mask = capacity - 1;
+  }
+
+  /** The (slot, hash) pairs of `table` placed in a new table of `capacity` slots. */
+  static rehash(table: Int32Array, capacity: number): Int32Array {
     const next = new Int32Array(capacity * 2);
     const mask = capacity - 1;
-    const t = this.table;
-    for (let j = 0; j <= this.mask; j += 1) {
-      const slot = t[2 * j];
+    for (let j = 0; j < table.length; j += 2) {
+      const slot = table[j];
       if (slot === 0) continue;
-      let i = StringTable.home(t[2 * j + 1]) & mask;
+      let i = StringTable.home(table[j + 1]) & mask;
       while (next[2 * i] !== 0) i = (i + 1) & mask;
       next[2 * i] = slot;
-      next[2 * i + 1] = t[2 * j + 1];
+      next[2 * i + 1] = table[j + 1];
     }
-    this.table = next;
-    this.mask = mask;
+    return next;
   }
 }

@@ -16,4 +16,18 @@ export const trimLines: Transformation = {
   apply(lines) {
     return withTexts(lines, lines.text.map(trimSpacesAndTabs));
   },
+  applyPacked(lines) {
+    const b = lines.bytes;
+    const start = lines.start.slice();
+    const end = lines.end.slice();
+    for (let i = 0; i < start.length; i += 1) {
+      let s = start[i];
+      let e = end[i];
+      while (s < e && (b[s] === 32 || b[s] === 9)) s += 1;
+      while (e > s && (b[e - 1] === 32 || b[e - 1] === 9)) e -= 1;
+      start[i] = s;
+      end[i] = e;
+    }
+    return { ...lines, start, end };
+  },
 };

@@ -1,4 +1,5 @@
 import type { Lines } from './lines.js';
+import type { PackedLines } from './packed.js';
 import type { RemovalCode } from '../pipeline/diagnostics.js';
 
 /** What a transformation may use besides its input. */
@@ -13,6 +14,11 @@ export interface Transformation {
   readonly name: TransformationName;
   readonly summary: string;
   apply(lines: Lines, ctx: TransformContext): Lines;
+  /**
+   * The same transformation on a packed list, where it pays; the pipeline unpacks the
+   * list for a transformation without one. Output equals `apply`'s line for line.
+   */
+  applyPacked?(lines: PackedLines, ctx: TransformContext): PackedLines;
 }
 
 export const TRANSFORMATION_NAMES = [

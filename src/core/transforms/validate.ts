@@ -1,16 +1,25 @@
-import type { Transformation, TransformationName } from './types.js';
+import type { Transformation, TransformationName, TransformContext } from './types.js';
 import type { Lines } from './lines.js';
-import { keepWhere, withTexts } from './lines.js';
+import { dropFromEnd, keepWhere, withTexts } from './lines.js';
 import { isComment } from './rule-text.js';
-import { ruleProblem, type ValidityOptions } from './rule-validity.js';
+import { ruleProblem, ruleProblemAt, type ValidityOptions } from './rule-validity.js';
 import { normalizeIpRule } from './ip-normalize.js';
+import { isCommentAt, keepWherePacked, lineText } from './packed.js';
+
+function reporter(ctx: TransformContext, text: (i: number) => string, from: Float64Array | undefined) {
+  if (!ctx.reporting) return null;
+  return (i: number, above: boolean, reason: string) =>
+    above
+      ? ctx.removed(text(i), from?.[i], 'comment-above-invalid', 'directly above a removed rule')
+      : ctx.removed(text(i), from?.[i], 'invalid-rule', reason);
+}
 
 /**
  * Drops rules a DNS-level blocker cannot use safely. Walking from the end, the
  * comments and empty lines directly above a dropped rule go with it.
  */
 function validator(name: TransformationName, summary: string, opts: ValidityOptions): Transformation {
-  return {
+  const transformation: Transformation = {
     name,
     summary,
     apply(input, ctx) {
@@ -19,25 +28,28 @@ function validator(name: TransformationName, summary: string, opts: ValidityOpti
         lines = withTexts(input, input.text.map((t) => normalizeIpRule(t) ?? t));
       }
       const text = lines.text;
-      const keep = new Uint8Array(text.length).fill(1);
-      let removing = false;
-      for (let i = text.length - 1; i >= 0; i -= 1) {
-        const line = text[i];
-        const problem = ruleProblem(line, opts);
-        if (problem !== null) {
-          removing = true;
-          keep[i] = 0;
-          if (ctx.reporting) ctx.removed(line, lines.from?.[i], 'invalid-rule', problem);
-        } else if (removing && (line.length === 0 || isComment(line))) {
-          keep[i] = 0;
-          if (ctx.reporting) ctx.removed(line, lines.from?.[i], 'comment-above-invalid', 'directly above a removed rule');
-        } else {
-          removing = false;
-        }
-      }
+      const keep = dropFromEnd(
+        text.length,
+        (i) => ruleProblem(text[i], opts),
+        (i) => text[i].length === 0 || isComment(text[i]),
+        reporter(ctx, (i) => text[i], lines.from),
+      );
       return keepWhere(lines, keep);
     },
   };
+  // IP rules are rewritten (normalised) before the check; that stays in string form.
+  if (opts.allowIp) return transformation;
+  transformation.applyPacked = (lines, ctx) => {
+    const { bytes, start, end } = lines;
+    const keep = dropFromEnd(
+      start.length,
+      (i) => ruleProblemAt(bytes, start[i], end[i], opts),
+      (i) => start[i] === end[i] || isCommentAt(lines, i),
+      reporter(ctx, (i) => lineText(lines, i), lines.from),
+    );
+    return keepWherePacked(lines, keep);
+  };
+  return transformation;
 }
 
 export const validate = validator('Validate', 'removes rules that are dangerous or unusable for DNS-level blocking', {

@@ -1,0 +1,338 @@
+/**
+ * A list held as byte ranges over one UTF-8 buffer instead of one string per line.
+ *
+ * A million-line DNS blocklist as `string[]` costs a million heap strings, each copied
+ * by the garbage collector as it ages, and a pass over the text per transformation
+ * that makes new ones. Packed, the list is the source bytes plus three typed arrays,
+ * and the transformations that dominate such lists (trimming, comments, Compress,
+ * Validate, Deduplicate) work on the bytes directly. A transformation without a
+ * packed form gets the list unpacked to `Lines`, so the two forms always agree: the
+ * packed code only takes the shapes it can decide on bytes and asks the string code
+ * for every other line.
+ */
+import type { Lines } from './lines.js';
+import { SYNTHETIC, packOrigin } from './lines.js';
+import { isWhitespaceCode } from './rule-text.js';
+
+export interface PackedLines {
+  /** Line bytes; line `i` is `bytes[start[i] .. end[i])`, without its line break. */
+  readonly bytes: Uint8Array;
+  /** Bytes of `bytes` in use; text appended by a rewrite goes after them. */
+  readonly used: number;
+  readonly start: Int32Array;
+  readonly end: Int32Array;
+  /** Provenance per line, as in `Lines.from`, when a report is wanted. */
+  readonly from?: Float64Array;
+}
+
+/** A working list in either form. */
+export type ListData = Lines | PackedLines;
+
+export function isPacked(list: ListData): list is PackedLines {
+  return (list as PackedLines).bytes !== undefined;
+}
+
+export function lineCount(list: ListData): number {
+  return isPacked(list) ? list.start.length : list.text.length;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The text of bytes `[s, e)`: ASCII without the decoder's per-call cost. */
+export function decodeRange(bytes: Uint8Array, s: number, e: number): string {
+  if (e - s <= 64) {
+    let ascii = true;
+    for (let i = s; i < e; i += 1) {
+      if (bytes[i] >= 128) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) return String.fromCharCode.apply(null, bytes.subarray(s, e) as unknown as number[]);
+  }
+  return decoder.decode(bytes.subarray(s, e));
+}
+
+/** The text of line `i`. */
+export function lineText(list: PackedLines, i: number): string {
+  return decodeRange(list.bytes, list.start[i], list.end[i]);
+}
+
+const CR = 13;
+const LF = 10;
+
+/**
+ * Packs list text split exactly as `splitText` splits it: the whole text trimmed, then
+ * split on runs of CR/LF. Returns null for text that is not well-formed UTF-16 (a lone
+ * surrogate would not survive encoding), which then stays in string form.
+ * With `fileId`, each line's provenance is its 1-based line number in that file.
+ */
+export function packText(text: string, fileId?: number): PackedLines | null {
+  if (!text.isWellFormed()) return null;
+  const bytes = encoder.encode(text.trim());
+  const n = bytes.length;
+  let start = new Int32Array(Math.max(16, n >> 4));
+  let end = new Int32Array(start.length);
+  let from = fileId === undefined ? undefined : new Float64Array(start.length);
+  let lineNo = 1;
+  if (from) {
+    const lead = text.length - text.trimStart().length;
+    for (let i = 0; i < lead; i += 1) {
+      const c = text.charCodeAt(i);
+      if (c === LF || (c === CR && text.charCodeAt(i + 1) !== LF)) lineNo += 1;
+    }
+    from[0] = packOrigin(fileId!, lineNo);
+  }
+  // One pass: a run of breaks ends a line; each LF, CRLF or lone CR in it is one line number.
+  let k = 0;
+  for (let i = 0; i < n; i += 1) {
+    const c = bytes[i];
+    if (c > CR || (c !== LF && c !== CR)) continue;
+    end[k] = i;
+    let j = i;
+    for (; j < n && (bytes[j] === LF || bytes[j] === CR); j += 1) {
+      if (bytes[j] === LF || bytes[j + 1] !== LF) lineNo += 1;
+    }
+    k += 1;
+    if (k === start.length) {
+      start = widen(start, new Int32Array(k * 2));
+      end = widen(end, new Int32Array(k * 2));
+      if (from) from = widen(from, new Float64Array(k * 2));
+    }
+    start[k] = j;
+    if (from) from[k] = packOrigin(fileId!, lineNo);
+    i = j - 1;
+  }
+  end[k] = n;
+  const count = k + 1;
+  return { bytes, used: n, start: start.subarray(0, count), end: end.subarray(0, count), from: from?.subarray(0, count) };
+}
+
+/** `next` holding `a`'s values at its start (for growing typed arrays). */
+export function widen<T extends Int32Array | Float64Array>(a: T, next: T): T {
+  next.set(a);
+  return next;
+}
+
+/** Packs lines given as strings (headers, synthetic lines); each must hold no line break. */
+export function packStrings(texts: string[], from?: Float64Array): PackedLines {
+  const parts = texts.map((t) => encoder.encode(t));
+  let used = 0;
+  for (const p of parts) used += p.length;
+  const bytes = new Uint8Array(used);
+  const start = new Int32Array(texts.length);
+  const end = new Int32Array(texts.length);
+  let o = 0;
+  parts.forEach((p, i) => {
+    bytes.set(p, o);
+    start[i] = o;
+    o += p.length;
+    end[i] = o;
+  });
+  return { bytes, used, start, end, from };
+}
+
+/** The same list as strings. */
+export function unpackLines(list: PackedLines): Lines {
+  const n = list.start.length;
+  const text = new Array<string>(n);
+  // One decode of the joined lines, split again, is much cheaper than a decode per line.
+  const joined = decoder.decode(joinPacked(list));
+  const parts = joined.split('\n');
+  if (parts.length === n) {
+    for (let i = 0; i < n; i += 1) text[i] = parts[i];
+  } else {
+    for (let i = 0; i < n; i += 1) text[i] = lineText(list, i);
+  }
+  return list.from ? { text, from: list.from } : { text };
+}
+
+/** Lines joined with LF, as UTF-8: the list as written out. */
+export function joinPacked(list: PackedLines): Uint8Array {
+  const { bytes, start, end } = list;
+  const n = start.length;
+  let size = n > 0 ? n - 1 : 0;
+  for (let i = 0; i < n; i += 1) size += end[i] - start[i];
+  const out = new Uint8Array(size);
+  let o = 0;
+  let i = 0;
+  while (i < n) {
+    // Lines still next to each other in the buffer, one LF apart, are copied in one go.
+    const s = start[i];
+    let j = i;
+    while (j + 1 < n && start[j + 1] === end[j] + 1 && bytes[end[j]] === LF) j += 1;
+    const e = end[j];
+    if (e - s > 32) {
+      out.set(bytes.subarray(s, e), o);
+      o += e - s;
+    } else {
+      for (let k = s; k < e; k += 1) out[o++] = bytes[k];
+    }
+    if (j + 1 < n) out[o++] = LF;
+    i = j + 1;
+  }
+  return out;
+}
+
+/** Keeps the lines whose `keep` flag is set. */
+export function keepWherePacked(list: PackedLines, keep: Uint8Array): PackedLines {
+  const n = list.start.length;
+  let count = 0;
+  for (let i = 0; i < n; i += 1) count += keep[i];
+  if (count === n) return list;
+  const start = new Int32Array(count);
+  const end = new Int32Array(count);
+  const from = list.from ? new Float64Array(count) : undefined;
+  let j = 0;
+  for (let i = 0; i < n; i += 1) {
+    if (keep[i] === 1) {
+      start[j] = list.start[i];
+      end[j] = list.end[i];
+      if (from) from[j] = list.from![i];
+      j += 1;
+    }
+  }
+  return { bytes: list.bytes, used: list.used, start, end, from };
+}
+
+/** Concatenates packed lists into one buffer; provenance is kept when `tracked`. */
+export function concatPacked(parts: PackedLines[], tracked: boolean): PackedLines {
+  let used = 0;
+  let count = 0;
+  for (const p of parts) {
+    used += p.used;
+    count += p.start.length;
+  }
+  const bytes = new Uint8Array(used);
+  const start = new Int32Array(count);
+  const end = new Int32Array(count);
+  const from = tracked ? new Float64Array(count) : undefined;
+  let o = 0;
+  let k = 0;
+  for (const p of parts) {
+    bytes.set(p.bytes.subarray(0, p.used), o);
+    for (let i = 0; i < p.start.length; i += 1) {
+      start[k + i] = p.start[i] + o;
+      end[k + i] = p.end[i] + o;
+    }
+    if (from) {
+      if (p.from) from.set(p.from, k);
+      else from.fill(SYNTHETIC, k, k + p.start.length);
+    }
+    o += p.used;
+    k += p.start.length;
+  }
+  return { bytes, used, start, end, from };
+}
+
+/** `isComment` of line `i`, on its bytes. */
+export function isCommentAt(list: PackedLines, i: number): boolean {
+  const b = list.bytes;
+  const s = list.start[i];
+  const len = list.end[i] - s;
+  if (len === 0) return false;
+  const c = b[s];
+  if (c === 33 /* ! */) return true;
+  if (c !== 35 /* # */) return false;
+  return len === 1 || b[s + 1] === 32 || (len >= 4 && b[s + 1] === 35 && b[s + 2] === 35 && b[s + 3] === 35);
+}
+
+/** Whether line `i` is empty or only whitespace (`trim()` semantics). */
+export function isBlankAt(list: PackedLines, i: number): boolean {
+  const b = list.bytes;
+  const e = list.end[i];
+  for (let j = list.start[i]; j < e; j += 1) {
+    const c = b[j];
+    if (c >= 128) return lineText(list, i).trim().length === 0;
+    if (!isWhitespaceCode(c)) return false;
+  }
+  return true;
+}
+
+/** Rules in the list: lines that are neither blank nor comments. */
+export function countPackedRules(list: PackedLines): number {
+  let n = 0;
+  for (let i = 0; i < list.start.length; i += 1) if (!isBlankAt(list, i) && !isCommentAt(list, i)) n += 1;
+  return n;
+}
+
+/**
+ * Collects the output of a transformation that rewrites lines: kept lines are ranges
+ * over the input buffer, new text is appended after its used bytes (the buffer grows
+ * by copying, so every range stays valid).
+ */
+export class PackedBuilder {
+  bytes: Uint8Array;
+  used: number;
+  private start: Int32Array;
+  private end: Int32Array;
+  private from: Float64Array | undefined;
+  count = 0;
+
+  constructor(input: PackedLines, expectedLines: number) {
+    this.bytes = input.bytes;
+    this.used = input.used;
+    this.start = new Int32Array(Math.max(expectedLines, 16));
+    this.end = new Int32Array(this.start.length);
+    this.from = input.from ? new Float64Array(this.start.length) : undefined;
+  }
+
+  /** Adds a line that is the range `[s, e)` of the buffer. */
+  push(s: number, e: number, origin: number): void {
+    if (this.count === this.start.length) this.growLines();
+    this.start[this.count] = s;
+    this.end[this.count] = e;
+    if (this.from) this.from[this.count] = origin;
+    this.count += 1;
+  }
+
+  /** Appends `prefix + bytes[s, e) + suffix` (ASCII prefix/suffix) and returns where the copy of `[s, e)` starts. */
+  append(prefix: string, s: number, e: number, suffix: string): number {
+    const size = prefix.length + (e - s) + suffix.length;
+    if (this.used + size > this.bytes.length) this.growBytes(size);
+    const b = this.bytes;
+    let o = this.used;
+    for (let j = 0; j < prefix.length; j += 1) b[o++] = prefix.charCodeAt(j);
+    const at = o;
+    b.copyWithin(o, s, e);
+    o += e - s;
+    for (let j = 0; j < suffix.length; j += 1) b[o++] = suffix.charCodeAt(j);
+    this.used = o;
+    return at;
+  }
+
+  /** Appends a string's UTF-8 bytes, returning their range start (the end is `used`). */
+  appendText(text: string): number {
+    const encoded = encoder.encode(text);
+    if (this.used + encoded.length > this.bytes.length) this.growBytes(encoded.length);
+    const at = this.used;
+    this.bytes.set(encoded, at);
+    this.used += encoded.length;
+    return at;
+  }
+
+  finish(): PackedLines {
+    const n = this.count;
+    return {
+      bytes: this.bytes,
+      used: this.used,
+      start: this.start.slice(0, n),
+      end: this.end.slice(0, n),
+      from: this.from?.slice(0, n),
+    };
+  }
+
+  private growBytes(extra: number): void {
+    const next = new Uint8Array(Math.max(this.bytes.length * 2, this.used + extra, 1024));
+    next.set(this.bytes.subarray(0, this.used));
+    this.bytes = next;
+  }
+
+  private growLines(): void {
+    const size = this.start.length * 2;
+    this.start = widen(this.start, new Int32Array(size));
+    this.end = widen(this.end, new Int32Array(size));
+    if (this.from) this.from = widen(this.from, new Float64Array(size));
+  }
+}

@@ -1,0 +1,209 @@
+import { describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import fc from 'fast-check';
+import { joinPacked, packStrings, packText, unpackLines, type PackedLines } from '../../../src/core/transforms/packed.js';
+import { splitText } from '../../../src/core/load/split.js';
+import { TRANSFORMATIONS } from '../../../src/core/transforms/registry.js';
+import type { Lines } from '../../../src/core/transforms/lines.js';
+import type { TransformContext } from '../../../src/core/transforms/types.js';
+import { cleanHostname, cleanHostnameAt, ruleProblem, ruleProblemAt } from '../../../src/core/transforms/rule-validity.js';
+import { isOwnPublicSuffix, isOwnPublicSuffixAt } from '../../../src/core/transforms/public-suffix.js';
+import {
+  isJustDomain,
+  isJustDomainAt,
+  plainHostRuleAt,
+  plainHostRuleHostname,
+  simpleHostsLineAt,
+  simpleHostsLineHostname,
+} from '../../../src/core/transforms/rule-text.js';
+import { ByteTable } from '../../../src/core/transforms/byte-table.js';
+import { ALL_TRICKY, trickyList } from '../../support/tricky-lines.js';
+
+const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpus');
+
+/** Shapes the packed code must hand to the string code: Unicode whitespace, BOM, non-ASCII. */
+const UNICODE_LINES = [
+  '0.0.0.0\u00a0nbsp.example.com',
+  '\u00a0||nbsp.example.com^\u00a0',
+  '\ufeff||bom.example.com^',
+  '0.0.0.0 em-space.example.com\u2003',
+  '127.0.0.1 münchen.de',
+  'ex.example.com\u3000',
+  '\u2028',
+  '\u00a0',
+  '||xn--mnchen-3ya.de^',
+  '||ünicode.example.com^$important',
+  '0.0.0.0 a.example.com b.example.com sub.a.example.com',
+  '127.0.0.1 x.example.org\ty.example.org # two names',
+  '||dollar.example.com^$,',
+];
+
+const lists: [string, string][] = [
+  ['tricky LF', trickyList(3000, 11)],
+  ['tricky CRLF with blank runs', `\r\n\n ${trickyList(1500, 12, '\r\n')}\r\r\n${trickyList(500, 13, '\n\n')}\n\n`],
+  ['tricky lone CR', trickyList(800, 14, '\r')],
+  ['unicode', [...UNICODE_LINES, ...UNICODE_LINES.map((l) => l.replace('example', 'ex2')), ...ALL_TRICKY].join('\n')],
+  ['hosts corpus', readFileSync(`${CORPUS}/hosts-hagezi-light.txt`, 'utf8')],
+  ['adblock corpus', readFileSync(`${CORPUS}/adblock-hagezi-light.txt`, 'utf8')],
+  ['easylist', readFileSync(`${CORPUS}/easylist.txt`, 'utf8')],
+];
+
+type Removal = [string, number | undefined, string, string];
+
+function recorder(): TransformContext & { log: Removal[] } {
+  const log: Removal[] = [];
+  return { reporting: true, log, removed: (line, origin, code, reason) => void log.push([line, origin, code, reason]) };
+}
+
+describe('packing', () => {
+  test.each(lists)('packText splits %s exactly as splitText, with the same line numbers', (_name, text) => {
+    const packed = packText(text, 3)!;
+    const split = splitText(text, true);
+    expect(unpackLines(packed).text).toEqual(split.lines);
+    expect(Array.from(packed.from!, (v) => v % 2 ** 32)).toEqual(Array.from(split.numbers!));
+    expect(Array.from(packed.from!, (v) => Math.floor(v / 2 ** 32)).every((f) => f === 3)).toBe(true);
+    expect(new TextDecoder().decode(joinPacked(packed))).toBe(split.lines.join('\n'));
+  });
+
+  test('generated texts split alike, whatever their breaks and edges', () => {
+    const piece = fc.constantFrom('a', '||x.example^', ' ', '\t', '\r', '\n', '\r\n', '\u00a0', 'é', '!', '#');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const text = pieces.join('');
+        const packed = packText(text, 0)!;
+        const split = splitText(text, true);
+        expect(unpackLines(packed).text).toEqual(split.lines);
+        expect(Array.from(packed.from!)).toEqual(Array.from(split.numbers!));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('text with a lone surrogate stays in string form', () => {
+    expect(packText('||a.example^\n\ud800x')).toBeNull();
+  });
+
+  test('a header line holding a line break survives unpacking', () => {
+    const packed = packStrings(['! Description: two\nlines', '||a.example^']);
+    expect(unpackLines(packed).text).toEqual(['! Description: two\nlines', '||a.example^']);
+  });
+});
+
+describe('every packed transformation equals its string form', () => {
+  const packedOnes = TRANSFORMATIONS.filter((t) => t.applyPacked);
+
+  test('the transformations that pay have a packed form; IP-normalising validators do not', () => {
+    expect(packedOnes.map((t) => t.name).sort()).toEqual(
+      ['Compress', 'Deduplicate', 'InsertFinalNewLine', 'RemoveComments', 'RemoveEmptyLines', 'TrimLines', 'Validate', 'ValidateAllowPublicSuffix'].sort(),
+    );
+  });
+
+  for (const t of packedOnes) {
+    test.each(lists)(`${t.name} on %s: same lines, provenance and removal records`, (_name, text) => {
+      const packed = packText(text, 0)!;
+      const strings: Lines = unpackLines(packed);
+      const byString = recorder();
+      const byBytes = recorder();
+      const expected = t.apply(strings, byString);
+      const actual = unpackLines(t.applyPacked!(packed, byBytes));
+      expect(actual.text).toEqual(expected.text);
+      expect(Array.from(actual.from!)).toEqual(Array.from(expected.from!));
+      expect(byBytes.log).toEqual(byString.log);
+    });
+  }
+
+  test('the whole bench chain, packed from start to end, equals the string chain', () => {
+    const chain = ['TrimLines', 'RemoveComments', 'Compress', 'Validate', 'Deduplicate', 'RemoveEmptyLines', 'InsertFinalNewLine'];
+    const steps = TRANSFORMATIONS.filter((t) => chain.includes(t.name));
+    for (const [, text] of lists) {
+      let packed: PackedLines = packText(text)!;
+      let strings: Lines = unpackLines(packed);
+      const quiet = { reporting: false, removed: () => undefined };
+      for (const t of steps) {
+        packed = t.applyPacked!(packed, quiet);
+        strings = t.apply(strings, quiet);
+      }
+      expect(unpackLines(packed).text).toEqual(strings.text);
+      expect(new TextDecoder().decode(joinPacked(packed))).toBe(strings.text.join('\n'));
+    }
+  });
+});
+
+describe('byte helpers agree with their string counterparts', () => {
+  const encoder = new TextEncoder();
+  const corpusLines = ['hosts-hagezi-light.txt', 'adblock-hagezi-light.txt', 'easylist.txt', 'adguard-dns-filter-2019.txt']
+    .flatMap((f) => readFileSync(`${CORPUS}/${f}`, 'utf8').split(/\r?\n/))
+    .filter((_, i) => i % 7 === 0);
+  const samples = [...ALL_TRICKY, ...UNICODE_LINES, ...corpusLines];
+  const at = (line: string) => {
+    const b = encoder.encode(`xx${line}yy`);
+    return { b, s: 2, e: b.length - 2 };
+  };
+
+  test('line shapes: ||host^, simple hosts lines, bare domains', () => {
+    for (const line of samples) {
+      const { b, s, e } = at(line);
+      const plain = plainHostRuleHostname(line);
+      expect(plainHostRuleAt(b, s, e) === -1 ? null : line.substring(2, line.length - 1), line).toBe(plain);
+      const simple = simpleHostsLineHostname(line);
+      const simpleAt = simpleHostsLineAt(b, s, e);
+      // The byte form may leave a non-ASCII name to the string code, never the reverse.
+      if (simpleAt !== -1) expect(new TextDecoder().decode(b.subarray(simpleAt, e)), line).toBe(simple);
+      else if (simple !== null) expect(/[^\x00-\x7f]/.test(simple), line).toBe(true);
+      expect(isJustDomainAt(b, s, e), line).toBe(isJustDomain(line));
+    }
+  });
+
+  test('validity on bytes equals ruleProblem, for every option set', () => {
+    const options = [
+      { allowIp: false, allowPublicSuffix: false },
+      { allowIp: false, allowPublicSuffix: true },
+    ];
+    for (const opts of options) {
+      for (const line of samples) {
+        const { b, s, e } = at(line);
+        expect(ruleProblemAt(b, s, e, opts), line).toBe(ruleProblem(line, opts));
+      }
+    }
+  });
+
+  test('clean hostnames and the public-suffix walk on bytes', () => {
+    const suffixes = ['com', 'co.uk', 'uk', 'github.io', 'kawasaki.jp', 'city.kawasaki.jp', 'ck', 'www.ck', 'a.ck', 'de', 'x.de', 'invalidtld', 'appspot.com', 'net', 'blogspot.com'];
+    const label = fc.array(fc.constantFrom(...'abz09-'.split('')), { minLength: 1, maxLength: 8 }).map((c) => c.join(''));
+    const host = fc.tuple(fc.array(label, { maxLength: 3 }), fc.constantFrom(...suffixes)).map(([ls, s]) => [...ls, s].join('.'));
+    fc.assert(
+      fc.property(host, (h) => {
+        const { b, s, e } = at(h);
+        expect(cleanHostnameAt(b, s, e)).toBe(cleanHostname(h));
+        if (cleanHostname(h)) expect(isOwnPublicSuffixAt(b, s, e)).toBe(isOwnPublicSuffix(h));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const h of suffixes) {
+      const { b, s, e } = at(h);
+      expect(isOwnPublicSuffixAt(b, s, e), h).toBe(isOwnPublicSuffix(h));
+    }
+  });
+});
+
+describe('ByteTable', () => {
+  test('is a set of byte ranges that grows past its expected size, with suffix lookups', () => {
+    const words = Array.from({ length: 5000 }, (_, i) => `w${i * 7919}.example`);
+    const b = new TextEncoder().encode(words.join('\n'));
+    const table = new ByteTable(10);
+    let o = 0;
+    const ranges = words.map((w) => {
+      const r = [o, o + w.length] as const;
+      o += w.length + 1;
+      return r;
+    });
+    for (const [s, e] of ranges) expect(table.add(b, s, e)).toBe(true);
+    for (const [s, e] of ranges) expect(table.add(b, s, e)).toBe(false);
+    const [s0, e0] = ranges[42];
+    const dot = b.indexOf(46, s0);
+    const suffix = ByteTable.hash(b, dot + 1, e0);
+    expect(table.has(b, dot + 1, e0, suffix)).toBe(false);
+    expect(table.has(b, s0, e0, ByteTable.hash(b, s0, e0))).toBe(true);
+  });
+});
