@@ -51,11 +51,27 @@ function isAddressCode(c: number): boolean {
  */
 function mayBeCompressible(b: Uint8Array, s: number, e: number): boolean {
   const c = b[s];
-  if (c === 124) return b[s + 1] === 124;
+  if (c === 124) return b[s + 1] === 124 && !hasModifiersAt(b, s, e);
   if (c >= 128 || isWhitespaceCode(c)) return true;
   let i = s;
   while (i < e && isAddressCode(b[i])) i += 1;
   return i > s && i < e && (b[i] === 37 || b[i] >= 128 || isWhitespaceCode(b[i]));
+}
+
+/**
+ * True when the rule `b[s, e)` (no whitespace at its ends, not `@@`, not a regex) has
+ * modifiers: text other than commas after its last unescaped `$`. Such a rule keeps its
+ * text and is no hostname rule for Compress.
+ */
+function hasModifiersAt(b: Uint8Array, s: number, e: number): boolean {
+  const last = b[e - 1];
+  if (last >= 128 || isWhitespaceCode(last)) return false;
+  for (let i = e - 1; i >= s; i -= 1) {
+    if (b[i] !== 36 || (i > s && b[i - 1] === 92)) continue;
+    for (let j = i + 1; j < e; j += 1) if (b[j] !== 44) return true;
+    return false;
+  }
+  return false;
 }
 
 /** Hostnames of a line that is not a plain `||hostname^` rule, and whether its text becomes `||name^`. */

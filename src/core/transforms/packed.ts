@@ -204,23 +204,37 @@ export function concatPacked(parts: PackedLines[], tracked: boolean): PackedLine
     used += p.used;
     count += p.start.length;
   }
+  // Byte placement need not follow line order: the largest part's bytes go first, so its
+  // offsets stay as they are and copy natively (headers are the small parts).
+  const largest = parts.reduce((a, p) => (p.used > a.used ? p : a), parts[0]);
+  const placed = parts.length > 0 ? [largest, ...parts.filter((p) => p !== largest)] : [];
+  const shift = new Map<PackedLines, number>();
   const bytes = new Uint8Array(used);
+  let o = 0;
+  for (const p of placed) {
+    bytes.set(p.bytes.subarray(0, p.used), o);
+    shift.set(p, o);
+    o += p.used;
+  }
   const start = new Int32Array(count);
   const end = new Int32Array(count);
   const from = tracked ? new Float64Array(count) : undefined;
-  let o = 0;
   let k = 0;
   for (const p of parts) {
-    bytes.set(p.bytes.subarray(0, p.used), o);
-    for (let i = 0; i < p.start.length; i += 1) {
-      start[k + i] = p.start[i] + o;
-      end[k + i] = p.end[i] + o;
+    const by = shift.get(p)!;
+    if (by === 0) {
+      start.set(p.start, k);
+      end.set(p.end, k);
+    } else {
+      for (let i = 0; i < p.start.length; i += 1) {
+        start[k + i] = p.start[i] + by;
+        end[k + i] = p.end[i] + by;
+      }
     }
     if (from) {
       if (p.from) from.set(p.from, k);
       else from.fill(SYNTHETIC, k, k + p.start.length);
     }
-    o += p.used;
     k += p.start.length;
   }
   return { bytes, used, start, end, from };

@@ -1,6 +1,7 @@
 import { getPublicSuffix, parse as parseDomain } from 'tldts';
 import { isOwnPublicSuffix, isOwnPublicSuffixAt } from './public-suffix.js';
 import { decodeRange } from './packed.js';
+import { ByteTable } from './byte-table.js';
 import { classifyIpPattern, mayBeIpPattern } from './ip-pattern.js';
 import { etcHostsHostnames, isComment, isEtcHostsRule, parseAdblockRule, plainHostRuleHostname } from './rule-text.js';
 
@@ -172,16 +173,64 @@ export function cleanHostnameAt(b: Uint8Array, s: number, e: number): boolean {
   return letter;
 }
 
+/** Verdicts on single modifiers, by StringTable's hash of the name's bytes; a list uses a handful. */
+const modifierVerdicts = new Map<number, { name: string; problem: string | null }[]>();
+
+/** The options loop's verdict on the single modifier `b[s, e)` (`[a-z0-9_-]` only). */
+function modifierProblemAt(b: Uint8Array, s: number, e: number): string | null {
+  const h = ByteTable.hash(b, s, e);
+  const known = modifierVerdicts.get(h) ?? [];
+  for (const v of known) if (sameText(v.name, b, s, e)) return v.problem;
+  const name = decodeRange(b, s, e);
+  const problem = SUPPORTED_MODIFIERS.has(name) ? null : `unsupported modifier $${name}`;
+  known.push({ name, problem });
+  modifierVerdicts.set(h, known);
+  return problem;
+}
+
 /**
- * `ruleProblem` of the line `b[s, e)`: a `||hostname^` rule with a clean hostname is
- * decided on its bytes; every other line by `ruleProblem` on its text.
+ * `ruleProblem` of the line `b[s, e)`. Decided on bytes: `||hostname^` and `@@||hostname^`
+ * with a clean hostname (the exception mark changes nothing in these checks), and the
+ * same shapes with one unsupported modifier (`$third-party`), which fail in the options
+ * loop before anything else is looked at. Every other line goes to `ruleProblem`.
  */
 export function ruleProblemAt(b: Uint8Array, s: number, e: number, opts: ValidityOptions): string | null {
-  if (e - s >= 4 && b[s] === 124 && b[s + 1] === 124 && b[e - 1] === 94 && cleanHostnameAt(b, s + 2, e - 1)) {
-    if (!isOwnPublicSuffixAt(b, s + 2, e - 1)) return null;
-    return hostnameProblem(decodeRange(b, s + 2, e - 1), opts, false, true);
+  const p = b[s] === 64 && b[s + 1] === 64 ? s + 2 : s;
+  if (e - p >= 4 && b[p] === 124 && b[p + 1] === 124) {
+    let caret = p + 2;
+    while (caret < e && isHostPatternCode(b[caret])) caret += 1;
+    if (caret < e && b[caret] === 94) {
+      if (caret === e - 1 && cleanHostnameAt(b, p + 2, caret)) {
+        if (!isOwnPublicSuffixAt(b, p + 2, caret)) return null;
+        return hostnameProblem(decodeRange(b, p + 2, caret), opts, false, true);
+      }
+      if (b[caret + 1] === 36 && caret + 2 < e && isModifierNameAt(b, caret + 2, e)) {
+        const problem = modifierProblemAt(b, caret + 2, e);
+        if (problem !== null) return problem;
+      }
+    }
   }
   return ruleProblem(decodeRange(b, s, e), opts);
+}
+
+/** Whether the ASCII `text` equals the bytes `b[s, e)`. */
+function sameText(text: string, b: Uint8Array, s: number, e: number): boolean {
+  if (text.length !== e - s) return false;
+  for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) !== b[s + i]) return false;
+  return true;
+}
+
+/** `[a-z0-9-.]`, the characters `plainHostRuleHostname` accepts. */
+function isHostPatternCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46;
+}
+
+function isModifierNameAt(b: Uint8Array, s: number, e: number): boolean {
+  for (let i = s; i < e; i += 1) {
+    const c = b[i];
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 95)) return false;
+  }
+  return true;
 }
 
 /**

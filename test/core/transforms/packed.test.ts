@@ -22,8 +22,24 @@ import { ALL_TRICKY, trickyList } from '../../support/tricky-lines.js';
 
 const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpus');
 
-/** Shapes the packed code must hand to the string code: Unicode whitespace, BOM, non-ASCII. */
+/**
+ * Shapes the byte code decides or must hand to the string code: Unicode whitespace, BOM,
+ * non-ASCII, exceptions and single modifiers, commas and spaces after `$`.
+ */
 const UNICODE_LINES = [
+  '||single.example.com^$third-party',
+  '@@||single.example.com^$popup',
+  '@@||allowed.example.com^',
+  '@@||co.uk^',
+  '@x||one-at.example.com^',
+  '@@||1.2.3.4^',
+  '||x.example.com^$important',
+  '||UPPER.example.com^$third-party',
+  '||a.b^$3p',
+  '||dollar.example.net^$,,',
+  '||dollar.example.net^$ ',
+  '||escaped.example.net^\\$third-party',
+  '||under_score.example.net^$third_party',
   '0.0.0.0\u00a0nbsp.example.com',
   '\u00a0||nbsp.example.com^\u00a0',
   '\ufeff||bom.example.com^',
