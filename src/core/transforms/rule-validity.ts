@@ -197,17 +197,15 @@ function modifierProblemAt(b: Uint8Array, s: number, e: number): string | null {
 export function ruleProblemAt(b: Uint8Array, s: number, e: number, opts: ValidityOptions): string | null {
   const p = b[s] === 64 && b[s + 1] === 64 ? s + 2 : s;
   if (e - p >= 4 && b[p] === 124 && b[p + 1] === 124) {
+    if (b[e - 1] === 94 && cleanHostnameAt(b, p + 2, e - 1)) {
+      if (!isOwnPublicSuffixAt(b, p + 2, e - 1)) return null;
+      return hostnameProblem(decodeRange(b, p + 2, e - 1), opts, false, true);
+    }
     let caret = p + 2;
     while (caret < e && isHostPatternCode(b[caret])) caret += 1;
-    if (caret < e && b[caret] === 94) {
-      if (caret === e - 1 && cleanHostnameAt(b, p + 2, caret)) {
-        if (!isOwnPublicSuffixAt(b, p + 2, caret)) return null;
-        return hostnameProblem(decodeRange(b, p + 2, caret), opts, false, true);
-      }
-      if (b[caret + 1] === 36 && caret + 2 < e && isModifierNameAt(b, caret + 2, e)) {
-        const problem = modifierProblemAt(b, caret + 2, e);
-        if (problem !== null) return problem;
-      }
+    if (caret + 2 < e && b[caret] === 94 && b[caret + 1] === 36 && isModifierNameAt(b, caret + 2, e)) {
+      const problem = modifierProblemAt(b, caret + 2, e);
+      if (problem !== null) return problem;
     }
   }
   return ruleProblem(decodeRange(b, s, e), opts);
