@@ -14,21 +14,34 @@ export class ByteTable {
   private ends: Int32Array;
   private count = 0;
   /**
-   * One bit per hash (8 per slot), set on add: most `has` lookups miss, and this
-   * answers them from a bitmap an eighth of the table's size, which stays in cache.
+   * With `lookups`, one bit per hash (8 per slot), set on add: most `has` lookups miss,
+   * and this answers them from a bitmap an eighth of the table's size, which stays in
+   * cache. A table only added to (Deduplicate) goes without.
    */
-  private filter: Int32Array;
-  private filterShift: number;
+  private filter: Int32Array | null = null;
+  private filterShift = 0;
 
-  /** Sized for `expected` entries; it grows past them. */
-  constructor(expected: number) {
+  /** Sized for `expected` entries; it grows past them. `lookups`: `has` will be called. */
+  constructor(
+    expected: number,
+    private readonly lookups = false,
+  ) {
     const capacity = StringTable.capacityFor(expected);
     this.table = new Int32Array(capacity * 2);
     this.mask = capacity - 1;
     this.starts = new Int32Array(capacity / 2);
     this.ends = new Int32Array(capacity / 2);
+    if (lookups) this.resetFilter(capacity);
+  }
+
+  private resetFilter(capacity: number): void {
     this.filter = new Int32Array(capacity / 4);
     this.filterShift = 32 - Math.log2(capacity * 8);
+  }
+
+  private setFilterBit(h: number): void {
+    const bit = this.filterBit(h);
+    this.filter![bit >>> 5] |= 1 << (bit & 31);
   }
 
   private filterBit(h: number): number {
@@ -43,7 +56,15 @@ export class ByteTable {
 
   /** Adds `b[s, e)`; true when it was not there yet. */
   add(b: Uint8Array, s: number, e: number): boolean {
-    const h = ByteTable.hash(b, s, e);
+    return this.addHashed(b, s, e, ByteTable.hash(b, s, e));
+  }
+
+  /**
+   * `add` with the hash already known. Hashing a batch first and adding in a tight loop
+   * lets the processor overlap the table's cache misses, which a loop that hashes and
+   * classifies between probes serialises.
+   */
+  addHashed(b: Uint8Array, s: number, e: number, h: number): boolean {
     const t = this.table;
     let i = StringTable.home(h) & this.mask;
     for (let slot = t[2 * i]; slot !== 0; slot = t[2 * i]) {
@@ -56,8 +77,7 @@ export class ByteTable {
     this.count = k + 1;
     t[2 * i] = k + 1;
     t[2 * i + 1] = h;
-    const bit = this.filterBit(h);
-    this.filter[bit >>> 5] |= 1 << (bit & 31);
+    if (this.lookups) this.setFilterBit(h);
     if (this.count === this.starts.length) this.grow();
     return true;
   }
@@ -67,12 +87,9 @@ export class ByteTable {
     const capacity = (this.mask + 1) * 2;
     this.table = StringTable.rehash(this.table, capacity);
     this.mask = capacity - 1;
-    this.filter = new Int32Array(capacity / 4);
-    this.filterShift = 32 - Math.log2(capacity * 8);
-    for (let j = 1; j < this.table.length; j += 2) {
-      if (this.table[j - 1] === 0) continue;
-      const bit = this.filterBit(this.table[j]);
-      this.filter[bit >>> 5] |= 1 << (bit & 31);
+    if (this.lookups) {
+      this.resetFilter(capacity);
+      for (let j = 1; j < this.table.length; j += 2) if (this.table[j - 1] !== 0) this.setFilterBit(this.table[j]);
     }
     this.starts = widen(this.starts, new Int32Array(capacity / 2));
     this.ends = widen(this.ends, new Int32Array(capacity / 2));
@@ -80,8 +97,9 @@ export class ByteTable {
 
   /** Whether `b[s, e)`, whose hash is `h`, is in the table. */
   has(b: Uint8Array, s: number, e: number, h: number): boolean {
+    if (!this.lookups) throw new Error('ByteTable: has() on a table made without lookups');
     const bit = this.filterBit(h);
-    if ((this.filter[bit >>> 5] & (1 << (bit & 31))) === 0) return false;
+    if ((this.filter![bit >>> 5] & (1 << (bit & 31))) === 0) return false;
     const t = this.table;
     let i = StringTable.home(h) & this.mask;
     for (let slot = t[2 * i]; slot !== 0; slot = t[2 * i]) {

@@ -158,7 +158,7 @@ export const compress: Transformation = {
 function compressPacked(lines: PackedLines, ctx: TransformContext): PackedLines {
   const n = lines.start.length;
   const out = new PackedBuilder(lines, n);
-  const blocked = new ByteTable(n);
+  const blocked = new ByteTable(n, true);
   // Per output line: where its hostname lies in the buffer, or -1 for a line without one.
   let hostStart = new Int32Array(n + 16);
   let hostEnd = new Int32Array(n + 16);

@@ -33,9 +33,16 @@ export const deduplicate: Transformation = {
   },
   applyPacked(lines, ctx) {
     const { bytes, start, end } = lines;
-    const seen = new ByteTable(start.length);
+    const n = start.length;
+    // Hash every line, then add them all in a tight loop (last copy first): with nothing
+    // between probes, the processor overlaps the table's cache misses.
+    const hashes = new Int32Array(n);
+    for (let i = 0; i < n; i += 1) hashes[i] = ByteTable.hash(bytes, start[i], end[i]);
+    const seen = new ByteTable(n);
+    const later = new Uint8Array(n);
+    for (let i = n - 1; i >= 0; i -= 1) if (!seen.addHashed(bytes, start[i], end[i], hashes[i])) later[i] = 1;
     const commentOrEmpty = (i: number) => start[i] === end[i] || isCommentAt(lines, i);
-    const duplicate = (i: number) => (!seen.add(bytes, start[i], end[i]) && !commentOrEmpty(i) ? KEPT_LATER : null);
+    const duplicate = (i: number) => (later[i] === 1 && !commentOrEmpty(i) ? KEPT_LATER : null);
     const keep = dropFromEnd(start.length, duplicate, commentOrEmpty, reporter(ctx, (i) => lineText(lines, i), lines.from));
     return keepWherePacked(lines, keep);
   },

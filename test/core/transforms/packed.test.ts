@@ -207,7 +207,7 @@ describe('ByteTable', () => {
   test('is a set of byte ranges that grows past its expected size, with suffix lookups', () => {
     const words = Array.from({ length: 5000 }, (_, i) => `w${i * 7919}.example`);
     const b = new TextEncoder().encode(words.join('\n'));
-    const table = new ByteTable(10);
+    const table = new ByteTable(10, true);
     let o = 0;
     const ranges = words.map((w) => {
       const r = [o, o + w.length] as const;
