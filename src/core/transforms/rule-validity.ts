@@ -156,22 +156,29 @@ export function cleanHostname(host: string): boolean {
 export function cleanHostnameAt(b: Uint8Array, s: number, e: number): boolean {
   const n = e - s;
   if (n === 0 || n > 253) return false;
-  let letter = false;
+  let kinds = 0;
   let label = s;
-  for (let i = s; i <= e; i += 1) {
-    const c = i < e ? b[i] : 46;
-    if (c === 46) {
-      const len = i - label;
-      if (len === 0 || len > 63 || b[label] === 45 || b[i - 1] === 45) return false;
+  for (let i = s; i < e; i += 1) {
+    const kind = HOST_CODE[b[i]];
+    kinds |= kind;
+    if (kind === DOT) {
+      if (i === label || i - label > 63 || b[label] === 45 || b[i - 1] === 45) return false;
       label = i + 1;
-    } else if (c >= 97 && c <= 122) {
-      letter = true;
-    } else if (!((c >= 48 && c <= 57) || c === 45)) {
-      return false;
     }
   }
-  return letter;
+  if ((kinds & INVALID) !== 0 || e === label || e - label > 63 || b[label] === 45 || b[e - 1] === 45) return false;
+  return (kinds & LETTER) !== 0;
 }
+
+const LETTER = 1;
+const DOT = 2;
+const INVALID = 4;
+/** Per byte: a lowercase letter, a dot, a digit or hyphen (0), or anything else. */
+const HOST_CODE = new Uint8Array(256).fill(INVALID);
+for (let c = 97; c <= 122; c += 1) HOST_CODE[c] = LETTER;
+for (let c = 48; c <= 57; c += 1) HOST_CODE[c] = 0;
+HOST_CODE[45] = 0;
+HOST_CODE[46] = DOT;
 
 /** Verdicts on single modifiers, by StringTable's hash of the name's bytes; a list uses a handful. */
 const modifierVerdicts = new Map<number, { name: string; problem: string | null }[]>();
