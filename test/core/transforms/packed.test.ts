@@ -185,7 +185,7 @@ describe('byte helpers agree with their string counterparts', () => {
   });
 
   test('clean hostnames and the public-suffix walk on bytes', () => {
-    const suffixes = ['com', 'co.uk', 'uk', 'github.io', 'kawasaki.jp', 'city.kawasaki.jp', 'ck', 'www.ck', 'a.ck', 'de', 'x.de', 'invalidtld', 'appspot.com', 'net', 'blogspot.com'];
+    const suffixes = ['com', 'co.uk', 'uk', 'github.io', 'kawasaki.jp', 'city.kawasaki.jp', 'ck', 'www.ck', 'a.ck', 'de', 'x.de', 'invalidtld', 'appspot.com', 'net', 'blogspot.com', 'localhost', 'x', 'a.b.invalidtld', 'k12.ak.us', 'ak.us', 'x.k12.ak.us', 'nom.br', 'a.nom.br'];
     const label = fc.array(fc.constantFrom(...'abz09-'.split('')), { minLength: 1, maxLength: 8 }).map((c) => c.join(''));
     const host = fc.tuple(fc.array(label, { maxLength: 3 }), fc.constantFrom(...suffixes)).map(([ls, s]) => [...ls, s].join('.'));
     fc.assert(
