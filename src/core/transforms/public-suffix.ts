@@ -5,30 +5,42 @@ import { exceptions, rules } from 'tldts/dist/es6/src/data/trie.js';
 import { StringTable } from './string-table.js';
 
 type RawTrie = [number, Record<string, RawTrie>];
+/** A trie node, made from tldts' raw node when a walk first reaches it (the whole trie costs tens of ms). */
 interface Node {
   flags: number;
   label: string;
-  children: Map<string, Node>;
-  /** The children again, by StringTable's hash of their label, for walks over bytes (made on first use). */
+  raw: Record<string, RawTrie>;
+  /** Children made so far, by label. */
+  made: Map<string, Node>;
+  /** The children by StringTable's hash of their label, for walks over bytes (made on first use). */
   byHash: Map<number, Node[]> | null;
 }
 
 const ICANN = 1;
 
-function toNode(label: string, [flags, children]: RawTrie): Node {
-  const node: Node = { flags, label, children: new Map(), byHash: null };
-  for (const [childLabel, raw] of Object.entries(children)) node.children.set(childLabel, toNode(childLabel, raw));
-  return node;
+function toNode(label: string, [flags, raw]: RawTrie): Node {
+  return { flags, label, raw, made: new Map(), byHash: null };
+}
+
+/** The child labelled `label`, or undefined. */
+function child(node: Node, label: string): Node | undefined {
+  let made = node.made.get(label);
+  if (made === undefined && Object.prototype.hasOwnProperty.call(node.raw, label)) {
+    made = toNode(label, node.raw[label]);
+    node.made.set(label, made);
+  }
+  return made;
 }
 
 function childrenByHash(node: Node): Map<number, Node[]> {
   if (node.byHash) return node.byHash;
   const byHash = new Map<number, Node[]>();
-  for (const child of node.children.values()) {
-    const h = StringTable.hash(child.label);
+  for (const label of Object.keys(node.raw)) {
+    const made = child(node, label)!;
+    const h = StringTable.hash(label);
     const same = byHash.get(h);
-    if (same) same.push(child);
-    else byHash.set(h, [child]);
+    if (same) same.push(made);
+    else byHash.set(h, [made]);
   }
   node.byHash = byHash;
   return byHash;
@@ -44,12 +56,12 @@ function load() {
 function childAt(node: Node, b: Uint8Array, s: number, e: number, h: number): Node | undefined {
   const candidates = childrenByHash(node).get(h);
   if (candidates === undefined) return undefined;
-  for (const child of candidates) {
-    const label = child.label;
+  for (const candidate of candidates) {
+    const label = candidate.label;
     if (label.length !== e - s) continue;
     let same = true;
     for (let i = 0; i < label.length && same; i += 1) same = label.charCodeAt(i) === b[s + i];
-    if (same) return child;
+    if (same) return candidate;
   }
   return undefined;
 }
@@ -67,7 +79,7 @@ function walkAt(b: Uint8Array, s: number, e: number, root: Node): number {
     let h = StringTable.SEED;
     let i = end - 1;
     for (; i >= s && b[i] !== 46; i -= 1) h = StringTable.step(h, b[i]);
-    node = childAt(node, b, i + 1, end, h) ?? node.children.get('*');
+    node = childAt(node, b, i + 1, end, h) ?? child(node, '*');
     if (node === undefined) break;
     depth += 1;
     if (node.flags & ICANN) matched = depth;
@@ -110,7 +122,7 @@ function matchedLabels(host: string, root: Node): number {
   while (end > 0) {
     const dot = host.lastIndexOf('.', end - 1);
     const label = host.substring(dot + 1, end);
-    node = node.children.get(label) ?? node.children.get('*');
+    node = child(node, label) ?? child(node, '*');
     if (node === undefined) break;
     depth += 1;
     if (node.flags & ICANN) matched = depth;
