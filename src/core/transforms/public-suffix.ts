@@ -14,12 +14,14 @@ interface Node {
   made: Map<string, Node>;
   /** The children by StringTable's hash of their label, for walks over bytes (made on first use). */
   byHash: Map<number, Node[]> | null;
+  /** The `*` child, null when there is none, undefined until looked for. */
+  wildcard: Node | null | undefined;
 }
 
 const ICANN = 1;
 
 function toNode(label: string, [flags, raw]: RawTrie): Node {
-  return { flags, label, raw, made: new Map(), byHash: null };
+  return { flags, label, raw, made: new Map(), byHash: null, wildcard: undefined };
 }
 
 /** The child labelled `label`, or undefined. */
@@ -30,6 +32,11 @@ function child(node: Node, label: string): Node | undefined {
     node.made.set(label, made);
   }
   return made;
+}
+
+function wildcardChild(node: Node): Node | undefined {
+  if (node.wildcard === undefined) node.wildcard = child(node, '*') ?? null;
+  return node.wildcard ?? undefined;
 }
 
 function childrenByHash(node: Node): Map<number, Node[]> {
@@ -79,7 +86,7 @@ function walkAt(b: Uint8Array, s: number, e: number, root: Node): number {
     let h = StringTable.SEED;
     let i = end - 1;
     for (; i >= s && b[i] !== 46; i -= 1) h = StringTable.step(h, b[i]);
-    node = childAt(node, b, i + 1, end, h) ?? child(node, '*');
+    node = childAt(node, b, i + 1, end, h) ?? wildcardChild(node);
     if (node === undefined) break;
     depth += 1;
     if (node.flags & ICANN) matched = depth;
@@ -122,7 +129,7 @@ function matchedLabels(host: string, root: Node): number {
   while (end > 0) {
     const dot = host.lastIndexOf('.', end - 1);
     const label = host.substring(dot + 1, end);
-    node = child(node, label) ?? child(node, '*');
+    node = child(node, label) ?? wildcardChild(node);
     if (node === undefined) break;
     depth += 1;
     if (node.flags & ICANN) matched = depth;
