@@ -1,6 +1,6 @@
 import type { Transformation } from './types.js';
 import { keepWhere } from './lines.js';
-import { isCommentAt, keepWherePacked, lineText } from './packed.js';
+import { dropWherePacked, isCommentAt } from './packed.js';
 import { isComment } from './rule-text.js';
 
 export const removeComments: Transformation = {
@@ -15,11 +15,6 @@ export const removeComments: Transformation = {
     return keepWhere(lines, keep);
   },
   applyPacked(lines, ctx) {
-    const keep = new Uint8Array(lines.start.length);
-    for (let i = 0; i < keep.length; i += 1) {
-      if (!isCommentAt(lines, i)) keep[i] = 1;
-      else if (ctx.reporting) ctx.removed(lineText(lines, i), lines.from?.[i], 'comment', 'comment line');
-    }
-    return keepWherePacked(lines, keep);
+    return dropWherePacked(lines, (i) => isCommentAt(lines, i), ctx, 'comment', 'comment line');
   },
 };

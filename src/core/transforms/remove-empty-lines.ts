@@ -1,6 +1,6 @@
 import type { Transformation } from './types.js';
 import { keepWhere } from './lines.js';
-import { isBlankAt, keepWherePacked, lineText } from './packed.js';
+import { dropWherePacked, isBlankAt } from './packed.js';
 
 export const removeEmptyLines: Transformation = {
   name: 'RemoveEmptyLines',
@@ -14,11 +14,6 @@ export const removeEmptyLines: Transformation = {
     return keepWhere(lines, keep);
   },
   applyPacked(lines, ctx) {
-    const keep = new Uint8Array(lines.start.length);
-    for (let i = 0; i < keep.length; i += 1) {
-      if (!isBlankAt(lines, i)) keep[i] = 1;
-      else if (ctx.reporting) ctx.removed(lineText(lines, i), lines.from?.[i], 'empty-line', 'empty line');
-    }
-    return keepWherePacked(lines, keep);
+    return dropWherePacked(lines, (i) => isBlankAt(lines, i), ctx, 'empty-line', 'empty line');
   },
 };
