@@ -180,8 +180,12 @@ for (let c = 48; c <= 57; c += 1) HOST_CODE[c] = 0;
 HOST_CODE[45] = 0;
 HOST_CODE[46] = DOT;
 
-/** Verdicts on single modifiers, by StringTable's hash of the name's bytes; a list uses a handful. */
+/**
+ * Verdicts on single modifiers, by StringTable's hash of the name's bytes. A list uses a
+ * handful of names; the cap keeps a hostile list (a server runs for weeks) from growing it.
+ */
 const modifierVerdicts = new Map<number, { name: string; problem: string | null }[]>();
+const MODIFIER_VERDICTS_CAP = 1024;
 
 /** The options loop's verdict on the single modifier `b[s, e)` (`[a-z0-9_-]` only). */
 function modifierProblemAt(b: Uint8Array, s: number, e: number): string | null {
@@ -190,8 +194,10 @@ function modifierProblemAt(b: Uint8Array, s: number, e: number): string | null {
   for (const v of known) if (sameText(v.name, b, s, e)) return v.problem;
   const name = decodeRange(b, s, e);
   const problem = SUPPORTED_MODIFIERS.has(name) ? null : `unsupported modifier $${name}`;
-  known.push({ name, problem });
-  modifierVerdicts.set(h, known);
+  if (modifierVerdicts.size < MODIFIER_VERDICTS_CAP) {
+    known.push({ name, problem });
+    modifierVerdicts.set(h, known);
+  }
   return problem;
 }
 

@@ -184,6 +184,16 @@ describe('byte helpers agree with their string counterparts', () => {
     }
   });
 
+  test('single-modifier verdicts stay right for thousands of distinct names (past the verdict cache)', () => {
+    const opts = { allowIp: false, allowPublicSuffix: false };
+    for (let i = 0; i < 3000; i += 1) {
+      for (const line of [`||m${i}.example.com^$fake-${i}`, `||m${i}.example.com^$important`, `@@||m${i}.example.com^$ctag`]) {
+        const { b, s, e } = at(line);
+        expect(ruleProblemAt(b, s, e, opts), line).toBe(ruleProblem(line, opts));
+      }
+    }
+  });
+
   test('clean hostnames and the public-suffix walk on bytes', () => {
     const suffixes = ['com', 'co.uk', 'uk', 'github.io', 'kawasaki.jp', 'city.kawasaki.jp', 'ck', 'www.ck', 'a.ck', 'de', 'x.de', 'invalidtld', 'appspot.com', 'net', 'blogspot.com', 'localhost', 'x', 'a.b.invalidtld', 'k12.ak.us', 'ak.us', 'x.k12.ak.us', 'nom.br', 'a.nom.br'];
     const label = fc.array(fc.constantFrom(...'abz09-'.split('')), { minLength: 1, maxLength: 8 }).map((c) => c.join(''));
