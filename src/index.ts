@@ -19,6 +19,7 @@ export {
   InputError,
   validateRule,
   walkAst,
+  walkTree,
   parseRules,
   validateList,
   NODE_TYPES,

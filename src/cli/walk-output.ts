@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { WalkResult } from '../core/ast/walk.js';
+import type { WalkResult } from '../core/ast/walk-tree.js';
 import { walkResultJson } from '../core/ast/walk-json.js';
 
 /** The text of FILE, or of standard input for `-` or no file. */

@@ -23,9 +23,9 @@ Type and depth filters skip nodes without pruning the walk: children of a skippe
   async run(): Promise<void> {
     const { args, flags } = await this.parse(AstWalk);
     const { readListInput, writeWalkResult } = await import('../cli/walk-output.js');
-    const { walkAst } = await import('../core/ast/walk.js');
+    // walkTree, not walkAst: the flags are already checked, and the request schema's zod costs ~0.1 s to load.
+    const { walkTree } = await import('../core/ast/walk-tree.js');
     const text = await readListInput(args.file);
-    const request = { text, nodeTypes: flags.types, maxDepth: flags['max-depth'], includeContext: flags['include-context'] };
-    await writeWalkResult(walkAst(request, { limits: false }));
+    await writeWalkResult(walkTree({ text, nodeTypes: flags.types, maxDepth: flags['max-depth'], includeContext: flags['include-context'] }));
   }
 }

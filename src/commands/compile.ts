@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { ProgressPrinter } from '../cli/progress.js';
 import { OUTPUT_FORMATS } from '../core/output/format.js';
+import { NODE_TYPES } from '../core/ast/node-types.js';
 
 export default class Compile extends BaseCommand {
   static override summary = 'Compile a filter list from a configuration or from inputs.';
@@ -40,7 +41,7 @@ Exit codes: 0 success, 1 compilation failure (a source failed, a directive is br
     'no-cache': Flags.boolean({ description: 'do not read or write the HTTP cache' }),
     'on-source-error': Flags.string({ options: ['fail', 'skip'], description: 'what a failed source does (overrides the configuration)' }),
     'ast-walk': Flags.boolean({ description: 'walk mode: print the syntax tree of --input (or stdin) as {nodes, summary}; no compilation' }),
-    'ast-walk-types': Flags.string({ multiple: true, description: 'walk mode: report only these node types; repeatable' }),
+    'ast-walk-types': Flags.string({ multiple: true, options: [...NODE_TYPES], description: 'walk mode: report only these node types; repeatable' }),
     'ast-walk-depth': Flags.integer({ min: 0, max: 50, default: 50, description: 'walk mode: deepest level reported' }),
   };
 
@@ -77,8 +78,8 @@ Exit codes: 0 success, 1 compilation failure (a source failed, a directive is br
   /** The specification's walk mode: every node with key and index, logs on stderr only. */
   private async walk(file: string | undefined, nodeTypes: string[] | undefined, maxDepth: number): Promise<void> {
     const { readListInput, writeWalkResult } = await import('../cli/walk-output.js');
-    const { walkAst } = await import('../core/ast/walk.js');
+    const { walkTree } = await import('../core/ast/walk-tree.js');
     const text = await readListInput(file);
-    await writeWalkResult(walkAst({ text, nodeTypes, maxDepth, includeContext: true }, { limits: false }));
+    await writeWalkResult(walkTree({ text, nodeTypes, maxDepth, includeContext: true }));
   }
 }

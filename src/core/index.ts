@@ -32,6 +32,7 @@ export { listHeader, sourceHeader } from './output/header.js';
 export { FlcError, ConfigError, SourceError, DirectiveError, PatternError, AbortedError, type ConfigIssue } from './errors/index.js';
 export { validateRule, validateRuleRequestSchema, formatDuration, type ValidateRuleResult, type ValidRuleResult, type InvalidRuleResult } from './ast/validate-rule.js';
 export { walkAst, astWalkRequestSchema, type WalkResult, type WalkNode } from './ast/walk.js';
+export { walkTree, type WalkInput } from './ast/walk-tree.js';
 export { parseRules, validateList, parseRulesRequestSchema, validateListRequestSchema, type ParsedRule, type ListValidation } from './ast/list.js';
 export { parseRule } from './ast/parse-rule.js';
 export { detectSyntax, SYNTAXES, type Syntax } from './ast/syntax.js';

@@ -76,8 +76,12 @@ describe('flc ast-walk and compile --ast-walk', () => {
     expect(JSON.parse(viaCommand.stdout).summary).toEqual({ Modifier: 2, total: 2 });
   });
 
-  test('a bad node type is a usage error', async () => {
+  test('a bad node type is a usage error, naming the flag and the value', async () => {
     const result = await runCli(['ast-walk', FIXTURE, '--types', 'Bogus']);
     expect(result.code).toBe(2);
+    const walkMode = await runCli(['compile', '--ast-walk', '--input', FIXTURE, '--ast-walk-types', 'Bogus']);
+    expect(walkMode.code).toBe(2);
+    expect(walkMode.stderr).toMatch(/ast-walk-types.*Bogus|Bogus.*ast-walk-types/s);
+    expect(walkMode.stdout).toBe('');
   });
 });

@@ -1,4 +1,4 @@
-import type { WalkResult } from './walk.js';
+import type { WalkResult } from './walk-tree.js';
 
 /**
  * `{nodes, summary}` as JSON text in chunks of `batch` nodes, each chunk one native

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { walkAst, type WalkNode } from '../../../src/core/ast/walk.js';
+import { walkTree } from '../../../src/core/ast/walk-tree.js';
 import { NODE_TYPES } from '../../../src/core/ast/node-types.js';
 import { InputError } from '../../../src/core/errors/input-error.js';
 
@@ -94,4 +95,17 @@ describe('walkAst', () => {
     expect(summary.FilterList).toBe(1);
     expect(nodes.filter((n) => n.depth === 1).length).toBeGreaterThan(100);
   }, 120_000);
+});
+
+describe('walkTree (the command line walk, without request validation)', () => {
+  test('gives what walkAst gives for the same valid request', () => {
+    const request = { text: FIXTURE, nodeTypes: ['Domain', 'Modifier'], maxDepth: 3, includeContext: true };
+    expect(walkTree(request)).toEqual(walkAst(request));
+    expect(walkTree({ rules: ['||a.com^$app=x|y'] })).toEqual(walkAst({ rules: ['||a.com^$app=x|y'] }));
+  });
+
+  test('still needs exactly one of rules and text', () => {
+    expect(() => walkTree({})).toThrow('exactly one of rules and text is required');
+    expect(() => walkTree({ rules: [], text: '' })).toThrow(InputError);
+  });
 });
