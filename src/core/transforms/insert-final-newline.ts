@@ -1,6 +1,6 @@
 import type { Transformation } from './types.js';
-import { SYNTHETIC, concatLines, syntheticLines } from './lines.js';
-import { isBlankAt, PackedBuilder } from './packed.js';
+import { concatLines, syntheticLines } from './lines.js';
+import { concatPacked, isBlankAt, packStrings } from './packed.js';
 
 export const insertFinalNewLine: Transformation = {
   name: 'InsertFinalNewLine',
@@ -14,9 +14,7 @@ export const insertFinalNewLine: Transformation = {
   applyPacked(lines) {
     const n = lines.start.length;
     if (n > 0 && isBlankAt(lines, n - 1)) return lines;
-    const out = new PackedBuilder(lines, n + 1);
-    for (let i = 0; i < n; i += 1) out.push(lines.start[i], lines.end[i], lines.from?.[i] ?? SYNTHETIC);
-    out.push(0, 0, SYNTHETIC);
-    return out.finish();
+    const tracked = lines.from !== undefined;
+    return concatPacked([lines, packStrings([''], syntheticLines([''], tracked).from)], tracked);
   },
 };

@@ -13,6 +13,7 @@
 import type { Lines } from './lines.js';
 import { SYNTHETIC, packOrigin } from './lines.js';
 import { isWhitespaceCode } from './rule-text.js';
+import { countBreaks } from '../load/split.js';
 import type { TransformContext } from './types.js';
 import type { RemovalCode } from '../pipeline/diagnostics.js';
 
@@ -79,11 +80,7 @@ export function packText(text: string, fileId?: number): PackedLines | null {
   let from = fileId === undefined ? undefined : new Float64Array(start.length);
   let lineNo = 1;
   if (from) {
-    const lead = text.length - text.trimStart().length;
-    for (let i = 0; i < lead; i += 1) {
-      const c = text.charCodeAt(i);
-      if (c === LF || (c === CR && text.charCodeAt(i + 1) !== LF)) lineNo += 1;
-    }
+    lineNo += countBreaks(text, 0, text.length - text.trimStart().length);
     from[0] = packOrigin(fileId!, lineNo);
   }
   // One pass: a run of breaks ends a line; each LF, CRLF or lone CR in it is one line number.

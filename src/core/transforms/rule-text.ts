@@ -59,6 +59,11 @@ export function isJustDomainByRegex(line: string): boolean {
   return line.includes('.') && DOMAIN_RE.test(line);
 }
 
+/** `[a-z0-9-.]`, the characters of a plain `||hostname^` rule's hostname. */
+export function isHostPatternCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46;
+}
+
 /**
  * The hostname of a rule that is exactly `||hostname^` with a lowercase
  * `[a-z0-9-.]` hostname and no surrounding whitespace; null for anything else.
@@ -69,7 +74,7 @@ export function plainHostRuleHostname(line: string): string | null {
   if (n < 4 || line.charCodeAt(0) !== 124 || line.charCodeAt(1) !== 124 || line.charCodeAt(n - 1) !== 94) return null;
   for (let i = 2; i < n - 1; i += 1) {
     const c = line.charCodeAt(i);
-    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46)) return null;
+    if (!isHostPatternCode(c)) return null;
   }
   return line.substring(2, n - 1);
 }
@@ -79,7 +84,7 @@ export function plainHostRuleAt(b: Uint8Array, s: number, e: number): number {
   if (e - s < 4 || b[s] !== 124 || b[s + 1] !== 124 || b[e - 1] !== 94) return -1;
   for (let i = s + 2; i < e - 1; i += 1) {
     const c = b[i];
-    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46)) return -1;
+    if (!isHostPatternCode(b[i])) return -1;
   }
   return s + 2;
 }

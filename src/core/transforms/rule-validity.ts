@@ -3,7 +3,7 @@ import { isOwnPublicSuffix, isOwnPublicSuffixAt } from './public-suffix.js';
 import { decodeRange } from './packed.js';
 import { ByteTable } from './byte-table.js';
 import { classifyIpPattern, mayBeIpPattern } from './ip-pattern.js';
-import { etcHostsHostnames, isComment, isEtcHostsRule, parseAdblockRule, plainHostRuleHostname } from './rule-text.js';
+import { etcHostsHostnames, isComment, isEtcHostsRule, isHostPatternCode, parseAdblockRule, plainHostRuleHostname } from './rule-text.js';
 
 export interface ValidityOptions {
   allowIp: boolean;
@@ -229,11 +229,6 @@ function sameText(text: string, b: Uint8Array, s: number, e: number): boolean {
   if (text.length !== e - s) return false;
   for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) !== b[s + i]) return false;
   return true;
-}
-
-/** `[a-z0-9-.]`, the characters `plainHostRuleHostname` accepts. */
-function isHostPatternCode(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46;
 }
 
 function isModifierNameAt(b: Uint8Array, s: number, e: number): boolean {
