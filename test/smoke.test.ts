@@ -38,9 +38,13 @@ describe('the packed package', () => {
 
   test('runs: --version, compile, validate-rule', () => {
     expect(execFileSync(process.execPath, [bin, '--version'], { encoding: 'utf8' })).toMatch(/^flc\/\d+\.\d+\.\d+/);
-    const list = spawnSync(process.execPath, [bin, 'compile', '-c', join(ROOT, 'examples/flc.config.yaml'), '-q'], { encoding: 'utf8' });
+    // compile runs from the shipped bundle, whose compiled code lands in the cache folder.
+    const env = { ...process.env, NODE_COMPILE_CACHE: join(dir, 'v8-cache'), NODE_DISABLE_COMPILE_CACHE: '' };
+    const list = spawnSync(process.execPath, [bin, 'compile', '-c', join(ROOT, 'examples/flc.config.yaml'), '-q'], { encoding: 'utf8', env });
     expect(list.status, list.stderr).toBe(0);
     expect(list.stdout).toContain('||ads.example.com^');
+    expect(existsSync(join(dir, 'node_modules/flc/dist/flc-fast.cjs'))).toBe(true);
+    expect(readdirSync(join(dir, 'v8-cache')).length).toBeGreaterThan(0);
     const rule = spawnSync(process.execPath, [bin, 'validate-rule', 'example.com##', '--json'], { encoding: 'utf8' });
     expect(rule.status).toBe(1);
     expect(JSON.parse(rule.stdout)).toMatchObject({ valid: false, ruleType: 'InvalidRule' });

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import module from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+// bin/run.js runs compile, ast-walk and validate-rule from dist/flc-fast.cjs with a V8 code
+// cache. Every case here runs through that path and through oclif's own lookup
+// (test/support/oclif-run.js) and must agree on exit code, stdout, stderr and files written.
+const ROOT = resolve(import.meta.dirname, '../..');
+const BIN = join(ROOT, 'bin/run.js');
+const OCLIF = join(ROOT, 'test/support/oclif-run.js');
+const EXAMPLES = join(ROOT, 'examples');
+const FIXTURE = join(ROOT, 'test/fixtures/walk/all-node-types.txt');
+let dir: string;
+let cache: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'flc-fast-'));
+  cache = join(dir, 'v8-cache');
+  writeFileSync(join(dir, 'missing-source.json'), JSON.stringify({ name: 'x', sources: [{ source: join(dir, 'nope.txt') }] }));
+  writeFileSync(join(dir, 'two-validators.yaml'), `name: x\nsources: [{source: ${join(EXAMPLES, 'lists/hosts.txt')}}]\ntransformations: [Validate, ValidateAllowIp]\n`);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  files: Record<string, string>;
+}
+
+function run(script: string, args: string[], input?: string): Run {
+  const out = mkdtempSync(join(dir, 'out-'));
+  const r = spawnSync(process.execPath, [script, ...args.map((a) => a.replaceAll('OUT/', `${out}/`))], {
+    cwd: ROOT,
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', SOURCE_DATE_EPOCH: '1700000000', NODE_COMPILE_CACHE: cache, NODE_DISABLE_COMPILE_CACHE: '' },
+  });
+  // Paths of the output folder and durations differ between any two runs.
+  const clean = (text: string) =>
+    text
+      .replaceAll(out, 'OUT')
+      .replace(/\d+(\.\d+)? ?ms\b/g, 'N ms')
+      .replace(/"durationMs": [\d.e-]+/g, '"durationMs": N');
+  const files = Object.fromEntries(readdirSync(out).map((f) => [f, clean(readFileSync(join(out, f), 'utf8'))]));
+  return { code: r.status, stdout: clean(r.stdout), stderr: clean(r.stderr), files };
+}
+
+const CASES: [string, string[], string?][] = [
+  ['compile to stdout', ['compile', '-c', join(EXAMPLES, 'flc.config.yaml')]],
+  ['compile to a file with a report', ['compile', '-c', join(EXAMPLES, 'flc.config.json'), '-o', 'OUT/list.txt', '--report', 'OUT/report.json', '-v']],
+  ['compile -i in hosts format', ['compile', '-i', join(EXAMPLES, 'lists/hosts.txt'), '--format', 'hosts', '-q']],
+  ['compile, missing configuration (exit 2)', ['compile', '-c', 'DIR/none.json']],
+  ['compile, two validators (exit 2)', ['compile', '-c', 'DIR/two-validators.yaml']],
+  ['compile, missing source (exit 1, no file)', ['compile', '-c', 'DIR/missing-source.json', '-o', 'OUT/list.txt']],
+  ['compile, unknown flag (help)', ['compile', '--bogus']],
+  ['compile, bad --timeout', ['compile', '-i', 'x', '--timeout', '-1']],
+  ['compile --ast-walk', ['compile', '--ast-walk', '--input', FIXTURE, '--ast-walk-depth', '1']],
+  ['compile --ast-walk, bad type', ['compile', '--ast-walk', '--input', FIXTURE, '--ast-walk-types', 'Nope']],
+  ['ast-walk FILE', ['ast-walk', FIXTURE, '--types', 'App', '--types', 'Method', '--include-context']],
+  ['ast-walk stdin', ['ast-walk', '--max-depth', '2'], '||example.org^$third-party\nexample.org##.ad\n'],
+  ['validate-rule valid', ['validate-rule', '||example.com^$third-party']],
+  ['validate-rule invalid --json', ['validate-rule', 'example.com##', '--json']],
+  ['validate-rule strict', ['validate-rule', '||a.com^$frobnicate', '--strict']],
+  ['validate-rule test URL', ['validate-rule', '||example.com^', '--test-url', 'https://ads.example.com/x', '--json']],
+  ['validate-rule empty (exit 2)', ['validate-rule', '']],
+  ['validate-rule missing argument (help)', ['validate-rule']],
+  ['validate-rule --help', ['validate-rule', '--help']],
+];
+
+describe('the bundled commands behave as oclif runs them', () => {
+  test.each(CASES)('%s', (_, rawArgs, input) => {
+    const args = rawArgs.map((a) => a.replace('DIR/', `${dir}/`));
+    const viaOclif = run(OCLIF, args, input);
+    // The cache folder is shared: each command's first case compiles the bundle, later ones
+    // run the code cached by an earlier case.
+    const fast = run(BIN, args, input);
+    expect(viaOclif.stdout.length + viaOclif.stderr.length).toBeGreaterThan(0);
+    expect(fast.code).toBe(viaOclif.code);
+    expect(fast.stdout).toBe(viaOclif.stdout);
+    expect(fast.stderr).toBe(viaOclif.stderr);
+    expect(fast.files).toEqual(viaOclif.files);
+    // The bundle ran: its cache exists (Node 22+ keeps its own files there, named its way).
+    const named = (f: string) => ('enableCompileCache' in module ? true : f.startsWith(`${args[0]}-`));
+    if (!args.includes('--help')) expect(readdirSync(cache).some(named)).toBe(true);
+  });
+});
