@@ -22,6 +22,8 @@ export interface LoadedBundle {
   exports: Record<string, unknown>;
   /** 'builtin' (Node's own cache), 'hit', 'miss' (compiled, cache written at exit), 'rejected', 'off'. */
   cache: 'builtin' | 'hit' | 'miss' | 'rejected' | 'off';
+  /** Writes the cache now if it needs writing (once); what `saveAtExit` does at exit. */
+  save(): void;
 }
 
 export interface BundleOptions {
@@ -30,6 +32,8 @@ export interface BundleOptions {
   env?: NodeJS.ProcessEnv;
   /** Test hook: use vm.Script even where Node has its own cache. */
   forceScript?: boolean;
+  /** Write the cache when the process exits (default); a worker thread calls `save()` instead. */
+  saveAtExit?: boolean;
 }
 
 /**
@@ -57,7 +61,7 @@ export function loadBundle(file: string, options: BundleOptions): LoadedBundle {
   const enable = (module as { enableCompileCache?: () => unknown }).enableCompileCache;
   if (enable && !options.forceScript) {
     enable();
-    return { exports: createRequire(import.meta.url)(file) as Record<string, unknown>, cache: 'builtin' };
+    return { exports: createRequire(import.meta.url)(file) as Record<string, unknown>, cache: 'builtin', save: () => undefined };
   }
   const source = readFileSync(file, 'utf8');
   const dir = cacheDir(env);
@@ -69,11 +73,16 @@ export function loadBundle(file: string, options: BundleOptions): LoadedBundle {
   });
   const mod = { exports: {} as Record<string, unknown> };
   (script.runInThisContext() as (...args: unknown[]) => void)(mod.exports, createRequire(file), mod, file, dirname(file));
-  if (!cacheFile) return { exports: mod.exports, cache: 'off' };
+  if (!cacheFile) return { exports: mod.exports, cache: 'off', save: () => undefined };
   const cache = cachedData === undefined ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
-  // Written at exit, so that it holds the functions this run compiled, not just the top level.
-  if (cache !== 'hit') process.once('exit', () => writeCache(cacheFile, script));
-  return { exports: mod.exports, cache };
+  let pending = cache !== 'hit';
+  const save = () => {
+    if (pending) writeCache(cacheFile, script);
+    pending = false;
+  };
+  // At exit, so that it holds the functions this run compiled, not just the top level.
+  if (pending && options.saveAtExit !== false) process.once('exit', save);
+  return { exports: mod.exports, cache, save };
 }
 
 /**

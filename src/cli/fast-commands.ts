@@ -6,6 +6,10 @@ import AstWalk from '../commands/ast-walk.js';
 import Compile from '../commands/compile.js';
 import ValidateRule from '../commands/validate-rule.js';
 
+// For the walk's worker thread (walk-worker.ts), which runs the same code.
+export { walkJsonPart } from '../core/ast/walk-json.js';
+export { textLines } from '../core/ast/walk-tree.js';
+
 export const FAST_COMMANDS = { compile: Compile, 'ast-walk': AstWalk, 'validate-rule': ValidateRule } as const;
 
 type PackageJson = { oclif: Record<string, unknown> } & Record<string, unknown>;

@@ -22,10 +22,10 @@ Type and depth filters skip nodes without pruning the walk: children of a skippe
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(AstWalk);
-    const { readListInput, writeWalkResult } = await import('../cli/walk-output.js');
-    // walkTree, not walkAst: the flags are already checked, and the request schema's zod costs ~0.1 s to load.
-    const { walkTree } = await import('../core/ast/walk-tree.js');
+    // Not walkAst: the flags are already checked, and the request schema's zod costs ~0.1 s to load.
+    const { readListInput, writeWalk, walkWorker } = await import('../cli/walk-output.js');
     const text = await readListInput(args.file);
-    await writeWalkResult(walkTree({ text, nodeTypes: flags.types, maxDepth: flags['max-depth'], includeContext: flags['include-context'] }));
+    const options = { nodeTypes: flags.types, maxDepth: flags['max-depth'], includeContext: flags['include-context'] };
+    await writeWalk(text, { ...options, worker: walkWorker(this.config.root) });
   }
 }

@@ -1,16 +1,76 @@
-import type { WalkResult } from './walk-tree.js';
+import { parseRule } from './parse-rule.js';
+import { reportsRoot, visitTree, walkSink, type WalkInput } from './walk-tree.js';
+
+type WalkOptions = Pick<WalkInput, 'nodeTypes' | 'maxDepth' | 'includeContext'>;
 
 /**
- * `{nodes, summary}` as JSON text in chunks of `batch` nodes, each chunk one native
- * `JSON.stringify` call, so a walk of a whole list is never one giant string.
- * (A memoising serialiser that reuses subtree text was tried: byte-identical, but
- * slower here — WeakMap lookups and rope flattening cost more than they save.)
+ * The walk of lines `[from, to)` of a list as JSON text, without ever holding more than
+ * those lines' trees: so a long list can be walked in parts, in any order or on several
+ * threads, and `walkJsonText` joins the parts into exactly `JSON.stringify(walkTree(…))`.
+ * T is string here; a thread that hands its part over may encode both texts as UTF-8 bytes.
+ * (Serialising is most of a walk's time: the records of EasyList are 57 MB, since every node
+ * carries its subtree. A memoising serialiser that reused subtree text was tried: slower than
+ * native `JSON.stringify` per part — WeakMap lookups and rope flattening cost more than they save.)
  */
-export function* walkResultJson(result: WalkResult, batch = 2000): Generator<string> {
-  yield '{"nodes":[';
-  for (let i = 0; i < result.nodes.length; i += batch) {
-    const json = JSON.stringify(result.nodes.slice(i, i + batch));
-    yield (i > 0 ? ',' : '') + json.slice(1, -1);
+export interface WalkJsonPart<T extends { length: number } = string> {
+  /** The rules' JSON, comma-separated: their share of the root's `children`. Empty when the root is not reported. */
+  rules: T;
+  /** The part's records (every reported node under the root), comma-separated, in pre-order. */
+  records: T;
+  /** Count per type, in the order the types are first met. */
+  summary: [string, number][];
+}
+
+export function walkJsonPart(lines: readonly string[], from: number, to: number, options: WalkOptions): WalkJsonPart {
+  const sink = walkSink(options);
+  const rules = [];
+  for (let i = from; i < to; i += 1) {
+    const rule = parseRule(lines[i]);
+    rules.push(rule);
+    // Exactly as the root's visit reaches its children.
+    if (sink.maxDepth >= 1) visitTree(rule as never, 1, 'children', i, sink);
   }
-  yield `],"summary":${JSON.stringify(result.summary)}}`;
+  return {
+    rules: reportsRoot(sink) ? JSON.stringify(rules).slice(1, -1) : '',
+    records: JSON.stringify(sink.nodes).slice(1, -1),
+    summary: Object.entries(sink.summary),
+  };
+}
+
+/** The JSON text of the walk of a whole list, from its parts in line order. */
+export function* walkJsonText<T extends { length: number }>(parts: readonly WalkJsonPart<T>[], options: WalkOptions): Generator<string | T> {
+  const sink = walkSink(options);
+  const summary: Record<string, number> = {};
+  let total = 0;
+  yield '{"nodes":[';
+  let first = true;
+  if (reportsRoot(sink)) {
+    const node = { type: 'FilterList', children: [] };
+    const record = sink.includeContext ? { type: 'FilterList', depth: 0, key: null, index: null, node } : { type: 'FilterList', depth: 0, node };
+    // `…"children":[]}}` without its `]}}`: the rules go between.
+    yield JSON.stringify(record).slice(0, -']}}'.length);
+    let firstRule = true;
+    for (const part of parts) {
+      if (part.rules.length === 0) continue;
+      if (!firstRule) yield ',';
+      yield part.rules;
+      firstRule = false;
+    }
+    yield ']}}';
+    summary.FilterList = 1;
+    total = 1;
+    first = false;
+  }
+  for (const part of parts) {
+    if (part.records.length > 0) {
+      if (!first) yield ',';
+      yield part.records;
+      first = false;
+    }
+    for (const [type, count] of part.summary) {
+      summary[type] = (summary[type] ?? 0) + count;
+      total += count;
+    }
+  }
+  yield `],"summary":${JSON.stringify({ ...summary, total })}}`;
 }

@@ -46,7 +46,7 @@ const CHILD_KEYS: Record<string, readonly string[]> = {
   Parenthesis: ['expression'],
 };
 
-type AnyNode = { type: string } & Record<string, unknown>;
+export type AnyNode = { type: string } & Record<string, unknown>;
 
 /**
  * Modifier values that only list parsers turn into nodes: `$app`, `$method`,
@@ -75,7 +75,7 @@ function isNode(v: unknown): v is AnyNode {
 }
 
 /** The lines of a list text; a final newline does not make an extra empty rule. */
-function textLines(text: string): string[] {
+export function textLines(text: string): string[] {
   const lines = text.split(/\r\n|\r|\n/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   return lines;
@@ -91,41 +91,61 @@ export interface WalkInput {
   includeContext?: boolean;
 }
 
+/** Which nodes a walk reports, and where it puts them. */
+export interface WalkSink {
+  wanted: Set<string> | null;
+  maxDepth: number;
+  includeContext: boolean;
+  nodes: WalkNode[];
+  /** Count per type, in the order the types are first met. */
+  summary: Record<string, number>;
+}
+
+export function walkSink(input: Pick<WalkInput, 'nodeTypes' | 'maxDepth' | 'includeContext'>): WalkSink {
+  const { nodeTypes, includeContext = false } = input;
+  const wanted = nodeTypes && nodeTypes.length > 0 ? new Set<string>(nodeTypes) : null;
+  return { wanted, maxDepth: input.maxDepth ?? 50, includeContext, nodes: [], summary: {} };
+}
+
+/** Whether the walk reports the root FilterList (depth 0). */
+export const reportsRoot = (sink: WalkSink): boolean => sink.wanted === null || sink.wanted.has('FilterList');
+
+/**
+ * Visits `node` and its descendants in pre-order, adding those the filters keep to the sink.
+ * Filters skip nodes without pruning the walk: a node of an unwanted type is left out but its
+ * children are still visited.
+ */
+export function visitTree(node: AnyNode, depth: number, key: string | null, index: number | null, sink: WalkSink): void {
+  if (sink.wanted === null || sink.wanted.has(node.type)) {
+    const record: WalkNode = sink.includeContext
+      ? { type: node.type as NodeType, depth, key, index, node }
+      : { type: node.type as NodeType, depth, node };
+    sink.nodes.push(record);
+    sink.summary[node.type] = (sink.summary[node.type] ?? 0) + 1;
+  }
+  if (depth >= sink.maxDepth) return;
+  for (const childKey of CHILD_KEYS[node.type] ?? []) {
+    const child = node[childKey];
+    if (Array.isArray(child)) child.forEach((c, i) => isNode(c) && visitTree(c, depth + 1, childKey, i, sink));
+    else if (isNode(child)) visitTree(child, depth + 1, childKey, null, sink);
+  }
+  if (node.type === 'Modifier') {
+    const extra = modifierValueChildren(node);
+    if (extra && Array.isArray(extra[1])) extra[1].forEach((c, i) => visitTree(c, depth + 1, extra[0], i, sink));
+    else if (extra) visitTree(extra[1] as AnyNode, depth + 1, extra[0], null, sink);
+  }
+}
+
 /**
  * Parses rules (or a list text) into a FilterList and walks it in pre-order, returning
- * the flat node list and a count per type. Filters skip nodes without pruning the walk:
- * a node of an unwanted type is left out but its children are still visited. No zod here,
- * so the command line walks without loading it.
+ * the flat node list and a count per type. No zod here, so the command line walks without
+ * loading it.
  */
 export function walkTree(input: WalkInput): WalkResult {
-  const { rules, text, nodeTypes, includeContext = false } = input;
-  const maxDepth = input.maxDepth ?? 50;
+  const { rules, text } = input;
   if ((rules === undefined) === (text === undefined)) throw new InputError(['exactly one of rules and text is required']);
-  const wanted = nodeTypes && nodeTypes.length > 0 ? new Set<string>(nodeTypes) : null;
   const root = { type: 'FilterList', children: (rules ?? textLines(text!)).map((r) => parseRule(r)) };
-
-  const nodes: WalkNode[] = [];
-  const summary: Record<string, number> = {};
-  const visit = (node: AnyNode, depth: number, key: string | null, index: number | null): void => {
-    if (wanted === null || wanted.has(node.type)) {
-      const record: WalkNode = includeContext
-        ? { type: node.type as NodeType, depth, key, index, node }
-        : { type: node.type as NodeType, depth, node };
-      nodes.push(record);
-      summary[node.type] = (summary[node.type] ?? 0) + 1;
-    }
-    if (depth >= maxDepth) return;
-    for (const childKey of CHILD_KEYS[node.type] ?? []) {
-      const child = node[childKey];
-      if (Array.isArray(child)) child.forEach((c, i) => isNode(c) && visit(c, depth + 1, childKey, i));
-      else if (isNode(child)) visit(child, depth + 1, childKey, null);
-    }
-    if (node.type === 'Modifier') {
-      const extra = modifierValueChildren(node);
-      if (extra && Array.isArray(extra[1])) extra[1].forEach((c, i) => visit(c, depth + 1, extra[0], i));
-      else if (extra) visit(extra[1] as AnyNode, depth + 1, extra[0], null);
-    }
-  };
-  visit(root, 0, null, null);
-  return { nodes, summary: { ...summary, total: nodes.length } };
+  const sink = walkSink(input);
+  visitTree(root, 0, null, null, sink);
+  return { nodes: sink.nodes, summary: { ...sink.summary, total: sink.nodes.length } };
 }
