@@ -6,9 +6,8 @@ import AstWalk from '../commands/ast-walk.js';
 import Compile from '../commands/compile.js';
 import ValidateRule from '../commands/validate-rule.js';
 
-// For the walk's worker thread (walk-worker.ts), which runs the same code.
-export { walkJsonPart } from '../core/ast/walk-json.js';
-export { textLines } from '../core/ast/walk-tree.js';
+/** For the walk's worker thread (walk-worker.ts), which runs the same code; loaded on demand, so a compile never initialises AGTree. */
+export const walkModules = async () => ({ ...(await import('../core/ast/walk-json.js')), ...(await import('../core/ast/walk-tree.js')) });
 
 export const FAST_COMMANDS = { compile: Compile, 'ast-walk': AstWalk, 'validate-rule': ValidateRule } as const;
 

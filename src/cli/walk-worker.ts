@@ -15,7 +15,8 @@ const { text, next, size, count, options } = workerData as {
   options: Parameters<typeof WalkJsonPart>[3];
 };
 const bundle = loadBundle(fileURLToPath(new URL('../flc-fast.cjs', import.meta.url)), { key: 'walk-worker', saveAtExit: false });
-const { walkJsonPart, textLines } = bundle.exports as { walkJsonPart: typeof WalkJsonPart; textLines: typeof TextLines };
+const load = bundle.exports.walkModules as () => Promise<{ walkJsonPart: typeof WalkJsonPart; textLines: typeof TextLines }>;
+const { walkJsonPart, textLines } = await load();
 const lines = textLines(text);
 const counter = new Int32Array(next);
 const encoder = new TextEncoder();

@@ -1,6 +1,6 @@
 import type { Transformation } from './types.js';
-import { concatLines, syntheticLines } from './lines.js';
-import { concatPacked, isBlankAt, packStrings } from './packed.js';
+import { SYNTHETIC, concatLines, syntheticLines } from './lines.js';
+import { isBlankAt, type PackedLines } from './packed.js';
 
 export const insertFinalNewLine: Transformation = {
   name: 'InsertFinalNewLine',
@@ -14,7 +14,22 @@ export const insertFinalNewLine: Transformation = {
   applyPacked(lines) {
     const n = lines.start.length;
     if (n > 0 && isBlankAt(lines, n - 1)) return lines;
-    const tracked = lines.from !== undefined;
-    return concatPacked([lines, packStrings([''], syntheticLines([''], tracked).from)], tracked);
+    return withEmptyLine(lines);
   },
 };
+
+/** The list and one more, empty, synthetic line: new offsets, the same bytes (an empty line has none). */
+function withEmptyLine(lines: PackedLines): PackedLines {
+  const n = lines.start.length;
+  const start = new Int32Array(n + 1);
+  const end = new Int32Array(n + 1);
+  start.set(lines.start);
+  end.set(lines.end);
+  let from: Float64Array | undefined;
+  if (lines.from) {
+    from = new Float64Array(n + 1);
+    from.set(lines.from);
+    from[n] = SYNTHETIC;
+  }
+  return { bytes: lines.bytes, used: lines.used, start, end, from };
+}

@@ -203,9 +203,11 @@ function modifierProblemAt(b: Uint8Array, s: number, e: number): string | null {
 
 /**
  * `ruleProblem` of the line `b[s, e)`. Decided on bytes: `||hostname^` and `@@||hostname^`
- * with a clean hostname (the exception mark changes nothing in these checks), and the
- * same shapes with one unsupported modifier (`$third-party`), which fail in the options
- * loop before anything else is looked at. Every other line goes to `ruleProblem`.
+ * with a clean hostname (the exception mark changes nothing in these checks); the same
+ * shapes with one unsupported modifier (`$third-party`), which fail in the options loop
+ * before anything else is looked at; `||a.b.c.d^` with a plain IPv4 address; and lines
+ * that cannot be a rule for their characters (cosmetic rules). Every other line goes to
+ * `ruleProblem`.
  */
 export function ruleProblemAt(b: Uint8Array, s: number, e: number, opts: ValidityOptions): string | null {
   const p = b[s] === 64 && b[s + 1] === 64 ? s + 2 : s;
@@ -214,6 +216,8 @@ export function ruleProblemAt(b: Uint8Array, s: number, e: number, opts: Validit
       if (!isOwnPublicSuffixAt(b, p + 2, e - 1)) return null;
       return hostnameProblem(decodeRange(b, p + 2, e - 1), opts, false, true);
     }
+    // The pattern is exact and passes every check until tldts sees an IP address.
+    if (b[e - 1] === 94 && isPlainIpv4At(b, p + 2, e - 1)) return opts.allowIp ? null : 'IP address is not allowed';
     let caret = p + 2;
     while (caret < e && isHostPatternCode(b[caret])) caret += 1;
     if (caret + 2 < e && b[caret] === 94 && b[caret + 1] === 36 && isModifierNameAt(b, caret + 2, e)) {
@@ -221,8 +225,51 @@ export function ruleProblemAt(b: Uint8Array, s: number, e: number, opts: Validit
       if (problem !== null) return problem;
     }
   }
+  if (hasNonDomainCharAt(b, s, e)) return 'contains characters that cannot be in a domain name';
   return ruleProblem(decodeRange(b, s, e), opts);
 }
+
+/** `d.d.d.d`, each 0–255 without a leading zero: an address for tldts and the IP-pattern checks alike. */
+function isPlainIpv4At(b: Uint8Array, s: number, e: number): boolean {
+  let octets = 0;
+  let i = s;
+  while (i < e) {
+    const first = i;
+    let value = 0;
+    while (i < e && b[i] >= 48 && b[i] <= 57 && i - first < 3) value = value * 10 + b[i++] - 48;
+    const digits = i - first;
+    if (digits === 0 || value > 255 || (digits > 1 && b[first] === 48)) return false;
+    octets += 1;
+    if (i === e) break;
+    if (b[i] !== 46 || octets === 4) return false;
+    i += 1;
+    if (i === e) return false;
+  }
+  return octets === 4;
+}
+
+/**
+ * A line the full check rejects for its characters before anything else: it starts with a
+ * lowercase letter or digit (no comment, exception, regex or `://`), is at least 5 long, has
+ * no whitespace, non-ASCII byte or `$` (no hosts line, trimming or options), and holds a byte
+ * outside `[a-zA-Z0-9-.*|^]` — `example.org##.ad` and the like.
+ */
+function hasNonDomainCharAt(b: Uint8Array, s: number, e: number): boolean {
+  if (e - s < 5) return false;
+  const c = b[s];
+  if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) return false;
+  let outside = false;
+  for (let i = s + 1; i < e; i += 1) {
+    const d = b[i];
+    if (d <= 32 || d >= 127 || d === 36) return false;
+    if (DOMAIN_CHAR[d] === 0) outside = true;
+  }
+  return outside;
+}
+
+/** DOMAIN_CHARS_RE as a byte table. */
+const DOMAIN_CHAR = new Uint8Array(256);
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.*|^') DOMAIN_CHAR[c.charCodeAt(0)] = 1;
 
 /** Whether the ASCII `text` equals the bytes `b[s, e)`. */
 function sameText(text: string, b: Uint8Array, s: number, e: number): boolean {

@@ -184,6 +184,29 @@ describe('byte helpers agree with their string counterparts', () => {
     }
   });
 
+  test('IP-address patterns and lines with non-domain characters: bytes agree with ruleProblem', () => {
+    const octet = fc.oneof(fc.integer({ min: 0, max: 300 }).map(String), fc.constantFrom('00', '01', '010', '255', '256', '1000', '*', ''));
+    const ip = fc.array(octet, { minLength: 1, maxLength: 5 }).map((o) => o.join('.'));
+    const ipRule = fc
+      .tuple(fc.constantFrom('', '@@'), fc.constantFrom('||', '|', ''), ip, fc.constantFrom('^', '^|', '', '.^', '^$important', '^$third-party'))
+      .map((parts) => parts.join(''));
+    const junk = fc.constantFrom('#', '##', '#@#', '#?#', '$', ' ', '\t', '/', ':', ',', '~', '=', 'é', '!', '@', '%', '[', ']', '"');
+    const word = fc.stringMatching(/^[a-zA-Z0-9.*|^-]{0,8}$/);
+    const junkLine = fc.tuple(fc.constantFrom('', '@@', '||', '!', '#', '/', '://', ' '), word, junk, word).map((parts) => parts.join(''));
+    for (const opts of [{ allowIp: false, allowPublicSuffix: false }, { allowIp: true, allowPublicSuffix: false }]) {
+      fc.assert(
+        fc.property(fc.oneof(ipRule, junkLine), (line) => {
+          const { b, s, e } = at(line);
+          expect(ruleProblemAt(b, s, e, opts), line).toBe(ruleProblem(line, opts));
+        }),
+        { numRuns: 5000 },
+      );
+    }
+    // The shapes the fast paths take, for the record.
+    expect(ruleProblem('||1.2.3.4^', { allowIp: false, allowPublicSuffix: false })).toBe('IP address is not allowed');
+    expect(ruleProblem('example.org##.ad', { allowIp: false, allowPublicSuffix: false })).toBe('contains characters that cannot be in a domain name');
+  });
+
   test('single-modifier verdicts stay right for thousands of distinct names (past the verdict cache)', () => {
     const opts = { allowIp: false, allowPublicSuffix: false };
     for (let i = 0; i < 3000; i += 1) {
