@@ -8,6 +8,7 @@
 // V8 version or with other flags; a cache file is also named after the bundle's size and mtime and
 // carries a SHA-256 of its payload, so a rebuilt bundle or a damaged file is never used.
 // NODE_DISABLE_COMPILE_CACHE=1 turns the cache off and NODE_COMPILE_CACHE=DIR moves it, as on 22.
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import module, { createRequire } from 'node:module';
@@ -63,7 +64,9 @@ export function loadBundle(file: string, options: BundleOptions): LoadedBundle {
     enable();
     return { exports: createRequire(import.meta.url)(file) as Record<string, unknown>, cache: 'builtin', save: () => undefined };
   }
-  const source = readFileSync(file, 'utf8');
+  const bytes = readFileSync(file);
+  // An ASCII file (scripts/bundle.js makes the bundle one) becomes a one-byte string ~4x faster.
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const dir = cacheDir(env);
   const cacheFile = dir ? join(dir, cacheName(file, options.key)) : null;
   const cachedData = cacheFile ? readCache(cacheFile) : undefined;

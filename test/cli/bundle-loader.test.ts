@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { isAscii } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,6 +86,12 @@ describe('loadBundle with a V8 code cache', () => {
     expect(load(env).cache).toBe('hit');
     chmodSync(join(dir, folder), 0o777);
     expect(load(env).cache).toBe('off');
+  });
+
+  test('a bundle with non-ASCII text loads as UTF-8; the built bundle is ASCII, read the fast way', () => {
+    writeFileSync(bundle, "exports.answer = 'Wärting 😀'.length;\nexports.where = __filename;\n");
+    expect(load({ NODE_COMPILE_CACHE: join(dir, 'cache') }).answer).toBe(10);
+    expect(isAscii(readFileSync(resolve(import.meta.dirname, '../../dist/flc-fast.cjs')))).toBe(true);
   });
 
   test('an unwritable cache folder only costs the cache', () => {
