@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
 import module from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Commands in dist/flc-fast.cjs (src/cli/fast-commands.ts). */
@@ -32,7 +33,11 @@ if (process.argv[2] === '--version') {
   const [, , id, ...argv] = process.argv;
   const root = fileURLToPath(new URL('..', import.meta.url)).replace(/[\\/]$/, '');
   const pjson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-  const outcome = await loadBundle(BUNDLE, { key: id }).exports.runFast(id, argv, root, pjson);
+  // A walk of a long list uses a second thread; started now, it loads its code while this one does.
+  const walking = id === 'ast-walk' || (id === 'compile' && argv.includes('--ast-walk'));
+  const walkHelper = walking ? (await import('../dist/cli/walk-start.js')).startWalkWorker(join(root, 'dist/cli/walk-worker.js')) : null;
+  const outcome = await loadBundle(BUNDLE, { key: id }).exports.runFast(id, argv, root, pjson, { walkHelper });
+  if (outcome === 'usage') void walkHelper?.worker.terminate();
   if (outcome === 'usage') await runOclif();
 } else {
   await runOclif();

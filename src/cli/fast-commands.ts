@@ -21,10 +21,17 @@ type PackageJson = { oclif: Record<string, unknown> } & Record<string, unknown>;
  * those with the command's help, which needs the command list, so the caller runs `execute()`
  * (parsing has no side effects, so nothing has happened twice).
  */
-export async function runFast(id: keyof typeof FAST_COMMANDS, argv: string[], root: string, pjson: PackageJson): Promise<'done' | 'usage'> {
+export async function runFast(
+  id: keyof typeof FAST_COMMANDS,
+  argv: string[],
+  root: string,
+  pjson: PackageJson,
+  extra: { walkHelper?: unknown } = {},
+): Promise<'done' | 'usage'> {
   const command: Command.Class = FAST_COMMANDS[id];
   command.id = id;
-  const config = { root, pjson: { ...pjson, oclif: { ...pjson.oclif, commands: undefined } } };
+  // `extra` rides along in the configuration's options (a walk worker bin/run.js started).
+  const config = { root, pjson: { ...pjson, oclif: { ...pjson.oclif, commands: undefined } }, ...extra };
   try {
     await command.run(argv, config as never);
     // As execute() does: not awaited.

@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { startWalkWorker, type WalkHelper } from './walk-start.js';
 import { walkJsonPart, walkJsonText, type WalkJsonPart } from '../core/ast/walk-json.js';
 import { textLines, type WalkInput } from '../core/ast/walk-tree.js';
+
+export { walkWorker } from './walk-start.js';
 
 /** The text of FILE, or of standard input for `-` or no file. */
 export async function readListInput(file: string | undefined): Promise<string> {
@@ -13,12 +13,17 @@ export async function readListInput(file: string | undefined): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The walk's worker script in the package whose root is `root` (the commands know it from oclif). */
-export const walkWorker = (root: string): string => join(root, 'dist/cli/walk-worker.js');
+/** The worker bin/run.js started for this walk, handed over in the oclif configuration's options. */
+export function prestartedWalkWorker(config: { options?: unknown }): WalkHelper | null {
+  return ((config.options as { walkHelper?: WalkHelper } | undefined)?.walkHelper ?? null) as WalkHelper | null;
+}
 
 export interface WalkOutputOptions extends Pick<WalkInput, 'nodeTypes' | 'maxDepth' | 'includeContext'> {
-  /** dist/cli/walk-worker.js: a second thread that walks parts of a long list. Without it, or if it fails, one thread walks all. */
-  worker?: string;
+  /**
+   * A second thread that walks parts of a long list: a started worker, or the path of
+   * dist/cli/walk-worker.js to start one. Without it, or if it fails, one thread walks all.
+   */
+  worker?: string | WalkHelper | null;
   /** Lines per part (4,000). */
   partLines?: number;
   /** The shortest list worth a second thread (20,000 lines: the thread takes ~0.1 s to start). */
@@ -42,10 +47,11 @@ export async function writeWalk(text: string, options: WalkOutputOptions, out: N
   const parts: (WalkJsonPart<string | Uint8Array> | undefined)[] = new Array(count);
   const next = new Int32Array(new SharedArrayBuffer(4));
   const walkOptions = { nodeTypes: options.nodeTypes, maxDepth: options.maxDepth, includeContext: options.includeContext };
-  const helper =
-    options.worker && count >= 2 && lines.length >= (options.parallelFrom ?? 20_000) && existsSync(options.worker)
-      ? startHelper(options.worker, { text, next: next.buffer, size, count, options: walkOptions }, parts)
-      : null;
+  const parallel = count >= 2 && lines.length >= (options.parallelFrom ?? 20_000);
+  let worker = typeof options.worker === 'string' ? null : (options.worker ?? null);
+  if (worker && !parallel) void worker.worker.terminate();
+  if (!worker && parallel && typeof options.worker === 'string') worker = startWalkWorker(options.worker);
+  const helper = worker && parallel ? runHelper(worker, { text, next: next.buffer, size, count, options: walkOptions }, parts) : null;
   const walk = (k: number) => walkJsonPart(lines, k * size, Math.min(lines.length, (k + 1) * size), walkOptions);
   for (let k = Atomics.add(next, 0, 1); k < count; k = Atomics.add(next, 0, 1)) parts[k] = walk(k);
   if (helper) await helper;
@@ -54,16 +60,19 @@ export async function writeWalk(text: string, options: WalkOutputOptions, out: N
   await writeChunks(walkJsonText(parts as WalkJsonPart<string | Uint8Array>[], walkOptions), out);
 }
 
-/** Starts the worker; resolves when it has handed over its parts, failed or stopped. */
-function startHelper(script: string, workerData: object, parts: (WalkJsonPart<string | Uint8Array> | undefined)[]): Promise<void> {
+/** Gives the worker its job; resolves when it has handed over its parts, failed or stopped. */
+function runHelper(helper: WalkHelper, job: object, parts: (WalkJsonPart<string | Uint8Array> | undefined)[]): Promise<void> {
   return new Promise((resolve) => {
-    const worker = new Worker(script, { workerData });
+    if (helper.exited) return resolve();
+    const { worker } = helper;
+    worker.ref();
     worker.on('message', (message: EncodedPart | { done: true }) => {
       if ('done' in message) resolve();
       else parts[message.k] = message;
     });
     worker.on('error', () => resolve());
     worker.on('exit', () => resolve());
+    worker.postMessage(job);
   });
 }
 

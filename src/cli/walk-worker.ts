@@ -1,22 +1,25 @@
-// The second thread of a long walk (walk-output.ts): claims parts from the shared counter, walks
-// them with the bundle's code (cached like the commands', so the thread starts in ~0.1 s) and
-// hands each over as UTF-8, moved rather than copied.
+// The second thread of a long walk (walk-output.ts): loads the bundle's code (cached like the
+// commands'), waits for its job, claims parts from the shared counter, walks them and hands each
+// over as UTF-8, moved rather than copied.
 import { fileURLToPath } from 'node:url';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { loadBundle } from './bundle-loader.js';
 import type { walkJsonPart as WalkJsonPart } from '../core/ast/walk-json.js';
 import type { textLines as TextLines } from '../core/ast/walk-tree.js';
 
-const { text, next, size, count, options } = workerData as {
+interface Job {
   text: string;
   next: SharedArrayBuffer;
   size: number;
   count: number;
   options: Parameters<typeof WalkJsonPart>[3];
-};
+}
+
+// The code first, then the job: a worker started early (bin/run.js) is ready when the list is.
 const bundle = loadBundle(fileURLToPath(new URL('../flc-fast.cjs', import.meta.url)), { key: 'walk-worker', saveAtExit: false });
 const load = bundle.exports.walkModules as () => Promise<{ walkJsonPart: typeof WalkJsonPart; textLines: typeof TextLines }>;
 const { walkJsonPart, textLines } = await load();
+const { text, next, size, count, options } = await new Promise<Job>((resolve) => parentPort!.once('message', resolve));
 const lines = textLines(text);
 const counter = new Int32Array(next);
 const encoder = new TextEncoder();

@@ -23,9 +23,9 @@ Type and depth filters skip nodes without pruning the walk: children of a skippe
   async run(): Promise<void> {
     const { args, flags } = await this.parse(AstWalk);
     // Not walkAst: the flags are already checked, and the request schema's zod costs ~0.1 s to load.
-    const { readListInput, writeWalk, walkWorker } = await import('../cli/walk-output.js');
+    const { readListInput, writeWalk, walkWorker, prestartedWalkWorker } = await import('../cli/walk-output.js');
     const text = await readListInput(args.file);
     const options = { nodeTypes: flags.types, maxDepth: flags['max-depth'], includeContext: flags['include-context'] };
-    await writeWalk(text, { ...options, worker: walkWorker(this.config.root) });
+    await writeWalk(text, { ...options, worker: prestartedWalkWorker(this.config) ?? walkWorker(this.config.root) });
   }
 }

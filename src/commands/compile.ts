@@ -77,8 +77,9 @@ Exit codes: 0 success, 1 compilation failure (a source failed, a directive is br
 
   /** The specification's walk mode: every node with key and index, logs on stderr only. */
   private async walk(file: string | undefined, nodeTypes: string[] | undefined, maxDepth: number): Promise<void> {
-    const { readListInput, writeWalk, walkWorker } = await import('../cli/walk-output.js');
+    const { readListInput, writeWalk, walkWorker, prestartedWalkWorker } = await import('../cli/walk-output.js');
     const text = await readListInput(file);
-    await writeWalk(text, { nodeTypes, maxDepth, includeContext: true, worker: walkWorker(this.config.root) });
+    const worker = prestartedWalkWorker(this.config) ?? walkWorker(this.config.root);
+    await writeWalk(text, { nodeTypes, maxDepth, includeContext: true, worker });
   }
 }

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { walkWorker, writeWalk, type EncodedPart, type WalkOutputOptions } from '../../src/cli/walk-output.js';
+import { startWalkWorker } from '../../src/cli/walk-start.js';
 import { walkJsonPart } from '../../src/core/ast/walk-json.js';
 import { textLines, walkTree } from '../../src/core/ast/walk-tree.js';
 
@@ -46,9 +47,10 @@ describe('writeWalk', () => {
     next[0] = 2; // parts 0 and 1 are "taken": the worker starts at 2.
     const parts = await new Promise<EncodedPart[]>((resolvePromise, reject) => {
       const got: EncodedPart[] = [];
-      const worker = new Worker(WORKER, { workerData: { text: EASYLIST, next: next.buffer, size, count, options } });
+      const worker = new Worker(WORKER);
       worker.on('message', (m: EncodedPart | { done: true }) => ('done' in m ? resolvePromise(got) : got.push(m)));
       worker.on('error', reject);
+      worker.postMessage({ text: EASYLIST, next: next.buffer, size, count, options });
     });
     expect(parts.map((p) => p.k)).toEqual(Array.from({ length: count - 2 }, (_, i) => i + 2));
     const decoder = new TextDecoder();
@@ -76,7 +78,10 @@ describe('writeWalk', () => {
     writeFileSync(failing, "throw new Error('no worker today');\n");
     // Claims three parts, then exits without handing any over.
     const dying = join(dir, 'dying.js');
-    writeFileSync(dying, "import { workerData } from 'node:worker_threads';\nconst c = new Int32Array(workerData.next);\nfor (let i = 0; i < 3; i += 1) Atomics.add(c, 0, 1);\nprocess.exit(0);\n");
+    writeFileSync(
+      dying,
+      "import { parentPort } from 'node:worker_threads';\nparentPort.once('message', (job) => {\n  const c = new Int32Array(job.next);\n  for (let i = 0; i < 3; i += 1) Atomics.add(c, 0, 1);\n  process.exit(0);\n});\n",
+    );
     const text = EASYLIST.split('\n').slice(0, 3000).join('\n');
     const expected = JSON.stringify(walkTree({ text, maxDepth: 2 })) + '\n';
     for (const worker of [failing, dying, join(dir, 'missing.js')]) {
@@ -84,6 +89,21 @@ describe('writeWalk', () => {
       expect(result.text === expected, worker).toBe(true);
     }
   }, 60_000);
+
+  test('a worker started before the list is known (as bin/run.js does) takes parts, or is stopped if not needed', async () => {
+    const long = startWalkWorker(WORKER)!;
+    const both = await walkToMemory(EASYLIST, { maxDepth: 2, worker: long, partLines: 1000 });
+    expect(both.fromWorker).toBeGreaterThan(0);
+    expect(both.text === JSON.stringify(walkTree({ text: EASYLIST, maxDepth: 2 })) + '\n').toBe(true);
+    const text = EASYLIST.split('\n').slice(0, 500).join('\n');
+    const unused = startWalkWorker(WORKER)!;
+    const exited = new Promise((resolveExit) => unused.worker.once('exit', resolveExit));
+    const one = await walkToMemory(text, { worker: unused });
+    expect(one.fromWorker).toBe(0);
+    await exited;
+    expect(unused.exited).toBe(true);
+    expect(startWalkWorker(join(dir, 'missing.js'))).toBeNull();
+  }, 120_000);
 
   test('a short list is walked on this thread alone', async () => {
     const text = EASYLIST.split('\n').slice(0, 500).join('\n');
