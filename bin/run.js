@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import module from 'node:module';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Commands in dist/flc-fast.cjs (src/cli/fast-commands.ts). */
@@ -11,7 +10,6 @@ const BUNDLE = fileURLToPath(new URL('../dist/flc-fast.cjs', import.meta.url));
 // `flc --version` answers without loading oclif (a third of a second on a small machine), with
 // the text oclif prints: `<name>/<version> <platform>-<arch> node-<version>`.
 if (process.argv[2] === '--version') {
-  const { readFileSync } = await import('node:fs');
   const os = await import('node:os');
   const pjson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   const wsl = () => {
@@ -28,17 +26,19 @@ if (process.argv[2] === '--version') {
 } else if (FAST.has(process.argv[2]) && !process.argv.includes('--help') && existsSync(BUNDLE)) {
   // The data commands run from one bundle whose compiled code is cached between runs (on every
   // Node), with the same classes, flags, output and exit codes; help still goes through oclif.
-  const { readFileSync } = await import('node:fs');
   const { loadBundle } = await import('../dist/cli/bundle-loader.js');
   const [, , id, ...argv] = process.argv;
   const root = fileURLToPath(new URL('..', import.meta.url)).replace(/[\\/]$/, '');
   const pjson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   // A walk of a long list uses a second thread; started now, it loads its code while this one does.
   const walking = id === 'ast-walk' || (id === 'compile' && argv.includes('--ast-walk'));
-  const walkHelper = walking ? (await import('../dist/cli/walk-start.js')).startWalkWorker(join(root, 'dist/cli/walk-worker.js')) : null;
+  const { startWalkWorker, walkWorker } = walking ? await import('../dist/cli/walk-start.js') : {};
+  const walkHelper = walking ? startWalkWorker(walkWorker(root)) : null;
   const outcome = await loadBundle(BUNDLE, { key: id }).exports.runFast(id, argv, root, pjson, { walkHelper });
-  if (outcome === 'usage') void walkHelper?.worker.terminate();
-  if (outcome === 'usage') await runOclif();
+  if (outcome === 'usage') {
+    void walkHelper?.worker.terminate();
+    await runOclif();
+  }
 } else {
   await runOclif();
 }

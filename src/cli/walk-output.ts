@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { startWalkWorker, type WalkHelper } from './walk-start.js';
+import { startWalkWorker, type WalkHelper, type WalkJob } from './walk-start.js';
 import { walkJsonPart, walkJsonText, type WalkJsonPart } from '../core/ast/walk-json.js';
-import { textLines, type WalkInput } from '../core/ast/walk-tree.js';
+import { textLines, type WalkOptions } from '../core/ast/walk-tree.js';
 
 export { walkWorker } from './walk-start.js';
 
@@ -15,10 +15,10 @@ export async function readListInput(file: string | undefined): Promise<string> {
 
 /** The worker bin/run.js started for this walk, handed over in the oclif configuration's options. */
 export function prestartedWalkWorker(config: { options?: unknown }): WalkHelper | null {
-  return ((config.options as { walkHelper?: WalkHelper } | undefined)?.walkHelper ?? null) as WalkHelper | null;
+  return (config.options as { walkHelper?: WalkHelper } | undefined)?.walkHelper ?? null;
 }
 
-export interface WalkOutputOptions extends Pick<WalkInput, 'nodeTypes' | 'maxDepth' | 'includeContext'> {
+export interface WalkOutputOptions extends WalkOptions {
   /**
    * A second thread that walks parts of a long list: a started worker, or the path of
    * dist/cli/walk-worker.js to start one. Without it, or if it fails, one thread walks all.
@@ -46,12 +46,13 @@ export async function writeWalk(text: string, options: WalkOutputOptions, out: N
   const count = Math.ceil(lines.length / size);
   const parts: (WalkJsonPart<string | Uint8Array> | undefined)[] = new Array(count);
   const next = new Int32Array(new SharedArrayBuffer(4));
-  const walkOptions = { nodeTypes: options.nodeTypes, maxDepth: options.maxDepth, includeContext: options.includeContext };
+  const walkOptions: WalkOptions = { nodeTypes: options.nodeTypes, maxDepth: options.maxDepth, includeContext: options.includeContext };
   const parallel = count >= 2 && lines.length >= (options.parallelFrom ?? 20_000);
-  let worker = typeof options.worker === 'string' ? null : (options.worker ?? null);
-  if (worker && !parallel) void worker.worker.terminate();
-  if (!worker && parallel && typeof options.worker === 'string') worker = startWalkWorker(options.worker);
-  const helper = worker && parallel ? runHelper(worker, { text, next: next.buffer, size, count, options: walkOptions }, parts) : null;
+  const given = options.worker ?? null;
+  // A started worker that a short list does not need is stopped; a path is started only when needed.
+  if (typeof given !== 'string' && given && !parallel) void given.worker.terminate();
+  const worker = !parallel ? null : typeof given === 'string' ? startWalkWorker(given) : given;
+  const helper = worker ? runHelper(worker, { text, next: next.buffer, size, count, options: walkOptions }, parts) : null;
   const walk = (k: number) => walkJsonPart(lines, k * size, Math.min(lines.length, (k + 1) * size), walkOptions);
   for (let k = Atomics.add(next, 0, 1); k < count; k = Atomics.add(next, 0, 1)) parts[k] = walk(k);
   if (helper) await helper;
@@ -61,7 +62,7 @@ export async function writeWalk(text: string, options: WalkOutputOptions, out: N
 }
 
 /** Gives the worker its job; resolves when it has handed over its parts, failed or stopped. */
-function runHelper(helper: WalkHelper, job: object, parts: (WalkJsonPart<string | Uint8Array> | undefined)[]): Promise<void> {
+function runHelper(helper: WalkHelper, job: WalkJob, parts: (WalkJsonPart<string | Uint8Array> | undefined)[]): Promise<void> {
   return new Promise((resolve) => {
     if (helper.exited) return resolve();
     const { worker } = helper;

@@ -3,9 +3,19 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { WalkOptions } from '../core/ast/walk-tree.js';
 
 /** The walk's worker script in the package whose root is `root` (the commands know it from oclif). */
 export const walkWorker = (root: string): string => join(root, 'dist/cli/walk-worker.js');
+
+/** What the worker is posted: the list, the shared part counter, the part size and count, the filters. */
+export interface WalkJob {
+  text: string;
+  next: SharedArrayBuffer;
+  size: number;
+  count: number;
+  options: WalkOptions;
+}
 
 /** A walk worker started before it is known to be needed, so that it is ready when the list is (see bin/run.js). */
 export interface WalkHelper {

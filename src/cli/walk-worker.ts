@@ -4,22 +4,15 @@
 import { fileURLToPath } from 'node:url';
 import { parentPort } from 'node:worker_threads';
 import { loadBundle } from './bundle-loader.js';
+import type { WalkJob } from './walk-start.js';
 import type { walkJsonPart as WalkJsonPart } from '../core/ast/walk-json.js';
 import type { textLines as TextLines } from '../core/ast/walk-tree.js';
-
-interface Job {
-  text: string;
-  next: SharedArrayBuffer;
-  size: number;
-  count: number;
-  options: Parameters<typeof WalkJsonPart>[3];
-}
 
 // The code first, then the job: a worker started early (bin/run.js) is ready when the list is.
 const bundle = loadBundle(fileURLToPath(new URL('../flc-fast.cjs', import.meta.url)), { key: 'walk-worker', saveAtExit: false });
 const load = bundle.exports.walkModules as () => Promise<{ walkJsonPart: typeof WalkJsonPart; textLines: typeof TextLines }>;
 const { walkJsonPart, textLines } = await load();
-const { text, next, size, count, options } = await new Promise<Job>((resolve) => parentPort!.once('message', resolve));
+const { text, next, size, count, options } = await new Promise<WalkJob>((resolve) => parentPort!.once('message', resolve));
 const lines = textLines(text);
 const counter = new Int32Array(next);
 const encoder = new TextEncoder();

@@ -1,7 +1,5 @@
 import { parseRule } from './parse-rule.js';
-import { reportsRoot, visitTree, walkSink, type WalkInput } from './walk-tree.js';
-
-type WalkOptions = Pick<WalkInput, 'nodeTypes' | 'maxDepth' | 'includeContext'>;
+import { reportsRoot, visitTree, walkSink, type WalkOptions } from './walk-tree.js';
 
 /**
  * The walk of lines `[from, to)` of a list as JSON text, without ever holding more than

@@ -91,6 +91,9 @@ export interface WalkInput {
   includeContext?: boolean;
 }
 
+/** The filters of a walk: everything of WalkInput but what to walk. */
+export type WalkOptions = Pick<WalkInput, 'nodeTypes' | 'maxDepth' | 'includeContext'>;
+
 /** Which nodes a walk reports, and where it puts them. */
 export interface WalkSink {
   wanted: Set<string> | null;
@@ -101,7 +104,7 @@ export interface WalkSink {
   summary: Record<string, number>;
 }
 
-export function walkSink(input: Pick<WalkInput, 'nodeTypes' | 'maxDepth' | 'includeContext'>): WalkSink {
+export function walkSink(input: WalkOptions): WalkSink {
   const { nodeTypes, includeContext = false } = input;
   const wanted = nodeTypes && nodeTypes.length > 0 ? new Set<string>(nodeTypes) : null;
   return { wanted, maxDepth: input.maxDepth ?? 50, includeContext, nodes: [], summary: {} };
