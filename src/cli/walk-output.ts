@@ -33,6 +33,9 @@ export interface WalkOutputOptions extends WalkOptions {
 /** A part as the worker thread hands it over: both texts already UTF-8. */
 export type EncodedPart = WalkJsonPart<Uint8Array> & { k: number };
 
+/** What the worker thread posts: that it has loaded its code, each part, and that it is done. */
+export type WorkerMessage = { ready: true } | EncodedPart | { done: true };
+
 /**
  * Walks a list text and writes `{nodes, summary}` as JSON to `out` — the same bytes as
  * `JSON.stringify(walkTree(…))`. The list is walked in parts of `partLines` lines, which this
@@ -67,9 +70,9 @@ function runHelper(helper: WalkHelper, job: WalkJob, parts: (WalkJsonPart<string
     if (helper.exited) return resolve();
     const { worker } = helper;
     worker.ref();
-    worker.on('message', (message: EncodedPart | { done: true }) => {
+    worker.on('message', (message: WorkerMessage) => {
       if ('done' in message) resolve();
-      else parts[message.k] = message;
+      else if ('k' in message) parts[message.k] = message;
     });
     worker.on('error', () => resolve());
     worker.on('exit', () => resolve());

@@ -3,9 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
+import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { walkWorker, writeWalk, type EncodedPart, type WalkOutputOptions } from '../../src/cli/walk-output.js';
-import { startWalkWorker } from '../../src/cli/walk-start.js';
+import { walkWorker, writeWalk, type EncodedPart, type WalkOutputOptions, type WorkerMessage } from '../../src/cli/walk-output.js';
+import { startWalkWorker, type WalkHelper } from '../../src/cli/walk-start.js';
 import { walkJsonPart } from '../../src/core/ast/walk-json.js';
 import { textLines, walkTree } from '../../src/core/ast/walk-tree.js';
 
@@ -20,6 +21,18 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'flc-walk-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * A worker started as bin/run.js starts it, once it says it has loaded its code. Then it takes
+ * its first part as soon as it is posted the job, while this thread is still on its own first
+ * of 80: waiting for it keeps a loaded machine (CI) from letting this thread walk them all first.
+ */
+async function readyWorker(): Promise<WalkHelper> {
+  const helper = startWalkWorker(WORKER)!;
+  const [message] = (await once(helper.worker, 'message')) as [WorkerMessage];
+  expect(message).toEqual({ ready: true });
+  return helper;
+}
 
 /** Runs writeWalk into memory: the text, and how many bytes came as the worker's UTF-8. */
 async function walkToMemory(text: string, options: WalkOutputOptions): Promise<{ text: string; fromWorker: number }> {
@@ -48,7 +61,10 @@ describe('writeWalk', () => {
     const parts = await new Promise<EncodedPart[]>((resolvePromise, reject) => {
       const got: EncodedPart[] = [];
       const worker = new Worker(WORKER);
-      worker.on('message', (m: EncodedPart | { done: true }) => ('done' in m ? resolvePromise(got) : got.push(m)));
+      worker.on('message', (m: WorkerMessage) => {
+        if ('done' in m) resolvePromise(got);
+        else if ('k' in m) got.push(m);
+      });
       worker.on('error', reject);
       worker.postMessage({ text: EASYLIST, next: next.buffer, size, count, options });
     });
@@ -64,10 +80,9 @@ describe('writeWalk', () => {
 
   test('two threads write exactly the one-thread walk of a long list', async () => {
     const expected = JSON.stringify(walkTree({ text: EASYLIST, includeContext: true })) + '\n';
-    const both = await walkToMemory(EASYLIST, { includeContext: true, worker: WORKER, partLines: 1000 });
+    const both = await walkToMemory(EASYLIST, { includeContext: true, worker: await readyWorker(), partLines: 1000 });
     const one = await walkToMemory(EASYLIST, { includeContext: true });
     expect(one.fromWorker).toBe(0);
-    // 80 parts: the worker is running long before this thread could have walked them all.
     expect(both.fromWorker).toBeGreaterThan(0);
     expect(both.text === expected).toBe(true);
     expect(one.text === expected).toBe(true);
@@ -91,7 +106,7 @@ describe('writeWalk', () => {
   }, 60_000);
 
   test('a worker started before the list is known (as bin/run.js does) takes parts, or is stopped if not needed', async () => {
-    const long = startWalkWorker(WORKER)!;
+    const long = await readyWorker();
     const both = await walkToMemory(EASYLIST, { maxDepth: 2, worker: long, partLines: 1000 });
     expect(both.fromWorker).toBeGreaterThan(0);
     expect(both.text === JSON.stringify(walkTree({ text: EASYLIST, maxDepth: 2 })) + '\n').toBe(true);
