@@ -77,7 +77,12 @@ export class ByteTable {
     this.count = k + 1;
     t[2 * i] = k + 1;
     t[2 * i + 1] = h;
-    if (this.lookups) this.setFilterBit(h);
+    const filter = this.filter;
+    if (filter !== null) {
+      // setFilterBit, written out: this runs once per entry.
+      const bit = Math.imul(h, 0x9e3779b1) >>> this.filterShift;
+      filter[bit >>> 5] |= 1 << (bit & 31);
+    }
     if (this.count === this.starts.length) this.grow();
     return true;
   }
@@ -97,9 +102,10 @@ export class ByteTable {
 
   /** Whether `b[s, e)`, whose hash is `h`, is in the table. */
   has(b: Uint8Array, s: number, e: number, h: number): boolean {
-    if (!this.lookups) throw new Error('ByteTable: has() on a table made without lookups');
-    const bit = this.filterBit(h);
-    if ((this.filter![bit >>> 5] & (1 << (bit & 31))) === 0) return false;
+    const filter = this.filter;
+    if (filter === null) throw new Error('ByteTable: has() on a table made without lookups');
+    const bit = Math.imul(h, 0x9e3779b1) >>> this.filterShift; // filterBit, written out
+    if ((filter[bit >>> 5] & (1 << (bit & 31))) === 0) return false;
     const t = this.table;
     let i = StringTable.home(h) & this.mask;
     for (let slot = t[2 * i]; slot !== 0; slot = t[2 * i]) {

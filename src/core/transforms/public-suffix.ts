@@ -85,7 +85,7 @@ function walkAt(b: Uint8Array, s: number, e: number, root: Node): number {
   while (end > s) {
     let h = StringTable.SEED;
     let i = end - 1;
-    for (; i >= s && b[i] !== 46; i -= 1) h = StringTable.step(h, b[i]);
+    for (; i >= s && b[i] !== 46; i -= 1) h = Math.imul(h ^ b[i], 0x01000193); // StringTable.step
     node = childAt(node, b, i + 1, end, h) ?? wildcardChild(node);
     if (node === undefined) break;
     depth += 1;
