@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,12 +47,23 @@ export class NodeSourceReader implements SourceReader {
 
   async read(location: string, signal?: AbortSignal): Promise<string> {
     if (HTTP_RE.test(location)) return (await this.fetcher()).get(location, signal);
+    return (await this.readFile(location, signal)).toString('utf8');
+  }
+
+  /** A local file's bytes when they are well-formed UTF-8 (no decoding); null for URLs and other files. */
+  async readBytes(location: string, signal?: AbortSignal): Promise<Uint8Array | null> {
+    if (HTTP_RE.test(location)) return null;
+    const bytes = await this.readFile(location, signal);
+    return isUtf8(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null;
+  }
+
+  private async readFile(location: string, signal?: AbortSignal): Promise<Buffer> {
     const path = location.toLowerCase().startsWith('file:') ? fileURLToPath(location) : location;
     if (URL_RE.test(location) && !location.toLowerCase().startsWith('file:')) {
       throw new Error(`unsupported URL scheme in ${location}`);
     }
     try {
-      return await readFile(path, { encoding: 'utf8', signal });
+      return await readFile(path, { signal });
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       if (err.code === 'ENOENT') throw new Error(`no such file: ${path}`);

@@ -24,6 +24,15 @@ export function recordingReader<R extends SourceReader>(reader: R): { reader: R;
     return text;
   };
   wrapped.resolve = (ref, base) => reader.resolve(ref, base);
+  // Bytes are recorded too (the hash of well-formed UTF-8 is the hash of its text), so a
+  // reader that has them cannot slip a read past the record.
+  if (reader.readBytes) {
+    wrapped.readBytes = async (location, signal) => {
+      const bytes = await reader.readBytes!(location, signal);
+      if (bytes) read.set(location, sha256(bytes));
+      return bytes;
+    };
+  }
   return { reader: wrapped, read };
 }
 

@@ -84,3 +84,24 @@ describe('compile cache and request sharing', () => {
     expect(bodies[0].rules).toEqual(bodies[1].rules);
   });
 });
+
+describe('recordingReader', () => {
+  test('records lists read as bytes as well as text, with the same hash', async () => {
+    const { recordingReader } = await import('../../src/server/compile-cache.js');
+    const { memoryReader } = await import('../support/memory-reader.js');
+    const base = Object.assign(memoryReader({ '/a.txt': '||münchen.de^\n', '/b.txt': '||b.example^\n' }), {
+      async readBytes(location: string) {
+        return location === '/a.txt' ? new TextEncoder().encode('||münchen.de^\n') : null;
+      },
+    });
+    const { reader, read } = recordingReader(base);
+    expect(await reader.readBytes!('/a.txt')).not.toBeNull();
+    expect(await reader.readBytes!('/b.txt')).toBeNull();
+    await reader.read('/b.txt');
+    const textOnly = recordingReader(memoryReader({ '/a.txt': '||münchen.de^\n' }));
+    await textOnly.reader.read('/a.txt');
+    expect([...read.keys()].sort()).toEqual(['/a.txt', '/b.txt']);
+    expect(read.get('/a.txt')).toBe(textOnly.read.get('/a.txt'));
+    expect(textOnly.reader.readBytes).toBeUndefined();
+  });
+});

@@ -1,7 +1,7 @@
 import type { SourceReader } from './source-reader.js';
 import type { Lines } from '../transforms/lines.js';
 import { packOrigin } from '../transforms/lines.js';
-import { packText, type ListData } from '../transforms/packed.js';
+import { packBytes, packText, type ListData } from '../transforms/packed.js';
 import { splitText } from './split.js';
 import { ConditionError, resolveConditions } from './conditions.js';
 import { DirectiveError } from '../errors/directive-error.js';
@@ -105,9 +105,25 @@ export function loadList(location: string, ctx: LoadContext): Promise<Lines> {
   return load(location, ctx, [location]);
 }
 
+/** Whether `bytes` hold `!#` anywhere, as `text.includes('!#')` would say of their text. */
+function hasDirectiveMark(bytes: Uint8Array): boolean {
+  for (let i = bytes.indexOf(33); i !== -1; i = bytes.indexOf(33, i + 1)) if (bytes[i + 1] === 35) return true;
+  return false;
+}
+
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
 /** `loadList`, but a list without directives comes back packed (see transforms/packed.ts). */
 export async function loadListPacked(location: string, ctx: LoadContext): Promise<ListData> {
-  const text = await ctx.reader.read(location, ctx.signal);
+  const bytes = ctx.reader.readBytes ? await ctx.reader.readBytes(location, ctx.signal) : null;
+  if (bytes && !hasDirectiveMark(bytes)) {
+    const packed = packBytes(bytes, ctx.tracked ? ctx.files.length : undefined);
+    if (packed) {
+      ctx.files.push(location);
+      return packed;
+    }
+  }
+  const text = bytes ? utf8.decode(bytes) : await ctx.reader.read(location, ctx.signal);
   if (!text.includes('!#')) {
     const packed = packText(text, ctx.tracked ? ctx.files.length : undefined);
     if (packed) {

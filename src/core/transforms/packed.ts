@@ -74,38 +74,67 @@ const LF = 10;
 export function packText(text: string, fileId?: number): PackedLines | null {
   if (!text.isWellFormed()) return null;
   const bytes = encoder.encode(text.trim());
-  const n = bytes.length;
-  let start = new Int32Array(Math.max(16, n >> 4));
-  let end = new Int32Array(start.length);
-  let from = fileId === undefined ? undefined : new Float64Array(start.length);
+  const lead = fileId === undefined ? 0 : countBreaks(text, 0, text.length - text.trimStart().length);
+  return splitPacked(bytes, 0, bytes.length, 1 + lead, fileId);
+}
+
+/**
+ * `packText` of the list whose UTF-8 bytes are `bytes` (well-formed: the reader checked),
+ * without decoding them: the lines are ranges of `bytes` itself. Returns null when the
+ * list begins or ends, after ASCII whitespace, with a non-ASCII character, which might be
+ * whitespace that `trim()` removes; such a list is decoded and packed as text.
+ */
+export function packBytes(bytes: Uint8Array, fileId?: number): PackedLines | null {
+  let s = 0;
+  let e = bytes.length;
+  while (s < e && isAsciiSpace(bytes[s])) s += 1;
+  while (e > s && isAsciiSpace(bytes[e - 1])) e -= 1;
+  if (s < e && (bytes[s] >= 128 || bytes[e - 1] >= 128)) return null;
   let lineNo = 1;
-  if (from) {
-    lineNo += countBreaks(text, 0, text.length - text.trimStart().length);
-    from[0] = packOrigin(fileId!, lineNo);
+  if (fileId !== undefined) {
+    for (let i = 0; i < s; i += 1) if (bytes[i] === LF || (bytes[i] === CR && bytes[i + 1] !== LF)) lineNo += 1;
   }
+  return splitPacked(bytes, s, e, lineNo, fileId);
+}
+
+/** Whitespace `trim()` removes, among ASCII bytes. */
+function isAsciiSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+/**
+ * Splits `bytes[from, to)` (trimmed) into lines on runs of CR/LF; the first line's number
+ * is `lineNo`. The buffer's bytes outside the range stay, unused by any line.
+ */
+function splitPacked(bytes: Uint8Array, from: number, to: number, lineNo: number, fileId?: number): PackedLines {
+  let start = new Int32Array(Math.max(16, (to - from) >> 4));
+  let end = new Int32Array(start.length);
+  let origins = fileId === undefined ? undefined : new Float64Array(start.length);
+  if (origins) origins[0] = packOrigin(fileId!, lineNo);
+  start[0] = from;
   // One pass: a run of breaks ends a line; each LF, CRLF or lone CR in it is one line number.
   let k = 0;
-  for (let i = 0; i < n; i += 1) {
+  for (let i = from; i < to; i += 1) {
     const c = bytes[i];
     if (c > CR || (c !== LF && c !== CR)) continue;
     end[k] = i;
     let j = i;
-    for (; j < n && (bytes[j] === LF || bytes[j] === CR); j += 1) {
+    for (; j < to && (bytes[j] === LF || bytes[j] === CR); j += 1) {
       if (bytes[j] === LF || bytes[j + 1] !== LF) lineNo += 1;
     }
     k += 1;
     if (k === start.length) {
       start = widen(start, new Int32Array(k * 2));
       end = widen(end, new Int32Array(k * 2));
-      if (from) from = widen(from, new Float64Array(k * 2));
+      if (origins) origins = widen(origins, new Float64Array(k * 2));
     }
     start[k] = j;
-    if (from) from[k] = packOrigin(fileId!, lineNo);
+    if (origins) origins[k] = packOrigin(fileId!, lineNo);
     i = j - 1;
   }
-  end[k] = n;
+  end[k] = to;
   const count = k + 1;
-  return { bytes, used: n, start: start.subarray(0, count), end: end.subarray(0, count), from: from?.subarray(0, count) };
+  return { bytes, used: bytes.length, start: start.subarray(0, count), end: end.subarray(0, count), from: origins?.subarray(0, count) };
 }
 
 /** `next` holding `a`'s values at its start (for growing typed arrays). */

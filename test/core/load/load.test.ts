@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { splitText } from '../../../src/core/load/split.js';
 import { evaluateCondition, resolveConditions } from '../../../src/core/load/conditions.js';
-import { loadList } from '../../../src/core/load/load-list.js';
+import { loadList, loadListPacked } from '../../../src/core/load/load-list.js';
+import { isPacked, unpackLines } from '../../../src/core/transforms/packed.js';
 import { unpackOrigin } from '../../../src/core/transforms/lines.js';
 import { DirectiveError } from '../../../src/core/errors/directive-error.js';
 import { memoryReader } from '../../support/memory-reader.js';
@@ -82,5 +83,52 @@ describe('loadList', () => {
     const error = await loadList('/main.txt', { reader, tracked: false, files: [] }).catch((e) => e);
     expect(error).toBeInstanceOf(DirectiveError);
     expect(error.message).toMatch(/^\/main\.txt:2: failed to resolve !#include gone\.txt: no such file/);
+  });
+});
+
+describe('loadListPacked from bytes', () => {
+  const texts: Record<string, string> = {
+    '/plain.txt': '\n\n||a.example^\r\n0.0.0.0 b.example\n\n! comment\n',
+    '/bom.txt': '\ufeff||a.example^\nc.example',
+    '/unicode-edge.txt': '\u00a0||a.example^\nmünchen.de\u2003',
+    '/directive.txt': '||a.example^\n!#include /plain.txt\n',
+    '/mark-inside.txt': '||a.example^$domain=x.example!#\n',
+    '/empty.txt': '',
+  };
+  const encoder = new TextEncoder();
+  /** The memory reader, given the bytes of each list; `refuse` lists answer null (not UTF-8, say). */
+  function bytesReader(refuse: string[] = []) {
+    const reader = memoryReader(texts);
+    const byteReads: string[] = [];
+    return Object.assign(reader, {
+      byteReads,
+      async readBytes(location: string) {
+        byteReads.push(location);
+        return refuse.includes(location) ? null : encoder.encode(texts[location]);
+      },
+    });
+  }
+
+  test.each(Object.keys(texts))('%s loads from its bytes exactly as from its text', async (location) => {
+    const fromText = await loadListPacked(location, { reader: memoryReader(texts), tracked: true, files: [] });
+    const reader = bytesReader();
+    const files: string[] = [];
+    const fromBytes = await loadListPacked(location, { reader, tracked: true, files });
+    const asLines = (l: typeof fromText) => (isPacked(l) ? unpackLines(l) : l);
+    expect(asLines(fromBytes).text).toEqual(asLines(fromText).text);
+    expect(Array.from(asLines(fromBytes).from!)).toEqual(Array.from(asLines(fromText).from!));
+    expect(files[0]).toBe(location);
+    // A list without directives and with ASCII edges is never decoded: no text read at all.
+    const packedFromBytes = location === '/plain.txt' || location === '/empty.txt';
+    expect(isPacked(fromBytes)).toBe(packedFromBytes || location === '/bom.txt' || location === '/unicode-edge.txt');
+    if (packedFromBytes) expect(reader.reads).toEqual([]);
+    expect(reader.byteReads[0]).toBe(location);
+  });
+
+  test('a list the reader has no bytes for is read as text', async () => {
+    const reader = bytesReader(['/plain.txt']);
+    const list = await loadListPacked('/plain.txt', { reader, tracked: false, files: [] });
+    expect(reader.reads).toEqual(['/plain.txt']);
+    expect(unpackLines(list as Parameters<typeof unpackLines>[0]).text).toEqual(['||a.example^', '0.0.0.0 b.example', '! comment']);
   });
 });

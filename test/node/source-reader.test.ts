@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DEFAULT_HTTP, NodeSourceReader } from '../../src/node/source-reader.js';
+
+let dir: string;
+const reader = () => new NodeSourceReader({ ...DEFAULT_HTTP, baseDir: dir, cacheDir: null, userAgent: 'flc-test' });
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'flc-reader-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('NodeSourceReader.readBytes', () => {
+  test('a UTF-8 file comes back as its bytes, by path or file: URL', async () => {
+    const path = join(dir, 'list.txt');
+    writeFileSync(path, '\ufeff||münchen.de^\n0.0.0.0 a.example\n');
+    const r = reader();
+    const bytes = (await r.readBytes(path))!;
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)).toBe(await r.read(path));
+    expect(Array.from((await r.readBytes(pathToFileURL(path).href))!)).toEqual(Array.from(bytes));
+  });
+
+  test('a file that is not UTF-8 is left to read(), which decodes it as before', async () => {
+    const path = join(dir, 'latin1.txt');
+    writeFileSync(path, Buffer.from([0x7c, 0x7c, 0x61, 0xe9, 0x2e, 0x64, 0x65, 0x5e, 0x0a]));
+    const r = reader();
+    expect(await r.readBytes(path)).toBeNull();
+    expect(await r.read(path)).toBe('||a\ufffd.de^\n');
+  });
+
+  test('URLs have no bytes here, and missing files fail as read() fails', async () => {
+    const r = reader();
+    expect(await r.readBytes('https://lists.example/list.txt')).toBeNull();
+    await expect(r.readBytes(join(dir, 'missing.txt'))).rejects.toThrow(/no such file/);
+    await expect(r.readBytes('ftp://lists.example/list.txt')).rejects.toThrow(/unsupported URL scheme/);
+    await expect(r.readBytes(dir)).rejects.toThrow(/is a directory/);
+  });
+});
