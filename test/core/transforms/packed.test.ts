@@ -2,6 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
+import * as tldts from 'tldts';
+import { exceptions, rules } from 'tldts/dist/es6/src/data/trie.js';
 import { joinPacked, packBytes, packStrings, packText, unpackLines, type PackedLines } from '../../../src/core/transforms/packed.js';
 import { splitText } from '../../../src/core/load/split.js';
 import { TRANSFORMATIONS } from '../../../src/core/transforms/registry.js';
@@ -277,6 +279,30 @@ describe('byte helpers agree with their string counterparts', () => {
         expect(ruleProblemAt(b, s, e, opts), line).toBe(ruleProblem(line, opts));
       }
     }
+  });
+
+  test('the public-suffix walk on bytes equals tldts on every name of the list, and one label below it', () => {
+    // Every path of both tries, `*` read as a label, as it is and under one more label.
+    type Trie = [number, Record<string, Trie>];
+    const names: string[] = [];
+    const walk = (node: Trie, suffix: string) => {
+      for (const [label, child] of Object.entries(node[1])) {
+        const name = `${label === '*' ? 'wild' : label}${suffix ? `.${suffix}` : ''}`;
+        names.push(name, `a.${name}`, `a1-b.${name}`);
+        walk(child, name);
+      }
+    };
+    walk(rules as Trie, '');
+    walk(exceptions as Trie, '');
+    const light = { extractHostname: false, validateHostname: false, detectIp: false, mixedInputs: false };
+    let checked = 0;
+    for (const h of names) {
+      if (!cleanHostname(h)) continue;
+      const { b, s, e } = at(h);
+      expect(isOwnPublicSuffixAt(b, s, e), h).toBe(tldts.getPublicSuffix(h, light) === h);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(15_000);
   });
 
   test('clean hostnames and the public-suffix walk on bytes', () => {
