@@ -100,16 +100,31 @@ describe('loadListPacked from bytes', () => {
   function bytesReader(refuse: string[] = []) {
     const reader = memoryReader(texts);
     const byteReads: string[] = [];
+    const given: Uint8Array[] = [];
     return Object.assign(reader, {
       byteReads,
+      given,
       async readBytes(location: string) {
         byteReads.push(location);
-        return refuse.includes(location) ? null : encoder.encode(texts[location]);
+        if (refuse.includes(location)) return null;
+        given.push(encoder.encode(texts[location]));
+        return given[given.length - 1];
       },
     });
   }
 
-  test.each(Object.keys(texts))('%s loads from its bytes exactly as from its text', async (location) => {
+  // Each list: whether it comes back packed, and whether it is packed straight from its bytes
+  // (ASCII edges, no `!#`) rather than from their decoded text.
+  const cases: [string, boolean, boolean][] = [
+    ['/plain.txt', true, true],
+    ['/empty.txt', true, true],
+    ['/bom.txt', true, false],
+    ['/unicode-edge.txt', true, false],
+    ['/directive.txt', false, false],
+    ['/mark-inside.txt', false, false],
+  ];
+
+  test.each(cases)('%s loads from its bytes exactly as from its text (packed: %s, straight from bytes: %s)', async (location, packed, straight) => {
     const fromText = await loadListPacked(location, { reader: memoryReader(texts), tracked: true, files: [] });
     const reader = bytesReader();
     const files: string[] = [];
@@ -118,11 +133,12 @@ describe('loadListPacked from bytes', () => {
     expect(asLines(fromBytes).text).toEqual(asLines(fromText).text);
     expect(Array.from(asLines(fromBytes).from!)).toEqual(Array.from(asLines(fromText).from!));
     expect(files[0]).toBe(location);
-    // A list without directives and with ASCII edges is never decoded: no text read at all.
-    const packedFromBytes = location === '/plain.txt' || location === '/empty.txt';
-    expect(isPacked(fromBytes)).toBe(packedFromBytes || location === '/bom.txt' || location === '/unicode-edge.txt');
-    if (packedFromBytes) expect(reader.reads).toEqual([]);
-    expect(reader.byteReads[0]).toBe(location);
+    expect(isPacked(fromBytes)).toBe(packed);
+    // Packed straight from the bytes means the lines are ranges of the very buffer the reader gave.
+    expect(isPacked(fromBytes) && fromBytes.bytes === reader.given[0]).toBe(straight);
+    // The list itself is read once, as bytes; only an included list is read as text.
+    expect(reader.byteReads).toEqual([location]);
+    expect(reader.reads).toEqual(location === '/directive.txt' ? ['/plain.txt'] : []);
   });
 
   test('a list the reader has no bytes for is read as text', async () => {
