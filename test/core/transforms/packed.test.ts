@@ -130,6 +130,24 @@ describe('packing', () => {
     );
   });
 
+  test('bytes split alike whatever their alignment in memory and whatever bytes sit near a break', () => {
+    // splitPacked skips four bytes at a time when they hold no byte under 14, on aligned buffers.
+    const piece = fc.constantFrom('ab', 'abcd', '||x.example^', '\r', '\n', '\r\n', '\t', '\u0000', '\u000b', '\u000e', '\u007f', 'é', '€', '😀', ' ');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), fc.integer({ min: 0, max: 3 }), (pieces, offset) => {
+        const text = `x${pieces.join('')}x`;
+        const encoded = new TextEncoder().encode(text);
+        const holder = new Uint8Array(encoded.length + offset);
+        holder.set(encoded, offset);
+        const packed = packBytes(holder.subarray(offset), 0)!;
+        const split = splitText(text, true);
+        expect(unpackLines(packed).text).toEqual(split.lines);
+        expect(Array.from(packed.from!)).toEqual(Array.from(split.numbers!));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   test('packed bytes are the reader\'s own buffer, and rewrites append after all of it', () => {
     const bytes = new TextEncoder().encode('\n\n  0.0.0.0 a.example\n||b.example^  \n\n0.0.0.0 c.example \n\n');
     const packed = packBytes(bytes, 0)!;
