@@ -1,5 +1,6 @@
 import type { Transformation } from './types.js';
 import { withTexts } from './lines.js';
+import { packedLines } from './packed.js';
 
 /** Strips spaces and tabs (only those) from both ends. */
 export function trimSpacesAndTabs(s: string): string {
@@ -28,6 +29,6 @@ export const trimLines: Transformation = {
       start[i] = s;
       end[i] = e;
     }
-    return { ...lines, start, end };
+    return packedLines(lines.bytes, lines.used, start, end, lines.from);
   },
 };
