@@ -14,8 +14,6 @@ import type { Lines } from './lines.js';
 import { SYNTHETIC, packOrigin } from './lines.js';
 import { isWhitespaceCode } from './rule-text.js';
 import { countBreaks } from '../load/split.js';
-import type { TransformContext } from './types.js';
-import type { RemovalCode } from '../pipeline/diagnostics.js';
 
 export interface PackedLines {
   /** Line bytes; line `i` is `bytes[start[i] .. end[i])`, without its line break. */
@@ -239,22 +237,6 @@ export function keepWherePacked(list: PackedLines, keep: Uint8Array): PackedLine
     }
   }
   return packedLines(list.bytes, list.used, start, end, from);
-}
-
-/** Drops the lines `drop` picks, each reported (when reporting) with `code` and `reason`. */
-export function dropWherePacked(
-  list: PackedLines,
-  drop: (i: number) => boolean,
-  ctx: TransformContext,
-  code: RemovalCode,
-  reason: string,
-): PackedLines {
-  const keep = new Uint8Array(list.start.length);
-  for (let i = 0; i < keep.length; i += 1) {
-    if (!drop(i)) keep[i] = 1;
-    else if (ctx.reporting) ctx.removed(lineText(list, i), list.from?.[i], code, reason);
-  }
-  return keepWherePacked(list, keep);
 }
 
 /** Concatenates packed lists into one buffer; provenance is kept when `tracked`. */

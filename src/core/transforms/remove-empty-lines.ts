@@ -1,6 +1,6 @@
 import type { Transformation } from './types.js';
 import { keepWhere } from './lines.js';
-import { dropWherePacked, isBlankAt } from './packed.js';
+import { isBlankAt, keepWherePacked, lineText } from './packed.js';
 
 export const removeEmptyLines: Transformation = {
   name: 'RemoveEmptyLines',
@@ -14,6 +14,14 @@ export const removeEmptyLines: Transformation = {
     return keepWhere(lines, keep);
   },
   applyPacked(lines, ctx) {
-    return dropWherePacked(lines, (i) => isBlankAt(lines, i), ctx, 'empty-line', 'empty line');
+    const { bytes, start, end } = lines;
+    const keep = new Uint8Array(start.length);
+    for (let i = 0; i < keep.length; i += 1) {
+      // A line whose first byte is printable ASCII is not blank: kept without a call.
+      const c = start[i] < end[i] ? bytes[start[i]] : 0;
+      if ((c > 32 && c < 127) || !isBlankAt(lines, i)) keep[i] = 1;
+      else if (ctx.reporting) ctx.removed(lineText(lines, i), lines.from?.[i], 'empty-line', 'empty line');
+    }
+    return keepWherePacked(lines, keep);
   },
 };
