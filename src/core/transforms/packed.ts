@@ -93,19 +93,14 @@ export function packText(text: string, fileId?: number): PackedLines | null {
 export function packBytes(bytes: Uint8Array, fileId?: number): PackedLines | null {
   let s = 0;
   let e = bytes.length;
-  while (s < e && isAsciiSpace(bytes[s])) s += 1;
-  while (e > s && isAsciiSpace(bytes[e - 1])) e -= 1;
+  while (s < e && bytes[s] < 128 && isWhitespaceCode(bytes[s])) s += 1;
+  while (e > s && bytes[e - 1] < 128 && isWhitespaceCode(bytes[e - 1])) e -= 1;
   if (s < e && (bytes[s] >= 128 || bytes[e - 1] >= 128)) return null;
   let lineNo = 1;
   if (fileId !== undefined) {
     for (let i = 0; i < s; i += 1) if (bytes[i] === LF || (bytes[i] === CR && bytes[i + 1] !== LF)) lineNo += 1;
   }
   return splitPacked(bytes, s, e, lineNo, fileId);
-}
-
-/** Whitespace `trim()` removes, among ASCII bytes. */
-function isAsciiSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13);
 }
 
 /**
@@ -119,7 +114,7 @@ function splitPacked(bytes: Uint8Array, from: number, to: number, lineNo: number
   if (origins) origins[0] = packOrigin(fileId!, lineNo);
   start[0] = from;
   // Four bytes at a time where the buffer allows it (see below): words with no byte under 14
-  // hold no line break and are skipped whole.
+  // hold no line break and are passed over whole.
   const words = (bytes.byteOffset & 3) === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2) : null;
   // One pass: a run of breaks ends a line; each LF, CRLF or lone CR in it is one line number.
   let k = 0;
