@@ -2,7 +2,7 @@ import type { Transformation } from './types.js';
 import { StringTable } from './string-table.js';
 import { ByteTable } from './byte-table.js';
 import { SYNTHETIC } from './lines.js';
-import { decodeRange, keepWherePacked, lineText, PackedBuilder, widen, type PackedLines } from './packed.js';
+import { decodeRange, keepWherePacked, lineText, PackedBuilder, packedLines, widen, type PackedLines } from './packed.js';
 import type { TransformContext } from './types.js';
 import {
   etcHostsHostnames,
@@ -237,5 +237,6 @@ function compressPacked(lines: PackedLines, ctx: TransformContext): PackedLines 
       ctx.removed(decodeRange(b, kept.start[k], kept.end[k]), kept.from?.[k], 'redundant-hostname', `${host} is covered by ||${covering}^`);
     }
   }
-  return keepWherePacked(kept, keep);
+  // Every line of the form `||[a-z0-9.-]+^` has that name's entry in the table, which let one in.
+  return keepWherePacked(packedLines(b, kept.used, kept.start, kept.end, kept.from, true), keep);
 }

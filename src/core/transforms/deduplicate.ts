@@ -1,6 +1,6 @@
 import type { Transformation } from './types.js';
 import { dropFromEnd, keepWhere } from './lines.js';
-import { isComment } from './rule-text.js';
+import { isComment, plainHostRuleAt } from './rule-text.js';
 import { StringTable } from './string-table.js';
 import { ByteTable } from './byte-table.js';
 import { isCommentAt, keepWherePacked, lineText } from './packed.js';
@@ -34,13 +34,21 @@ export const deduplicate: Transformation = {
   applyPacked(lines, ctx) {
     const { bytes, start, end } = lines;
     const n = start.length;
-    // Hash every line, then add them all in a tight loop (last copy first): with nothing
-    // between probes, the processor overlaps the table's cache misses.
-    const hashes = new Int32Array(n);
-    for (let i = 0; i < n; i += 1) hashes[i] = ByteTable.hash(bytes, start[i], end[i]);
-    const seen = new ByteTable(n);
     const later = new Uint8Array(n);
-    for (let i = n - 1; i >= 0; i -= 1) if (!seen.addHashed(bytes, start[i], end[i], hashes[i])) later[i] = 1;
+    if (lines.distinctHostRules) {
+      // Compress left no two `||host^` rules alike: only the other lines are looked up.
+      const seen = new ByteTable(n >> 2);
+      for (let i = n - 1; i >= 0; i -= 1) {
+        if (plainHostRuleAt(bytes, start[i], end[i]) === -1 && !seen.add(bytes, start[i], end[i])) later[i] = 1;
+      }
+    } else {
+      // Hash every line, then add them all in a tight loop (last copy first): with nothing
+      // between probes, the processor overlaps the table's cache misses.
+      const hashes = new Int32Array(n);
+      for (let i = 0; i < n; i += 1) hashes[i] = ByteTable.hash(bytes, start[i], end[i]);
+      const seen = new ByteTable(n);
+      for (let i = n - 1; i >= 0; i -= 1) if (!seen.addHashed(bytes, start[i], end[i], hashes[i])) later[i] = 1;
+    }
     const commentOrEmpty = (i: number) => start[i] === end[i] || isCommentAt(lines, i);
     const duplicate = (i: number) => (later[i] === 1 && !commentOrEmpty(i) ? KEPT_LATER : null);
     const keep = dropFromEnd(start.length, duplicate, commentOrEmpty, reporter(ctx, (i) => lineText(lines, i), lines.from));

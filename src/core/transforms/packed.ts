@@ -24,14 +24,27 @@ export interface PackedLines {
   readonly end: Int32Array;
   /** Provenance per line, as in `Lines.from`, when a report is wanted. */
   readonly from?: Float64Array;
+  /**
+   * True when no two lines are the same plain host rule (`plainHostRuleAt`'s shape,
+   * `||[a-z0-9.-]+^`): Compress leaves its output so, and Deduplicate need not look such
+   * lines up. Only filtering keeps it (`keepWherePacked`); a list made otherwise is false.
+   */
+  readonly distinctHostRules: boolean;
 }
 
 /**
  * Every packed list is made here: one object shape from one place, so the code that reads lists
  * sees a single hidden class and is not deoptimised by lists built elsewhere.
  */
-export function packedLines(bytes: Uint8Array, used: number, start: Int32Array, end: Int32Array, from?: Float64Array): PackedLines {
-  return { bytes, used, start, end, from };
+export function packedLines(
+  bytes: Uint8Array,
+  used: number,
+  start: Int32Array,
+  end: Int32Array,
+  from?: Float64Array,
+  distinctHostRules = false,
+): PackedLines {
+  return { bytes, used, start, end, from, distinctHostRules };
 }
 
 /** A working list in either form. */
@@ -148,7 +161,7 @@ function splitPacked(bytes: Uint8Array, from: number, to: number, lineNo: number
 }
 
 /** `next` holding `a`'s values at its start (for growing typed arrays). */
-export function widen<T extends Int32Array | Float64Array>(a: T, next: T): T {
+export function widen<T extends Uint8Array | Int32Array | Float64Array>(a: T, next: T): T {
   next.set(a);
   return next;
 }
@@ -231,7 +244,8 @@ export function keepWherePacked(list: PackedLines, keep: Uint8Array): PackedLine
       j += 1;
     }
   }
-  return packedLines(list.bytes, list.used, start, end, from);
+  // Lines that were all different still are.
+  return packedLines(list.bytes, list.used, start, end, from, list.distinctHostRules);
 }
 
 /** Concatenates packed lists into one buffer; provenance is kept when `tracked`. */

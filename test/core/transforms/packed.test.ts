@@ -4,7 +4,18 @@ import { resolve } from 'node:path';
 import fc from 'fast-check';
 import * as tldts from 'tldts';
 import { exceptions, rules } from 'tldts/dist/es6/src/data/trie.js';
-import { joinPacked, packBytes, packStrings, packText, unpackLines, type PackedLines } from '../../../src/core/transforms/packed.js';
+import {
+  concatPacked,
+  joinPacked,
+  keepWherePacked,
+  packBytes,
+  packedLines,
+  packStrings,
+  packText,
+  unpackLines,
+  PackedBuilder,
+  type PackedLines,
+} from '../../../src/core/transforms/packed.js';
 import { splitText } from '../../../src/core/load/split.js';
 import { TRANSFORMATIONS } from '../../../src/core/transforms/registry.js';
 import type { Lines } from '../../../src/core/transforms/lines.js';
@@ -339,6 +350,56 @@ describe('byte helpers agree with their string counterparts', () => {
       const { b, s, e } = at(h);
       expect(isOwnPublicSuffixAt(b, s, e), h).toBe(isOwnPublicSuffix(h));
     }
+  });
+});
+
+describe('Deduplicate trusts Compress: no two `||host^` rules of its output are alike', () => {
+  const step = (name: string) => TRANSFORMATIONS.find((t) => t.name === name)!;
+  const quiet = { reporting: false, removed: () => undefined };
+  /** Texts that are, or are written as, or parse to the same `||name^` as one another. */
+  const ALIKE = [
+    '||a.example^', '0.0.0.0 a.example', 'a.example', '127.0.0.1 a.example', '||a.example^',
+    '||b.example.^', '0.0.0.0 b.example.', 'b.example.', '||b.example.^',
+    '||C.example^', '0.0.0.0 C.example', 'C.example', '||c.example^', '||C.example^',
+    '||d.example^|', '||d.example^', '|https://d.example^', '||d.example^|',
+    '0.0.0.0 e.example f.example e.example', '||f.example^', '||e.example^$third-party', '||e.example^',
+    '||-g.example^', '0.0.0.0 -g.example', '||-g.example^', '||h..example^', 'h..example', '||h..example^',
+    '||i_j.example^', '0.0.0.0 i_j.example', '||i_j.example^',
+  ].join('\n');
+  const inputs: [string, string][] = [...lists, ['alike', ALIKE], ['alike, twice over', `${ALIKE}\n${ALIKE}`]];
+
+  test.each(inputs)('%s: Compress says so, and it is true', (_name, text) => {
+    const out = step('Compress').applyPacked!(packText(text)!, quiet);
+    expect(out.distinctHostRules).toBe(true);
+    const rules = unpackLines(out).text.filter((line) => plainHostRuleHostname(line) !== null);
+    expect(rules.length).toBeGreaterThan(0);
+    expect(new Set(rules).size).toBe(rules.length);
+  });
+
+  test.each(inputs)('%s: Deduplicate after Compress and Validate removes what it removes without the flag', (_name, text) => {
+    const compressed = step('Validate').applyPacked!(step('Compress').applyPacked!(packText(text, 0)!, quiet), quiet);
+    expect(compressed.distinctHostRules).toBe(true);
+    const { bytes, used, start, end, from } = compressed;
+    const trusting = recorder();
+    const checking = recorder();
+    const kept = step('Deduplicate').applyPacked!(compressed, trusting);
+    const all = step('Deduplicate').applyPacked!(packedLines(bytes, used, start, end, from, false), checking);
+    expect(unpackLines(kept).text).toEqual(unpackLines(all).text);
+    expect(Array.from(kept.from!)).toEqual(Array.from(all.from!));
+    expect(trusting.log).toEqual(checking.log);
+  });
+
+  test('filtering keeps the flag; joining lists, rewriting lines and the other transformations drop it', () => {
+    const compressed = step('Compress').applyPacked!(packText(ALIKE)!, quiet);
+    const keepAll = new Uint8Array(compressed.start.length).fill(1);
+    const keepSome = keepAll.map((_, i) => i % 2);
+    expect(keepWherePacked(compressed, keepAll).distinctHostRules).toBe(true);
+    expect(keepWherePacked(compressed, keepSome).distinctHostRules).toBe(true);
+    expect(step('Validate').applyPacked!(compressed, quiet).distinctHostRules).toBe(true);
+    expect(concatPacked([compressed, compressed], false).distinctHostRules).toBe(false);
+    expect(new PackedBuilder(compressed, 4).finish().distinctHostRules).toBe(false);
+    expect(packText(ALIKE)!.distinctHostRules).toBe(false);
+    for (const name of ['TrimLines', 'InsertFinalNewLine']) expect(step(name).applyPacked!(compressed, quiet).distinctHostRules).toBe(false);
   });
 });
 
