@@ -1,26 +1,12 @@
-import { Errors } from '@oclif/core';
 import { quickConfiguration } from '../core/config/parse.js';
 import { ConfigError } from '../core/errors/config-error.js';
+import { InputError } from '../core/errors/input-error.js';
 import type { OutputFormat } from '../core/output/format.js';
 import { discoverConfig, loadConfigFile, type LoadedConfig } from '../node/config-loader.js';
 import { defaultCacheDir } from '../node/http-cache.js';
 import { DEFAULT_HTTP } from '../node/source-reader.js';
 import type { CompileJob } from '../node/compile-job.js';
-
-interface CompileFlags {
-  config?: string;
-  input?: string[];
-  'input-type': string;
-  output?: string;
-  report?: string;
-  format: string;
-  timeout: number;
-  retries: number;
-  concurrency: number;
-  'cache-dir'?: string;
-  'no-cache': boolean;
-  'on-source-error'?: string;
-}
+import type { CompileFlags } from './compile-flags.js';
 
 /** The configuration a compile run uses: -i quick mode, -c file, or discovery. */
 export async function loadJobConfig(flags: CompileFlags, cwd: string): Promise<Partial<LoadedConfig> & Omit<LoadedConfig, 'file'>> {
@@ -31,7 +17,7 @@ export async function loadJobConfig(flags: CompileFlags, cwd: string): Promise<P
     loaded = await loadConfigFile(flags.config);
   } else {
     const found = await discoverConfig(cwd);
-    if (!found) throw new Errors.CLIError('no configuration: pass -c FILE or -i SOURCE, or add flc.config.json here', { exit: 2 });
+    if (!found) throw new InputError(['no configuration: pass -c FILE or -i SOURCE, or add flc.config.json here']);
     loaded = found;
   }
   if (flags['on-source-error']) loaded.config = { ...loaded.config, onSourceError: flags['on-source-error'] as 'fail' | 'skip' };

@@ -1,17 +1,25 @@
 // The entry of dist/flc-fast.cjs: the data commands with everything they load in one CommonJS
 // file, which bin/run.js compiles with a V8 code cache (see bundle-loader.ts). The commands are
-// the same classes oclif loads from dist/commands; only the lookup is skipped.
-import { type Command, flush, handle } from '@oclif/core';
-import AstWalk from '../commands/ast-walk.js';
-import Compile from '../commands/compile.js';
-import ValidateRule from '../commands/validate-rule.js';
+// the same classes oclif loads from dist/commands; only the lookup is skipped. A compile whose
+// words compile-flags.ts reads for certain runs without oclif at all, which is loaded only to
+// report an error the way the command would.
+import type { Command } from '@oclif/core';
+import { readPlainCompileArgv } from './compile-flags.js';
+import { asCliError } from './exit-codes.js';
 
 /** For the walk's worker thread (walk-worker.ts), which runs the same code; loaded on demand, so a compile never initialises AGTree. */
 export const walkModules = async () => ({ ...(await import('../core/ast/walk-json.js')), ...(await import('../core/ast/walk-tree.js')) });
 
-export const FAST_COMMANDS = { compile: Compile, 'ast-walk': AstWalk, 'validate-rule': ValidateRule } as const;
+type FastCommandId = 'compile' | 'ast-walk' | 'validate-rule';
 
-type PackageJson = { oclif: Record<string, unknown> } & Record<string, unknown>;
+/** The command classes (which load oclif), when a run needs them. */
+async function commandClass(id: FastCommandId): Promise<Command.Class> {
+  if (id === 'compile') return (await import('../commands/compile.js')).default;
+  if (id === 'ast-walk') return (await import('../commands/ast-walk.js')).default;
+  return (await import('../commands/validate-rule.js')).default;
+}
+
+type PackageJson = { version: string; oclif: Record<string, unknown> } & Record<string, unknown>;
 
 /**
  * Runs command `id` with `argv` as `execute()` would after finding it: same flags, output,
@@ -22,13 +30,27 @@ type PackageJson = { oclif: Record<string, unknown> } & Record<string, unknown>;
  * (parsing has no side effects, so nothing has happened twice).
  */
 export async function runFast(
-  id: keyof typeof FAST_COMMANDS,
+  id: FastCommandId,
   argv: string[],
   root: string,
   pjson: PackageJson,
   extra: { walkHelper?: unknown } = {},
 ): Promise<'done' | 'usage'> {
-  const command: Command.Class = FAST_COMMANDS[id];
+  const flags = id === 'compile' ? readPlainCompileArgv(argv) : null;
+  if (flags) {
+    const { runCompile } = await import('./compile-run.js');
+    try {
+      await runCompile(flags, pjson.version);
+    } catch (error) {
+      // What Compile's catch and execute() do with it.
+      const { Errors, handle } = await import('@oclif/core');
+      const reported = asCliError(error as Error, Errors.error);
+      process.exitCode = process.exitCode ?? reported.exitCode ?? 1;
+      await handle(reported);
+    }
+    return 'done';
+  }
+  const [command, { flush, handle }] = await Promise.all([commandClass(id), import('@oclif/core')]);
   command.id = id;
   // `extra` rides along in the configuration's options (a walk worker bin/run.js started).
   const config = { root, pjson: { ...pjson, oclif: { ...pjson.oclif, commands: undefined } }, ...extra };

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { ProgressPrinter } from '../cli/progress.js';
+import { COMPILE_DEFAULTS, INPUT_TYPES, parseTimeout, SOURCE_ERROR_MODES } from '../cli/compile-flags.js';
 import { OUTPUT_FORMATS } from '../core/output/format.js';
 import { NODE_TYPES } from '../core/ast/node-types.js';
 
@@ -20,59 +20,33 @@ Exit codes: 0 success, 1 compilation failure (a source failed, a directive is br
   static override flags = {
     config: Flags.string({ char: 'c', description: 'configuration file (JSON, YAML or TOML)', exclusive: ['input'] }),
     input: Flags.string({ char: 'i', multiple: true, description: 'URL or file to compile with the quick configuration; repeatable' }),
-    'input-type': Flags.string({ char: 't', options: ['hosts', 'adblock'], default: 'hosts', description: 'type of the -i inputs' }),
+    'input-type': Flags.string({ char: 't', options: [...INPUT_TYPES], default: COMPILE_DEFAULTS['input-type'], description: 'type of the -i inputs' }),
     output: Flags.string({ char: 'o', description: 'output file (written atomically); stdout when omitted' }),
     verbose: Flags.boolean({ char: 'v', description: 'log every transformation with its counts' }),
     quiet: Flags.boolean({ char: 'q', description: 'no progress output' }),
     report: Flags.string({ description: 'write a JSON report: counts per transformation and every removed line with its reason' }),
-    format: Flags.string({ options: [...OUTPUT_FORMATS], default: 'adblock', description: 'output syntax' }),
+    format: Flags.string({ options: [...OUTPUT_FORMATS], default: COMPILE_DEFAULTS.format, description: 'output syntax' }),
     timeout: Flags.custom<number>({
-      default: 30,
+      default: COMPILE_DEFAULTS.timeout,
       description: 'per-download timeout, seconds (fractions allowed)',
-      parse: async (input) => {
-        const seconds = Number(input);
-        if (!(seconds > 0)) throw new Error(`--timeout must be a positive number of seconds, got "${input}"`);
-        return seconds;
-      },
+      parse: async (input) => parseTimeout(input),
     })(),
-    retries: Flags.integer({ default: 3, min: 0, description: 'retries after a 5xx, 429 or network error' }),
-    concurrency: Flags.integer({ default: 8, min: 1, description: 'downloads in flight at once' }),
+    retries: Flags.integer({ default: COMPILE_DEFAULTS.retries, min: 0, description: 'retries after a 5xx, 429 or network error' }),
+    concurrency: Flags.integer({ default: COMPILE_DEFAULTS.concurrency, min: 1, description: 'downloads in flight at once' }),
     'cache-dir': Flags.string({ description: 'HTTP cache folder (default $FLC_CACHE_DIR or ~/.cache/flc)' }),
     'no-cache': Flags.boolean({ description: 'do not read or write the HTTP cache' }),
-    'on-source-error': Flags.string({ options: ['fail', 'skip'], description: 'what a failed source does (overrides the configuration)' }),
+    'on-source-error': Flags.string({ options: [...SOURCE_ERROR_MODES], description: 'what a failed source does (overrides the configuration)' }),
     'ast-walk': Flags.boolean({ description: 'walk mode: print the syntax tree of --input (or stdin) as {nodes, summary}; no compilation' }),
     'ast-walk-types': Flags.string({ multiple: true, options: [...NODE_TYPES], description: 'walk mode: report only these node types; repeatable' }),
-    'ast-walk-depth': Flags.integer({ min: 0, max: 50, default: 50, description: 'walk mode: deepest level reported' }),
+    'ast-walk-depth': Flags.integer({ min: 0, max: 50, default: COMPILE_DEFAULTS['ast-walk-depth'], description: 'walk mode: deepest level reported' }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Compile);
     if (flags['ast-walk']) return this.walk(flags.input?.[0], flags['ast-walk-types'], flags['ast-walk-depth']);
     // Loaded here, not at the top: oclif imports every command to list them.
-    const { compileSettings, loadJobConfig } = await import('../cli/compile-settings.js');
-    const { runCompileJob } = await import('../node/compile-job.js');
-    const loaded = await loadJobConfig(flags, process.cwd());
-    for (const warning of loaded.warnings) this.note(`Warning: ${warning}`);
-    const progress = new ProgressPrinter(process.stderr, {
-      tty: process.stderr.isTTY === true,
-      verbose: flags.verbose,
-      quiet: flags.quiet,
-    });
-    progress.start(loaded.config.sources.length);
-    try {
-      const { output, result } = await runCompileJob({
-        ...compileSettings(flags, process.env, this.config.version),
-        config: loaded.config,
-        configFile: loaded.file,
-        cwd: process.cwd(),
-        onEvent: progress.handle,
-      });
-      progress.finish();
-      if (flags.output) this.note(`flc: wrote ${result.ruleCount} rules (${result.lineCount} lines) to ${flags.output}`);
-      else process.stdout.write(output);
-    } finally {
-      progress.finish();
-    }
+    const { runCompile } = await import('../cli/compile-run.js');
+    await runCompile(flags, this.config.version);
   }
 
   /** The specification's walk mode: every node with key and index, logs on stderr only. */

@@ -54,6 +54,12 @@ const CASES: [string, string[], string?][] = [
   ['compile to a file with a report', ['compile', '-c', join(EXAMPLES, 'flc.config.json'), '-o', 'OUT/list.txt', '--report', 'OUT/report.json', '-v']],
   ['compile -i in hosts format', ['compile', '-i', join(EXAMPLES, 'lists/hosts.txt'), '--format', 'hosts', '-q']],
   ['compile a corpus list (quick mode: Validate, Compress, …)', ['compile', '-i', join(ROOT, '../shared/corpus/adguard-dns-filter-2019.txt'), '-t', 'adblock', '-q']],
+  [
+    'compile with every value flag, --name=value',
+    ['compile', `--config=${join(EXAMPLES, 'flc.config.json')}`, '-o', 'OUT/list.txt', '--timeout', '5', '--retries', '0', '--concurrency', '2', '--no-cache', '--on-source-error', 'skip', '--format', 'domains', '-q'],
+  ],
+  ['compile, no configuration found (exit 2)', ['compile', '-q']],
+  ['compile, a flag given twice (oclif\'s error)', ['compile', '-c', join(EXAMPLES, 'flc.config.json'), '-c', join(EXAMPLES, 'flc.config.json')]],
   ['compile, missing configuration (exit 2)', ['compile', '-c', 'DIR/none.json']],
   ['compile, two validators (exit 2)', ['compile', '-c', 'DIR/two-validators.yaml']],
   ['compile, missing source (exit 1, no file)', ['compile', '-c', 'DIR/missing-source.json', '-o', 'OUT/list.txt']],
