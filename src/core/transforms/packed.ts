@@ -248,23 +248,30 @@ export function keepWherePacked(list: PackedLines, keep: Uint8Array): PackedLine
   return packedLines(list.bytes, list.used, start, end, from, list.distinctHostRules);
 }
 
-/** Concatenates packed lists into one buffer; provenance is kept when `tracked`. */
+/**
+ * Concatenates packed lists into one buffer; provenance is kept when `tracked`.
+ *
+ * Byte placement need not follow line order: the largest part's bytes go first, so its offsets
+ * stay as they are (headers are the small parts). When its buffer has room after its used
+ * bytes, as a rewritten list's has, the others are appended there and nothing large is copied.
+ * Otherwise the new buffer gets room for half as much again, where a rewrite (Compress's
+ * `||name^` lines) appends without copying it. Like PackedBuilder's appends, this takes the
+ * room after `used`, which belongs to the one list that extends a buffer (pipelines are linear).
+ */
 export function concatPacked(parts: PackedLines[], tracked: boolean): PackedLines {
-  let used = 0;
   let count = 0;
-  for (const p of parts) {
-    used += p.used;
-    count += p.start.length;
-  }
-  // Byte placement need not follow line order: the largest part's bytes go first, so its
-  // offsets stay as they are and copy natively (headers are the small parts).
+  for (const p of parts) count += p.start.length;
   const largest = parts.reduce((a, p) => (p.used > a.used ? p : a), parts[0]);
-  const placed = parts.length > 0 ? [largest, ...parts.filter((p) => p !== largest)] : [];
+  // Each list's bytes once, however often it is a part.
+  const placed = parts.length > 0 ? [...new Set([largest, ...parts])] : [];
+  let used = 0;
+  for (const p of placed) used += p.used;
   const shift = new Map<PackedLines, number>();
-  const bytes = new Uint8Array(used);
+  const inPlace = parts.length > 0 && largest.bytes.length - largest.used >= used - largest.used;
+  const bytes = inPlace ? largest.bytes : new Uint8Array(used + (used >> 1));
   let o = 0;
   for (const p of placed) {
-    bytes.set(p.bytes.subarray(0, p.used), o);
+    if (!(inPlace && p === largest)) bytes.set(p.bytes.subarray(0, p.used), o);
     shift.set(p, o);
     o += p.used;
   }

@@ -173,6 +173,31 @@ describe('packing', () => {
     expect(new TextDecoder().decode(bytes)).toBe('\n\n  0.0.0.0 a.example\n||b.example^  \n\n0.0.0.0 c.example \n\n');
   });
 
+  test('concatenation appends small lists in the room after a large one, and leaves room itself', () => {
+    const quiet = { reporting: false, removed: () => undefined };
+    const compress = TRANSFORMATIONS.find((t) => t.name === 'Compress')!;
+    const header = packStrings(['! Title: x', '!']);
+    const body = packText(Array.from({ length: 300 }, (_, i) => (i % 2 ? `0.0.0.0 h${i}.example` : `||k${i}.example^`)).join('\n'))!;
+    // Exact-size buffers: a new buffer, half as large again, whose room Compress then writes into.
+    const joined = concatPacked([header, body], false);
+    expect(joined.bytes.length).toBeGreaterThanOrEqual(joined.used * 1.5 - 1);
+    const compressed = compress.applyPacked!(joined, quiet);
+    expect(compressed.bytes).toBe(joined.bytes);
+    // Compress left room: the header goes after its bytes, which stay where they are.
+    const before = unpackLines(compressed).text;
+    const final = concatPacked([header, compressed, header], false);
+    expect(final.bytes).toBe(compressed.bytes);
+    expect(final.used).toBe(compressed.used + header.used);
+    expect(unpackLines(final).text).toEqual([...unpackLines(header).text, ...before, ...unpackLines(header).text]);
+    expect(unpackLines(compressed).text).toEqual(before);
+    expect(unpackLines(joined).text).toEqual([...unpackLines(header).text, ...unpackLines(body).text]);
+    // No room for the others: copied, the large list untouched.
+    const tight = packedLines(compressed.bytes, compressed.bytes.length - 1, compressed.start, compressed.end);
+    const copied = concatPacked([header, tight], false);
+    expect(copied.bytes).not.toBe(tight.bytes);
+    expect(unpackLines(copied).text).toEqual([...unpackLines(header).text, ...before]);
+  });
+
   test('text with a lone surrogate stays in string form', () => {
     expect(packText('||a.example^\n\ud800x')).toBeNull();
   });
