@@ -22,6 +22,22 @@ const result = await build({
   // its CommonJS build (what 'tldts' resolves to) carries a second copy, built at start-up (~15 ms).
   plugins: [
     {
+      // zod re-exports all its ~60 locales as `z.locales`; initialising them cost ~13 ms of every
+      // run. flc uses the English messages zod sets by default and no other locale, so the bundle
+      // keeps only `en` (as bundlers drop moment's locales).
+      name: 'zod-english-only',
+      setup(b) {
+        const zod = join(root, 'node_modules/zod/v4/');
+        b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+          args.importer.startsWith(zod) ? { path: join(zod, 'locales/index.js'), namespace: 'zod-english-only' } : undefined,
+        );
+        b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, () => ({
+          contents: "export { default as en } from './en.js';",
+          resolveDir: join(zod, 'locales'),
+        }));
+      },
+    },
+    {
       name: 'tldts-es6',
       setup(b) {
         // Only for flc's own imports: AGTree depends on a tldts of its own.
