@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { exceptions, rules } from 'tldts/dist/es6/src/data/trie.js';
 
 // bin/run.js runs compile, ast-walk and validate-rule from dist/flc-fast.cjs with a V8 code
 // cache. Every case here runs through that path and through oclif's own lookup
@@ -20,6 +21,22 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'flc-fast-'));
   cache = join(dir, 'v8-cache');
   writeFileSync(join(dir, 'missing-source.json'), JSON.stringify({ name: 'x', sources: [{ source: join(dir, 'nope.txt') }] }));
+  // Every name of the Public Suffix List as a rule, and one label below it: the bundle carries the
+  // list's trie as JSON (scripts/bundle.js), which must decide Validate as tldts' own module does.
+  type Trie = [number, Record<string, Trie>];
+  const names: string[] = [];
+  const walk = (node: Trie, suffix: string) => {
+    for (const [label, child] of Object.entries(node[1])) {
+      const name = `${label === '*' ? 'wild' : label}${suffix ? `.${suffix}` : ''}`;
+      names.push(`||${name}^`, `||a.${name}^`, `0.0.0.0 b.${name}`);
+      walk(child, name);
+    }
+  };
+  walk(rules as Trie, '');
+  walk(exceptions as Trie, '');
+  writeFileSync(join(dir, 'psl.txt'), names.join('\n'));
+  // Validate alone: Compress would drop every name under a blocked TLD before Validate saw it.
+  writeFileSync(join(dir, 'psl.json'), JSON.stringify({ name: 'psl', sources: [{ source: join(dir, 'psl.txt') }], transformations: ['Validate'] }));
   writeFileSync(join(dir, 'two-validators.yaml'), `name: x\nsources: [{source: ${join(EXAMPLES, 'lists/hosts.txt')}}]\ntransformations: [Validate, ValidateAllowIp]\n`);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,6 +76,7 @@ const CASES: [string, string[], string?][] = [
     ['compile', `--config=${join(EXAMPLES, 'flc.config.json')}`, '-o', 'OUT/list.txt', '--timeout', '5', '--retries', '0', '--concurrency', '2', '--no-cache', '--on-source-error', 'skip', '--format', 'domains', '-q'],
   ],
   ['compile, no configuration found (exit 2)', ['compile', '-q']],
+  ['compile every Public Suffix List name (Validate)', ['compile', '-c', 'DIR/psl.json', '-q']],
   ['compile, a flag given twice (oclif\'s error)', ['compile', '-c', join(EXAMPLES, 'flc.config.json'), '-c', join(EXAMPLES, 'flc.config.json')]],
   ['compile, missing configuration (exit 2)', ['compile', '-c', 'DIR/none.json']],
   ['compile, two validators (exit 2)', ['compile', '-c', 'DIR/two-validators.yaml']],
