@@ -21,8 +21,8 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'flc-fast-'));
   cache = join(dir, 'v8-cache');
   writeFileSync(join(dir, 'missing-source.json'), JSON.stringify({ name: 'x', sources: [{ source: join(dir, 'nope.txt') }] }));
-  // Every name of the Public Suffix List as a rule, and one label below it: the bundle carries the
-  // list's trie as JSON (scripts/bundle.js), which must decide Validate as tldts' own module does.
+  // Every name of the Public Suffix List as a rule, and one label below it: the bundle shares
+  // tldts' trie module with public-suffix.ts (scripts/bundle.js), and must decide Validate alike.
   type Trie = [number, Record<string, Trie>];
   const names: string[] = [];
   const walk = (node: Trie, suffix: string) => {
