@@ -42,20 +42,23 @@ export interface CompileFlags {
 }
 
 type ValueFlag = keyof CompileFlags;
-const BOOLEANS: Record<string, 'verbose' | 'quiet' | 'no-cache' | undefined> = { verbose: 'verbose', v: 'verbose', quiet: 'quiet', q: 'quiet', 'no-cache': 'no-cache' };
-const VALUES: Record<string, ValueFlag | undefined> = {
-  config: 'config', c: 'config',
-  input: 'input', i: 'input',
-  'input-type': 'input-type', t: 'input-type',
-  output: 'output', o: 'output',
-  report: 'report',
-  format: 'format',
-  timeout: 'timeout',
-  retries: 'retries',
-  concurrency: 'concurrency',
-  'cache-dir': 'cache-dir',
-  'on-source-error': 'on-source-error',
-};
+// Maps, not object literals: a word like `--constructor` must find nothing.
+const BOOLEANS = new Map<string, 'verbose' | 'quiet' | 'no-cache'>([
+  ['verbose', 'verbose'], ['v', 'verbose'], ['quiet', 'quiet'], ['q', 'quiet'], ['no-cache', 'no-cache'],
+]);
+const VALUES = new Map<string, ValueFlag>([
+  ['config', 'config'], ['c', 'config'],
+  ['input', 'input'], ['i', 'input'],
+  ['input-type', 'input-type'], ['t', 'input-type'],
+  ['output', 'output'], ['o', 'output'],
+  ['report', 'report'],
+  ['format', 'format'],
+  ['timeout', 'timeout'],
+  ['retries', 'retries'],
+  ['concurrency', 'concurrency'],
+  ['cache-dir', 'cache-dir'],
+  ['on-source-error', 'on-source-error'],
+]);
 const CHOICES: Partial<Record<ValueFlag, readonly string[]>> = {
   'input-type': INPUT_TYPES,
   format: OUTPUT_FORMATS,
@@ -91,8 +94,8 @@ export function readPlainCompileArgv(argv: readonly string[]): CompileFlags | nu
     } else {
       return null;
     }
-    const boolean = BOOLEANS[name];
-    const valued = VALUES[name];
+    const boolean = BOOLEANS.get(name);
+    const valued = VALUES.get(name);
     const key = boolean ?? valued;
     if (key === undefined || (given.has(key) && key !== 'input')) return null;
     given.add(key);
