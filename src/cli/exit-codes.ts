@@ -4,9 +4,9 @@
 import { ConfigError, FlcError, InputError, PatternError } from '../core/errors/index.js';
 
 /** Exit codes: 0 ok, 1 the operation failed, 2 the input (flags or configuration) is wrong. */
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
-export function exitCodeFor(err: Error): number {
+function exitCodeFor(err: Error): number {
   return err instanceof ConfigError || err instanceof PatternError || err instanceof InputError ? EXIT.usage : EXIT.failure;
 }
 
