@@ -13,7 +13,11 @@ Type and depth filters skip nodes without pruning the walk: children of a skippe
     "echo '||a.com^$app=x' | <%= config.bin %> ast-walk - --max-depth 3 --include-context",
   ];
 
-  static override args = { file: Args.string({ description: 'list file; - or nothing for standard input' }) };
+  static override args = {
+    // ignoreStdin: otherwise oclif reads a piped list into FILE itself when the pipe closes within
+    // 10 ms of parsing, and the walk then tries to open the list's text as a file name.
+    file: Args.string({ description: 'list file; - or nothing for standard input', ignoreStdin: true }),
+  };
   static override flags = {
     types: Flags.string({ multiple: true, options: [...NODE_TYPES], description: 'report only these node types; repeatable' }),
     'max-depth': Flags.integer({ min: 0, max: 50, default: 50, description: 'deepest level reported (root is 0)' }),

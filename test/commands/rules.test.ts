@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { validateRule } from '../../src/core/ast/validate-rule.js';
@@ -47,6 +47,25 @@ describe('flc validate-rule', () => {
 });
 
 describe('flc ast-walk and compile --ast-walk', () => {
+  // oclif reads a piped standard input into a missing argument when the pipe closes within 10 ms;
+  // ast-walk's FILE must never take the list's text for a file name, however the pipe is timed.
+  test.each([
+    ['written and closed at once', 0],
+    ['closed 300 ms after its first line', 300],
+  ])('ast-walk with no FILE walks a piped list %s', async (_, delay) => {
+    const child = spawn(process.execPath, [BIN, 'ast-walk', '--max-depth', '1'], { env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = new Promise<number | null>((done) => child.on('close', done));
+    child.stdin.write('||first.example^\n');
+    setTimeout(() => child.stdin.end('||second.example^\n'), delay);
+    expect(await code, stderr).toBe(0);
+    const patterns = JSON.parse(stdout).nodes.filter((n: { depth: number }) => n.depth === 1).map((n: { node: { pattern: { value: string } } }) => n.node.pattern.value);
+    expect(patterns).toEqual(['||first.example^', '||second.example^']);
+  });
+
   test('ast-walk FILE prints {nodes, summary}', async () => {
     const result = await runCli(['ast-walk', FIXTURE, '--types', 'App', '--types', 'Method', '--include-context']);
     expect(result.code).toBe(0);
