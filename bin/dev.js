@@ -1,4 +1,9 @@
 #!/usr/bin/env -S node --import tsx --no-warnings
-import { execute } from '@oclif/core';
+// CommonJS like bin/run.js (bin/package.json). oclif runs the TypeScript commands of src/ through tsx.
+'use strict';
+const { join } = require('node:path');
 
-await execute({ development: true, dir: import.meta.url });
+void import('@oclif/core').then(({ execute }) =>
+  // The package root: see bin/run.js.
+  execute({ development: true, dir: join(__dirname, '..') }),
+);

@@ -1,5 +1,5 @@
 // The entry of dist/flc-fast.cjs: the data commands with everything they load in one CommonJS
-// file, which bin/run.js compiles with a V8 code cache (see bundle-loader.ts). The commands are
+// file, which bin/run.js compiles with a V8 code cache (see bundle-loader.cts). The commands are
 // the same classes oclif loads from dist/commands; only the lookup is skipped. A compile whose
 // words compile-flags.ts reads for certain runs without oclif at all, which is loaded only to
 // report an error the way the command would.

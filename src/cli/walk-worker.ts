@@ -3,7 +3,7 @@
 // over as UTF-8, moved rather than copied.
 import { fileURLToPath } from 'node:url';
 import { parentPort } from 'node:worker_threads';
-import { loadBundle } from './bundle-loader.js';
+import { loadBundle } from './bundle-loader.cjs';
 import type { WalkJob } from './walk-start.js';
 import type { walkJsonPart as WalkJsonPart } from '../core/ast/walk-json.js';
 import type { textLines as TextLines } from '../core/ast/walk-tree.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 // The loader runs in a child process each time: its cache is written when the process exits.
-const LOADER = resolve(import.meta.dirname, '../../dist/cli/bundle-loader.js');
+const LOADER = resolve(import.meta.dirname, '../../dist/cli/bundle-loader.cjs');
 let dir: string;
 let bundle: string;
 
@@ -19,10 +19,10 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Loads `bundle` as bin/run.js does on Node 20 and reports `{cache, answer}`. */
 function load(env: Record<string, string>, nodeFlags: string[] = []): { cache: string; answer: number; where: string } {
-  const script = `import { loadBundle } from ${JSON.stringify(LOADER)};
+  const script = `const { loadBundle } = require(${JSON.stringify(LOADER)});
     const r = loadBundle(${JSON.stringify(bundle)}, { key: 'test', forceScript: true });
     console.log(JSON.stringify({ cache: r.cache, answer: r.exports.answer, where: r.exports.where }));`;
-  const r = spawnSync(process.execPath, [...nodeFlags, '--input-type=module', '-e', script], {
+  const r = spawnSync(process.execPath, [...nodeFlags, '-e', script], {
     encoding: 'utf8',
     env: { ...process.env, NODE_COMPILE_CACHE: '', NODE_DISABLE_COMPILE_CACHE: '', ...env },
   });

@@ -3,4 +3,5 @@
 // found and imported from dist/commands. Tests compare the two.
 import { execute } from '@oclif/core';
 
-await execute({ dir: new URL('../../bin/run.js', import.meta.url).href });
+// The package root, as bin/run.js passes it (bin/package.json is not the package's).
+await execute({ dir: new URL('../..', import.meta.url).href });

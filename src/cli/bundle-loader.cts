@@ -62,7 +62,7 @@ export function loadBundle(file: string, options: BundleOptions): LoadedBundle {
   const enable = (module as { enableCompileCache?: () => unknown }).enableCompileCache;
   if (enable && !options.forceScript) {
     enable();
-    return { exports: createRequire(import.meta.url)(file) as Record<string, unknown>, cache: 'builtin', save: () => undefined };
+    return { exports: require(file) as Record<string, unknown>, cache: 'builtin', save: () => undefined };
   }
   const bytes = readFileSync(file);
   // An ASCII file (scripts/bundle.js makes the bundle one) becomes a one-byte string ~4x faster.
