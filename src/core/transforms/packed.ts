@@ -161,7 +161,7 @@ function splitPacked(bytes: Uint8Array, from: number, to: number, lineNo: number
 }
 
 /** `next` holding `a`'s values at its start (for growing typed arrays). */
-export function widen<T extends Uint8Array | Int32Array | Float64Array>(a: T, next: T): T {
+export function widen<T extends Int32Array | Float64Array>(a: T, next: T): T {
   next.set(a);
   return next;
 }
