@@ -18,8 +18,8 @@ const result = await build({
   target: 'node20',
   // oclif requires TypeScript only to run .ts commands in development; never in this bundle.
   external: ['typescript'],
-  // tldts' ES module build shares its Public Suffix List module with src/core/transforms/public-suffix.ts;
-  // its CommonJS build (what 'tldts' resolves to) carries a second copy, built at start-up (~15 ms).
+  // tldts' ES module build, whose Public Suffix List module can be loaded when first used (below);
+  // its CommonJS build (what 'tldts' resolves to) builds the list at start-up.
   plugins: [
     {
       // zod re-exports all its ~60 locales as `z.locales`: 0.4 MB of the bundle, and ~10 ms to
@@ -45,6 +45,35 @@ const result = await build({
         b.onResolve({ filter: /^tldts$/ }, (args) =>
           args.importer.startsWith(join(root, 'dist')) ? { path: join(root, 'node_modules/tldts/dist/es6/index.js') } : undefined,
         );
+      },
+    },
+    {
+      // tldts builds its Public Suffix List trie from ~11,000 object literals when its data module
+      // loads (~23 ms). flc's own walk (public-suffix.ts) has its own copy of the list and needs
+      // tldts only for rules off the fast paths, so the data module is required when tldts first
+      // looks a suffix up: esbuild evaluates a required ES module on that first require.
+      name: 'tldts-lazy-trie',
+      setup(b) {
+        const file = join(root, 'node_modules/tldts/dist/es6/src/suffix-trie.js');
+        b.onLoad({ filter: /[\\/]tldts[\\/]dist[\\/]es6[\\/]src[\\/]suffix-trie\.js$/ }, (args) => {
+          if (args.path !== file) return undefined;
+          const edits = [
+            ["import { exceptions, rules } from './data/trie';", "let trie;\nconst data = () => (trie ??= require('./data/trie.js'));"],
+            ['lookupInTrie(hostnameParts, exceptions, ', 'lookupInTrie(hostnameParts, data().exceptions, '],
+            ['lookupInTrie(hostnameParts, rules, ', 'lookupInTrie(hostnameParts, data().rules, '],
+          ];
+          let contents = readFileSync(file, 'utf8');
+          for (const [from, to] of edits) {
+            // A new tldts may change this file: fail the build rather than bundle it half-edited.
+            if (contents.split(from).length !== 2) throw new Error(`tldts-lazy-trie: ${file} no longer has one "${from}"`);
+            contents = contents.replace(from, to);
+          }
+          const code = contents.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '').replace(/data\(\)\.(exceptions|rules)/g, '');
+          if (/\b(exceptions|rules)\b/.test(code)) {
+            throw new Error(`tldts-lazy-trie: ${file} uses the trie somewhere this plugin does not edit`);
+          }
+          return { contents, loader: 'js' };
+        });
       },
     },
   ],

@@ -121,3 +121,15 @@ describe('the bundled commands behave as oclif runs them', () => {
     if (!args.includes('--help')) expect(readdirSync(cache).some(named)).toBe(true);
   });
 });
+
+describe('the bundle', () => {
+  test('builds tldts\' Public Suffix List only when tldts first looks a suffix up (scripts/bundle.js)', () => {
+    const bundle = readFileSync(join(ROOT, 'dist/flc-fast.cjs'), 'latin1');
+    // esbuild's lazy module: initialised where it is required, and nowhere else.
+    const inits = bundle.match(/init_trie\(\)/g) ?? [];
+    expect(inits).toHaveLength(1);
+    expect(bundle).toMatch(/data = \(\) => trie \?\?= \(init_trie\(\), __toCommonJS\(trie_exports\)\);/);
+    expect(bundle).toMatch(/lookupInTrie\(hostnameParts, data\(\)\.exceptions, /);
+    expect(bundle).toMatch(/lookupInTrie\(hostnameParts, data\(\)\.rules, /);
+  });
+});

@@ -1,17 +1,18 @@
-// tldts (pinned to the reference's version) keeps its Public Suffix List trie in this
-// module; walking it directly answers "is this hostname its own public suffix" without
-// tldts' per-call option handling, splitting and result objects.
-import { exceptions, rules } from 'tldts/dist/es6/src/data/trie.js';
+// The Public Suffix List of the pinned tldts (the reference's version), as scripts/psl-data.js
+// writes it from tldts' trie: walking it directly answers "is this hostname its own public
+// suffix" without tldts' per-call option handling, splitting and result objects. tldts builds
+// its whole trie from object literals when its module loads (~23 ms); here a top-level label's
+// subtree is parsed from its line the first time a walk reaches it.
+import { PSL_EXCEPTIONS, PSL_RULES } from './psl-data.js';
 import { StringTable } from './string-table.js';
 
-type RawTrie = [number, Record<string, RawTrie>];
-/** A trie node, made from tldts' raw node when a walk first reaches it (the whole trie costs tens of ms). */
 interface Node {
   flags: number;
   label: string;
-  raw: Record<string, RawTrie>;
-  /** Children made so far, by label. */
-  made: Map<string, Node>;
+  /** Children by label; null until `source` is parsed. */
+  children: Map<string, Node> | null;
+  /** The node's encoded children, `{label:node,…}` (psl-data.ts), until parsed; else ''. */
+  source: string;
   /** The children by StringTable's hash of their label, for walks over bytes (made on first use). */
   byHash: Map<number, Node[]> | null;
   /** The `*` child, null when there is none, undefined until looked for. */
@@ -20,18 +21,56 @@ interface Node {
 
 const ICANN = 1;
 
-function toNode(label: string, [flags, raw]: RawTrie): Node {
-  return { flags, label, raw, made: new Map(), byHash: null, wildcard: undefined };
+function makeNode(label: string, flags: number, children: Map<string, Node> | null, source: string): Node {
+  return { flags, label, children, source, byHash: null, wildcard: undefined };
+}
+
+/**
+ * Parses the node encoded at `text[at]` (`flags`, then `{label:node,…}` when it has children)
+ * with its whole subtree; returns it and where its text ends.
+ */
+function parseNode(label: string, text: string, at: number): [Node, number] {
+  const flags = text.charCodeAt(at) - 48;
+  const children = new Map<string, Node>();
+  let i = at + 1;
+  if (text.charCodeAt(i) === 123 /* { */) {
+    i += 1;
+    for (;;) {
+      const colon = text.indexOf(':', i);
+      const [child, next] = parseNode(text.substring(i, colon), text, colon + 1);
+      children.set(child.label, child);
+      i = next + 1; // past ',' or '}'
+      if (text.charCodeAt(next) === 125 /* } */) break;
+    }
+  }
+  return [makeNode(label, flags, children, ''), i];
+}
+
+/** The root of an encoded trie: its top-level labels, each parsed when first used. */
+function parseRoot(text: string): Node {
+  const lines = text.split('\n');
+  const children = new Map<string, Node>();
+  for (let k = 1; k < lines.length; k += 1) {
+    const line = lines[k];
+    const tab = line.indexOf('\t');
+    const label = line.substring(0, tab);
+    children.set(label, makeNode(label, line.charCodeAt(tab + 1) - 48, null, line.substring(tab + 2)));
+  }
+  return makeNode('', lines[0].charCodeAt(0) - 48, children, '');
+}
+
+/** The node's children, its subtree parsed from `source` on first use. */
+function childrenOf(node: Node): Map<string, Node> {
+  if (node.children === null) {
+    node.children = node.source === '' ? new Map() : parseNode(node.label, `0${node.source}`, 0)[0].children!;
+    node.source = '';
+  }
+  return node.children;
 }
 
 /** The child labelled `label`, or undefined. */
 function child(node: Node, label: string): Node | undefined {
-  let made = node.made.get(label);
-  if (made === undefined && Object.prototype.hasOwnProperty.call(node.raw, label)) {
-    made = toNode(label, node.raw[label]);
-    node.made.set(label, made);
-  }
-  return made;
+  return childrenOf(node).get(label);
 }
 
 function wildcardChild(node: Node): Node | undefined {
@@ -42,9 +81,8 @@ function wildcardChild(node: Node): Node | undefined {
 function childrenByHash(node: Node): Map<number, Node[]> {
   if (node.byHash) return node.byHash;
   const byHash = new Map<number, Node[]>();
-  for (const label of Object.keys(node.raw)) {
-    const made = child(node, label)!;
-    const h = StringTable.hash(label);
+  for (const made of childrenOf(node).values()) {
+    const h = StringTable.hash(made.label);
     const same = byHash.get(h);
     if (same) same.push(made);
     else byHash.set(h, [made]);
@@ -55,8 +93,15 @@ function childrenByHash(node: Node): Map<number, Node[]> {
 
 let tries: { rules: Node; exceptions: Node } | null = null;
 function load() {
-  tries ??= { rules: toNode('', rules as RawTrie), exceptions: toNode('', exceptions as RawTrie) };
+  tries ??= { rules: parseRoot(PSL_RULES), exceptions: parseRoot(PSL_EXCEPTIONS) };
   return tries;
+}
+
+/** The trie as tldts holds it (`[flags, {label: node}]`), fully parsed: for tests against tldts. */
+export function pslTries(): { rules: unknown; exceptions: unknown } {
+  const raw = (node: Node): unknown => [node.flags, Object.fromEntries([...childrenOf(node)].map(([label, c]) => [label, raw(c)]))];
+  const t = load();
+  return { rules: raw(t.rules), exceptions: raw(t.exceptions) };
 }
 
 /** The child of `node` labelled `b[s, e)`, whose hash is `h`. */
@@ -160,22 +205,36 @@ export function hasCommonTldTail(b: Uint8Array, s: number, e: number): boolean {
   return tail === COM || tail === ORG || tail === EDU || tail === GOV || tail === NET;
 }
 
+/** `publicSuffixKind`'s answers. */
+export const NOT_OWN_SUFFIX = 0;
+/** The host is its own public suffix, by a rule of the list (tldts: `isIcann`). */
+export const OWN_KNOWN_SUFFIX = 1;
+/** The host is its own public suffix by default: a single label that no rule names (`localhost`). */
+export const OWN_UNKNOWN_SUFFIX = 2;
+
 /**
- * True when tldts (ICANN section, the reference's options) would say `host` is its own
- * public suffix. Only for clean hostnames: lowercase `[a-z0-9-]` labels, no empty label.
+ * Whether tldts (ICANN section, the reference's options) would say `host` is its own public
+ * suffix, and whether a rule of the list made it one. Only for clean hostnames: lowercase
+ * `[a-z0-9-]` labels, no empty label.
  */
-export function isOwnPublicSuffix(host: string): boolean {
+export function publicSuffixKind(host: string): number {
   const n = host.length;
   // tldts' fast path: these endings make the TLD the suffix, so a longer host is not one.
   if (n > 3) {
     const tail = host.substring(n - 4);
     if (tail === '.com' || tail === '.org' || tail === '.edu' || tail === '.gov' || tail === '.net' || tail.endsWith('.de')) {
-      return false;
+      return NOT_OWN_SUFFIX;
     }
   }
   const t = load();
-  if (matchedLabels(host, t.exceptions) !== -1) return false;
+  if (matchedLabels(host, t.exceptions) !== -1) return NOT_OWN_SUFFIX;
   const labels = labelCount(host);
   const matched = matchedLabels(host, t.rules);
-  return matched === -1 ? labels === 1 : matched === labels;
+  if (matched === -1) return labels === 1 ? OWN_UNKNOWN_SUFFIX : NOT_OWN_SUFFIX;
+  return matched === labels ? OWN_KNOWN_SUFFIX : NOT_OWN_SUFFIX;
+}
+
+/** True when tldts would say the clean hostname `host` is its own public suffix. */
+export function isOwnPublicSuffix(host: string): boolean {
+  return publicSuffixKind(host) !== NOT_OWN_SUFFIX;
 }
