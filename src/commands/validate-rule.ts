@@ -15,7 +15,12 @@ Exit codes: 0 valid, 1 invalid, 2 usage error. --json prints exactly the HTTP 20
   ];
 
   static override enableJsonFlag = true;
-  static override args = { rule: Args.string({ required: true, description: 'the rule (quote it for the shell)' }) };
+  static override args = {
+    // ignoreStdin: otherwise oclif takes a piped standard input for a missing RULE when the pipe
+    // closes within 10 ms of parsing, and reports RULE missing when it closes later. RULE comes
+    // from the command line only; reading a pipe that never closes would hang instead.
+    rule: Args.string({ required: true, description: 'the rule (quote it for the shell)', ignoreStdin: true }),
+  };
   static override flags = {
     strict: Flags.boolean({ description: 'non-tolerant parse plus per-product checks' }),
     'test-url': Flags.string({ description: 'a URL whose hostname the rule is matched against' }),

@@ -34,6 +34,25 @@ describe('flc validate-rule', () => {
     expect(result.stderr).toMatch(message);
   });
 
+  // oclif reads a piped standard input into a missing argument when the pipe closes within 10 ms of
+  // parsing, and reports the argument missing otherwise: RULE comes from the command line only.
+  test.each([
+    ['written and closed at once', 0],
+    ['closed 300 ms after it is written', 300],
+  ])('a piped rule and no RULE: the argument is missing (exit 2), the pipe %s', async (_, delay) => {
+    const child = spawn(process.execPath, [BIN, 'validate-rule'], { env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = new Promise<number | null>((done) => child.on('close', done));
+    child.stdin.write('||ads.example.com^\n');
+    setTimeout(() => child.stdin.end(), delay);
+    expect(await code, stdout).toBe(2);
+    expect(stderr).toMatch(/Missing 1 required arg/);
+    expect(stdout).toBe('');
+  });
+
   test.each([
     ['||example.com^$dnsrewrite=NOERROR;A;1.2.3.4', ['--strict', '--test-url', 'https://example.com']],
     ['example.com##', []],
