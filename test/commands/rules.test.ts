@@ -9,6 +9,19 @@ const BIN = resolve(import.meta.dirname, '../../bin/run.js');
 const FIXTURE = resolve(import.meta.dirname, '../fixtures/walk/all-node-types.txt');
 const withoutDuration = (o: Record<string, unknown>) => ({ ...o, duration: 'x' });
 
+/** Runs flc with `first` written to its standard input at once, and `last` written `delay` ms later to close it. */
+async function piped(args: string[], first: string, last: string, delay: number) {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = new Promise<number | null>((done) => child.on('close', done));
+  child.stdin.write(first);
+  setTimeout(() => child.stdin.end(last), delay);
+  return { code: await code, stdout, stderr };
+}
+
 describe('flc validate-rule', () => {
   test.each([
     [['||example.com^$third-party'], 0, /^valid {2}NetworkRule \(Network, Common\)/],
@@ -40,15 +53,8 @@ describe('flc validate-rule', () => {
     ['written and closed at once', 0],
     ['closed 300 ms after it is written', 300],
   ])('a piped rule and no RULE: the argument is missing (exit 2), the pipe %s', async (_, delay) => {
-    const child = spawn(process.execPath, [BIN, 'validate-rule'], { env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const code = new Promise<number | null>((done) => child.on('close', done));
-    child.stdin.write('||ads.example.com^\n');
-    setTimeout(() => child.stdin.end(), delay);
-    expect(await code, stdout).toBe(2);
+    const { code, stdout, stderr } = await piped(['validate-rule'], '||ads.example.com^\n', '', delay);
+    expect(code, stdout).toBe(2);
     expect(stderr).toMatch(/Missing 1 required arg/);
     expect(stdout).toBe('');
   });
@@ -72,15 +78,8 @@ describe('flc ast-walk and compile --ast-walk', () => {
     ['written and closed at once', 0],
     ['closed 300 ms after its first line', 300],
   ])('ast-walk with no FILE walks a piped list %s', async (_, delay) => {
-    const child = spawn(process.execPath, [BIN, 'ast-walk', '--max-depth', '1'], { env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const code = new Promise<number | null>((done) => child.on('close', done));
-    child.stdin.write('||first.example^\n');
-    setTimeout(() => child.stdin.end('||second.example^\n'), delay);
-    expect(await code, stderr).toBe(0);
+    const { code, stdout, stderr } = await piped(['ast-walk', '--max-depth', '1'], '||first.example^\n', '||second.example^\n', delay);
+    expect(code, stderr).toBe(0);
     const patterns = JSON.parse(stdout).nodes.filter((n: { depth: number }) => n.depth === 1).map((n: { node: { pattern: { value: string } } }) => n.node.pattern.value);
     expect(patterns).toEqual(['||first.example^', '||second.example^']);
   });
