@@ -26,24 +26,22 @@ function makeNode(label: string, flags: number, children: Map<string, Node> | nu
 }
 
 /**
- * Parses the node encoded at `text[at]` (`flags`, then `{label:node,…}` when it has children)
- * with its whole subtree; returns it and where its text ends.
+ * Parses the children encoded at `text[at]` (`{label:node,…}`, each node its `flags` digit and
+ * then its own children, if any) with their whole subtrees; an empty map when there is no `{`.
+ * Returns them and where their text ends.
  */
-function parseNode(label: string, text: string, at: number): [Node, number] {
-  const flags = text.charCodeAt(at) - 48;
+function parseChildren(text: string, at: number): [Map<string, Node>, number] {
   const children = new Map<string, Node>();
+  if (text.charCodeAt(at) !== 123 /* { */) return [children, at];
   let i = at + 1;
-  if (text.charCodeAt(i) === 123 /* { */) {
-    i += 1;
-    for (;;) {
-      const colon = text.indexOf(':', i);
-      const [child, next] = parseNode(text.substring(i, colon), text, colon + 1);
-      children.set(child.label, child);
-      i = next + 1; // past ',' or '}'
-      if (text.charCodeAt(next) === 125 /* } */) break;
-    }
+  for (;;) {
+    const colon = text.indexOf(':', i);
+    const label = text.substring(i, colon);
+    const [grandchildren, next] = parseChildren(text, colon + 2);
+    children.set(label, makeNode(label, text.charCodeAt(colon + 1) - 48, grandchildren, ''));
+    i = next + 1; // past ',' or '}'
+    if (text.charCodeAt(next) === 125 /* } */) return [children, i];
   }
-  return [makeNode(label, flags, children, ''), i];
 }
 
 /** The root of an encoded trie: its top-level labels, each parsed when first used. */
@@ -62,7 +60,7 @@ function parseRoot(text: string): Node {
 /** The node's children, its subtree parsed from `source` on first use. */
 function childrenOf(node: Node): Map<string, Node> {
   if (node.children === null) {
-    node.children = node.source === '' ? new Map() : parseNode(node.label, `0${node.source}`, 0)[0].children!;
+    node.children = parseChildren(node.source, 0)[0];
     node.source = '';
   }
   return node.children;
