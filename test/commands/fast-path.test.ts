@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { exceptions, rules } from 'tldts/dist/es6/src/data/trie.js';
+import { pslPathNames } from '../support/psl-names.js';
 
 // bin/run.js runs compile, ast-walk and validate-rule from dist/flc-fast.cjs with a V8 code
 // cache. Every case here runs through that path and through oclif's own lookup
@@ -21,19 +21,10 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'flc-fast-'));
   cache = join(dir, 'v8-cache');
   writeFileSync(join(dir, 'missing-source.json'), JSON.stringify({ name: 'x', sources: [{ source: join(dir, 'nope.txt') }] }));
-  // Every name of the Public Suffix List as a rule, and one label below it: the bundle shares
-  // tldts' trie module with public-suffix.ts (scripts/bundle.js), and must decide Validate alike.
-  type Trie = [number, Record<string, Trie>];
-  const names: string[] = [];
-  const walk = (node: Trie, suffix: string) => {
-    for (const [label, child] of Object.entries(node[1])) {
-      const name = `${label === '*' ? 'wild' : label}${suffix ? `.${suffix}` : ''}`;
-      names.push(`||${name}^`, `||a.${name}^`, `0.0.0.0 b.${name}`);
-      walk(child, name);
-    }
-  };
-  walk(rules as Trie, '');
-  walk(exceptions as Trie, '');
+  // Every name of the Public Suffix List as a rule, and one label below it: the bundle loads
+  // tldts' own list only when tldts first looks one up (scripts/bundle.js), and must decide
+  // Validate alike.
+  const names = pslPathNames().flatMap((name) => [`||${name}^`, `||a.${name}^`, `0.0.0.0 b.${name}`]);
   writeFileSync(join(dir, 'psl.txt'), names.join('\n'));
   // Validate alone: Compress would drop every name under a blocked TLD before Validate saw it.
   writeFileSync(join(dir, 'psl.json'), JSON.stringify({ name: 'psl', sources: [{ source: join(dir, 'psl.txt') }], transformations: ['Validate'] }));

@@ -5,25 +5,12 @@ import { exceptions, rules } from 'tldts/dist/es6/src/data/trie.js';
 import { PSL_TLDTS_VERSION } from '../../../src/core/transforms/psl-data.js';
 import { pslTries, publicSuffixKind, NOT_OWN_SUFFIX, OWN_KNOWN_SUFFIX, OWN_UNKNOWN_SUFFIX } from '../../../src/core/transforms/public-suffix.js';
 import { cleanHostname, cleanHostnameProblem, tldtsHostnameProblem } from '../../../src/core/transforms/rule-validity.js';
+import { pslPathNames } from '../../support/psl-names.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
-type Trie = [number, Record<string, Trie>];
-
-/** Every path of both tries, `*` read as a label, as it is and under one or two more labels. */
-function pslNames(): string[] {
-  const names: string[] = [];
-  const walk = (node: Trie, suffix: string) => {
-    for (const [label, child] of Object.entries(node[1])) {
-      const name = `${label === '*' ? 'wild' : label}${suffix ? `.${suffix}` : ''}`;
-      names.push(name, `a.${name}`, `a1-b.c.${name}`);
-      walk(child, name);
-    }
-  };
-  walk(rules as Trie, '');
-  walk(exceptions as Trie, '');
-  return names;
-}
+/** Every path of both tries, as it is and under one or two more labels. */
+const pslNames = () => pslPathNames().flatMap((name) => [name, `a.${name}`, `a1-b.c.${name}`]);
 
 describe('the Public Suffix List of psl-data.ts', () => {
   test('is the pinned tldts trie, node for node (run scripts/psl-data.js after changing tldts)', () => {
