@@ -8,14 +8,20 @@ import { widen } from './packed.js';
  * that grows by copying (PackedBuilder) keeps them valid.
  */
 export class ByteTable {
-  private table: Int32Array;
+  /**
+   * Slot -> entry index + 1, or 0 for an empty slot. One 4-byte word per slot keeps the
+   * table, whose slots are touched at random, at half the memory of (index, hash) pairs:
+   * each fresh page costs the system a page fault, which on a million-line list weighs as
+   * much as the probes. The hash is in the entry, next to its range.
+   */
+  private slots: Int32Array;
   private mask: number;
-  private starts: Int32Array;
-  private ends: Int32Array;
+  /** Per entry, side by side: start, end and hash (one cache line for all three). */
+  private entries: Int32Array;
   private count = 0;
   /**
    * With `lookups`, one bit per hash (8 per slot), set on add: most `has` lookups miss,
-   * and this answers them from a bitmap an eighth of the table's size, which stays in
+   * and this answers them from a bitmap a quarter of the table's size, which stays in
    * cache. A table only added to (Deduplicate) goes without.
    */
   private filter: Int32Array | null = null;
@@ -27,10 +33,9 @@ export class ByteTable {
     private readonly lookups = false,
   ) {
     const capacity = StringTable.capacityFor(expected);
-    this.table = new Int32Array(capacity * 2);
+    this.slots = new Int32Array(capacity);
     this.mask = capacity - 1;
-    this.starts = new Int32Array(capacity / 2);
-    this.ends = new Int32Array(capacity / 2);
+    this.entries = new Int32Array((capacity / 2) * 3);
     if (lookups) this.resetFilter(capacity);
   }
 
@@ -65,39 +70,46 @@ export class ByteTable {
    * classifies between probes serialises.
    */
   addHashed(b: Uint8Array, s: number, e: number, h: number): boolean {
-    const t = this.table;
+    const t = this.slots;
     let i = StringTable.home(h) & this.mask;
-    for (let slot = t[2 * i]; slot !== 0; slot = t[2 * i]) {
-      if (t[2 * i + 1] === h && this.equals(b, s, e, slot - 1)) return false;
+    for (let slot = t[i]; slot !== 0; slot = t[i]) {
+      if (this.entries[3 * slot - 1] === h && this.equals(b, s, e, slot - 1)) return false;
       i = (i + 1) & this.mask;
     }
     const k = this.count;
-    this.starts[k] = s;
-    this.ends[k] = e;
+    const entries = this.entries;
+    entries[3 * k] = s;
+    entries[3 * k + 1] = e;
+    entries[3 * k + 2] = h;
     this.count = k + 1;
-    t[2 * i] = k + 1;
-    t[2 * i + 1] = h;
+    t[i] = k + 1;
     const filter = this.filter;
     if (filter !== null) {
       // setFilterBit, written out: this runs once per entry.
       const bit = Math.imul(h, 0x9e3779b1) >>> this.filterShift;
       filter[bit >>> 5] |= 1 << (bit & 31);
     }
-    if (this.count === this.starts.length) this.grow();
+    if (3 * this.count === entries.length) this.grow();
     return true;
   }
 
   /** Doubles the capacity, keeping the table at most half full. */
   private grow(): void {
     const capacity = (this.mask + 1) * 2;
-    this.table = StringTable.rehash(this.table, capacity);
-    this.mask = capacity - 1;
-    if (this.lookups) {
-      this.resetFilter(capacity);
-      for (let j = 1; j < this.table.length; j += 2) if (this.table[j - 1] !== 0) this.setFilterBit(this.table[j]);
+    const mask = capacity - 1;
+    const slots = new Int32Array(capacity);
+    const entries = widen(this.entries, new Int32Array((capacity / 2) * 3));
+    if (this.lookups) this.resetFilter(capacity);
+    for (let k = 0; k < this.count; k += 1) {
+      const h = entries[3 * k + 2];
+      let i = StringTable.home(h) & mask;
+      while (slots[i] !== 0) i = (i + 1) & mask;
+      slots[i] = k + 1;
+      if (this.lookups) this.setFilterBit(h);
     }
-    this.starts = widen(this.starts, new Int32Array(capacity / 2));
-    this.ends = widen(this.ends, new Int32Array(capacity / 2));
+    this.slots = slots;
+    this.mask = mask;
+    this.entries = entries;
   }
 
   /** Whether `b[s, e)`, whose hash is `h`, is in the table. */
@@ -106,18 +118,18 @@ export class ByteTable {
     if (filter === null) throw new Error('ByteTable: has() on a table made without lookups');
     const bit = Math.imul(h, 0x9e3779b1) >>> this.filterShift; // filterBit, written out
     if ((filter[bit >>> 5] & (1 << (bit & 31))) === 0) return false;
-    const t = this.table;
+    const t = this.slots;
     let i = StringTable.home(h) & this.mask;
-    for (let slot = t[2 * i]; slot !== 0; slot = t[2 * i]) {
-      if (t[2 * i + 1] === h && this.equals(b, s, e, slot - 1)) return true;
+    for (let slot = t[i]; slot !== 0; slot = t[i]) {
+      if (this.entries[3 * slot - 1] === h && this.equals(b, s, e, slot - 1)) return true;
       i = (i + 1) & this.mask;
     }
     return false;
   }
 
   private equals(b: Uint8Array, s: number, e: number, k: number): boolean {
-    const ks = this.starts[k];
-    if (this.ends[k] - ks !== e - s) return false;
+    const ks = this.entries[3 * k];
+    if (this.entries[3 * k + 1] - ks !== e - s) return false;
     for (let j = 0; j < e - s; j += 1) if (b[ks + j] !== b[s + j]) return false;
     return true;
   }

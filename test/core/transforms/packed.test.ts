@@ -431,6 +431,8 @@ describe('ByteTable', () => {
     });
     for (const [s, e] of ranges) expect(table.add(b, s, e)).toBe(true);
     for (const [s, e] of ranges) expect(table.add(b, s, e)).toBe(false);
+    // Every entry is found after the growths, its filter bit included.
+    for (const [s, e] of ranges) expect(table.has(b, s, e, ByteTable.hash(b, s, e))).toBe(true);
     const [s0, e0] = ranges[42];
     const dot = b.indexOf(46, s0);
     const suffix = ByteTable.hash(b, dot + 1, e0);
