@@ -1,8 +1,8 @@
 import { isUtf8 } from 'node:buffer';
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SourceReader } from '../core/load/source-reader.js';
+import type { ListBytes, SourceReader } from '../core/load/source-reader.js';
 import type { HttpFetcher, HttpFetcherOptions } from './http-fetcher.js';
 import { HttpCache } from './http-cache.js';
 
@@ -47,32 +47,66 @@ export class NodeSourceReader implements SourceReader {
 
   async read(location: string, signal?: AbortSignal): Promise<string> {
     if (HTTP_RE.test(location)) return (await this.fetcher()).get(location, signal);
-    return (await this.readFile(location, signal)).toString('utf8');
+    return (await readLocal(location, (path) => readFile(path, { signal }))).toString('utf8');
   }
 
-  /** A local file's bytes when they are well-formed UTF-8 (no decoding); null for URLs and other files. */
-  async readBytes(location: string, signal?: AbortSignal): Promise<Uint8Array | null> {
+  /**
+   * A local file's bytes when they are well-formed UTF-8 (no decoding), with as much room
+   * after them as they take (see ListBytes); null for URLs and other files.
+   */
+  async readBytes(location: string, signal?: AbortSignal): Promise<ListBytes | null> {
     if (HTTP_RE.test(location)) return null;
-    const bytes = await this.readFile(location, signal);
-    return isUtf8(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null;
-  }
-
-  private async readFile(location: string, signal?: AbortSignal): Promise<Buffer> {
-    const path = location.toLowerCase().startsWith('file:') ? fileURLToPath(location) : location;
-    if (URL_RE.test(location) && !location.toLowerCase().startsWith('file:')) {
-      throw new Error(`unsupported URL scheme in ${location}`);
-    }
-    try {
-      return await readFile(path, { signal });
-    } catch (e) {
-      const err = e as NodeJS.ErrnoException;
-      if (err.code === 'ENOENT') throw new Error(`no such file: ${path}`);
-      if (err.code === 'EISDIR') throw new Error(`is a directory: ${path}`);
-      throw e;
-    }
+    const read = await readLocal(location, (path) => readWithRoom(path, signal));
+    return isUtf8(read.bytes.subarray(0, read.length)) ? read : null;
   }
 
   async close(): Promise<void> {
     if (this.http) await (await this.http).close();
+  }
+}
+
+/** Reads the file a path or `file://` URL names with `readPath`; other URLs and failures reject with a plain message. */
+async function readLocal<T>(location: string, readPath: (path: string) => Promise<T>): Promise<T> {
+  const path = location.toLowerCase().startsWith('file:') ? fileURLToPath(location) : location;
+  if (URL_RE.test(location) && !location.toLowerCase().startsWith('file:')) {
+    throw new Error(`unsupported URL scheme in ${location}`);
+  }
+  try {
+    return await readPath(path);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'ENOENT') throw new Error(`no such file: ${path}`);
+    if (err.code === 'EISDIR') throw new Error(`is a directory: ${path}`);
+    throw e;
+  }
+}
+
+/**
+ * The file at `path` in a buffer twice its size (and 64 KiB), so that the compile finds room
+ * after it. The buffer is zero-filled, which for a large one is free: its pages are the
+ * system's fresh zero pages, and those past what is written are never touched. A file that
+ * grows while it is read (or whose size the system does not know) grows the buffer.
+ */
+async function readWithRoom(path: string, signal?: AbortSignal): Promise<ListBytes> {
+  signal?.throwIfAborted();
+  const file = await open(path, 'r');
+  try {
+    const { size } = await file.stat();
+    let bytes = new Uint8Array(size * 2 + 65_536);
+    let length = 0;
+    for (;;) {
+      signal?.throwIfAborted();
+      if (length === bytes.length) {
+        const next = new Uint8Array(bytes.length * 2);
+        next.set(bytes);
+        bytes = next;
+      }
+      const { bytesRead } = await file.read(bytes, length, bytes.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return { bytes, length };
+  } finally {
+    await file.close();
   }
 }

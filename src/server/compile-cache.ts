@@ -28,9 +28,9 @@ export function recordingReader<R extends SourceReader>(reader: R): { reader: R;
   // reader that has them cannot slip a read past the record.
   if (reader.readBytes) {
     wrapped.readBytes = async (location, signal) => {
-      const bytes = await reader.readBytes!(location, signal);
-      if (bytes) read.set(location, sha256(bytes));
-      return bytes;
+      const given = await reader.readBytes!(location, signal);
+      if (given) read.set(location, sha256(given.bytes.subarray(0, given.length)));
+      return given;
     };
   }
   return { reader: wrapped, read };

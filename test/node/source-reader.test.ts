@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,10 +18,36 @@ describe('NodeSourceReader.readBytes', () => {
     const path = join(dir, 'list.txt');
     writeFileSync(path, '\ufeff||münchen.de^\n0.0.0.0 a.example\n');
     const r = reader();
-    const bytes = (await r.readBytes(path))!;
+    const { bytes, length } = (await r.readBytes(path))!;
     expect(bytes).toBeInstanceOf(Uint8Array);
-    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)).toBe(await r.read(path));
-    expect(Array.from((await r.readBytes(pathToFileURL(path).href))!)).toEqual(Array.from(bytes));
+    const list = bytes.subarray(0, length);
+    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(list)).toBe(await r.read(path));
+    const byUrl = (await r.readBytes(pathToFileURL(path).href))!;
+    expect(Array.from(byUrl.bytes.subarray(0, byUrl.length))).toEqual(Array.from(list));
+  });
+
+  test('the bytes come with as much room after them, so a compile appends without copying the list', async () => {
+    const path = join(dir, 'long.txt');
+    const text = Array.from({ length: 20_000 }, (_, i) => `0.0.0.0 host${i}.example`).join('\n');
+    writeFileSync(path, text);
+    const { bytes, length } = (await reader().readBytes(path))!;
+    expect(length).toBe(Buffer.byteLength(text));
+    expect(bytes.length).toBeGreaterThanOrEqual(2 * length);
+    expect(Buffer.from(bytes.subarray(0, length)).toString()).toBe(text);
+  });
+
+  test.skipIf(!existsSync('/proc/version'))('a file whose size the system does not give (/proc/version) is read to its end', async () => {
+    const { bytes, length } = (await reader().readBytes('/proc/version'))!;
+    expect(length).toBeGreaterThan(0);
+    expect(Buffer.from(bytes.subarray(0, length)).toString()).toBe(readFileSync('/proc/version', 'utf8'));
+  });
+
+  test('an aborted read rejects with the abort', async () => {
+    const path = join(dir, 'abort.txt');
+    writeFileSync(path, '||a.example^\n');
+    const controller = new AbortController();
+    controller.abort(new Error('stopped'));
+    await expect(reader().readBytes(path, controller.signal)).rejects.toThrow('stopped');
   });
 
   test('a file that is not UTF-8 is left to read(), which decodes it as before', async () => {

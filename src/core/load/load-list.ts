@@ -115,9 +115,10 @@ const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** `loadList`, but a list without directives comes back packed (see transforms/packed.ts). */
 export async function loadListPacked(location: string, ctx: LoadContext): Promise<ListData> {
-  const bytes = ctx.reader.readBytes ? await ctx.reader.readBytes(location, ctx.signal) : null;
-  if (bytes && !hasDirectiveMark(bytes)) {
-    const packed = packBytes(bytes, ctx.tracked ? ctx.files.length : undefined);
+  const given = ctx.reader.readBytes ? await ctx.reader.readBytes(location, ctx.signal) : null;
+  const bytes = given ? given.bytes.subarray(0, given.length) : null;
+  if (given && bytes && !hasDirectiveMark(bytes)) {
+    const packed = packBytes(given.bytes, ctx.tracked ? ctx.files.length : undefined, given.length);
     if (packed) {
       ctx.files.push(location);
       return packed;

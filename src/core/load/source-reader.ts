@@ -15,5 +15,16 @@ export interface SourceReader {
    * reader has them without decoding (a local file); null otherwise, and the list is then
    * `read` as text. Rejects as `read` does. A long list packs faster from its bytes.
    */
-  readBytes?(location: string, signal?: AbortSignal): Promise<Uint8Array | null>;
+  readBytes?(location: string, signal?: AbortSignal): Promise<ListBytes | null>;
+}
+
+/**
+ * A list's bytes, handed over to the compile: `bytes[0, length)` is the list, and the rest of
+ * `bytes` is room the compile may write into. Compress appends its `||name^` rewrites and the
+ * list gets its headers there, so a reader that leaves room (the file reader leaves as much
+ * again) spares a long list being copied into a larger buffer, twice.
+ */
+export interface ListBytes {
+  bytes: Uint8Array;
+  length: number;
 }

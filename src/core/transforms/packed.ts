@@ -92,20 +92,25 @@ const LF = 10;
  */
 export function packText(text: string, fileId?: number): PackedLines | null {
   if (!text.isWellFormed()) return null;
-  const bytes = encoder.encode(text.trim());
+  const trimmed = text.trim();
+  // As much room again after the bytes as they take (three bytes per UTF-16 unit at most), for
+  // the text a rewrite appends; pages of it left unwritten cost no memory.
+  const bytes = new Uint8Array(trimmed.length * 3 + 1024);
+  const used = encoder.encodeInto(trimmed, bytes).written;
   const lead = fileId === undefined ? 0 : countBreaks(text, 0, text.length - text.trimStart().length);
-  return splitPacked(bytes, 0, bytes.length, 1 + lead, fileId);
+  return splitPacked(bytes, used, 0, used, 1 + lead, fileId);
 }
 
 /**
- * `packText` of the list whose UTF-8 bytes are `bytes` (well-formed: the reader checked),
- * without decoding them: the lines are ranges of `bytes` itself. Returns null when the
- * list begins or ends, after ASCII whitespace, with a non-ASCII character, which might be
- * whitespace that `trim()` removes; such a list is decoded and packed as text.
+ * `packText` of the list whose UTF-8 bytes are `bytes[0, length)` (well-formed: the reader
+ * checked), without decoding them: the lines are ranges of `bytes` itself, and the bytes
+ * after `length` are room for text appended later. Returns null when the list begins or
+ * ends, after ASCII whitespace, with a non-ASCII character, which might be whitespace that
+ * `trim()` removes; such a list is decoded and packed as text.
  */
-export function packBytes(bytes: Uint8Array, fileId?: number): PackedLines | null {
+export function packBytes(bytes: Uint8Array, fileId?: number, length = bytes.length): PackedLines | null {
   let s = 0;
-  let e = bytes.length;
+  let e = length;
   while (s < e && bytes[s] < 128 && isWhitespaceCode(bytes[s])) s += 1;
   while (e > s && bytes[e - 1] < 128 && isWhitespaceCode(bytes[e - 1])) e -= 1;
   if (s < e && (bytes[s] >= 128 || bytes[e - 1] >= 128)) return null;
@@ -113,14 +118,15 @@ export function packBytes(bytes: Uint8Array, fileId?: number): PackedLines | nul
   if (fileId !== undefined) {
     for (let i = 0; i < s; i += 1) if (bytes[i] === LF || (bytes[i] === CR && bytes[i + 1] !== LF)) lineNo += 1;
   }
-  return splitPacked(bytes, s, e, lineNo, fileId);
+  return splitPacked(bytes, length, s, e, lineNo, fileId);
 }
 
 /**
  * Splits `bytes[from, to)` (trimmed) into lines on runs of CR/LF; the first line's number
- * is `lineNo`. The buffer's bytes outside the range stay, unused by any line.
+ * is `lineNo`. The buffer's bytes outside the range stay, unused by any line; those from
+ * `used` on are free.
  */
-function splitPacked(bytes: Uint8Array, from: number, to: number, lineNo: number, fileId?: number): PackedLines {
+function splitPacked(bytes: Uint8Array, used: number, from: number, to: number, lineNo: number, fileId?: number): PackedLines {
   let start = new Int32Array(Math.max(16, (to - from) >> 4));
   let end = new Int32Array(start.length);
   let origins = fileId === undefined ? undefined : new Float64Array(start.length);
@@ -157,7 +163,7 @@ function splitPacked(bytes: Uint8Array, from: number, to: number, lineNo: number
   }
   end[k] = to;
   const count = k + 1;
-  return packedLines(bytes, bytes.length, start.subarray(0, count), end.subarray(0, count), origins?.subarray(0, count));
+  return packedLines(bytes, used, start.subarray(0, count), end.subarray(0, count), origins?.subarray(0, count));
 }
 
 /** `next` holding `a`'s values at its start (for growing typed arrays). */
@@ -226,26 +232,27 @@ export function joinPacked(list: PackedLines): Uint8Array {
   return out;
 }
 
-/** Keeps the lines whose `keep` flag is set. */
+/**
+ * Keeps the lines whose `keep` flag (0 or 1) is set, moving them up in the list's own arrays:
+ * the list passed in is consumed (see `Transformation.applyPacked`). A new array per
+ * transformation would cost a million-line list ~16 MB of fresh memory each time.
+ */
 export function keepWherePacked(list: PackedLines, keep: Uint8Array): PackedLines {
-  const n = list.start.length;
-  let count = 0;
-  for (let i = 0; i < n; i += 1) count += keep[i];
-  if (count === n) return list;
-  const start = new Int32Array(count);
-  const end = new Int32Array(count);
-  const from = list.from ? new Float64Array(count) : undefined;
+  const { start, end, from } = list;
+  const n = start.length;
   let j = 0;
-  for (let i = 0; i < n; i += 1) {
+  while (j < n && keep[j] === 1) j += 1;
+  if (j === n) return list;
+  for (let i = j + 1; i < n; i += 1) {
     if (keep[i] === 1) {
-      start[j] = list.start[i];
-      end[j] = list.end[i];
-      if (from) from[j] = list.from![i];
+      start[j] = start[i];
+      end[j] = end[i];
+      if (from) from[j] = from[i];
       j += 1;
     }
   }
   // Lines that were all different still are.
-  return packedLines(list.bytes, list.used, start, end, from, list.distinctHostRules);
+  return packedLines(list.bytes, list.used, start.subarray(0, j), end.subarray(0, j), from?.subarray(0, j), list.distinctHostRules);
 }
 
 /**
@@ -385,9 +392,10 @@ export class PackedBuilder {
     return at;
   }
 
+  /** The list built; it takes over the builder's arrays (views of them, not copies). */
   finish(): PackedLines {
     const n = this.count;
-    return packedLines(this.bytes, this.used, this.start.slice(0, n), this.end.slice(0, n), this.from?.slice(0, n));
+    return packedLines(this.bytes, this.used, this.start.subarray(0, n), this.end.subarray(0, n), this.from?.subarray(0, n));
   }
 
   private growBytes(extra: number): void {

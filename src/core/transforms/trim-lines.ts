@@ -18,9 +18,8 @@ export const trimLines: Transformation = {
     return withTexts(lines, lines.text.map(trimSpacesAndTabs));
   },
   applyPacked(lines) {
-    const b = lines.bytes;
-    const start = lines.start.slice();
-    const end = lines.end.slice();
+    // In place: the list passed in is this transformation's (see Transformation.applyPacked).
+    const { bytes: b, start, end } = lines;
     for (let i = 0; i < start.length; i += 1) {
       let s = start[i];
       let e = end[i];
@@ -29,6 +28,7 @@ export const trimLines: Transformation = {
       start[i] = s;
       end[i] = e;
     }
+    // A new list all the same: trimming can make two plain host rules alike.
     return packedLines(lines.bytes, lines.used, start, end, lines.from);
   },
 };

@@ -17,6 +17,9 @@ export interface Transformation {
   /**
    * The same transformation on a packed list, where it pays; the pipeline unpacks the
    * list for a transformation without one. Output equals `apply`'s line for line.
+   * The list passed in is consumed: the transformation may overwrite its arrays (filtering
+   * moves kept lines up in place) and write after its `used` bytes, so the caller passes a
+   * list nothing else will read and uses only the list returned.
    */
   applyPacked?(lines: PackedLines, ctx: TransformContext): PackedLines;
 }

@@ -96,7 +96,10 @@ describe('loadListPacked from bytes', () => {
     '/empty.txt': '',
   };
   const encoder = new TextEncoder();
-  /** The memory reader, given the bytes of each list; `refuse` lists answer null (not UTF-8, say). */
+  /**
+   * The memory reader, given the bytes of each list with room after them that holds a rule of
+   * its own (which must not become part of the list); `refuse` lists answer null (not UTF-8, say).
+   */
   function bytesReader(refuse: string[] = []) {
     const reader = memoryReader(texts);
     const byteReads: string[] = [];
@@ -107,8 +110,9 @@ describe('loadListPacked from bytes', () => {
       async readBytes(location: string) {
         byteReads.push(location);
         if (refuse.includes(location)) return null;
-        given.push(encoder.encode(texts[location]));
-        return given[given.length - 1];
+        const length = encoder.encode(texts[location]).length;
+        given.push(encoder.encode(`${texts[location]}\n||room.example^\n`));
+        return { bytes: given[given.length - 1], length };
       },
     });
   }

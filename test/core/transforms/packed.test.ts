@@ -198,6 +198,36 @@ describe('packing', () => {
     expect(unpackLines(copied).text).toEqual([...unpackLines(header).text, ...before]);
   });
 
+  test('a list read with room after it stays in its one buffer through joining and Compress', () => {
+    const quiet = { reporting: false, removed: () => undefined };
+    const compress = TRANSFORMATIONS.find((t) => t.name === 'Compress')!;
+    const text = Array.from({ length: 200 }, (_, i) => `0.0.0.0 h${i}.example`).join('\n');
+    const list = new TextEncoder().encode(text);
+    const bytes = new Uint8Array(list.length * 2 + 1024);
+    bytes.set(list);
+    // The room is not the list's, whatever it holds.
+    bytes.set(new TextEncoder().encode('\n||room.example^'), list.length);
+    const packed = packBytes(bytes, 0, list.length)!;
+    expect(packed.used).toBe(list.length);
+    const joined = concatPacked([packStrings(['! Source: x']), packed], false);
+    expect(joined.bytes).toBe(bytes);
+    const compressed = compress.applyPacked!(joined, quiet);
+    expect(compressed.bytes).toBe(bytes);
+    expect(unpackLines(compressed).text).toEqual(['! Source: x', ...Array.from({ length: 200 }, (_, i) => `||h${i}.example^`)]);
+  });
+
+  test('filtering and trimming move lines within the list\'s own arrays', () => {
+    const list = packText(['||a.example^', ' ! comment', '||b.example^\t', '||c.example^'].join('\n'), 0)!;
+    const { start, end, from } = list;
+    const trimmed = TRANSFORMATIONS.find((t) => t.name === 'TrimLines')!.applyPacked!(list, recorder());
+    expect(trimmed.start.buffer).toBe(start.buffer);
+    expect(unpackLines(trimmed).text).toEqual(['||a.example^', '! comment', '||b.example^', '||c.example^']);
+    const kept = keepWherePacked(trimmed, Uint8Array.from([1, 0, 1, 1]));
+    expect([kept.start.buffer, kept.end.buffer, kept.from!.buffer]).toEqual([start.buffer, end.buffer, from!.buffer]);
+    expect(unpackLines(kept).text).toEqual(['||a.example^', '||b.example^', '||c.example^']);
+    expect(Array.from(kept.from!)).toEqual([1, 3, 4]);
+  });
+
   test('text with a lone surrogate stays in string form', () => {
     expect(packText('||a.example^\n\ud800x')).toBeNull();
   });
@@ -394,27 +424,31 @@ describe('Deduplicate trusts Compress: no two `||host^` rules of its output are 
   test.each(inputs)('%s: Deduplicate after Compress and Validate removes what it removes without the flag', (_name, text) => {
     const compressed = step('Validate').applyPacked!(step('Compress').applyPacked!(packText(text, 0)!, quiet), quiet);
     expect(compressed.distinctHostRules).toBe(true);
+    // Each run consumes its list: the second gets copies of the arrays.
     const { bytes, used, start, end, from } = compressed;
+    const unflagged = packedLines(bytes, used, start.slice(), end.slice(), from!.slice(), false);
     const trusting = recorder();
     const checking = recorder();
     const kept = step('Deduplicate').applyPacked!(compressed, trusting);
-    const all = step('Deduplicate').applyPacked!(packedLines(bytes, used, start, end, from, false), checking);
+    const all = step('Deduplicate').applyPacked!(unflagged, checking);
     expect(unpackLines(kept).text).toEqual(unpackLines(all).text);
     expect(Array.from(kept.from!)).toEqual(Array.from(all.from!));
     expect(trusting.log).toEqual(checking.log);
   });
 
   test('filtering keeps the flag; joining lists, rewriting lines and the other transformations drop it', () => {
-    const compressed = step('Compress').applyPacked!(packText(ALIKE)!, quiet);
-    const keepAll = new Uint8Array(compressed.start.length).fill(1);
+    // A fresh list per use: transformations and filtering consume theirs.
+    const compressed = () => step('Compress').applyPacked!(packText(ALIKE)!, quiet);
+    const keepAll = new Uint8Array(compressed().start.length).fill(1);
     const keepSome = keepAll.map((_, i) => i % 2);
-    expect(keepWherePacked(compressed, keepAll).distinctHostRules).toBe(true);
-    expect(keepWherePacked(compressed, keepSome).distinctHostRules).toBe(true);
-    expect(step('Validate').applyPacked!(compressed, quiet).distinctHostRules).toBe(true);
-    expect(concatPacked([compressed, compressed], false).distinctHostRules).toBe(false);
-    expect(new PackedBuilder(compressed, 4).finish().distinctHostRules).toBe(false);
+    expect(keepWherePacked(compressed(), keepAll).distinctHostRules).toBe(true);
+    expect(keepWherePacked(compressed(), keepSome).distinctHostRules).toBe(true);
+    expect(step('Validate').applyPacked!(compressed(), quiet).distinctHostRules).toBe(true);
+    const twice = compressed();
+    expect(concatPacked([twice, twice], false).distinctHostRules).toBe(false);
+    expect(new PackedBuilder(compressed(), 4).finish().distinctHostRules).toBe(false);
     expect(packText(ALIKE)!.distinctHostRules).toBe(false);
-    for (const name of ['TrimLines', 'InsertFinalNewLine']) expect(step(name).applyPacked!(compressed, quiet).distinctHostRules).toBe(false);
+    for (const name of ['TrimLines', 'InsertFinalNewLine']) expect(step(name).applyPacked!(compressed(), quiet).distinctHostRules).toBe(false);
   });
 });
 
