@@ -105,32 +105,25 @@ export function loadList(location: string, ctx: LoadContext): Promise<Lines> {
   return load(location, ctx, [location]);
 }
 
-/** Whether `bytes` hold `!#` anywhere, as `text.includes('!#')` would say of their text. */
-function hasDirectiveMark(bytes: Uint8Array): boolean {
-  for (let i = bytes.indexOf(33); i !== -1; i = bytes.indexOf(33, i + 1)) if (bytes[i + 1] === 35) return true;
-  return false;
-}
-
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** `loadList`, but a list without directives comes back packed (see transforms/packed.ts). */
 export async function loadListPacked(location: string, ctx: LoadContext): Promise<ListData> {
+  // Every directive starts a line with `!#` (conditions.ts, INCLUDE above), so a list with no
+  // such line loads as it is split, and is packed; one with directives is loaded as strings.
   const given = ctx.reader.readBytes ? await ctx.reader.readBytes(location, ctx.signal) : null;
-  const bytes = given ? given.bytes.subarray(0, given.length) : null;
-  if (given && bytes && !hasDirectiveMark(bytes)) {
-    const packed = packBytes(given.bytes, ctx.tracked ? ctx.files.length : undefined, given.length);
+  if (given) {
+    const packed = packBytes(given.bytes, ctx.tracked ? ctx.files.length : undefined, given.length, true);
     if (packed) {
       ctx.files.push(location);
       return packed;
     }
   }
-  const text = bytes ? utf8.decode(bytes) : await ctx.reader.read(location, ctx.signal);
-  if (!text.includes('!#')) {
-    const packed = packText(text, ctx.tracked ? ctx.files.length : undefined);
-    if (packed) {
-      ctx.files.push(location);
-      return packed;
-    }
+  const text = given ? utf8.decode(given.bytes.subarray(0, given.length)) : await ctx.reader.read(location, ctx.signal);
+  const packed = packText(text, ctx.tracked ? ctx.files.length : undefined, true);
+  if (packed) {
+    ctx.files.push(location);
+    return packed;
   }
   return load(location, ctx, [location], text);
 }

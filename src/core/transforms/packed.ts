@@ -89,8 +89,10 @@ const LF = 10;
  * split on runs of CR/LF. Returns null for text that is not well-formed UTF-16 (a lone
  * surrogate would not survive encoding), which then stays in string form.
  * With `fileId`, each line's provenance is its 1-based line number in that file.
+ * With `refuseDirectives`, also null when a line starts with `!#` (a directive: the loader
+ * resolves those on the lines as strings).
  */
-export function packText(text: string, fileId?: number): PackedLines | null {
+export function packText(text: string, fileId?: number, refuseDirectives = false): PackedLines | null {
   if (!text.isWellFormed()) return null;
   const trimmed = text.trim();
   // As much room again after the bytes as they take (three bytes per UTF-16 unit at most), for
@@ -98,7 +100,7 @@ export function packText(text: string, fileId?: number): PackedLines | null {
   const bytes = new Uint8Array(trimmed.length * 3 + 1024);
   const used = encoder.encodeInto(trimmed, bytes).written;
   const lead = fileId === undefined ? 0 : countBreaks(text, 0, text.length - text.trimStart().length);
-  return splitPacked(bytes, used, 0, used, 1 + lead, fileId);
+  return splitPacked(bytes, used, 0, used, 1 + lead, fileId, refuseDirectives);
 }
 
 /**
@@ -106,9 +108,10 @@ export function packText(text: string, fileId?: number): PackedLines | null {
  * checked), without decoding them: the lines are ranges of `bytes` itself, and the bytes
  * after `length` are room for text appended later. Returns null when the list begins or
  * ends, after ASCII whitespace, with a non-ASCII character, which might be whitespace that
- * `trim()` removes; such a list is decoded and packed as text.
+ * `trim()` removes; such a list is decoded and packed as text. With `refuseDirectives`,
+ * also null when a line starts with `!#`, as `packText`.
  */
-export function packBytes(bytes: Uint8Array, fileId?: number, length = bytes.length): PackedLines | null {
+export function packBytes(bytes: Uint8Array, fileId?: number, length = bytes.length, refuseDirectives = false): PackedLines | null {
   let s = 0;
   let e = length;
   while (s < e && bytes[s] < 128 && isWhitespaceCode(bytes[s])) s += 1;
@@ -118,19 +121,28 @@ export function packBytes(bytes: Uint8Array, fileId?: number, length = bytes.len
   if (fileId !== undefined) {
     for (let i = 0; i < s; i += 1) if (bytes[i] === LF || (bytes[i] === CR && bytes[i + 1] !== LF)) lineNo += 1;
   }
-  return splitPacked(bytes, length, s, e, lineNo, fileId);
+  return splitPacked(bytes, length, s, e, lineNo, fileId, refuseDirectives);
 }
 
 /**
  * Splits `bytes[from, to)` (trimmed) into lines on runs of CR/LF; the first line's number
  * is `lineNo`. The buffer's bytes outside the range stay, unused by any line; those from
- * `used` on are free.
+ * `used` on are free. With `refuseDirectives`, null when a line starts with `!#`.
  */
-function splitPacked(bytes: Uint8Array, used: number, from: number, to: number, lineNo: number, fileId?: number): PackedLines {
+function splitPacked(
+  bytes: Uint8Array,
+  used: number,
+  from: number,
+  to: number,
+  lineNo: number,
+  fileId: number | undefined,
+  refuseDirectives: boolean,
+): PackedLines | null {
   let start = new Int32Array(Math.max(16, (to - from) >> 4));
   let end = new Int32Array(start.length);
   let origins = fileId === undefined ? undefined : new Float64Array(start.length);
   if (origins) origins[0] = packOrigin(fileId!, lineNo);
+  if (refuseDirectives && isDirectiveStart(bytes, from, to)) return null;
   start[0] = from;
   // Four bytes at a time where the buffer allows it (see below): words with no byte under 14
   // hold no line break and are passed over whole.
@@ -157,6 +169,7 @@ function splitPacked(bytes: Uint8Array, used: number, from: number, to: number, 
       end = widen(end, new Int32Array(k * 2));
       if (origins) origins = widen(origins, new Float64Array(k * 2));
     }
+    if (refuseDirectives && isDirectiveStart(bytes, j, to)) return null;
     start[k] = j;
     if (origins) origins[k] = packOrigin(fileId!, lineNo);
     i = j - 1;
@@ -164,6 +177,11 @@ function splitPacked(bytes: Uint8Array, used: number, from: number, to: number, 
   end[k] = to;
   const count = k + 1;
   return packedLines(bytes, used, start.subarray(0, count), end.subarray(0, count), origins?.subarray(0, count));
+}
+
+/** Whether the line at `i` starts with `!#`, as every directive the loader knows does. */
+function isDirectiveStart(bytes: Uint8Array, i: number, to: number): boolean {
+  return bytes[i] === 33 && i + 1 < to && bytes[i + 1] === 35;
 }
 
 /** `next` holding `a`'s values at its start (for growing typed arrays). */

@@ -93,6 +93,8 @@ describe('loadListPacked from bytes', () => {
     '/unicode-edge.txt': '\u00a0||a.example^\nmünchen.de\u2003',
     '/directive.txt': '||a.example^\n!#include /plain.txt\n',
     '/mark-inside.txt': '||a.example^$domain=x.example!#\n',
+    '/indented-mark.txt': '||a.example^\n  !#include /plain.txt\n',
+    '/late-directive.txt': '||a.example^\n||b.example^\n!#if true\n||c.example^\n!#endif\n',
     '/empty.txt': '',
   };
   const encoder = new TextEncoder();
@@ -125,7 +127,10 @@ describe('loadListPacked from bytes', () => {
     ['/bom.txt', true, false],
     ['/unicode-edge.txt', true, false],
     ['/directive.txt', false, false],
-    ['/mark-inside.txt', false, false],
+    // Only a line that starts with `!#` can be a directive; `!#` elsewhere packs as usual.
+    ['/mark-inside.txt', true, true],
+    ['/indented-mark.txt', true, true],
+    ['/late-directive.txt', false, false],
   ];
 
   test.each(cases)('%s loads from its bytes exactly as from its text (packed: %s, straight from bytes: %s)', async (location, packed, straight) => {
