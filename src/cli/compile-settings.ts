@@ -3,7 +3,7 @@ import { ConfigError } from '../core/errors/config-error.js';
 import { InputError } from '../core/errors/input-error.js';
 import type { OutputFormat } from '../core/output/format.js';
 import { discoverConfig, loadConfigFile, type LoadedConfig } from '../node/config-loader.js';
-import { defaultCacheDir } from '../node/http-cache.js';
+import { defaultCacheDir } from '../node/cache-dir.js';
 import { DEFAULT_HTTP } from '../node/source-reader.js';
 import type { CompileJob } from '../node/compile-job.js';
 import type { CompileFlags } from './compile-flags.js';

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { homedir } from 'node:os';
 import { writeFileAtomic } from './atomic-write.js';
 
 export interface CachedResponse {
@@ -12,11 +11,8 @@ export interface CachedResponse {
   body: string;
 }
 
-/** The default cache folder: `$FLC_CACHE_DIR`, else `$XDG_CACHE_HOME/flc`, else `~/.cache/flc`. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.FLC_CACHE_DIR) return env.FLC_CACHE_DIR;
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'flc');
-}
+// A compile reads the default folder without loading this module (and node:crypto with it).
+export { defaultCacheDir } from './cache-dir.js';
 
 /**
  * Where downloaded bodies and their validators are kept between requests. The fetcher

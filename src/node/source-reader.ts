@@ -4,7 +4,6 @@ import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ListBytes, SourceReader } from '../core/load/source-reader.js';
 import type { HttpFetcher, HttpFetcherOptions } from './http-fetcher.js';
-import { HttpCache } from './http-cache.js';
 
 const URL_RE = /^[a-z][a-z0-9+.-]*:\/\//i;
 const HTTP_RE = /^https?:\/\//i;
@@ -29,10 +28,10 @@ export class NodeSourceReader implements SourceReader {
 
   constructor(private readonly opts: NodeReaderOptions) {}
 
-  /** The HTTP client, created (and undici loaded) on the first download only. */
+  /** The HTTP client and its cache, created (undici loaded) on the first download only. */
   private fetcher(): Promise<HttpFetcher> {
-    this.http ??= import('./http-fetcher.js').then(
-      ({ HttpFetcher }) =>
+    this.http ??= Promise.all([import('./http-fetcher.js'), import('./http-cache.js')]).then(
+      ([{ HttpFetcher }, { HttpCache }]) =>
         new HttpFetcher({ ...this.opts, cache: this.opts.cacheDir ? new HttpCache(this.opts.cacheDir) : null }),
     );
     return this.http;

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 
 // The loader runs in a child process each time: its cache is written when the process exits.
 const LOADER = resolve(import.meta.dirname, '../../dist/cli/bundle-loader.cjs');
@@ -52,6 +53,24 @@ describe('loadBundle with a V8 code cache', () => {
     expect(load(env).cache).toBe('hit');
     writeFileSync(file, 'nonsense');
     expect(load(env).cache).toBe('miss');
+  });
+
+  test('the payload check changes with any one byte, at any alignment, and with the length', () => {
+    const { check } = createRequire(import.meta.url)(LOADER) as { check: (b: Uint8Array) => Buffer };
+    const base = Buffer.from(Array.from({ length: 67 }, (_, i) => (i * 37) & 0xff));
+    for (const offset of [0, 1, 3]) {
+      const bytes = new Uint8Array(base.length + offset).subarray(offset);
+      bytes.set(base);
+      const seen = new Set([check(bytes).toString('hex')]);
+      for (let i = 0; i < bytes.length; i += 1) {
+        bytes[i] ^= 0x40;
+        seen.add(check(bytes).toString('hex'));
+        bytes[i] ^= 0x40;
+      }
+      expect(seen.size).toBe(bytes.length + 1);
+      expect(check(bytes).equals(check(base))).toBe(true);
+      expect(check(bytes.subarray(0, bytes.length - 1)).equals(check(bytes))).toBe(false);
+    }
   });
 
   test('a rebuilt bundle gets a new cache file and the old one is removed', () => {
