@@ -95,10 +95,16 @@ const LF = 10;
 export function packText(text: string, fileId?: number, refuseDirectives = false): PackedLines | null {
   if (!text.isWellFormed()) return null;
   const trimmed = text.trim();
-  // As much room again after the bytes as they take (three bytes per UTF-16 unit at most), for
-  // the text a rewrite appends; pages of it left unwritten cost no memory.
-  const bytes = new Uint8Array(trimmed.length * 3 + 1024);
-  const used = encoder.encodeInto(trimmed, bytes).written;
+  // Room after the bytes, for the text a rewrite appends: twice the units, as much again for
+  // ASCII; pages of it left unwritten cost no memory. Text that does not fit (mostly characters
+  // of three UTF-8 bytes) is encoded as it is, without room.
+  let bytes = new Uint8Array(trimmed.length * 2 + 1024);
+  const { read, written } = encoder.encodeInto(trimmed, bytes);
+  let used = written;
+  if (read < trimmed.length) {
+    bytes = encoder.encode(trimmed);
+    used = bytes.length;
+  }
   const lead = fileId === undefined ? 0 : countBreaks(text, 0, text.length - text.trimStart().length);
   return splitPacked(bytes, used, 0, used, 1 + lead, fileId, refuseDirectives);
 }
