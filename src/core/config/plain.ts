@@ -1,6 +1,6 @@
 import type { Configuration, SourceConfig } from './schema.js';
 import { TRANSFORMATION_NAMES } from '../transforms/types.js';
-import { VALIDATORS } from '../transforms/registry.js';
+import { validatorsIn } from '../transforms/registry.js';
 
 /**
  * The configuration schema's verdict on a configuration it certainly accepts, without the
@@ -24,7 +24,9 @@ export function plainConfiguration(value: unknown): Configuration | null {
   if (!optionalTransformations(value.transformations) || !optional(value, PATTERN_KEYS, isStrings)) return null;
   if (value.onSourceError !== undefined && value.onSourceError !== 'fail' && value.onSourceError !== 'skip') return null;
   // The schema's refinement: a validator at the top level and in a source is an error.
-  if (validatorCount(value.transformations) > 0 && parsed.some((s) => validatorCount(s.transformations) > 0)) return null;
+  if (validatorsIn(value.transformations as string[] | undefined).length > 0 && parsed.some((s) => validatorsIn(s.transformations).length > 0)) {
+    return null;
+  }
   return copyKeys(value, TOP_KEYS, { sources: parsed }) as Configuration;
 }
 
@@ -46,7 +48,6 @@ const TOP_KEYS = [
 const SOURCE_KEYS = ['source', 'name', 'type', 'transformations', 'exclusions', 'exclusions_sources', 'inclusions', 'inclusions_sources'];
 const PATTERN_KEYS = ['exclusions', 'exclusions_sources', 'inclusions', 'inclusions_sources'];
 const NAMES = new Set<string>(TRANSFORMATION_NAMES);
-const VALIDATOR_NAMES = new Set<string>(VALIDATORS);
 
 function plainSource(source: unknown): SourceConfig | null {
   if (!isPlainObject(source) || !hasOnly(source, SOURCE_KEYS)) return null;
@@ -92,14 +93,7 @@ function optionalTransformations(v: unknown): boolean {
   if (v === undefined) return true;
   if (!isStrings(v)) return false;
   for (const name of v) if (!NAMES.has(name)) return false;
-  return validatorCount(v) <= 1;
-}
-
-function validatorCount(list: unknown): number {
-  if (!Array.isArray(list)) return 0;
-  let n = 0;
-  for (const name of list) if (VALIDATOR_NAMES.has(name as string)) n += 1;
-  return n;
+  return validatorsIn(v).length <= 1;
 }
 
 /** A new object of `v`'s present keys in `keys`' order, arrays copied, with `replaced` values. */

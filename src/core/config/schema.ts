@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import { TRANSFORMATION_NAMES } from '../transforms/types.js';
-import { VALIDATORS } from '../transforms/registry.js';
+import { validatorsIn } from '../transforms/registry.js';
 
 export const transformationNameSchema = z.enum(TRANSFORMATION_NAMES);
 
 const patterns = z.array(z.string());
-
-function validatorsIn(list: readonly string[] | undefined): string[] {
-  return (list ?? []).filter((t) => (VALIDATORS as readonly string[]).includes(t));
-}
 
 const transformations = z.array(transformationNameSchema).superRefine((list, ctx) => {
   const chosen = validatorsIn(list);

@@ -139,7 +139,7 @@ function walkAt(b: Uint8Array, s: number, e: number, root: Node): number {
 }
 
 /**
- * `isOwnPublicSuffix` of the clean hostname `b[s, e)`, with the same answer by a
+ * Whether `publicSuffixKind` of the clean hostname `b[s, e)` is an own suffix, by a
  * shorter road: a host of several labels is its own suffix only when the rules walk
  * uses every label and ends on an ICANN node, so most walks stop after a label or two,
  * and the exceptions are looked at only for a host that passed.
@@ -230,9 +230,4 @@ export function publicSuffixKind(host: string): number {
   const matched = matchedLabels(host, t.rules);
   if (matched === -1) return labels === 1 ? OWN_UNKNOWN_SUFFIX : NOT_OWN_SUFFIX;
   return matched === labels ? OWN_KNOWN_SUFFIX : NOT_OWN_SUFFIX;
-}
-
-/** True when tldts would say the clean hostname `host` is its own public suffix. */
-export function isOwnPublicSuffix(host: string): boolean {
-  return publicSuffixKind(host) !== NOT_OWN_SUFFIX;
 }

@@ -38,6 +38,11 @@ export const VALIDATORS: readonly TransformationName[] = [
   'ValidateAllowIpAndPublicSuffix',
 ];
 
+/** The validators among `list`, in its order (the schema and the plain check both ask). */
+export function validatorsIn(list: readonly string[] | undefined): string[] {
+  return (list ?? []).filter((t) => (VALIDATORS as readonly string[]).includes(t));
+}
+
 /** The selected transformations, in execution order. */
 export function planTransformations(selected: readonly TransformationName[]): Transformation[] {
   const wanted = new Set(selected);

@@ -8,7 +8,7 @@ import { cleanHostname, fullRuleProblem, ruleProblem } from '../../../src/core/t
 import { etcHostsHostnames, isEtcHostsRule, isJustDomain, isJustDomainByRegex, simpleHostsLineHostname } from '../../../src/core/transforms/rule-text.js';
 import { domainToAscii } from '../../../src/core/transforms/convert-to-ascii.js';
 import { StringTable } from '../../../src/core/transforms/string-table.js';
-import { isOwnPublicSuffix } from '../../../src/core/transforms/public-suffix.js';
+import { isOwnPublicSuffix } from '../../support/psl-names.js';
 import { ALL_TRICKY } from '../../support/tricky-lines.js';
 
 const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpus');

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
 import * as tldts from 'tldts';
-import { pslPathNames } from '../../support/psl-names.js';
+import { isOwnPublicSuffix, pslPathNames } from '../../support/psl-names.js';
 import {
   concatPacked,
   joinPacked,
@@ -21,7 +21,7 @@ import { TRANSFORMATIONS } from '../../../src/core/transforms/registry.js';
 import type { Lines } from '../../../src/core/transforms/lines.js';
 import type { TransformContext } from '../../../src/core/transforms/types.js';
 import { cleanHostname, cleanHostnameAt, ruleProblem, ruleProblemAt } from '../../../src/core/transforms/rule-validity.js';
-import { isOwnPublicSuffix, isOwnPublicSuffixAt } from '../../../src/core/transforms/public-suffix.js';
+import { isOwnPublicSuffixAt } from '../../../src/core/transforms/public-suffix.js';
 import {
   isJustDomain,
   isJustDomainAt,
