@@ -3,8 +3,10 @@ import { StringTable } from './string-table.js';
 import { ByteTable } from './byte-table.js';
 import { SYNTHETIC } from './lines.js';
 import { decodeRange, keepWherePacked, lineText, PackedBuilder, packedLines, widen, type PackedLines } from './packed.js';
+import { COMPRESS_KERNEL } from './compress-kernel.js';
 import type { TransformContext } from './types.js';
 import {
+  BYTE_CLASS,
   etcHostsHostnames,
   isEtcHostsRule,
   isJustDomain,
@@ -154,8 +156,20 @@ export const compress: Transformation = {
   applyPacked: compressPacked,
 };
 
-/** Compress on a packed list: the same decisions, hostnames compared as byte ranges. */
+/**
+ * Compress on a packed list: the WebAssembly kernel when it can take the list (no report
+ * wanted, the engine has WebAssembly, the list fits its memory), else `compressPackedJs`.
+ */
 function compressPacked(lines: PackedLines, ctx: TransformContext): PackedLines {
+  if (!ctx.reporting && lines.from === undefined) {
+    const done = compressWasm(lines);
+    if (done !== null) return done;
+  }
+  return compressPackedJs(lines, ctx);
+}
+
+/** Compress on a packed list: the same decisions, hostnames compared as byte ranges. */
+export function compressPackedJs(lines: PackedLines, ctx: TransformContext): PackedLines {
   const n = lines.start.length;
   const out = new PackedBuilder(lines, n);
   const blocked = new ByteTable(n, true);
@@ -239,4 +253,116 @@ function compressPacked(lines: PackedLines, ctx: TransformContext): PackedLines 
   }
   // Every line of the form `||[a-z0-9.-]+^` has that name's entry in the table, which let one in.
   return keepWherePacked(packedLines(b, kept.used, kept.start, kept.end, kept.from, true), keep);
+}
+
+/** The kernel's exports (compress-kernel.wat). */
+interface Kernel {
+  init(
+    used: number, classBase: number, inStart: number, inEnd: number, outStart: number, outEnd: number,
+    hostStart: number, hostEnd: number, slots: number, entries: number, filter: number, capacityLog2: number,
+    bytesLimit: number, outCapacity: number,
+  ): void;
+  used(): number;
+  setUsed(used: number): void;
+  run(from: number, n: number): number;
+  push(s: number, e: number, hs: number, he: number): void;
+  keep(ns: number, ne: number, rewrite: number, i: number): void;
+  parents(): number;
+}
+
+let kernelModule: WebAssembly.Module | null | undefined;
+
+/** The compiled kernel, or null where the engine has no WebAssembly (`node --jitless`). */
+function kernel(): WebAssembly.Module | null {
+  if (kernelModule === undefined) {
+    kernelModule = typeof WebAssembly === 'object' ? new WebAssembly.Module(Uint8Array.from(atob(COMPRESS_KERNEL), (c) => c.charCodeAt(0))) : null;
+  }
+  return kernelModule;
+}
+
+/**
+ * `compressPackedJs` for a list without provenance and without a report, in WebAssembly: the
+ * list's bytes and line ranges are copied into a fresh memory, the kernel takes every line
+ * that `plainHostRuleAt`, `simpleHostsLineAt` or `isJustDomainAt` decides or that
+ * `mayBeCompressible` rules out, and hands each other line back here for `otherCompressible`.
+ * The list returned lives in that memory, which is never grown (growing would detach it).
+ * Returns null, for the JavaScript to do the work, when the engine has no WebAssembly or the
+ * list outgrows the room given to it (the kernel traps before writing past a region).
+ */
+export function compressWasm(lines: PackedLines): PackedLines | null {
+  const module = kernel();
+  if (module === null) return null;
+  const n = lines.start.length;
+  const used = lines.used;
+  const capacity = StringTable.capacityFor(n + 1024);
+  // Room for the kernel's rewrites (a line becomes `||name^`: its length + 3) and the names
+  // handed back; pages of it never written cost no memory.
+  const bytesLimit = align(2 * used + 4 * n + 65536);
+  const outCapacity = n + (n >> 1) + 1024;
+  let top = bytesLimit;
+  const take = (size: number) => {
+    const at = top;
+    top = align(top + size);
+    return at;
+  };
+  const classBase = take(512);
+  const inStart = take(4 * n);
+  const inEnd = take(4 * n);
+  const outStart = take(4 * outCapacity);
+  const outEnd = take(4 * outCapacity);
+  const hostStart = take(4 * outCapacity);
+  const hostEnd = take(4 * outCapacity);
+  const slots = take(4 * capacity);
+  const entries = take(12 * (capacity / 2));
+  const filter = take(capacity);
+  let memory: WebAssembly.Memory;
+  try {
+    memory = new WebAssembly.Memory({ initial: Math.ceil(top / 65536) });
+  } catch {
+    return null; // larger than the engine gives one memory
+  }
+  const k = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Kernel;
+  const buffer = memory.buffer;
+  const bytes = new Uint8Array(buffer);
+  bytes.set(lines.bytes.subarray(0, used), 0);
+  bytes.set(BYTE_CLASS, classBase);
+  bytes.set(ADDRESS_CODE, classBase + 256);
+  const words = new Int32Array(buffer);
+  words.set(lines.start, inStart >> 2);
+  words.set(lines.end, inEnd >> 2);
+  k.init(used, classBase, inStart, inEnd, outStart, outEnd, hostStart, hostEnd, slots, entries, filter, Math.log2(capacity), bytesLimit, outCapacity);
+  try {
+    for (let i = k.run(0, n); i < n; i = k.run(i + 1, n)) {
+      const s = lines.start[i];
+      const e = lines.end[i];
+      const found = otherCompressible(decodeRange(bytes, s, e));
+      if (!found) {
+        k.push(s, e, -1, -1);
+        continue;
+      }
+      for (const name of found.names) {
+        // The name's bytes go after the text in use, where the table can compare them.
+        const at = k.used();
+        const { read, written } = encoder.encodeInto(name, bytes.subarray(at, bytesLimit));
+        if (read < name.length) return null;
+        k.setUsed(at + written);
+        k.keep(at, at + written, found.rewrite ? 1 : 0, i);
+      }
+    }
+    const count = k.parents();
+    const view = (at: number) => new Int32Array(buffer, at, count);
+    return packedLines(new Uint8Array(buffer, 0, bytesLimit), k.used(), view(outStart), view(outEnd), undefined, true);
+  } catch (error) {
+    // The kernel's own trap, before writing past a region: a region was full. Any other trap
+    // (an access out of bounds) is a fault in the kernel, and is not hidden.
+    if (error instanceof WebAssembly.RuntimeError && error.message === 'unreachable') return null;
+    throw error;
+  }
+}
+
+const encoder = new TextEncoder();
+
+/** The next multiple of 8 (plain arithmetic: sizes may pass 2 GiB). */
+function align(offset: number): number {
+  return Math.ceil(offset / 8) * 8;
 }

@@ -44,7 +44,8 @@ const DOT = 4;
 const LOWER = 5;
 /** `[A-Z]`. */
 const UPPER = 6;
-const BYTE_CLASS = new Uint8Array(256).map((_, c) => {
+/** Exported for Compress's WebAssembly kernel, which reads the same table. */
+export const BYTE_CLASS = new Uint8Array(256).map((_, c) => {
   if (c === 35 || c >= 128 || isWhitespaceCode(c)) return NAME_STOP;
   if (c === 45) return HYPHEN;
   if (c === 46) return DOT;

@@ -1,0 +1,377 @@
+;; Compress on a packed list, as WebAssembly (compress.ts, `compressWasm`): the first pass over
+;; the shapes it decides on bytes and the parent-domain pass, with the hostname table of
+;; byte-table.ts. Each function mirrors the TypeScript function it is named after, test for test;
+;; test/core/transforms/compress-kernel.test.ts compares the two on generated lists.
+;;
+;; Why: a 300,000-line list runs each of Compress's loops once per process, so the JavaScript
+;; spends much of its time in the engine's baseline tiers before its optimised code lands. Code
+;; compiled from WebAssembly runs at near its final speed from the first line.
+;;
+;; scripts/wasm-kernel.js assembles this file into compress-kernel.ts; run it after editing.
+(module
+  (import "env" "memory" (memory 1))
+
+  ;; Memory layout, set by $init: the list's bytes from 0 (as in the packed list), BYTE_CLASS
+  ;; (rule-text.ts) at $classBase and ADDRESS_CODE (compress.ts) 256 bytes after it, the arrays.
+  (global $classBase (mut i32) (i32.const 0))
+  (global $used (mut i32) (i32.const 0))
+  (global $inS (mut i32) (i32.const 0))
+  (global $inE (mut i32) (i32.const 0))
+  (global $outS (mut i32) (i32.const 0))
+  (global $outE (mut i32) (i32.const 0))
+  (global $hostS (mut i32) (i32.const 0))
+  (global $hostE (mut i32) (i32.const 0))
+  (global $count (mut i32) (i32.const 0))
+  (global $slots (mut i32) (i32.const 0))
+  (global $entries (mut i32) (i32.const 0))
+  (global $filter (mut i32) (i32.const 0))
+  (global $mask (mut i32) (i32.const 0))
+  (global $filterShift (mut i32) (i32.const 0))
+  (global $entryCount (mut i32) (i32.const 0))
+  ;; The regions' ends: the kernel traps rather than write past one (the caller then falls back).
+  (global $bytesLimit (mut i32) (i32.const 0))
+  (global $outCapacity (mut i32) (i32.const 0))
+
+  (func (export "init")
+    (param $used i32) (param $classBase i32) (param $inS i32) (param $inE i32)
+    (param $outS i32) (param $outE i32) (param $hostS i32) (param $hostE i32)
+    (param $slots i32) (param $entries i32) (param $filter i32) (param $capLog2 i32)
+    (param $bytesLimit i32) (param $outCapacity i32)
+    (global.set $used (local.get $used))
+    (global.set $classBase (local.get $classBase))
+    (global.set $inS (local.get $inS))
+    (global.set $inE (local.get $inE))
+    (global.set $outS (local.get $outS))
+    (global.set $outE (local.get $outE))
+    (global.set $hostS (local.get $hostS))
+    (global.set $hostE (local.get $hostE))
+    (global.set $slots (local.get $slots))
+    (global.set $entries (local.get $entries))
+    (global.set $filter (local.get $filter))
+    (global.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $capLog2)) (i32.const 1)))
+    (global.set $filterShift (i32.sub (i32.const 29) (local.get $capLog2)))
+    (global.set $bytesLimit (local.get $bytesLimit))
+    (global.set $outCapacity (local.get $outCapacity))
+    (global.set $count (i32.const 0))
+    (global.set $entryCount (i32.const 0)))
+
+  (func (export "used") (result i32) (global.get $used))
+  (func (export "setUsed") (param $u i32) (global.set $used (local.get $u)))
+  (func (export "count") (result i32) (global.get $count))
+  (func (export "entryCount") (result i32) (global.get $entryCount))
+
+  (func $class (param $c i32) (result i32) (i32.load8_u (i32.add (global.get $classBase) (local.get $c))))
+  (func $ws (param $c i32) (result i32)
+    ;; JavaScript's \s for c < 128; callers test c >= 128 first.
+    (i32.or (i32.eq (local.get $c) (i32.const 32))
+            (i32.le_u (i32.sub (local.get $c) (i32.const 9)) (i32.const 4))))
+
+  (func $hash (param $s i32) (param $e i32) (result i32)
+    (local $h i32)
+    (local.set $h (i32.const 0x811c9dc5))
+    (block $done
+      (loop $next
+        (br_if $done (i32.le_s (local.get $e) (local.get $s)))
+        (local.set $e (i32.sub (local.get $e) (i32.const 1)))
+        (local.set $h (i32.mul (i32.xor (local.get $h) (i32.load8_u (local.get $e))) (i32.const 0x01000193)))
+        (br $next)))
+    (local.get $h))
+
+  (func $home (param $h i32) (result i32)
+    (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+    (local.set $h (i32.mul (local.get $h) (i32.const 0x45d9f3b)))
+    (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+
+  ;; Whether b[s, e) equals entry k's range.
+  (func $equals (param $s i32) (param $e i32) (param $k i32) (result i32)
+    (local $p i32) (local $ks i32) (local $n i32) (local $j i32)
+    (local.set $p (i32.add (global.get $entries) (i32.mul (local.get $k) (i32.const 12))))
+    (local.set $ks (i32.load (local.get $p)))
+    (local.set $n (i32.sub (local.get $e) (local.get $s)))
+    (if (i32.ne (i32.sub (i32.load offset=4 (local.get $p)) (local.get $ks)) (local.get $n))
+      (then (return (i32.const 0))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.gt_s (i32.add (local.get $j) (i32.const 8)) (local.get $n)))
+        (if (i64.ne (i64.load (i32.add (local.get $ks) (local.get $j)))
+                    (i64.load (i32.add (local.get $s) (local.get $j))))
+          (then (return (i32.const 0))))
+        (local.set $j (i32.add (local.get $j) (i32.const 8)))
+        (br $next)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $j) (local.get $n)))
+        (if (i32.ne (i32.load8_u (i32.add (local.get $ks) (local.get $j)))
+                    (i32.load8_u (i32.add (local.get $s) (local.get $j))))
+          (then (return (i32.const 0))))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $next)))
+    (i32.const 1))
+
+  ;; Adds b[s, e); 1 when it was not there yet.
+  (func $add (param $s i32) (param $e i32) (result i32)
+    (local $h i32) (local $i i32) (local $slot i32) (local $k i32) (local $p i32) (local $bit i32)
+    (local.set $h (call $hash (local.get $s) (local.get $e)))
+    (local.set $i (i32.and (call $home (local.get $h)) (global.get $mask)))
+    (block $empty
+      (loop $probe
+        (local.set $slot (i32.load (i32.add (global.get $slots) (i32.shl (local.get $i) (i32.const 2)))))
+        (br_if $empty (i32.eqz (local.get $slot)))
+        (if (i32.eq (i32.load (i32.add (global.get $entries) (i32.sub (i32.mul (local.get $slot) (i32.const 12)) (i32.const 4))))
+                    (local.get $h))
+          (then (if (call $equals (local.get $s) (local.get $e) (i32.sub (local.get $slot) (i32.const 1)))
+                  (then (return (i32.const 0))))))
+        (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (global.get $mask)))
+        (br $probe)))
+    (local.set $k (global.get $entryCount))
+    ;; At most half full: the entries region holds capacity / 2.
+    (if (i32.ge_u (i32.shl (local.get $k) (i32.const 1)) (global.get $mask)) (then (unreachable)))
+    (local.set $p (i32.add (global.get $entries) (i32.mul (local.get $k) (i32.const 12))))
+    (i32.store (local.get $p) (local.get $s))
+    (i32.store offset=4 (local.get $p) (local.get $e))
+    (i32.store offset=8 (local.get $p) (local.get $h))
+    (global.set $entryCount (i32.add (local.get $k) (i32.const 1)))
+    (i32.store (i32.add (global.get $slots) (i32.shl (local.get $i) (i32.const 2))) (i32.add (local.get $k) (i32.const 1)))
+    (local.set $bit (i32.shr_u (i32.mul (local.get $h) (i32.const 0x9e3779b1)) (global.get $filterShift)))
+    (local.set $p (i32.add (global.get $filter) (i32.shl (i32.shr_u (local.get $bit) (i32.const 5)) (i32.const 2))))
+    (i32.store (local.get $p) (i32.or (i32.load (local.get $p)) (i32.shl (i32.const 1) (local.get $bit))))
+    (i32.const 1))
+
+  ;; Whether b[s, e), whose hash is h, is in the table.
+  (func $has (param $s i32) (param $e i32) (param $h i32) (result i32)
+    (local $i i32) (local $slot i32) (local $bit i32)
+    (local.set $bit (i32.shr_u (i32.mul (local.get $h) (i32.const 0x9e3779b1)) (global.get $filterShift)))
+    (if (i32.eqz (i32.and (i32.load (i32.add (global.get $filter) (i32.shl (i32.shr_u (local.get $bit) (i32.const 5)) (i32.const 2))))
+                          (i32.shl (i32.const 1) (local.get $bit))))
+      (then (return (i32.const 0))))
+    (local.set $i (i32.and (call $home (local.get $h)) (global.get $mask)))
+    (block $empty
+      (loop $probe
+        (local.set $slot (i32.load (i32.add (global.get $slots) (i32.shl (local.get $i) (i32.const 2)))))
+        (br_if $empty (i32.eqz (local.get $slot)))
+        (if (i32.eq (i32.load (i32.add (global.get $entries) (i32.sub (i32.mul (local.get $slot) (i32.const 12)) (i32.const 4))))
+                    (local.get $h))
+          (then (if (call $equals (local.get $s) (local.get $e) (i32.sub (local.get $slot) (i32.const 1)))
+                  (then (return (i32.const 1))))))
+        (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (global.get $mask)))
+        (br $probe)))
+    (i32.const 0))
+
+  ;; Adds an output line: the range [s, e), with its hostname [hs, he) or -1.
+  (func $push (export "push") (param $s i32) (param $e i32) (param $hs i32) (param $he i32)
+    (local $o i32)
+    (if (i32.ge_u (global.get $count) (global.get $outCapacity)) (then (unreachable)))
+    (local.set $o (i32.shl (global.get $count) (i32.const 2)))
+    (i32.store (i32.add (global.get $outS) (local.get $o)) (local.get $s))
+    (i32.store (i32.add (global.get $outE) (local.get $o)) (local.get $e))
+    (i32.store (i32.add (global.get $hostS) (local.get $o)) (local.get $hs))
+    (i32.store (i32.add (global.get $hostE) (local.get $o)) (local.get $he))
+    (global.set $count (i32.add (global.get $count) (i32.const 1))))
+
+  ;; Keeps the first rule per hostname [ns, ne): as `||name^` with rewrite, else as input line i.
+  (func $keep (export "keep") (param $ns i32) (param $ne i32) (param $rewrite i32) (param $i i32)
+    (local $at i32) (local $n i32)
+    (if (i32.eqz (call $add (local.get $ns) (local.get $ne))) (then (return)))
+    (if (local.get $rewrite)
+      (then
+        (local.set $at (global.get $used))
+        (local.set $n (i32.sub (local.get $ne) (local.get $ns)))
+        (if (i32.gt_u (i32.add (i32.add (local.get $at) (local.get $n)) (i32.const 3)) (global.get $bytesLimit))
+          (then (unreachable)))
+        (i32.store16 (local.get $at) (i32.const 0x7c7c))
+        (memory.copy (i32.add (local.get $at) (i32.const 2)) (local.get $ns) (local.get $n))
+        (i32.store8 (i32.add (i32.add (local.get $at) (i32.const 2)) (local.get $n)) (i32.const 94))
+        (global.set $used (i32.add (i32.add (local.get $at) (local.get $n)) (i32.const 3)))
+        (call $push (local.get $at) (global.get $used)
+                    (i32.add (local.get $at) (i32.const 2)) (i32.add (i32.add (local.get $at) (i32.const 2)) (local.get $n))))
+      (else
+        (call $push
+          (i32.load (i32.add (global.get $inS) (i32.shl (local.get $i) (i32.const 2))))
+          (i32.load (i32.add (global.get $inE) (i32.shl (local.get $i) (i32.const 2))))
+          (local.get $ns) (local.get $ne)))))
+
+  ;; plainHostRuleAt: the hostname's start in `||[a-z0-9.-]+^`, else -1.
+  (func $plainAt (param $s i32) (param $e i32) (result i32)
+    (local $i i32) (local $k i32)
+    (if (i32.lt_s (i32.sub (local.get $e) (local.get $s)) (i32.const 4)) (then (return (i32.const -1))))
+    (if (i32.ne (i32.load16_u (local.get $s)) (i32.const 0x7c7c)) (then (return (i32.const -1))))
+    (if (i32.ne (i32.load8_u (i32.sub (local.get $e) (i32.const 1))) (i32.const 94)) (then (return (i32.const -1))))
+    (local.set $i (i32.add (local.get $s) (i32.const 2)))
+    (local.set $e (i32.sub (local.get $e) (i32.const 1)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $i) (local.get $e)))
+        ;; HYPHEN (3) .. LOWER (5)
+        (if (i32.gt_u (i32.sub (call $class (i32.load8_u (local.get $i))) (i32.const 3)) (i32.const 2))
+          (then (return (i32.const -1))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (i32.add (local.get $s) (i32.const 2)))
+
+  ;; simpleHostsLineAt: where the name of `0.0.0.0 name` or `127.0.0.1 name` starts, else -1.
+  (func $simpleAt (param $s i32) (param $e i32) (result i32)
+    (local $i i32)
+    (if (i32.and (i32.ge_s (i32.sub (local.get $e) (local.get $s)) (i32.const 8))
+                 (i64.eq (i64.load (local.get $s)) (i64.const 0x20302e302e302e30)))
+      (then (local.set $i (i32.add (local.get $s) (i32.const 8))))
+      (else
+        (if (i32.and (i32.ge_s (i32.sub (local.get $e) (local.get $s)) (i32.const 10))
+                     (i32.and (i64.eq (i64.load (local.get $s)) (i64.const 0x2e302e302e373231))
+                              (i32.eq (i32.load16_u offset=8 (local.get $s)) (i32.const 0x2031))))
+          (then (local.set $i (i32.add (local.get $s) (i32.const 10))))
+          (else (return (i32.const -1))))))
+    (if (i32.ge_s (local.get $i) (local.get $e)) (then (return (i32.const -1))))
+    (local.set $s (local.get $i))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $i) (local.get $e)))
+        ;; NAME_STOP (1)
+        (if (i32.eq (call $class (i32.load8_u (local.get $i))) (i32.const 1)) (then (return (i32.const -1))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (local.get $s))
+
+  ;; isJustDomainAt.
+  (func $justDomainAt (param $s i32) (param $e i32) (result i32)
+    (local $n i32) (local $trailingDot i32) (local $end i32) (local $labels i32) (local $label i32)
+    (local $i i32) (local $k i32) (local $len i32)
+    (local.set $n (i32.sub (local.get $e) (local.get $s)))
+    (if (i32.or (i32.eqz (local.get $n)) (i32.gt_s (local.get $n) (i32.const 255))) (then (return (i32.const 0))))
+    (local.set $trailingDot (i32.eq (i32.load8_u (i32.sub (local.get $e) (i32.const 1))) (i32.const 46)))
+    (local.set $end (i32.sub (local.get $e) (local.get $trailingDot)))
+    (if (i32.eq (local.get $end) (local.get $s)) (then (return (i32.const 0))))
+    (local.set $label (local.get $s))
+    (local.set $i (local.get $s))
+    (block $done
+      (loop $next
+        (br_if $done (i32.gt_s (local.get $i) (local.get $end)))
+        (local.set $k
+          (if (result i32) (i32.lt_s (local.get $i) (local.get $end))
+            (then (call $class (i32.load8_u (local.get $i))))
+            (else (i32.const 4))))
+        (if (i32.eq (local.get $k) (i32.const 4))
+          (then
+            (local.set $len (i32.sub (local.get $i) (local.get $label)))
+            ;; One test at a time: WebAssembly's i32.or evaluates both sides, and an empty
+            ;; label at the list's first byte has no byte before it.
+            (if (i32.or (i32.eqz (local.get $len)) (i32.gt_s (local.get $len) (i32.const 63))) (then (return (i32.const 0))))
+            (if (i32.lt_u (call $class (i32.load8_u (local.get $label))) (i32.const 5)) (then (return (i32.const 0))))
+            (if (i32.lt_u (call $class (i32.load8_u (i32.sub (local.get $i) (i32.const 1)))) (i32.const 5))
+              (then (return (i32.const 0))))
+            (local.set $labels (i32.add (local.get $labels) (i32.const 1)))
+            (local.set $label (i32.add (local.get $i) (i32.const 1))))
+          (else
+            (if (i32.lt_u (local.get $k) (i32.const 3)) (then (return (i32.const 0))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (i32.or (i32.gt_s (local.get $labels) (i32.const 1)) (local.get $trailingDot)))
+
+  ;; hasModifiersAt.
+  (func $hasModifiers (param $s i32) (param $e i32) (result i32)
+    (local $last i32) (local $i i32) (local $j i32) (local $escaped i32)
+    (local.set $last (i32.load8_u (i32.sub (local.get $e) (i32.const 1))))
+    (if (i32.or (i32.ge_u (local.get $last) (i32.const 128)) (call $ws (local.get $last))) (then (return (i32.const 0))))
+    (local.set $i (i32.sub (local.get $e) (i32.const 1)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.lt_s (local.get $i) (local.get $s)))
+        ;; An unescaped `$`; the byte before is read only when there is one.
+        (local.set $escaped (i32.const 0))
+        (if (i32.gt_s (local.get $i) (local.get $s))
+          (then (local.set $escaped (i32.eq (i32.load8_u (i32.sub (local.get $i) (i32.const 1))) (i32.const 92)))))
+        (if (i32.and (i32.eq (i32.load8_u (local.get $i)) (i32.const 36)) (i32.eqz (local.get $escaped)))
+          (then
+            (local.set $j (i32.add (local.get $i) (i32.const 1)))
+            (block $scanned
+              (loop $scan
+                (br_if $scanned (i32.ge_s (local.get $j) (local.get $e)))
+                (if (i32.ne (i32.load8_u (local.get $j)) (i32.const 44)) (then (return (i32.const 1))))
+                (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                (br $scan)))
+            (return (i32.const 0))))
+        (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+        (br $next)))
+    (i32.const 0))
+
+  ;; mayBeCompressible.
+  (func $mayBe (param $s i32) (param $e i32) (result i32)
+    (local $c i32) (local $i i32)
+    (local.set $c (i32.load8_u (local.get $s)))
+    (if (i32.eq (local.get $c) (i32.const 124))
+      (then (return (i32.and (i32.eq (i32.load8_u offset=1 (local.get $s)) (i32.const 124))
+                             (i32.eqz (call $hasModifiers (local.get $s) (local.get $e)))))))
+    (if (i32.or (i32.ge_u (local.get $c) (i32.const 128)) (call $ws (local.get $c))) (then (return (i32.const 1))))
+    (local.set $i (local.get $s))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $i) (local.get $e)))
+        (br_if $done (i32.eqz (i32.load8_u offset=256 (i32.add (global.get $classBase) (i32.load8_u (local.get $i))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (if (i32.or (i32.le_s (local.get $i) (local.get $s)) (i32.ge_s (local.get $i) (local.get $e)))
+      (then (return (i32.const 0))))
+    (local.set $c (i32.load8_u (local.get $i)))
+    (i32.or (i32.or (i32.eq (local.get $c) (i32.const 37)) (i32.ge_u (local.get $c) (i32.const 128)))
+            (call $ws (local.get $c))))
+
+  ;; The first pass from input line i: returns the first line JavaScript must decide, or n.
+  (func (export "run") (param $i i32) (param $n i32) (result i32)
+    (local $s i32) (local $e i32) (local $p i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
+        (local.set $s (i32.load (i32.add (global.get $inS) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $e (i32.load (i32.add (global.get $inE) (i32.shl (local.get $i) (i32.const 2)))))
+        (block $decided
+          (local.set $p (call $plainAt (local.get $s) (local.get $e)))
+          (if (i32.ne (local.get $p) (i32.const -1))
+            (then (call $keep (local.get $p) (i32.sub (local.get $e) (i32.const 1)) (i32.const 0) (local.get $i)) (br $decided)))
+          (local.set $p (call $simpleAt (local.get $s) (local.get $e)))
+          (if (i32.ne (local.get $p) (i32.const -1))
+            (then (call $keep (local.get $p) (local.get $e) (i32.const 1) (local.get $i)) (br $decided)))
+          (if (call $justDomainAt (local.get $s) (local.get $e))
+            (then (call $keep (local.get $s) (local.get $e) (i32.const 1) (local.get $i)) (br $decided)))
+          (if (call $mayBe (local.get $s) (local.get $e)) (then (return (local.get $i))))
+          (call $push (local.get $s) (local.get $e) (i32.const -1) (i32.const -1)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (local.get $n))
+
+  ;; The parent-domain pass: drops each output line whose hostname has a parent domain in the
+  ;; table, moving the kept ones down in place. Returns how many are kept.
+  (func (export "parents") (result i32)
+    (local $k i32) (local $w i32) (local $o i32) (local $hs i32) (local $he i32)
+    (local $i i32) (local $h i32) (local $found i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $k) (global.get $count)))
+        (local.set $o (i32.shl (local.get $k) (i32.const 2)))
+        (local.set $hs (i32.load (i32.add (global.get $hostS) (local.get $o))))
+        (local.set $found (i32.const -1))
+        (if (i32.ne (local.get $hs) (i32.const -1))
+          (then
+            (local.set $he (i32.load (i32.add (global.get $hostE) (local.get $o))))
+            (local.set $h (i32.const 0x811c9dc5))
+            (local.set $i (local.get $he))
+            (block $walked
+              (loop $walk
+                (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+                (br_if $walked (i32.le_s (local.get $i) (local.get $hs)))
+                (local.set $h (i32.mul (i32.xor (local.get $h) (i32.load8_u (local.get $i))) (i32.const 0x01000193)))
+                (if (i32.eq (i32.load8_u (i32.sub (local.get $i) (i32.const 1))) (i32.const 46))
+                  (then (if (call $has (local.get $i) (local.get $he) (local.get $h))
+                          (then (local.set $found (local.get $i))))))
+                (br $walk)))))
+        (if (i32.eq (local.get $found) (i32.const -1))
+          (then
+            (if (i32.ne (local.get $w) (local.get $k))
+              (then
+                (i32.store (i32.add (global.get $outS) (i32.shl (local.get $w) (i32.const 2)))
+                           (i32.load (i32.add (global.get $outS) (local.get $o))))
+                (i32.store (i32.add (global.get $outE) (i32.shl (local.get $w) (i32.const 2)))
+                           (i32.load (i32.add (global.get $outE) (local.get $o))))))
+            (local.set $w (i32.add (local.get $w) (i32.const 1)))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $next)))
+    (local.get $w))
+)

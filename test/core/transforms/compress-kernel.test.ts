@@ -1,0 +1,121 @@
+import { describe, expect, test } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import fc from 'fast-check';
+import { COMPRESS_KERNEL } from '../../../src/core/transforms/compress-kernel.js';
+import { compressPackedJs, compressWasm } from '../../../src/core/transforms/compress.js';
+import { packText, unpackLines, type PackedLines } from '../../../src/core/transforms/packed.js';
+import { TRANSFORMATIONS } from '../../../src/core/transforms/registry.js';
+import { ALL_TRICKY, trickyList } from '../../support/tricky-lines.js';
+// @ts-expect-error: a plain JavaScript script, without types
+import { assembleKernel } from '../../../scripts/wasm-kernel.js';
+
+const quiet = { reporting: false, removed: () => undefined };
+const compress = TRANSFORMATIONS.find((t) => t.name === 'Compress')!;
+
+/** The list's lines and its flag, which is all a later step reads. */
+function seen(list: PackedLines) {
+  return { lines: unpackLines(list).text, distinctHostRules: list.distinctHostRules };
+}
+
+/** Both implementations on their own copy of the list (a transformation consumes its input). */
+function both(text: string) {
+  const wasm = compressWasm(packText(text)!);
+  const js = compressPackedJs(packText(text)!, quiet);
+  return { wasm: wasm && seen(wasm), js: seen(js) };
+}
+
+describe("Compress's WebAssembly kernel", () => {
+  test('is compress-kernel.wat, assembled (run scripts/wasm-kernel.js after editing it)', async () => {
+    const assembled: Buffer = await assembleKernel();
+    expect(assembled.toString('base64')).toBe(COMPRESS_KERNEL);
+  });
+
+  test('decides the tricky lines as the TypeScript does, each alone and all together', () => {
+    for (const line of ALL_TRICKY) {
+      const { wasm, js } = both(`${line}\n||keep.example^`);
+      expect(wasm, line).toEqual(js);
+    }
+    // Parents at every position, the host's first byte included.
+    const cases: [string[], string[]][] = [
+      [['||.a.example^', '||b.a.example^', 'c.b.a.example', '||a.example^'], ['||a.example^']],
+      [['||b.a.example^', '0.0.0.0 example', '||x.example.^', '||example.^'], ['||example^', '||example.^']],
+    ];
+    for (const [lines, kept] of cases) {
+      const { wasm, js } = both(lines.join('\n'));
+      expect(wasm).toEqual(js);
+      expect(js.lines).toEqual(kept);
+    }
+    const { wasm, js } = both(ALL_TRICKY.join('\n'));
+    expect(wasm).toEqual(js);
+  });
+
+  test.each([1, 2, 3, 4])('decides seeded tricky lists as the TypeScript does (seed %i)', (seed) => {
+    const { wasm, js } = both(trickyList(3000, seed));
+    expect(wasm).toEqual(js);
+  });
+
+  /** Lines near every boundary the kernel tests: label and name lengths, shapes, modifiers. */
+  const label = fc.oneof(
+    // A few labels, often: hosts then share parents and repeat, for the table and the parent pass.
+    { arbitrary: fc.constantFrom('a', 'b', 'ex', 'com'), weight: 4 },
+    fc.stringMatching(/^[a-z0-9]{1,8}$/),
+    fc.stringMatching(/^[a-zA-Z0-9_-]{1,6}$/),
+    fc.constantFrom('a'.repeat(63), 'b'.repeat(64), 'xn--p1ai', 'ü', 'A', '-', ''),
+  );
+  const host = fc.array(label, { minLength: 1, maxLength: 5 }).chain((labels) =>
+    fc.constantFrom('', '.', '..').map((end) => labels.join('.') + end),
+  );
+  const longHost = fc.integer({ min: 250, max: 258 }).map((n) => `${'a'.repeat(60)}.`.repeat(5).slice(0, n - 4) + '.com');
+  const line = fc
+    .tuple(
+      fc.constantFrom('', '', '||', '||', '@@||', '|', '0.0.0.0 ', '127.0.0.1 ', '0.0.0.0\t', '::1 ', '1.2.3.4%eth0 ', 'fe80::1 ', ' ', '#', '!', 'abc '),
+      fc.array(fc.oneof(host, longHost), { minLength: 1, maxLength: 3 }),
+      fc.constantFrom(' ', '\t', '  '),
+      fc.constantFrom('', '', '^', '^', '^$third-party', '^$', '^$,', '^$,,', '\\$x', '^|', ' # c', '#x', ' ', '$important', '^$1p\\$'),
+    )
+    .map(([prefix, names, gap, suffix]) => prefix + names.join(gap) + suffix);
+
+  test('decides generated lines as the TypeScript does', () => {
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 60 }), (lines) => {
+        const text = lines.join('\n').trim();
+        if (text === '') return;
+        const { wasm, js } = both(text);
+        expect(wasm).toEqual(js);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  test('gives the list back to the TypeScript when its hostnames outgrow the room sized by its lines', () => {
+    // 40 lines naming 100 hosts each: more outputs and table entries than the kernel makes room for.
+    const text = Array.from({ length: 40 }, (_, i) => `0.0.0.0 ${Array.from({ length: 100 }, (_, j) => `h${i}-${j}.example`).join(' ')}`).join('\n');
+    expect(compressWasm(packText(text)!)).toBeNull();
+    const out = seen(compress.applyPacked!(packText(text)!, quiet));
+    expect(out).toEqual(seen(compressPackedJs(packText(text)!, quiet)));
+    expect(out.lines).toHaveLength(4000);
+  });
+
+  test('leaves the list it reads as it was, and room after its own for the lines joined later', () => {
+    const list = packText('0.0.0.0 a.example\nb.example\n||c.example^')!;
+    const before = new Uint8Array(list.bytes);
+    const out = compressWasm(list)!;
+    expect(list.bytes).toEqual(before);
+    expect(out.bytes).not.toBe(list.bytes);
+    expect(unpackLines(out).text).toEqual(['||a.example^', '||b.example^', '||c.example^']);
+    expect(out.bytes.length - out.used).toBeGreaterThanOrEqual(65536);
+  });
+
+  test('a compile without WebAssembly (node --jitless) writes the same list', () => {
+    const root = resolve(import.meta.dirname, '../../..');
+    const run = (flags: string[]) =>
+      execFileSync(process.execPath, [...flags, resolve(root, 'bin/run.js'), 'compile', '-c', resolve(root, 'examples/flc.config.json'), '-q'], {
+        env: { ...process.env, SOURCE_DATE_EPOCH: '0' },
+        encoding: 'utf8',
+      });
+    const withWasm = run([]);
+    expect(withWasm).toContain('||ads.example.com^');
+    expect(run(['--jitless'])).toBe(withWasm);
+  });
+});
