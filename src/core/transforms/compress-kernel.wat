@@ -1,19 +1,22 @@
-;; Compress on a packed list, as WebAssembly (compress.ts, `compressWasm`): the first pass over
-;; the shapes it decides on bytes and the parent-domain pass, with the hostname table of
-;; byte-table.ts. Each function mirrors the TypeScript function it is named after, test for test;
-;; test/core/transforms/compress-kernel.test.ts compares the two on generated lists.
+;; The WebAssembly kernel of Compress and Deduplicate on packed lists (kernel.ts; compress.ts,
+;; `compressWasm`; deduplicate.ts, `deduplicateWasm`): Compress's first pass over the shapes it
+;; decides on bytes and its parent-domain pass, with the hostname table of byte-table.ts, and
+;; Deduplicate's lookups with `dropFromEnd`. Each function mirrors the TypeScript function it is
+;; named after, test for test; test/core/transforms/compress-kernel.test.ts compares the two on
+;; generated lists.
 ;;
-;; Why: a 300,000-line list runs each of Compress's loops once per process, so the JavaScript
-;; spends much of its time in the engine's baseline tiers before its optimised code lands. Code
+;; Why: a 300,000-line list runs each of these loops once per process, so the JavaScript spends
+;; much of its time in the engine's baseline tiers before its optimised code lands. Code
 ;; compiled from WebAssembly runs at near its final speed from the first line.
 ;;
 ;; scripts/wasm-kernel.js assembles this file into compress-kernel.ts; run it after editing.
 (module
   (import "env" "memory" (memory 1))
 
-  ;; Memory layout, set by $init: the list's bytes from 0 (as in the packed list), BYTE_CLASS
-  ;; (rule-text.ts) at $classBase and ADDRESS_CODE (compress.ts) 256 bytes after it, the arrays.
-  (global $classBase (mut i32) (i32.const 0))
+  ;; Memory bytes 0-255 hold BYTE_CLASS (rule-text.ts) and 256-511 ADDRESS_CODE, written by
+  ;; kernel.ts: a byte's class is the byte at its own value's address, loaded inline (calls are
+  ;; not inlined by the engine, and one per byte cost more than the lookups).
+  ;; Compress's layout, set by $init: the list's bytes from 0 (as in the packed list), the arrays.
   (global $used (mut i32) (i32.const 0))
   (global $inS (mut i32) (i32.const 0))
   (global $inE (mut i32) (i32.const 0))
@@ -33,12 +36,11 @@
   (global $outCapacity (mut i32) (i32.const 0))
 
   (func (export "init")
-    (param $used i32) (param $classBase i32) (param $inS i32) (param $inE i32)
+    (param $used i32) (param $inS i32) (param $inE i32)
     (param $outS i32) (param $outE i32) (param $hostS i32) (param $hostE i32)
     (param $slots i32) (param $entries i32) (param $filter i32) (param $capLog2 i32)
     (param $bytesLimit i32) (param $outCapacity i32)
     (global.set $used (local.get $used))
-    (global.set $classBase (local.get $classBase))
     (global.set $inS (local.get $inS))
     (global.set $inE (local.get $inE))
     (global.set $outS (local.get $outS))
@@ -55,12 +57,21 @@
     (global.set $count (i32.const 0))
     (global.set $entryCount (i32.const 0)))
 
+  ;; Adds delta to the n offsets at `at` (line ranges copied in, for bytes copied to 512 on).
+  (func (export "rebase") (param $at i32) (param $n i32) (param $delta i32)
+    (local $end i32)
+    (local.set $end (i32.add (local.get $at) (i32.shl (local.get $n) (i32.const 2))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
+        (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (local.get $delta)))
+        (local.set $at (i32.add (local.get $at) (i32.const 4)))
+        (br $next))))
   (func (export "used") (result i32) (global.get $used))
   (func (export "setUsed") (param $u i32) (global.set $used (local.get $u)))
   (func (export "count") (result i32) (global.get $count))
   (func (export "entryCount") (result i32) (global.get $entryCount))
 
-  (func $class (param $c i32) (result i32) (i32.load8_u (i32.add (global.get $classBase) (local.get $c))))
   (func $ws (param $c i32) (result i32)
     ;; JavaScript's \s for c < 128; callers test c >= 128 first.
     (i32.or (i32.eq (local.get $c) (i32.const 32))
@@ -202,7 +213,7 @@
       (loop $next
         (br_if $done (i32.ge_s (local.get $i) (local.get $e)))
         ;; HYPHEN (3) .. LOWER (5)
-        (if (i32.gt_u (i32.sub (call $class (i32.load8_u (local.get $i))) (i32.const 3)) (i32.const 2))
+        (if (i32.gt_u (i32.sub (i32.load8_u (i32.load8_u (local.get $i))) (i32.const 3)) (i32.const 2))
           (then (return (i32.const -1))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next)))
@@ -226,7 +237,7 @@
       (loop $next
         (br_if $done (i32.ge_s (local.get $i) (local.get $e)))
         ;; NAME_STOP (1)
-        (if (i32.eq (call $class (i32.load8_u (local.get $i))) (i32.const 1)) (then (return (i32.const -1))))
+        (if (i32.eq (i32.load8_u (i32.load8_u (local.get $i))) (i32.const 1)) (then (return (i32.const -1))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next)))
     (local.get $s))
@@ -247,7 +258,7 @@
         (br_if $done (i32.gt_s (local.get $i) (local.get $end)))
         (local.set $k
           (if (result i32) (i32.lt_s (local.get $i) (local.get $end))
-            (then (call $class (i32.load8_u (local.get $i))))
+            (then (i32.load8_u (i32.load8_u (local.get $i))))
             (else (i32.const 4))))
         (if (i32.eq (local.get $k) (i32.const 4))
           (then
@@ -255,8 +266,8 @@
             ;; One test at a time: WebAssembly's i32.or evaluates both sides, and an empty
             ;; label at the list's first byte has no byte before it.
             (if (i32.or (i32.eqz (local.get $len)) (i32.gt_s (local.get $len) (i32.const 63))) (then (return (i32.const 0))))
-            (if (i32.lt_u (call $class (i32.load8_u (local.get $label))) (i32.const 5)) (then (return (i32.const 0))))
-            (if (i32.lt_u (call $class (i32.load8_u (i32.sub (local.get $i) (i32.const 1)))) (i32.const 5))
+            (if (i32.lt_u (i32.load8_u (i32.load8_u (local.get $label))) (i32.const 5)) (then (return (i32.const 0))))
+            (if (i32.lt_u (i32.load8_u (i32.load8_u (i32.sub (local.get $i) (i32.const 1)))) (i32.const 5))
               (then (return (i32.const 0))))
             (local.set $labels (i32.add (local.get $labels) (i32.const 1)))
             (local.set $label (i32.add (local.get $i) (i32.const 1))))
@@ -305,7 +316,7 @@
     (block $done
       (loop $next
         (br_if $done (i32.ge_s (local.get $i) (local.get $e)))
-        (br_if $done (i32.eqz (i32.load8_u offset=256 (i32.add (global.get $classBase) (i32.load8_u (local.get $i))))))
+        (br_if $done (i32.eqz (i32.load8_u offset=256 (i32.load8_u (local.get $i)))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next)))
     (if (i32.or (i32.le_s (local.get $i) (local.get $s)) (i32.ge_s (local.get $i) (local.get $e)))
@@ -374,4 +385,76 @@
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $next)))
     (local.get $w))
+
+  ;; isCommentAt (packed.ts): `!…`, a lone `#`, `# …` or `####…`.
+  (func $isComment (param $s i32) (param $e i32) (result i32)
+    (local $len i32) (local $c i32)
+    (local.set $len (i32.sub (local.get $e) (local.get $s)))
+    (if (i32.eqz (local.get $len)) (then (return (i32.const 0))))
+    (local.set $c (i32.load8_u (local.get $s)))
+    (if (i32.eq (local.get $c) (i32.const 33)) (then (return (i32.const 1))))
+    (if (i32.ne (local.get $c) (i32.const 35)) (then (return (i32.const 0))))
+    (if (i32.eq (local.get $len) (i32.const 1)) (then (return (i32.const 1))))
+    (if (i32.eq (i32.load8_u offset=1 (local.get $s)) (i32.const 32)) (then (return (i32.const 1))))
+    (if (i32.lt_s (local.get $len) (i32.const 4)) (then (return (i32.const 0))))
+    ;; `###` after the first `#`
+    (i32.eq (i32.and (i32.load (local.get $s)) (i32.const 0xffffff00)) (i32.const 0x23232300)))
+
+  ;; How many of the n lines at inStart/inEnd are not plain host rules (`plainHostRuleAt`);
+  ;; the byte at hostRule + i is 1 for line i when it is one, else 0 (for $dedup).
+  (func (export "countOther") (param $inStart i32) (param $inEnd i32) (param $n i32) (param $hostRule i32) (result i32)
+    (local $i i32) (local $count i32) (local $plain i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
+        (local.set $plain
+          (i32.ne (call $plainAt (i32.load (i32.add (local.get $inStart) (i32.shl (local.get $i) (i32.const 2))))
+                                 (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2)))))
+                  (i32.const -1)))
+        (i32.store8 (i32.add (local.get $hostRule) (local.get $i)) (local.get $plain))
+        (local.set $count (i32.add (local.get $count) (i32.eqz (local.get $plain))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (local.get $count))
+
+  ;; Deduplicate (deduplicate.ts, `applyPacked`) on the n lines at inStart/inEnd: keep[i] (a byte
+  ;; at keep + i) as `dropFromEnd` gives it. Walking from the end, a line already seen (its later
+  ;; copy is kept) that is no comment nor empty is dropped, and so are the comments and empty
+  ;; lines directly above it. With skipHostRules (the list's `distinctHostRules`), plain host rules
+  ;; are not looked up: $countOther has marked them in the keep bytes, each read before it is
+  ;; written. The table is built afresh in the regions given, for capacity 2^capLog2.
+  (func (export "dedup")
+    (param $inStart i32) (param $inEnd i32) (param $n i32) (param $keep i32) (param $skipHostRules i32)
+    (param $slots i32) (param $entries i32) (param $filter i32) (param $capLog2 i32)
+    (local $i i32) (local $s i32) (local $e i32) (local $seen i32) (local $blank i32) (local $removing i32)
+    (global.set $slots (local.get $slots))
+    (global.set $entries (local.get $entries))
+    (global.set $filter (local.get $filter))
+    (global.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $capLog2)) (i32.const 1)))
+    (global.set $filterShift (i32.sub (i32.const 29) (local.get $capLog2)))
+    (global.set $entryCount (i32.const 0))
+    (memory.fill (local.get $slots) (i32.const 0) (i32.shl (i32.const 4) (local.get $capLog2)))
+    (memory.fill (local.get $filter) (i32.const 0) (i32.shl (i32.const 1) (local.get $capLog2)))
+    (local.set $i (local.get $n))
+    (block $done
+      (loop $next
+        (br_if $done (i32.le_s (local.get $i) (i32.const 0)))
+        (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+        (local.set $s (i32.load (i32.add (local.get $inStart) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $e (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $seen (i32.const 0))
+        (if (i32.or (i32.eqz (local.get $skipHostRules)) (i32.eqz (i32.load8_u (i32.add (local.get $keep) (local.get $i)))))
+          (then (local.set $seen (i32.eqz (call $add (local.get $s) (local.get $e))))))
+        (local.set $blank (i32.or (i32.eq (local.get $s) (local.get $e)) (call $isComment (local.get $s) (local.get $e))))
+        (if (i32.and (local.get $seen) (i32.eqz (local.get $blank)))
+          (then
+            (local.set $removing (i32.const 1))
+            (i32.store8 (i32.add (local.get $keep) (local.get $i)) (i32.const 0)))
+          (else
+            (if (i32.and (local.get $removing) (local.get $blank))
+              (then (i32.store8 (i32.add (local.get $keep) (local.get $i)) (i32.const 0)))
+              (else
+                (local.set $removing (i32.const 0))
+                (i32.store8 (i32.add (local.get $keep) (local.get $i)) (i32.const 1))))))
+        (br $next))))
 )

@@ -3,10 +3,10 @@ import { StringTable } from './string-table.js';
 import { ByteTable } from './byte-table.js';
 import { SYNTHETIC } from './lines.js';
 import { decodeRange, keepWherePacked, lineText, PackedBuilder, packedLines, widen, type PackedLines } from './packed.js';
-import { COMPRESS_KERNEL } from './compress-kernel.js';
+import { align, holdList, isRegionFull, KERNEL_BASE, newKernel } from './kernel.js';
 import type { TransformContext } from './types.js';
 import {
-  BYTE_CLASS,
+  ADDRESS_CODE,
   etcHostsHostnames,
   isEtcHostsRule,
   isJustDomain,
@@ -41,10 +41,6 @@ function blockedParentAt(b: Uint8Array, s: number, e: number, table: ByteTable):
   return found;
 }
 
-/** `[a-f0-9.:[\]]`, the characters of a hosts line's address, as a byte table. */
-const ADDRESS_CODE = new Uint8Array(256).map((_, c) =>
-  (c >= 48 && c <= 58) || (c >= 97 && c <= 102) || c === 46 || c === 91 || c === 93 ? 1 : 0,
-);
 
 /**
  * False when `otherCompressible` is sure to find nothing in `b[s, e)`, which is not a
@@ -255,31 +251,6 @@ export function compressPackedJs(lines: PackedLines, ctx: TransformContext): Pac
   return keepWherePacked(packedLines(b, kept.used, kept.start, kept.end, kept.from, true), keep);
 }
 
-/** The kernel's exports (compress-kernel.wat). */
-interface Kernel {
-  init(
-    used: number, classBase: number, inStart: number, inEnd: number, outStart: number, outEnd: number,
-    hostStart: number, hostEnd: number, slots: number, entries: number, filter: number, capacityLog2: number,
-    bytesLimit: number, outCapacity: number,
-  ): void;
-  used(): number;
-  setUsed(used: number): void;
-  run(from: number, n: number): number;
-  push(s: number, e: number, hs: number, he: number): void;
-  keep(ns: number, ne: number, rewrite: number, i: number): void;
-  parents(): number;
-}
-
-let kernelModule: WebAssembly.Module | null | undefined;
-
-/** The compiled kernel, or null where the engine has no WebAssembly (`node --jitless`). */
-function kernel(): WebAssembly.Module | null {
-  if (kernelModule === undefined) {
-    kernelModule = typeof WebAssembly === 'object' ? new WebAssembly.Module(Uint8Array.from(atob(COMPRESS_KERNEL), (c) => c.charCodeAt(0))) : null;
-  }
-  return kernelModule;
-}
-
 /**
  * `compressPackedJs` for a list without provenance and without a report, in WebAssembly: the
  * list's bytes and line ranges are copied into a fresh memory, the kernel takes every line
@@ -290,14 +261,14 @@ function kernel(): WebAssembly.Module | null {
  * list outgrows the room given to it (the kernel traps before writing past a region).
  */
 export function compressWasm(lines: PackedLines): PackedLines | null {
-  const module = kernel();
-  if (module === null) return null;
   const n = lines.start.length;
   const used = lines.used;
   const capacity = StringTable.capacityFor(n + 1024);
-  // Room for the kernel's rewrites (a line becomes `||name^`: its length + 3) and the names
-  // handed back; pages of it never written cost no memory.
-  const bytesLimit = align(2 * used + 4 * n + 65536);
+  // The list's bytes go to KERNEL_BASE on, their offsets moved with them, so that the list
+  // returned is a view from 0 (bytes before the first line belong to no line). Then room for the
+  // kernel's rewrites (a line becomes `||name^`: its length + 3) and the names handed back;
+  // pages of it never written cost no memory.
+  const bytesLimit = align(KERNEL_BASE + 2 * used + 4 * n + 65536);
   const outCapacity = n + (n >> 1) + 1024;
   let top = bytesLimit;
   const take = (size: number) => {
@@ -305,36 +276,31 @@ export function compressWasm(lines: PackedLines): PackedLines | null {
     top = align(top + size);
     return at;
   };
-  const classBase = take(512);
   const inStart = take(4 * n);
   const inEnd = take(4 * n);
   const outStart = take(4 * outCapacity);
   const outEnd = take(4 * outCapacity);
+  // Free again once the list is made, for Deduplicate's kernel (`holdList`).
   const hostStart = take(4 * outCapacity);
   const hostEnd = take(4 * outCapacity);
   const slots = take(4 * capacity);
   const entries = take(12 * (capacity / 2));
   const filter = take(capacity);
-  let memory: WebAssembly.Memory;
-  try {
-    memory = new WebAssembly.Memory({ initial: Math.ceil(top / 65536) });
-  } catch {
-    return null; // larger than the engine gives one memory
-  }
-  const k = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Kernel;
-  const buffer = memory.buffer;
+  const memory = newKernel(top);
+  if (memory === null) return null;
+  const { kernel: k, buffer } = memory;
   const bytes = new Uint8Array(buffer);
-  bytes.set(lines.bytes.subarray(0, used), 0);
-  bytes.set(BYTE_CLASS, classBase);
-  bytes.set(ADDRESS_CODE, classBase + 256);
+  bytes.set(lines.bytes.subarray(0, used), KERNEL_BASE);
   const words = new Int32Array(buffer);
   words.set(lines.start, inStart >> 2);
   words.set(lines.end, inEnd >> 2);
-  k.init(used, classBase, inStart, inEnd, outStart, outEnd, hostStart, hostEnd, slots, entries, filter, Math.log2(capacity), bytesLimit, outCapacity);
+  k.rebase(inStart, n, KERNEL_BASE);
+  k.rebase(inEnd, n, KERNEL_BASE);
+  k.init(KERNEL_BASE + used, inStart, inEnd, outStart, outEnd, hostStart, hostEnd, slots, entries, filter, Math.log2(capacity), bytesLimit, outCapacity);
   try {
     for (let i = k.run(0, n); i < n; i = k.run(i + 1, n)) {
-      const s = lines.start[i];
-      const e = lines.end[i];
+      const s = KERNEL_BASE + lines.start[i];
+      const e = KERNEL_BASE + lines.end[i];
       const found = otherCompressible(decodeRange(bytes, s, e));
       if (!found) {
         k.push(s, e, -1, -1);
@@ -349,20 +315,15 @@ export function compressWasm(lines: PackedLines): PackedLines | null {
         k.keep(at, at + written, found.rewrite ? 1 : 0, i);
       }
     }
-    const count = k.parents();
-    const view = (at: number) => new Int32Array(buffer, at, count);
-    return packedLines(new Uint8Array(buffer, 0, bytesLimit), k.used(), view(outStart), view(outEnd), undefined, true);
   } catch (error) {
-    // The kernel's own trap, before writing past a region: a region was full. Any other trap
-    // (an access out of bounds) is a fault in the kernel, and is not hidden.
-    if (error instanceof WebAssembly.RuntimeError && error.message === 'unreachable') return null;
+    // Any other trap (an access out of bounds) is a fault in the kernel, and is not hidden.
+    if (isRegionFull(error)) return null;
     throw error;
   }
+  const count = k.parents();
+  holdList(memory, hostStart, top);
+  const view = (at: number) => new Int32Array(buffer, at, count);
+  return packedLines(new Uint8Array(buffer, 0, bytesLimit), k.used(), view(outStart), view(outEnd), undefined, true);
 }
 
 const encoder = new TextEncoder();
-
-/** The next multiple of 8 (plain arithmetic: sizes may pass 2 GiB). */
-function align(offset: number): number {
-  return Math.ceil(offset / 8) * 8;
-}

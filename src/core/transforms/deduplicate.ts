@@ -5,6 +5,8 @@ import { StringTable } from './string-table.js';
 import { ByteTable } from './byte-table.js';
 import { isCommentAt, keepWherePacked, lineText } from './packed.js';
 import type { TransformContext } from './types.js';
+import { align, holding, KERNEL_BASE, newKernel, type KernelMemory } from './kernel.js';
+import type { PackedLines } from './packed.js';
 
 const KEPT_LATER = 'a later copy of this rule is kept';
 
@@ -32,6 +34,8 @@ export const deduplicate: Transformation = {
     return keepWhere(lines, keep);
   },
   applyPacked(lines, ctx) {
+    const flags = !ctx.reporting && lines.from === undefined ? deduplicateWasm(lines) : null;
+    if (flags !== null) return keepWherePacked(lines, flags);
     const { bytes, start, end } = lines;
     const n = start.length;
     const later = new Uint8Array(n);
@@ -55,3 +59,44 @@ export const deduplicate: Transformation = {
     return keepWherePacked(lines, keep);
   },
 };
+
+/**
+ * `applyPacked`'s keep flags from the WebAssembly kernel (kernel.ts), for a list without
+ * provenance and without a report: in place when the list lives in a kernel memory with room
+ * for the table (Compress's output), else on a copy of its bytes and line ranges. Null where
+ * the engine has no WebAssembly or no memory that large.
+ */
+export function deduplicateWasm(lines: PackedLines): Uint8Array | null {
+  const { bytes, start, end } = lines;
+  const n = start.length;
+  const skipHostRules = lines.distinctHostRules ? 1 : 0;
+  let memory: KernelMemory | null | undefined = holding(bytes, start, end);
+  let inStart = start.byteOffset;
+  let inEnd = end.byteOffset;
+  // The keep bytes, then the table, sized for the lines looked up: with skipHostRules the
+  // kernel counts them (marking the host rules in the keep bytes).
+  const tableBytes = (looked: number) => 11 * StringTable.capacityFor(looked);
+  if (memory === undefined || memory.scratchEnd - memory.scratch < align(n) + tableBytes(n)) {
+    // A copy: the bytes from KERNEL_BASE on, the line ranges moved with them.
+    const used = align(KERNEL_BASE + lines.used);
+    memory = newKernel(used + 8 * n + align(n) + tableBytes(n));
+    if (memory === null) return null;
+    new Uint8Array(memory.buffer).set(bytes.subarray(0, lines.used), KERNEL_BASE);
+    const words = new Int32Array(memory.buffer);
+    inStart = used;
+    inEnd = used + 4 * n;
+    words.set(start, inStart >> 2);
+    words.set(end, inEnd >> 2);
+    memory.kernel.rebase(inStart, n, KERNEL_BASE);
+    memory.kernel.rebase(inEnd, n, KERNEL_BASE);
+    memory.scratch = used + 8 * n;
+  }
+  const keep = memory.scratch;
+  const looked = skipHostRules ? memory.kernel.countOther(inStart, inEnd, n, keep) : n;
+  const capacity = StringTable.capacityFor(looked);
+  const slots = keep + align(n);
+  const entries = slots + 4 * capacity;
+  const filter = entries + 6 * capacity;
+  memory.kernel.dedup(inStart, inEnd, n, keep, skipHostRules, slots, entries, filter, Math.log2(capacity));
+  return new Uint8Array(memory.buffer, keep, n);
+}

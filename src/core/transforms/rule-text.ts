@@ -44,7 +44,12 @@ const DOT = 4;
 const LOWER = 5;
 /** `[A-Z]`. */
 const UPPER = 6;
-/** Exported for Compress's WebAssembly kernel, which reads the same table. */
+/** `[a-f0-9.:[\]]`, the characters of a hosts line's address, as a byte table (Compress). */
+export const ADDRESS_CODE = new Uint8Array(256).map((_, c) =>
+  (c >= 48 && c <= 58) || (c >= 97 && c <= 102) || c === 46 || c === 91 || c === 93 ? 1 : 0,
+);
+
+/** Exported for the WebAssembly kernel (kernel.ts), which reads the same table. */
 export const BYTE_CLASS = new Uint8Array(256).map((_, c) => {
   if (c === 35 || c >= 128 || isWhitespaceCode(c)) return NAME_STOP;
   if (c === 45) return HYPHEN;

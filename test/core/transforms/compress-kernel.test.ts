@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { COMPRESS_KERNEL } from '../../../src/core/transforms/compress-kernel.js';
 import { compressPackedJs, compressWasm } from '../../../src/core/transforms/compress.js';
+import { deduplicateWasm } from '../../../src/core/transforms/deduplicate.js';
 import { packText, unpackLines, type PackedLines } from '../../../src/core/transforms/packed.js';
 import { TRANSFORMATIONS } from '../../../src/core/transforms/registry.js';
 import { ALL_TRICKY, trickyList } from '../../support/tricky-lines.js';
@@ -105,6 +106,51 @@ describe("Compress's WebAssembly kernel", () => {
     expect(out.bytes).not.toBe(list.bytes);
     expect(unpackLines(out).text).toEqual(['||a.example^', '||b.example^', '||c.example^']);
     expect(out.bytes.length - out.used).toBeGreaterThanOrEqual(65536);
+  });
+
+  describe('Deduplicate', () => {
+    const deduplicate = TRANSFORMATIONS.find((t) => t.name === 'Deduplicate')!;
+    /** A report makes Deduplicate take its TypeScript. */
+    const reporting = { reporting: true, removed: () => undefined };
+    /** Deduplicate both ways on the list `make` gives (called once per way). */
+    const dedupBoth = (make: () => PackedLines) => ({
+      wasm: unpackLines(deduplicate.applyPacked!(make(), quiet)).text,
+      js: unpackLines(deduplicate.applyPacked!(make(), reporting)).text,
+    });
+    const lists = [ALL_TRICKY.join('\n'), ...[1, 2, 3].map((seed) => trickyList(3000, seed)), ['! a', '', '||x.example^', '# b', '||x.example^', '!', '||x.example^'].join('\n')];
+
+    test.each(lists.map((text, i) => [i, text]))('keeps what the TypeScript keeps, in a list as read and after Compress (list %i)', (i, text) => {
+      const read = dedupBoth(() => packText(text as string)!);
+      expect(read.wasm).toEqual(read.js);
+      const compressed = dedupBoth(() => compressWasm(packText(text as string)!)!);
+      expect(compressed.wasm).toEqual(compressed.js);
+      // Something to remove: the lists repeat rules.
+      if (i !== 0) expect(read.wasm.length).toBeLessThan(unpackLines(packText(text as string)!).text.length);
+    });
+
+    test('keeps what the TypeScript keeps, on generated lines', () => {
+      fc.assert(
+        fc.property(fc.array(fc.oneof(line, fc.constantFrom('', '!', '# x', '#', '####', '#x', '||a.ex^')), { minLength: 1, maxLength: 80 }), (lines) => {
+          const text = lines.join('\n').trim();
+          if (text === '') return;
+          const read = dedupBoth(() => packText(text)!);
+          expect(read.wasm).toEqual(read.js);
+          const compressed = dedupBoth(() => compressWasm(packText(text)!)!);
+          expect(compressed.wasm).toEqual(compressed.js);
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    test("works in Compress's memory, and on a copy of any other list", () => {
+      const text = trickyList(500, 7);
+      const compressed = compressWasm(packText(text)!)!;
+      expect(deduplicateWasm(compressed)!.buffer).toBe(compressed.bytes.buffer);
+      const read = packText(text)!;
+      const before = new Uint8Array(read.bytes);
+      expect(deduplicateWasm(read)!.buffer).not.toBe(read.bytes.buffer);
+      expect(read.bytes).toEqual(before);
+    });
   });
 
   test('a compile without WebAssembly (node --jitless) writes the same list', () => {

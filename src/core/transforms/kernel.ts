@@ -1,0 +1,94 @@
+/**
+ * The WebAssembly kernel (compress-kernel.wat) that Compress and Deduplicate run on packed lists:
+ * its compiled module, fresh memories for it, and which memories hold a list it made.
+ */
+import { COMPRESS_KERNEL } from './compress-kernel.js';
+import { ADDRESS_CODE, BYTE_CLASS } from './rule-text.js';
+
+/** The kernel's exports. Offsets are byte offsets into its memory. */
+export interface Kernel {
+  rebase(at: number, n: number, delta: number): void;
+  init(
+    used: number, inStart: number, inEnd: number, outStart: number, outEnd: number,
+    hostStart: number, hostEnd: number, slots: number, entries: number, filter: number, capacityLog2: number,
+    bytesLimit: number, outCapacity: number,
+  ): void;
+  used(): number;
+  setUsed(used: number): void;
+  run(from: number, n: number): number;
+  push(s: number, e: number, hs: number, he: number): void;
+  keep(ns: number, ne: number, rewrite: number, i: number): void;
+  parents(): number;
+  countOther(inStart: number, inEnd: number, n: number, hostRule: number): number;
+  dedup(
+    inStart: number, inEnd: number, n: number, keep: number, skipHostRules: number,
+    slots: number, entries: number, filter: number, capacityLog2: number,
+  ): void;
+}
+
+/** A kernel instance and its memory's buffer (never grown, so never detached). */
+export interface KernelMemory {
+  kernel: Kernel;
+  buffer: ArrayBuffer;
+  /** Where the free region of the memory starts and ends (see `holding`). */
+  scratch: number;
+  scratchEnd: number;
+}
+
+let compiled: WebAssembly.Module | null | undefined;
+
+/** The compiled kernel, or null where the engine has no WebAssembly (`node --jitless`). */
+function kernelModule(): WebAssembly.Module | null {
+  if (compiled === undefined) {
+    compiled = typeof WebAssembly === 'object' ? new WebAssembly.Module(Uint8Array.from(atob(COMPRESS_KERNEL), (c) => c.charCodeAt(0))) : null;
+  }
+  return compiled;
+}
+
+/** Where a kernel memory's free space starts: bytes 0-511 hold the byte classes it reads. */
+export const KERNEL_BASE = 512;
+
+/**
+ * A kernel with a memory of `size` bytes, its first KERNEL_BASE taken, or null when the engine
+ * has no WebAssembly or gives no memory that large. Pages never written cost no memory.
+ */
+export function newKernel(size: number): KernelMemory | null {
+  const module = kernelModule();
+  if (module === null) return null;
+  let memory: WebAssembly.Memory;
+  try {
+    memory = new WebAssembly.Memory({ initial: Math.ceil(size / 65536) });
+  } catch {
+    return null;
+  }
+  const kernel = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Kernel;
+  const bytes = new Uint8Array(memory.buffer);
+  bytes.set(BYTE_CLASS, 0);
+  bytes.set(ADDRESS_CODE, 256);
+  return { kernel, buffer: memory.buffer, scratch: size, scratchEnd: size };
+}
+
+/** Memories holding a list the kernel made, by their buffer, with the region left free. */
+const holders = new WeakMap<ArrayBuffer, KernelMemory>();
+
+/** Records that `memory`'s buffer holds a list, with `[scratch, scratchEnd)` free for later kernel calls. */
+export function holdList(memory: KernelMemory, scratch: number, scratchEnd: number): void {
+  holders.set(memory.buffer, { ...memory, scratch, scratchEnd });
+}
+
+/** The kernel memory a list's bytes and line arrays all live in, or undefined. */
+export function holding(bytes: Uint8Array, start: Int32Array, end: Int32Array): KernelMemory | undefined {
+  const held = holders.get(bytes.buffer as ArrayBuffer);
+  if (held === undefined || bytes.byteOffset !== 0 || start.buffer !== held.buffer || end.buffer !== held.buffer) return undefined;
+  return held;
+}
+
+/** Whether a trap is the kernel's own, made before writing past a region (which was full). */
+export function isRegionFull(error: unknown): boolean {
+  return error instanceof WebAssembly.RuntimeError && error.message === 'unreachable';
+}
+
+/** The next multiple of 8 (plain arithmetic: sizes may pass 2 GiB). */
+export function align(offset: number): number {
+  return Math.ceil(offset / 8) * 8;
+}
