@@ -457,4 +457,73 @@
                 (local.set $removing (i32.const 0))
                 (i32.store8 (i32.add (local.get $keep) (local.get $i)) (i32.const 1))))))
         (br $next))))
+
+  ;; cleanHostnameAt (rule-validity.ts), with HOST_CODE at 512-767: letter 1, dot 2, invalid 4.
+  (func $cleanHostname (param $s i32) (param $e i32) (result i32)
+    (local $n i32) (local $kinds i32) (local $label i32) (local $i i32) (local $kind i32)
+    (local.set $n (i32.sub (local.get $e) (local.get $s)))
+    (if (i32.or (i32.eqz (local.get $n)) (i32.gt_s (local.get $n) (i32.const 253))) (then (return (i32.const 0))))
+    (local.set $label (local.get $s))
+    (local.set $i (local.get $s))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $i) (local.get $e)))
+        (local.set $kind (i32.load8_u offset=512 (i32.load8_u (local.get $i))))
+        (local.set $kinds (i32.or (local.get $kinds) (local.get $kind)))
+        (if (i32.eq (local.get $kind) (i32.const 2))
+          (then
+            (if (i32.eq (local.get $i) (local.get $label)) (then (return (i32.const 0))))
+            (if (i32.gt_s (i32.sub (local.get $i) (local.get $label)) (i32.const 63)) (then (return (i32.const 0))))
+            (if (i32.eq (i32.load8_u (local.get $label)) (i32.const 45)) (then (return (i32.const 0))))
+            (if (i32.eq (i32.load8_u (i32.sub (local.get $i) (i32.const 1))) (i32.const 45)) (then (return (i32.const 0))))
+            (local.set $label (i32.add (local.get $i) (i32.const 1)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (if (i32.and (local.get $kinds) (i32.const 4)) (then (return (i32.const 0))))
+    (if (i32.eq (local.get $e) (local.get $label)) (then (return (i32.const 0))))
+    (if (i32.gt_s (i32.sub (local.get $e) (local.get $label)) (i32.const 63)) (then (return (i32.const 0))))
+    (if (i32.eq (i32.load8_u (local.get $label)) (i32.const 45)) (then (return (i32.const 0))))
+    (if (i32.eq (i32.load8_u (i32.sub (local.get $e) (i32.const 1))) (i32.const 45)) (then (return (i32.const 0))))
+    (i32.ne (i32.and (local.get $kinds) (i32.const 1)) (i32.const 0)))
+
+  ;; hasCommonTldTail (public-suffix.ts): `.com`, `.org`, `.edu`, `.gov`, `.net` or `.de` ends a
+  ;; name longer than three characters.
+  (func $commonTldTail (param $s i32) (param $e i32) (result i32)
+    (local $tail i32)
+    (if (i32.le_s (i32.sub (local.get $e) (local.get $s)) (i32.const 3)) (then (return (i32.const 0))))
+    ;; `.de`: the three bytes before e, as one little-endian word with the byte before them.
+    (if (i32.eq (i32.shr_u (i32.load (i32.sub (local.get $e) (i32.const 4))) (i32.const 8)) (i32.const 0x65642e))
+      (then (return (i32.const 1))))
+    (if (i32.ne (i32.load8_u (i32.sub (local.get $e) (i32.const 4))) (i32.const 46)) (then (return (i32.const 0))))
+    (local.set $tail
+      (i32.or (i32.or (i32.shl (i32.load8_u (i32.sub (local.get $e) (i32.const 3))) (i32.const 16))
+                      (i32.shl (i32.load8_u (i32.sub (local.get $e) (i32.const 2))) (i32.const 8)))
+              (i32.load8_u (i32.sub (local.get $e) (i32.const 1)))))
+    (i32.or (i32.or (i32.or (i32.eq (local.get $tail) (i32.const 0x636f6d)) (i32.eq (local.get $tail) (i32.const 0x6f7267)))
+                    (i32.or (i32.eq (local.get $tail) (i32.const 0x656475)) (i32.eq (local.get $tail) (i32.const 0x676f76))))
+            (i32.eq (local.get $tail) (i32.const 0x6e6574))))
+
+  ;; Validate's sure verdicts (validate.ts, `surelyValid`): the byte at flags + i is 1 when line
+  ;; i is `||name^` or `@@||name^` with a clean name ending in a common TLD, which
+  ;; `ruleProblemAt` keeps whatever the options (the name cannot be its own public suffix).
+  (func (export "surelyValid") (param $inStart i32) (param $inEnd i32) (param $n i32) (param $flags i32)
+    (local $i i32) (local $s i32) (local $e i32) (local $p i32) (local $sure i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
+        (local.set $s (i32.load (i32.add (local.get $inStart) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $e (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $p (local.get $s))
+        (if (i32.eq (i32.load16_u (local.get $s)) (i32.const 0x4040)) (then (local.set $p (i32.add (local.get $s) (i32.const 2)))))
+        (local.set $sure (i32.const 0))
+        (if (i32.ge_s (i32.sub (local.get $e) (local.get $p)) (i32.const 4))
+          (then
+            (if (i32.and (i32.eq (i32.load16_u (local.get $p)) (i32.const 0x7c7c))
+                         (i32.eq (i32.load8_u (i32.sub (local.get $e) (i32.const 1))) (i32.const 94)))
+              (then
+                (if (call $cleanHostname (i32.add (local.get $p) (i32.const 2)) (i32.sub (local.get $e) (i32.const 1)))
+                  (then (local.set $sure (call $commonTldTail (i32.add (local.get $p) (i32.const 2)) (i32.sub (local.get $e) (i32.const 1))))))))))
+        (i32.store8 (i32.add (local.get $flags) (local.get $i)) (local.get $sure))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next))))
 )

@@ -4,6 +4,7 @@
  */
 import { COMPRESS_KERNEL } from './compress-kernel.js';
 import { ADDRESS_CODE, BYTE_CLASS } from './rule-text.js';
+import { HOST_CODE } from './rule-validity.js';
 
 /** The kernel's exports. Offsets are byte offsets into its memory. */
 export interface Kernel {
@@ -24,6 +25,7 @@ export interface Kernel {
     inStart: number, inEnd: number, n: number, keep: number, skipHostRules: number,
     slots: number, entries: number, filter: number, capacityLog2: number,
   ): void;
+  surelyValid(inStart: number, inEnd: number, n: number, flags: number): void;
 }
 
 /** A kernel instance and its memory's buffer (never grown, so never detached). */
@@ -45,8 +47,8 @@ function kernelModule(): WebAssembly.Module | null {
   return compiled;
 }
 
-/** Where a kernel memory's free space starts: bytes 0-511 hold the byte classes it reads. */
-export const KERNEL_BASE = 512;
+/** Where a kernel memory's free space starts: bytes 0-767 hold the byte classes it reads. */
+export const KERNEL_BASE = 1024;
 
 /**
  * A kernel with a memory of `size` bytes, its first KERNEL_BASE taken, or null when the engine
@@ -65,6 +67,7 @@ export function newKernel(size: number): KernelMemory | null {
   const bytes = new Uint8Array(memory.buffer);
   bytes.set(BYTE_CLASS, 0);
   bytes.set(ADDRESS_CODE, 256);
+  bytes.set(HOST_CODE, 512);
   return { kernel, buffer: memory.buffer, scratch: size, scratchEnd: size };
 }
 

@@ -186,8 +186,8 @@ export function cleanHostnameAt(b: Uint8Array, s: number, e: number): boolean {
 const LETTER = 1;
 const DOT = 2;
 const INVALID = 4;
-/** Per byte: a lowercase letter, a dot, a digit or hyphen (0), or anything else. */
-const HOST_CODE = new Uint8Array(256).fill(INVALID);
+/** Per byte: a lowercase letter, a dot, a digit or hyphen (0), or anything else (also read by the WebAssembly kernel). */
+export const HOST_CODE = new Uint8Array(256).fill(INVALID);
 for (let c = 97; c <= 122; c += 1) HOST_CODE[c] = LETTER;
 for (let c = 48; c <= 57; c += 1) HOST_CODE[c] = 0;
 HOST_CODE[45] = 0;

@@ -4,7 +4,22 @@ import { dropFromEnd, keepWhere, withTexts } from './lines.js';
 import { isComment } from './rule-text.js';
 import { ruleProblem, ruleProblemAt, type ValidityOptions } from './rule-validity.js';
 import { normalizeIpRule } from './ip-normalize.js';
-import { isCommentAt, keepWherePacked, lineText } from './packed.js';
+import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
+import { holding } from './kernel.js';
+
+/**
+ * Per line, 1 where `ruleProblemAt` surely keeps it, by the WebAssembly kernel: `||name^` and
+ * `@@||name^` with a clean name ending in `.com`, `.org`, `.net`, `.edu`, `.gov` or `.de`, which
+ * cannot be its own public suffix. Only for a list in a kernel memory (Compress's output, in
+ * place); null otherwise, and every line gets `ruleProblemAt`.
+ */
+export function surelyValid(lines: PackedLines): Uint8Array | null {
+  const memory = holding(lines.bytes, lines.start, lines.end);
+  const n = lines.start.length;
+  if (memory === undefined || memory.scratchEnd - memory.scratch < n) return null;
+  memory.kernel.surelyValid(lines.start.byteOffset, lines.end.byteOffset, n, memory.scratch);
+  return new Uint8Array(memory.buffer, memory.scratch, n);
+}
 
 function reporter(ctx: TransformContext, text: (i: number) => string, from: Float64Array | undefined) {
   if (!ctx.reporting) return null;
@@ -41,9 +56,10 @@ function validator(name: TransformationName, summary: string, opts: ValidityOpti
   if (opts.allowIp) return transformation;
   transformation.applyPacked = (lines, ctx) => {
     const { bytes, start, end } = lines;
+    const sure = ctx.reporting || lines.from !== undefined ? null : surelyValid(lines);
     const keep = dropFromEnd(
       start.length,
-      (i) => ruleProblemAt(bytes, start[i], end[i], opts),
+      (i) => (sure !== null && sure[i] === 1 ? null : ruleProblemAt(bytes, start[i], end[i], opts)),
       (i) => start[i] === end[i] || isCommentAt(lines, i),
       reporter(ctx, (i) => lineText(lines, i), lines.from),
     );

@@ -5,6 +5,9 @@ import fc from 'fast-check';
 import { COMPRESS_KERNEL } from '../../../src/core/transforms/compress-kernel.js';
 import { compressPackedJs, compressWasm } from '../../../src/core/transforms/compress.js';
 import { deduplicateWasm } from '../../../src/core/transforms/deduplicate.js';
+import { surelyValid } from '../../../src/core/transforms/validate.js';
+import { ruleProblemAt } from '../../../src/core/transforms/rule-validity.js';
+import { hasCommonTldTail } from '../../../src/core/transforms/public-suffix.js';
 import { packText, unpackLines, type PackedLines } from '../../../src/core/transforms/packed.js';
 import { TRANSFORMATIONS } from '../../../src/core/transforms/registry.js';
 import { ALL_TRICKY, trickyList } from '../../support/tricky-lines.js';
@@ -150,6 +153,43 @@ describe("Compress's WebAssembly kernel", () => {
       const before = new Uint8Array(read.bytes);
       expect(deduplicateWasm(read)!.buffer).not.toBe(read.bytes.buffer);
       expect(read.bytes).toEqual(before);
+    });
+  });
+
+  describe("Validate's sure verdicts", () => {
+    const OPTION_SETS = [false, true].flatMap((allowIp) => [false, true].map((allowPublicSuffix) => ({ allowIp, allowPublicSuffix })));
+    const names = ['a.com', 'b.example.org', 'x-y.net', 'q.de', 'de', '.de', 'a.b.edu', 'gov.gov', 'A.com', 'a_b.com', '-a.com', 'a-.com',
+      'a..com', `${'a'.repeat(63)}.com`, `${'a'.repeat(64)}.com`, '1.2.3.com', '123.com', 'x.co.uk', 'x.io', 'com', 'x.com.', 'ü.com', 'x.dee'];
+    const shapes = names.flatMap((name) => [`||${name}^`, `@@||${name}^`, `||${name}^$third-party`, `|${name}^`, `${name}`, `@@${name}`]);
+
+    test('are given only where ruleProblemAt keeps the line, for every option set, and to the common shapes', () => {
+      const check = (text: string) => {
+        const list = compressWasm(packText(text)!)!;
+        const sure = surelyValid(list)!;
+        expect(sure.buffer).toBe(list.bytes.buffer);
+        let given = 0;
+        for (let i = 0; i < list.start.length; i += 1) {
+          const s = list.start[i];
+          const e = list.end[i];
+          const line = unpackLines(list).text[i];
+          const plain = /^(@@)?\|\|[a-z0-9.-]+\^$/.test(line);
+          // Given exactly to the plain shapes whose name is clean and ends in a common TLD.
+          const host = line.replace(/^(@@)?\|\|/, '').slice(0, -1);
+          const expected = plain && /[a-z]/.test(host) && !/(^|\.)-|-($|\.)|\.\.|^\.|\.$/.test(host) && host.split('.').every((l) => l.length <= 63) &&
+            hasCommonTldTail(list.bytes, e - 1 - host.length, e - 1);
+          expect(sure[i] === 1, line).toBe(expected);
+          if (sure[i] !== 1) continue;
+          given += 1;
+          for (const opts of OPTION_SETS) expect(ruleProblemAt(list.bytes, s, e, opts), line).toBeNull();
+        }
+        return given;
+      };
+      expect(check(shapes.join('\n'))).toBeGreaterThan(10);
+      for (const seed of [1, 2, 3]) check(trickyList(2000, seed));
+    });
+
+    test('are not given to a list outside a kernel memory', () => {
+      expect(surelyValid(packText('||a.com^')!)).toBeNull();
     });
   });
 
