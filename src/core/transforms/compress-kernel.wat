@@ -1,7 +1,8 @@
 ;; The WebAssembly kernel of Compress and Deduplicate on packed lists (kernel.ts; compress.ts,
 ;; `compressWasm`; deduplicate.ts, `deduplicateWasm`): Compress's first pass over the shapes it
-;; decides on bytes and its parent-domain pass, with the hostname table of byte-table.ts, and
-;; Deduplicate's lookups with `dropFromEnd`. Each function mirrors the TypeScript function it is
+;; decides on bytes and its parent-domain pass, with the hostname table of byte-table.ts,
+;; Deduplicate's lookups with `dropFromEnd`, and Validate's sure verdicts (validate.ts,
+;; `surelyValid`). Each function mirrors the TypeScript function it is
 ;; named after, test for test; test/core/transforms/compress-kernel.test.ts compares the two on
 ;; generated lists.
 ;;

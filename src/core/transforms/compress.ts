@@ -41,7 +41,6 @@ function blockedParentAt(b: Uint8Array, s: number, e: number, table: ByteTable):
   return found;
 }
 
-
 /**
  * False when `otherCompressible` is sure to find nothing in `b[s, e)`, which is not a
  * bare domain: it neither starts with `||` (after trimming) nor with an address

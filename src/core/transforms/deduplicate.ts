@@ -3,10 +3,9 @@ import { dropFromEnd, keepWhere } from './lines.js';
 import { isComment, plainHostRuleAt } from './rule-text.js';
 import { StringTable } from './string-table.js';
 import { ByteTable } from './byte-table.js';
-import { isCommentAt, keepWherePacked, lineText } from './packed.js';
+import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
 import type { TransformContext } from './types.js';
 import { align, holding, KERNEL_BASE, newKernel, type KernelMemory } from './kernel.js';
-import type { PackedLines } from './packed.js';
 
 const KEPT_LATER = 'a later copy of this rule is kept';
 

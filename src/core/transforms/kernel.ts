@@ -1,6 +1,6 @@
 /**
- * The WebAssembly kernel (compress-kernel.wat) that Compress and Deduplicate run on packed lists:
- * its compiled module, fresh memories for it, and which memories hold a list it made.
+ * The WebAssembly kernel (compress-kernel.wat) that Compress, Deduplicate and Validate run on
+ * packed lists: its compiled module, fresh memories for it, and which memories hold a list it made.
  */
 import { COMPRESS_KERNEL } from './compress-kernel.js';
 import { ADDRESS_CODE, BYTE_CLASS } from './rule-text.js';
