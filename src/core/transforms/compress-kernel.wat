@@ -70,8 +70,6 @@
         (br $next))))
   (func (export "used") (result i32) (global.get $used))
   (func (export "setUsed") (param $u i32) (global.set $used (local.get $u)))
-  (func (export "count") (result i32) (global.get $count))
-  (func (export "entryCount") (result i32) (global.get $entryCount))
 
   (func $ws (param $c i32) (result i32)
     ;; JavaScript's \s for c < 128; callers test c >= 128 first.

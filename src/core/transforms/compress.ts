@@ -3,7 +3,7 @@ import { StringTable } from './string-table.js';
 import { ByteTable } from './byte-table.js';
 import { SYNTHETIC } from './lines.js';
 import { decodeRange, keepWherePacked, lineText, PackedBuilder, packedLines, widen, type PackedLines } from './packed.js';
-import { align, holdList, isRegionFull, KERNEL_BASE, newKernel } from './kernel.js';
+import { align, copyList, holdList, isRegionFull, KERNEL_BASE, newKernel } from './kernel.js';
 import type { TransformContext } from './types.js';
 import {
   ADDRESS_CODE,
@@ -288,13 +288,8 @@ export function compressWasm(lines: PackedLines): PackedLines | null {
   const memory = newKernel(top);
   if (memory === null) return null;
   const { kernel: k, buffer } = memory;
+  copyList(memory, lines, inStart, inEnd);
   const bytes = new Uint8Array(buffer);
-  bytes.set(lines.bytes.subarray(0, used), KERNEL_BASE);
-  const words = new Int32Array(buffer);
-  words.set(lines.start, inStart >> 2);
-  words.set(lines.end, inEnd >> 2);
-  k.rebase(inStart, n, KERNEL_BASE);
-  k.rebase(inEnd, n, KERNEL_BASE);
   k.init(KERNEL_BASE + used, inStart, inEnd, outStart, outEnd, hostStart, hostEnd, slots, entries, filter, Math.log2(capacity), bytesLimit, outCapacity);
   try {
     for (let i = k.run(0, n); i < n; i = k.run(i + 1, n)) {

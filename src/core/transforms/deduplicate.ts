@@ -5,7 +5,7 @@ import { StringTable } from './string-table.js';
 import { ByteTable } from './byte-table.js';
 import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
 import type { TransformContext } from './types.js';
-import { align, holding, KERNEL_BASE, newKernel, type KernelMemory } from './kernel.js';
+import { align, copyList, holding, KERNEL_BASE, newKernel, type KernelMemory } from './kernel.js';
 
 const KEPT_LATER = 'a later copy of this rule is kept';
 
@@ -69,28 +69,22 @@ export function deduplicateWasm(lines: PackedLines): Uint8Array | null {
   const { bytes, start, end } = lines;
   const n = start.length;
   const skipHostRules = lines.distinctHostRules ? 1 : 0;
-  let memory: KernelMemory | null | undefined = holding(bytes, start, end);
-  let inStart = start.byteOffset;
-  let inEnd = end.byteOffset;
   // The keep bytes, then the table, sized for the lines looked up: with skipHostRules the
   // kernel counts them (marking the host rules in the keep bytes).
   const tableBytes = (looked: number) => 11 * StringTable.capacityFor(looked);
+  let memory: KernelMemory | null | undefined = holding(bytes, start, end);
+  let inStart = start.byteOffset;
+  let inEnd = end.byteOffset;
+  let keep = memory?.scratch ?? 0;
   if (memory === undefined || memory.scratchEnd - memory.scratch < align(n) + tableBytes(n)) {
-    // A copy: the bytes from KERNEL_BASE on, the line ranges moved with them.
     const used = align(KERNEL_BASE + lines.used);
-    memory = newKernel(used + 8 * n + align(n) + tableBytes(n));
-    if (memory === null) return null;
-    new Uint8Array(memory.buffer).set(bytes.subarray(0, lines.used), KERNEL_BASE);
-    const words = new Int32Array(memory.buffer);
     inStart = used;
     inEnd = used + 4 * n;
-    words.set(start, inStart >> 2);
-    words.set(end, inEnd >> 2);
-    memory.kernel.rebase(inStart, n, KERNEL_BASE);
-    memory.kernel.rebase(inEnd, n, KERNEL_BASE);
-    memory.scratch = used + 8 * n;
+    keep = used + 8 * n;
+    memory = newKernel(keep + align(n) + tableBytes(n));
+    if (memory === null) return null;
+    copyList(memory, lines, inStart, inEnd);
   }
-  const keep = memory.scratch;
   const looked = skipHostRules ? memory.kernel.countOther(inStart, inEnd, n, keep) : n;
   const capacity = StringTable.capacityFor(looked);
   const slots = keep + align(n);

@@ -5,6 +5,7 @@
 import { COMPRESS_KERNEL } from './compress-kernel.js';
 import { ADDRESS_CODE, BYTE_CLASS } from './rule-text.js';
 import { HOST_CODE } from './rule-validity.js';
+import type { PackedLines } from './packed.js';
 
 /** The kernel's exports. Offsets are byte offsets into its memory. */
 export interface Kernel {
@@ -69,6 +70,20 @@ export function newKernel(size: number): KernelMemory | null {
   bytes.set(ADDRESS_CODE, 256);
   bytes.set(HOST_CODE, 512);
   return { kernel, buffer: memory.buffer, scratch: size, scratchEnd: size };
+}
+
+/**
+ * Copies a list into a kernel memory: its bytes from KERNEL_BASE on, its line ranges to
+ * `inStart` and `inEnd`, moved with the bytes.
+ */
+export function copyList(memory: KernelMemory, lines: PackedLines, inStart: number, inEnd: number): void {
+  const n = lines.start.length;
+  new Uint8Array(memory.buffer).set(lines.bytes.subarray(0, lines.used), KERNEL_BASE);
+  const words = new Int32Array(memory.buffer);
+  words.set(lines.start, inStart >> 2);
+  words.set(lines.end, inEnd >> 2);
+  memory.kernel.rebase(inStart, n, KERNEL_BASE);
+  memory.kernel.rebase(inEnd, n, KERNEL_BASE);
 }
 
 /** Memories holding a list the kernel made, by their buffer, with the region left free. */
