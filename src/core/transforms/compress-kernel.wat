@@ -502,10 +502,137 @@
                     (i32.or (i32.eq (local.get $tail) (i32.const 0x656475)) (i32.eq (local.get $tail) (i32.const 0x676f76))))
             (i32.eq (local.get $tail) (i32.const 0x6e6574))))
 
+  ;; Whether the rules trie surely leaves the clean name b[s, e) not its own public suffix:
+  ;; `walkAt` (public-suffix.ts) would stop before its last label, with no `*` child to take,
+  ;; and it has a dot. The trie's nodes are a set of path hashes at $psl (public-suffix.ts,
+  ;; `pslNodeSet`); a hash found where no node is only ends in 0 (the TypeScript decides).
+  (func $notOwnSuffix (param $s i32) (param $e i32) (param $psl i32) (param $mask i32) (result i32)
+    (local $h i32) (local $before i32) (local $i i32) (local $depth i32)
+    (local.set $before (i32.const 0x811c9dc5))
+    (local.set $i (i32.sub (local.get $e) (i32.const 1)))
+    (loop $label
+      ;; A `*` child where this label is looked up: the walk may take it, so no verdict.
+      (if (call $pslHas (local.get $psl) (local.get $mask)
+                        (i32.mul (i32.xor (local.get $before) (i32.const 42)) (i32.const 0x01000193)))
+        (then (return (i32.const 0))))
+      (local.set $h (local.get $before))
+      (block $start
+        (loop $byte
+          (br_if $start (i32.lt_s (local.get $i) (local.get $s)))
+          (br_if $start (i32.eq (i32.load8_u (local.get $i)) (i32.const 46)))
+          (local.set $h (i32.mul (i32.xor (local.get $h) (i32.load8_u (local.get $i))) (i32.const 0x01000193)))
+          (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+          (br $byte)))
+      (if (i32.eqz (call $pslHas (local.get $psl) (local.get $mask) (local.get $h)))
+        ;; The walk stops at this label: not its own suffix when the name has a dot.
+        (then (return (i32.or (i32.ge_s (local.get $i) (local.get $s)) (i32.gt_s (local.get $depth) (i32.const 0))))))
+      ;; Every label walked: it may be its own suffix.
+      (if (i32.lt_s (local.get $i) (local.get $s)) (then (return (i32.const 0))))
+      (local.set $before (i32.mul (i32.xor (local.get $h) (i32.const 46)) (i32.const 0x01000193)))
+      (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+      (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
+      (br $label))
+    (i32.const 0))
+
+  ;; Adds the path hash h to the set at $psl (slots hold h | 1, 0 is empty).
+  (func $pslAdd (param $psl i32) (param $mask i32) (param $h i32)
+    (local $i i32) (local $slot i32)
+    (local.set $h (i32.or (local.get $h) (i32.const 1)))
+    (local.set $i (i32.and (call $home (local.get $h)) (local.get $mask)))
+    (block $found
+      (loop $probe
+        (local.set $slot (i32.load (i32.add (local.get $psl) (i32.shl (local.get $i) (i32.const 2)))))
+        (br_if $found (i32.eqz (local.get $slot)))
+        (br_if $found (i32.eq (local.get $slot) (local.get $h)))
+        (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (local.get $mask)))
+        (br $probe)))
+    (i32.store (i32.add (local.get $psl) (i32.shl (local.get $i) (i32.const 2))) (local.get $h)))
+
+  ;; The hash, right to left, of the label b[s, e) after a path's hash h (kernel.ts, `pslNodeSet`).
+  (func $labelHash (param $h i32) (param $s i32) (param $e i32) (result i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.le_s (local.get $e) (local.get $s)))
+        (local.set $e (i32.sub (local.get $e) (i32.const 1)))
+        (local.set $h (i32.mul (i32.xor (local.get $h) (i32.load8_u (local.get $e))) (i32.const 0x01000193)))
+        (br $next)))
+    (local.get $h))
+
+  ;; kernel.ts, `pslNodeSet`: every node of the rules trie whose text (psl-data.ts, PSL_RULES, as
+  ;; UTF-8) is at [t, te) into the zeroed set at $psl. A line per top-level label,
+  ;; `label<TAB>flags`, then its children `{label:flags…,…}`, nested; $stack holds the open
+  ;; nodes' path hashes, each with a dot after it (64 levels; the list has 5).
+  (func (export "pslBuild") (param $t i32) (param $te i32) (param $psl i32) (param $mask i32) (param $stack i32)
+    (local $i i32) (local $at i32) (local $c i32) (local $h i32) (local $sp i32)
+    (local.set $i (local.get $t))
+    ;; Past the root's line.
+    (block $root
+      (loop $next
+        (br_if $root (i32.ge_u (local.get $i) (local.get $te)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br_if $root (i32.eq (i32.load8_u (i32.sub (local.get $i) (i32.const 1))) (i32.const 10)))
+        (br $next)))
+    (block $lines
+      (loop $line
+        (br_if $lines (i32.ge_u (local.get $i) (local.get $te)))
+        (local.set $at (local.get $i))
+        (block $tab
+          (loop $next
+            (br_if $tab (i32.eq (i32.load8_u (local.get $at)) (i32.const 9)))
+            (local.set $at (i32.add (local.get $at) (i32.const 1)))
+            (br $next)))
+        (local.set $h (call $labelHash (i32.const 0x811c9dc5) (local.get $i) (local.get $at)))
+        (call $pslAdd (local.get $psl) (local.get $mask) (local.get $h))
+        (local.set $at (i32.add (local.get $at) (i32.const 2)))
+        (local.set $sp (local.get $stack))
+        (block $children
+          (loop $child
+            (local.set $c (i32.const 10))
+            (if (i32.lt_u (local.get $at) (local.get $te)) (then (local.set $c (i32.load8_u (local.get $at)))))
+            (if (i32.eq (local.get $c) (i32.const 125)) ;; }
+              (then
+                (local.set $sp (i32.sub (local.get $sp) (i32.const 4)))
+                (local.set $at (i32.add (local.get $at) (i32.const 1)))
+                (br $child)))
+            (if (i32.eq (local.get $c) (i32.const 123)) ;; {
+              (then
+                (i32.store (local.get $sp) (i32.mul (i32.xor (local.get $h) (i32.const 46)) (i32.const 0x01000193)))
+                (local.set $sp (i32.add (local.get $sp) (i32.const 4)))))
+            (br_if $children (i32.and (i32.ne (local.get $c) (i32.const 123)) (i32.ne (local.get $c) (i32.const 44))))
+            (local.set $at (i32.add (local.get $at) (i32.const 1)))
+            (local.set $i (local.get $at))
+            (block $colon
+              (loop $next
+                (br_if $colon (i32.eq (i32.load8_u (local.get $at)) (i32.const 58)))
+                (local.set $at (i32.add (local.get $at) (i32.const 1)))
+                (br $next)))
+            (local.set $h (call $labelHash (i32.load (i32.sub (local.get $sp) (i32.const 4))) (local.get $i) (local.get $at)))
+            (call $pslAdd (local.get $psl) (local.get $mask) (local.get $h))
+            (local.set $at (i32.add (local.get $at) (i32.const 2)))
+            (br $child)))
+        ;; Past the line's end.
+        (local.set $i (i32.add (local.get $at) (i32.const 1)))
+        (br $line))))
+
+  ;; Whether the path hash h is in the set at $psl (`pslNodeSet`: slots hold h | 1, 0 is empty).
+  (func $pslHas (param $psl i32) (param $mask i32) (param $h i32) (result i32)
+    (local $i i32) (local $slot i32)
+    (local.set $h (i32.or (local.get $h) (i32.const 1)))
+    (local.set $i (i32.and (call $home (local.get $h)) (local.get $mask)))
+    (loop $probe
+      (local.set $slot (i32.load (i32.add (local.get $psl) (i32.shl (local.get $i) (i32.const 2)))))
+      (if (i32.eqz (local.get $slot)) (then (return (i32.const 0))))
+      (if (i32.eq (local.get $slot) (local.get $h)) (then (return (i32.const 1))))
+      (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (local.get $mask)))
+      (br $probe))
+    (i32.const 0))
+
   ;; Validate's sure verdicts (validate.ts, `surelyValid`): the byte at flags + i is 1 when line
-  ;; i is `||name^` or `@@||name^` with a clean name ending in a common TLD, which
-  ;; `ruleProblemAt` keeps whatever the options (the name cannot be its own public suffix).
+  ;; i is `||name^` or `@@||name^` with a clean name that `ruleProblemAt` keeps whatever the
+  ;; options, because it cannot be its own public suffix: it ends in a common TLD, or, when $psl
+  ;; is not 0, the trie's walk stops before its last label.
   (func (export "surelyValid") (param $inStart i32) (param $inEnd i32) (param $n i32) (param $flags i32)
+    (param $psl i32) (param $mask i32)
     (local $i i32) (local $s i32) (local $e i32) (local $p i32) (local $sure i32)
     (block $done
       (loop $next
@@ -521,7 +648,13 @@
                          (i32.eq (i32.load8_u (i32.sub (local.get $e) (i32.const 1))) (i32.const 94)))
               (then
                 (if (call $cleanHostname (i32.add (local.get $p) (i32.const 2)) (i32.sub (local.get $e) (i32.const 1)))
-                  (then (local.set $sure (call $commonTldTail (i32.add (local.get $p) (i32.const 2)) (i32.sub (local.get $e) (i32.const 1))))))))))
+                  (then
+                    (local.set $sure (call $commonTldTail (i32.add (local.get $p) (i32.const 2)) (i32.sub (local.get $e) (i32.const 1))))
+                    (if (i32.and (i32.eqz (local.get $sure)) (i32.ne (local.get $psl) (i32.const 0)))
+                      (then
+                        (local.set $sure
+                          (call $notOwnSuffix (i32.add (local.get $p) (i32.const 2)) (i32.sub (local.get $e) (i32.const 1))
+                                              (local.get $psl) (local.get $mask)))))))))))
         (i32.store8 (i32.add (local.get $flags) (local.get $i)) (local.get $sure))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next))))

@@ -3,7 +3,7 @@ import { StringTable } from './string-table.js';
 import { ByteTable } from './byte-table.js';
 import { SYNTHETIC } from './lines.js';
 import { decodeRange, keepWherePacked, lineText, PackedBuilder, packedLines, widen, type PackedLines } from './packed.js';
-import { align, copyList, holdList, isRegionFull, KERNEL_BASE, newKernel } from './kernel.js';
+import { align, copyList, holdList, isRegionFull, KERNEL_BASE, newKernel, PSL_NODE_SLOTS } from './kernel.js';
 import type { TransformContext } from './types.js';
 import {
   ADDRESS_CODE,
@@ -285,6 +285,9 @@ export function compressWasm(lines: PackedLines): PackedLines | null {
   const slots = take(4 * capacity);
   const entries = take(12 * (capacity / 2));
   const filter = take(capacity);
+  // Validate's sure verdicts use the freed region as well: a flag per line, then the Public
+  // Suffix List's node set (validate.ts, `surelyValid`).
+  top = Math.max(top, hostStart + align(outCapacity) + 4 * PSL_NODE_SLOTS);
   const memory = newKernel(top);
   if (memory === null) return null;
   const { kernel: k, buffer } = memory;

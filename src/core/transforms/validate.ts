@@ -5,19 +5,28 @@ import { isComment } from './rule-text.js';
 import { ruleProblem, ruleProblemAt, type ValidityOptions } from './rule-validity.js';
 import { normalizeIpRule } from './ip-normalize.js';
 import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
-import { holding } from './kernel.js';
+import { align, holding, PSL_NODE_SLOTS, pslNodeSet } from './kernel.js';
 
 /**
  * Per line, 1 where `ruleProblemAt` surely keeps it, by the WebAssembly kernel: `||name^` and
- * `@@||name^` with a clean name ending in `.com`, `.org`, `.net`, `.edu`, `.gov` or `.de`, which
- * cannot be its own public suffix. Only for a list in a kernel memory (Compress's output, in
- * place); null otherwise, and every line gets `ruleProblemAt`.
+ * `@@||name^` with a clean name that cannot be its own public suffix, because it ends in `.com`,
+ * `.org`, `.net`, `.edu`, `.gov` or `.de`, or because the Public Suffix List's rules trie has no
+ * node for one of its labels (`pslNodeSet`, copied after the flags when the memory has room).
+ * Only for a list in a kernel memory (Compress's output, in place); null otherwise, and every
+ * line gets `ruleProblemAt`.
  */
 export function surelyValid(lines: PackedLines): Uint8Array | null {
   const memory = holding(lines.bytes, lines.start, lines.end);
   const n = lines.start.length;
   if (memory === undefined || memory.scratchEnd - memory.scratch < n) return null;
-  memory.kernel.surelyValid(lines.start.byteOffset, lines.end.byteOffset, n, memory.scratch);
+  const psl = align(memory.scratch + n);
+  const set = pslNodeSet();
+  let at = 0;
+  if (set !== null && memory.scratchEnd - psl >= PSL_NODE_SLOTS * 4) {
+    new Int32Array(memory.buffer, psl, PSL_NODE_SLOTS).set(set);
+    at = psl;
+  }
+  memory.kernel.surelyValid(lines.start.byteOffset, lines.end.byteOffset, n, memory.scratch, at, PSL_NODE_SLOTS - 1);
   return new Uint8Array(memory.buffer, memory.scratch, n);
 }
 

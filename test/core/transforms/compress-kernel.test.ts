@@ -7,7 +7,9 @@ import { compressPackedJs, compressWasm } from '../../../src/core/transforms/com
 import { deduplicateWasm } from '../../../src/core/transforms/deduplicate.js';
 import { surelyValid } from '../../../src/core/transforms/validate.js';
 import { ruleProblemAt } from '../../../src/core/transforms/rule-validity.js';
-import { hasCommonTldTail } from '../../../src/core/transforms/public-suffix.js';
+import { hasCommonTldTail, pslTries } from '../../../src/core/transforms/public-suffix.js';
+import { PSL_NODE_SLOTS, pslNodeSet } from '../../../src/core/transforms/kernel.js';
+import { StringTable } from '../../../src/core/transforms/string-table.js';
 import { packText, unpackLines, type PackedLines } from '../../../src/core/transforms/packed.js';
 import { TRANSFORMATIONS } from '../../../src/core/transforms/registry.js';
 import { ALL_TRICKY, trickyList } from '../../support/tricky-lines.js';
@@ -162,30 +164,88 @@ describe("Compress's WebAssembly kernel", () => {
       'a..com', `${'a'.repeat(63)}.com`, `${'a'.repeat(64)}.com`, '1.2.3.com', '123.com', 'x.co.uk', 'x.io', 'com', 'x.com.', 'ü.com', 'x.dee'];
     const shapes = names.flatMap((name) => [`||${name}^`, `@@||${name}^`, `||${name}^$third-party`, `|${name}^`, `${name}`, `@@${name}`]);
 
-    test('are given only where ruleProblemAt keeps the line, for every option set, and to the common shapes', () => {
-      const check = (text: string) => {
-        const list = compressWasm(packText(text)!)!;
-        const sure = surelyValid(list)!;
-        expect(sure.buffer).toBe(list.bytes.buffer);
-        let given = 0;
-        for (let i = 0; i < list.start.length; i += 1) {
-          const s = list.start[i];
-          const e = list.end[i];
-          const line = unpackLines(list).text[i];
-          const plain = /^(@@)?\|\|[a-z0-9.-]+\^$/.test(line);
-          // Given exactly to the plain shapes whose name is clean and ends in a common TLD.
-          const host = line.replace(/^(@@)?\|\|/, '').slice(0, -1);
-          const expected = plain && /[a-z]/.test(host) && !/(^|\.)-|-($|\.)|\.\.|^\.|\.$/.test(host) && host.split('.').every((l) => l.length <= 63) &&
-            hasCommonTldTail(list.bytes, e - 1 - host.length, e - 1);
-          expect(sure[i] === 1, line).toBe(expected);
-          if (sure[i] !== 1) continue;
-          given += 1;
-          for (const opts of OPTION_SETS) expect(ruleProblemAt(list.bytes, s, e, opts), line).toBeNull();
-        }
-        return given;
-      };
+    /** The rules trie, `[flags, {label: node}]`, as tldts holds it. */
+    type Trie = [number, Record<string, Trie>];
+    const rules = pslTries().rules as Trie;
+    /**
+     * The kernel's PSL verdict, walked on the trie itself: the walk stops at a label with no
+     * node and no `*` child to take on the way, and the name has a dot.
+     */
+    const walkStopsEarly = (host: string) => {
+      const labels = host.split('.').reverse();
+      let node = rules;
+      for (const label of labels) {
+        if (Object.hasOwn(node[1], '*')) return false;
+        const next = Object.hasOwn(node[1], label) ? node[1][label] : undefined;
+        if (next === undefined) return labels.length > 1;
+        node = next;
+      }
+      return false;
+    };
+    /** Every node's path in the trie (`co.uk`, `*.ck`), depth first. */
+    const paths = (node: Trie, suffix: string): string[] =>
+      Object.entries(node[1]).flatMap(([label, child]) => {
+        const path = suffix === '' ? label : `${label}.${suffix}`;
+        return [path, ...paths(child, path)];
+      });
+    const nodePaths = paths(rules, '');
+
+    /** Checks each verdict on the compressed list against ruleProblemAt and the expected shapes; returns how many were given. */
+    const check = (text: string) => {
+      const list = compressWasm(packText(text)!)!;
+      const sure = surelyValid(list)!;
+      expect(sure.buffer).toBe(list.bytes.buffer);
+      const texts = unpackLines(list).text;
+      let given = 0;
+      for (let i = 0; i < list.start.length; i += 1) {
+        const s = list.start[i];
+        const e = list.end[i];
+        const line = texts[i];
+        const plain = /^(@@)?\|\|[a-z0-9.-]+\^$/.test(line);
+        // Given exactly to the plain shapes whose name is clean and either ends in a common TLD
+        // or stops the trie's walk early.
+        const host = line.replace(/^(@@)?\|\|/, '').slice(0, -1);
+        const clean = plain && /[a-z]/.test(host) && !/(^|\.)-|-($|\.)|\.\.|^\.|\.$/.test(host) && host.split('.').every((l) => l.length <= 63);
+        const expected = clean && (hasCommonTldTail(list.bytes, e - 1 - host.length, e - 1) || walkStopsEarly(host));
+        expect(sure[i] === 1, line).toBe(expected);
+        if (sure[i] !== 1) continue;
+        given += 1;
+        for (const opts of OPTION_SETS) expect(ruleProblemAt(list.bytes, s, e, opts), line).toBeNull();
+      }
+      return given;
+    };
+
+    test('are given only where ruleProblemAt keeps the line, for every option set, and to the expected shapes', () => {
       expect(check(shapes.join('\n'))).toBeGreaterThan(10);
       for (const seed of [1, 2, 3]) check(trickyList(2000, seed));
+    });
+
+    test('follow the Public Suffix List: its rules, wildcards and exceptions, and names under them', () => {
+      const ascii = nodePaths.filter((path) => /^[a-z0-9.*-]+$/.test(path));
+      expect(ascii.length).toBeGreaterThan(8000);
+      const names = ascii.flatMap((path) => [path, `x.${path}`, `a.b.${path}`, path.replace(/\*/g, 'x'), path.replace(/\*/g, 'q.x')]);
+      // Names whose walk passes a `*` child, or stops at the top: no verdict, or one by the walk.
+      names.push('www.ck', 'x.ck', 'a.x.ck', 'x.y.bd', 'x.nosuchtld', 'nosuchtld', 'x.co.uk', 'co.uk', 'uk', 'x.io', 'com.io', 'a.com.io');
+      const lines = names.map((name) => `||${name}^`);
+      // One list each, so that Compress keeps every line (a parent would drop its children).
+      const given = lines.reduce((sum, line) => sum + check(`${line}\n@@${line}`), 0);
+      expect(given).toBeGreaterThan(names.length / 2);
+    });
+
+    test("hold the trie's every node in pslNodeSet", () => {
+      const set = pslNodeSet()!;
+      expect(set.length).toBe(PSL_NODE_SLOTS);
+      const has = (h: number) => {
+        for (let i = StringTable.home(h | 1) & (PSL_NODE_SLOTS - 1); set[i] !== 0; i = (i + 1) & (PSL_NODE_SLOTS - 1)) if (set[i] === (h | 1)) return true;
+        return false;
+      };
+      // Non-ASCII labels are hashed as UTF-8, and no clean name reaches them.
+      for (const path of nodePaths.filter((p) => /^[\x00-\x7f]*$/.test(p))) expect(has(StringTable.hash(path)), path).toBe(true);
+      expect(has(StringTable.hash('nosuchtld'))).toBe(false);
+      // Distinct nodes, few shared hashes: the set is no fuller than the trie.
+      const filled = set.reduce((n, v) => n + (v !== 0 ? 1 : 0), 0);
+      expect(filled).toBeLessThanOrEqual(nodePaths.length);
+      expect(filled).toBeGreaterThan(nodePaths.length * 0.99);
     });
 
     test('are not given to a list outside a kernel memory', () => {
