@@ -1,10 +1,9 @@
 ;; The WebAssembly kernel of Compress and Deduplicate on packed lists (kernel.ts; compress.ts,
 ;; `compressWasm`; deduplicate.ts, `deduplicateWasm`): Compress's first pass over the shapes it
 ;; decides on bytes and its parent-domain pass, with the hostname table of byte-table.ts,
-;; Deduplicate's lookups with `dropFromEnd`, and Validate's sure verdicts (validate.ts,
-;; `surelyValid`). Each function mirrors the TypeScript function it is
-;; named after, test for test; test/core/transforms/compress-kernel.test.ts compares the two on
-;; generated lists.
+;; Deduplicate's lookups with `dropFromEnd`, and Validate's verdicts (validate.ts,
+;; `kernelVerdicts`). Each function mirrors the TypeScript function it is named after, test for
+;; test; test/core/transforms/compress-kernel.test.ts compares the two on generated lists.
 ;;
 ;; Why: a 300,000-line list runs each of these loops once per process, so the JavaScript spends
 ;; much of its time in the engine's baseline tiers before its optimised code lands. Code
@@ -512,7 +511,7 @@
     (local.set $i (i32.sub (local.get $e) (i32.const 1)))
     (loop $label
       ;; A `*` child where this label is looked up: the walk may take it, so no verdict.
-      (if (call $pslHas (local.get $psl) (local.get $mask)
+      (if (call $setHas (local.get $psl) (local.get $mask)
                         (i32.mul (i32.xor (local.get $before) (i32.const 42)) (i32.const 0x01000193)))
         (then (return (i32.const 0))))
       (local.set $h (local.get $before))
@@ -523,7 +522,7 @@
           (local.set $h (i32.mul (i32.xor (local.get $h) (i32.load8_u (local.get $i))) (i32.const 0x01000193)))
           (local.set $i (i32.sub (local.get $i) (i32.const 1)))
           (br $byte)))
-      (if (i32.eqz (call $pslHas (local.get $psl) (local.get $mask) (local.get $h)))
+      (if (i32.eqz (call $setHas (local.get $psl) (local.get $mask) (local.get $h)))
         ;; The walk stops at this label: not its own suffix when the name has a dot.
         (then (return (i32.or (i32.ge_s (local.get $i) (local.get $s)) (i32.gt_s (local.get $depth) (i32.const 0))))))
       ;; Every label walked: it may be its own suffix.
@@ -614,26 +613,118 @@
         (local.set $i (i32.add (local.get $at) (i32.const 1)))
         (br $line))))
 
-  ;; Whether the path hash h is in the set at $psl (`pslNodeSet`: slots hold h | 1, 0 is empty).
-  (func $pslHas (param $psl i32) (param $mask i32) (param $h i32) (result i32)
+  ;; Whether the hash h is in the set at $set (`pslNodeSet`, `modifierSet`: slots hold h | 1, 0 is empty).
+  (func $setHas (param $set i32) (param $mask i32) (param $h i32) (result i32)
     (local $i i32) (local $slot i32)
     (local.set $h (i32.or (local.get $h) (i32.const 1)))
     (local.set $i (i32.and (call $home (local.get $h)) (local.get $mask)))
     (loop $probe
-      (local.set $slot (i32.load (i32.add (local.get $psl) (i32.shl (local.get $i) (i32.const 2)))))
+      (local.set $slot (i32.load (i32.add (local.get $set) (i32.shl (local.get $i) (i32.const 2)))))
       (if (i32.eqz (local.get $slot)) (then (return (i32.const 0))))
       (if (i32.eq (local.get $slot) (local.get $h)) (then (return (i32.const 1))))
       (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (local.get $mask)))
       (br $probe))
     (i32.const 0))
 
-  ;; Validate's sure verdicts (validate.ts, `surelyValid`): the byte at flags + i is 1 when line
-  ;; i is `||name^` or `@@||name^` with a clean name that `ruleProblemAt` keeps whatever the
-  ;; options, because it cannot be its own public suffix: it ends in a common TLD, or, when $psl
-  ;; is not 0, the trie's walk stops before its last label.
-  (func (export "surelyValid") (param $inStart i32) (param $inEnd i32) (param $n i32) (param $flags i32)
-    (param $psl i32) (param $mask i32)
-    (local $i i32) (local $s i32) (local $e i32) (local $p i32) (local $sure i32)
+  ;; isPlainIpv4At (rule-validity.ts): `d.d.d.d`, each 0-255 without a leading zero.
+  (func $plainIpv4 (param $s i32) (param $e i32) (result i32)
+    (local $octets i32) (local $i i32) (local $first i32) (local $value i32) (local $c i32) (local $digits i32)
+    (local.set $i (local.get $s))
+    (block $done
+      (loop $octet
+        (br_if $done (i32.ge_s (local.get $i) (local.get $e)))
+        (local.set $first (local.get $i))
+        (local.set $value (i32.const 0))
+        (block $end
+          (loop $digit
+            (br_if $end (i32.ge_s (local.get $i) (local.get $e)))
+            (br_if $end (i32.ge_s (i32.sub (local.get $i) (local.get $first)) (i32.const 3)))
+            (local.set $c (i32.sub (i32.load8_u (local.get $i)) (i32.const 48)))
+            (br_if $end (i32.gt_u (local.get $c) (i32.const 9)))
+            (local.set $value (i32.add (i32.mul (local.get $value) (i32.const 10)) (local.get $c)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $digit)))
+        (local.set $digits (i32.sub (local.get $i) (local.get $first)))
+        (if (i32.eqz (local.get $digits)) (then (return (i32.const 0))))
+        (if (i32.gt_s (local.get $value) (i32.const 255)) (then (return (i32.const 0))))
+        (if (i32.gt_s (local.get $digits) (i32.const 1))
+          (then (if (i32.eq (i32.load8_u (local.get $first)) (i32.const 48)) (then (return (i32.const 0))))))
+        (local.set $octets (i32.add (local.get $octets) (i32.const 1)))
+        (br_if $done (i32.eq (local.get $i) (local.get $e)))
+        (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 46)) (then (return (i32.const 0))))
+        (if (i32.eq (local.get $octets) (i32.const 4)) (then (return (i32.const 0))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (if (i32.eq (local.get $i) (local.get $e)) (then (return (i32.const 0))))
+        (br $octet)))
+    (i32.eq (local.get $octets) (i32.const 4)))
+
+  ;; hasNonDomainCharAt (rule-validity.ts), with DOMAIN_CHAR at 768-1023: a line starting with a
+  ;; lowercase letter or digit, at least 5 long, with no byte <= 32, >= 127 or `$`, holding a byte
+  ;; outside `[a-zA-Z0-9-.*|^]`.
+  (func $nonDomainChar (param $s i32) (param $e i32) (result i32)
+    (local $c i32) (local $outside i32) (local $i i32)
+    (if (i32.lt_s (i32.sub (local.get $e) (local.get $s)) (i32.const 5)) (then (return (i32.const 0))))
+    (local.set $c (i32.load8_u (local.get $s)))
+    (if (i32.eqz (i32.or (i32.le_u (i32.sub (local.get $c) (i32.const 97)) (i32.const 25))
+                         (i32.le_u (i32.sub (local.get $c) (i32.const 48)) (i32.const 9))))
+      (then (return (i32.const 0))))
+    (local.set $i (i32.add (local.get $s) (i32.const 1)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $i) (local.get $e)))
+        (local.set $c (i32.load8_u (local.get $i)))
+        (if (i32.or (i32.or (i32.le_u (local.get $c) (i32.const 32)) (i32.ge_u (local.get $c) (i32.const 127)))
+                    (i32.eq (local.get $c) (i32.const 36)))
+          (then (return (i32.const 0))))
+        (if (i32.eqz (i32.load8_u offset=768 (local.get $c))) (then (local.set $outside (i32.const 1))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (local.get $outside))
+
+  ;; The single modifier name after `||pattern^$` in b[p, e) (p past `@@`), as ruleProblemAt
+  ;; finds it: the pattern's bytes are `[a-z0-9.-]`, the name's `[a-z0-9_-]` to the end. Returns
+  ;; the name's start, or -1.
+  (func $modifierAt (param $p i32) (param $e i32) (result i32)
+    (local $caret i32) (local $c i32) (local $i i32)
+    (local.set $caret (i32.add (local.get $p) (i32.const 2)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $caret) (local.get $e)))
+        (local.set $c (i32.load8_u (local.get $caret)))
+        (br_if $done (i32.eqz (i32.or (i32.or (i32.le_u (i32.sub (local.get $c) (i32.const 97)) (i32.const 25))
+                                              (i32.le_u (i32.sub (local.get $c) (i32.const 48)) (i32.const 9)))
+                                      (i32.le_u (i32.sub (local.get $c) (i32.const 45)) (i32.const 1)))))
+        (local.set $caret (i32.add (local.get $caret) (i32.const 1)))
+        (br $next)))
+    (if (i32.ge_s (i32.add (local.get $caret) (i32.const 2)) (local.get $e)) (then (return (i32.const -1))))
+    (if (i32.ne (i32.load16_u (local.get $caret)) (i32.const 0x245e)) (then (return (i32.const -1)))) ;; ^$
+    (local.set $i (i32.add (local.get $caret) (i32.const 2)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $i) (local.get $e)))
+        (local.set $c (i32.load8_u (local.get $i)))
+        (if (i32.eqz (i32.or (i32.or (i32.le_u (i32.sub (local.get $c) (i32.const 97)) (i32.const 25))
+                                     (i32.le_u (i32.sub (local.get $c) (i32.const 48)) (i32.const 9)))
+                             (i32.or (i32.eq (local.get $c) (i32.const 45)) (i32.eq (local.get $c) (i32.const 95)))))
+          (then (return (i32.const -1))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (i32.add (local.get $caret) (i32.const 2)))
+
+  ;; Validate's verdicts (validate.ts, `kernelVerdicts`), for the validators without allowIp: the
+  ;; byte at flags + i is, for line i, what `ruleProblemAt` decides on bytes whatever the other
+  ;; option:
+  ;;   1, kept: `||name^` or `@@||name^` with a clean name that cannot be its own public suffix
+  ;;      (it ends in a common TLD, or, when $psl is not 0, the trie's walk stops before its last
+  ;;      label);
+  ;;   2, dropped: the same shapes with a plain IPv4 address;
+  ;;   3, dropped: a line with a character that cannot be in a domain name (`example.org##.ad`);
+  ;;   4, dropped: `||pattern^$name` whose one modifier's hash is not in the set at $mods (the
+  ;;      supported ones; a hash found there only withholds the verdict);
+  ;;   0: the TypeScript decides.
+  (func (export "verdicts") (param $inStart i32) (param $inEnd i32) (param $n i32) (param $flags i32)
+    (param $psl i32) (param $pslMask i32) (param $mods i32) (param $modsMask i32)
+    (local $i i32) (local $s i32) (local $e i32) (local $p i32) (local $v i32) (local $m i32)
     (block $done
       (loop $next
         (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
@@ -641,21 +732,32 @@
         (local.set $e (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2)))))
         (local.set $p (local.get $s))
         (if (i32.eq (i32.load16_u (local.get $s)) (i32.const 0x4040)) (then (local.set $p (i32.add (local.get $s) (i32.const 2)))))
-        (local.set $sure (i32.const 0))
-        (if (i32.ge_s (i32.sub (local.get $e) (local.get $p)) (i32.const 4))
-          (then
-            (if (i32.and (i32.eq (i32.load16_u (local.get $p)) (i32.const 0x7c7c))
-                         (i32.eq (i32.load8_u (i32.sub (local.get $e) (i32.const 1))) (i32.const 94)))
-              (then
-                (if (call $cleanHostname (i32.add (local.get $p) (i32.const 2)) (i32.sub (local.get $e) (i32.const 1)))
-                  (then
-                    (local.set $sure (call $commonTldTail (i32.add (local.get $p) (i32.const 2)) (i32.sub (local.get $e) (i32.const 1))))
-                    (if (i32.and (i32.eqz (local.get $sure)) (i32.ne (local.get $psl) (i32.const 0)))
-                      (then
-                        (local.set $sure
-                          (call $notOwnSuffix (i32.add (local.get $p) (i32.const 2)) (i32.sub (local.get $e) (i32.const 1))
-                                              (local.get $psl) (local.get $mask)))))))))))
-        (i32.store8 (i32.add (local.get $flags) (local.get $i)) (local.get $sure))
+        (local.set $v (i32.const 0))
+        (block $decided
+          (if (i32.ge_s (i32.sub (local.get $e) (local.get $p)) (i32.const 4))
+            (then
+              (if (i32.eq (i32.load16_u (local.get $p)) (i32.const 0x7c7c))
+                (then
+                  (if (i32.eq (i32.load8_u (i32.sub (local.get $e) (i32.const 1))) (i32.const 94))
+                    (then
+                      (if (call $cleanHostname (i32.add (local.get $p) (i32.const 2)) (i32.sub (local.get $e) (i32.const 1)))
+                        (then
+                          (local.set $v (call $commonTldTail (i32.add (local.get $p) (i32.const 2)) (i32.sub (local.get $e) (i32.const 1))))
+                          (if (i32.and (i32.eqz (local.get $v)) (i32.ne (local.get $psl) (i32.const 0)))
+                            (then
+                              (local.set $v
+                                (call $notOwnSuffix (i32.add (local.get $p) (i32.const 2)) (i32.sub (local.get $e) (i32.const 1))
+                                                    (local.get $psl) (local.get $pslMask)))))
+                          (br $decided)))
+                      (if (call $plainIpv4 (i32.add (local.get $p) (i32.const 2)) (i32.sub (local.get $e) (i32.const 1)))
+                        (then (local.set $v (i32.const 2)) (br $decided)))))
+                  (local.set $m (call $modifierAt (local.get $p) (local.get $e)))
+                  (if (i32.ne (local.get $m) (i32.const -1))
+                    (then
+                      (if (i32.eqz (call $setHas (local.get $mods) (local.get $modsMask) (call $hash (local.get $m) (local.get $e))))
+                        (then (local.set $v (i32.const 4)) (br $decided)))))))))
+          (if (call $nonDomainChar (local.get $s) (local.get $e)) (then (local.set $v (i32.const 3)))))
+        (i32.store8 (i32.add (local.get $flags) (local.get $i)) (local.get $v))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next))))
 )

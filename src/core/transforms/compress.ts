@@ -285,9 +285,9 @@ export function compressWasm(lines: PackedLines): PackedLines | null {
   const slots = take(4 * capacity);
   const entries = take(12 * (capacity / 2));
   const filter = take(capacity);
-  // Validate's sure verdicts use the freed region as well: a flag per line, then the Public
-  // Suffix List's node set (validate.ts, `surelyValid`).
-  top = Math.max(top, hostStart + align(outCapacity) + 4 * PSL_NODE_SLOTS);
+  // Validate's verdicts use the freed region as well: a code per line, then the supported
+  // modifiers' and the Public Suffix List's hash sets (validate.ts, `kernelVerdicts`).
+  top = Math.max(top, hostStart + align(outCapacity) + 4 * PSL_NODE_SLOTS + 4096);
   const memory = newKernel(top);
   if (memory === null) return null;
   const { kernel: k, buffer } = memory;

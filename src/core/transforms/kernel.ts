@@ -4,7 +4,7 @@
  */
 import { COMPRESS_KERNEL } from './compress-kernel.js';
 import { ADDRESS_CODE, BYTE_CLASS } from './rule-text.js';
-import { HOST_CODE } from './rule-validity.js';
+import { DOMAIN_CHAR, HOST_CODE } from './rule-validity.js';
 import type { PackedLines } from './packed.js';
 import { PSL_RULES } from './psl-data.js';
 
@@ -27,7 +27,9 @@ export interface Kernel {
     inStart: number, inEnd: number, n: number, keep: number, skipHostRules: number,
     slots: number, entries: number, filter: number, capacityLog2: number,
   ): void;
-  surelyValid(inStart: number, inEnd: number, n: number, flags: number, psl: number, pslMask: number): void;
+  verdicts(
+    inStart: number, inEnd: number, n: number, flags: number, psl: number, pslMask: number, mods: number, modsMask: number,
+  ): void;
   pslBuild(text: number, textEnd: number, psl: number, pslMask: number, stack: number): void;
 }
 
@@ -50,7 +52,7 @@ function kernelModule(): WebAssembly.Module | null {
   return compiled;
 }
 
-/** Where a kernel memory's free space starts: bytes 0-767 hold the byte classes it reads. */
+/** Where a kernel memory's free space starts: bytes 0-1023 hold the byte classes it reads. */
 export const KERNEL_BASE = 1024;
 
 /**
@@ -71,6 +73,7 @@ export function newKernel(size: number): KernelMemory | null {
   bytes.set(BYTE_CLASS, 0);
   bytes.set(ADDRESS_CODE, 256);
   bytes.set(HOST_CODE, 512);
+  bytes.set(DOMAIN_CHAR, 768);
   return { kernel, buffer: memory.buffer, scratch: size, scratchEnd: size };
 }
 
@@ -120,7 +123,7 @@ let nodeSet: Int32Array | null | undefined;
 
 /**
  * The Public Suffix List's rules trie (psl-data.ts) as a set of hashes, for the kernel's walk in
- * Validate's sure verdicts (validate.ts, `surelyValid`), or null without WebAssembly. A node's
+ * Validate's verdicts (validate.ts, `kernelVerdicts`), or null without WebAssembly. A node's
  * path is its labels joined by dots, `*` included (`b.ck` under `ck`, `*.ck`), as UTF-8 (no clean
  * name reaches a non-ASCII label); its slot value is
  * `StringTable.hash(path) | 1` (never 0, which marks an empty slot), at `StringTable.home` of that

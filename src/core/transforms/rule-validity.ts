@@ -13,13 +13,17 @@ export interface ValidityOptions {
 /** Modifiers that make a rule about specific clients or domains, so a bare TLD is fine. */
 const LIMIT_MODIFIERS = new Set(['denyallow', 'badfilter', 'client']);
 /** Modifiers a hosts-level (DNS) blocker understands; any other one fails validation. */
-const SUPPORTED_MODIFIERS = new Set(['important', '~important', 'dnstype', 'dnsrewrite', 'ctag', ...LIMIT_MODIFIERS]);
+export const SUPPORTED_MODIFIERS: ReadonlySet<string> = new Set(['important', '~important', 'dnstype', 'dnsrewrite', 'ctag', ...LIMIT_MODIFIERS]);
 const MIN_PATTERN_LENGTH = 5;
 const ALNUM_RE = /[a-zA-Z0-9]/;
 const DOMAIN_CHARS_RE = /^[a-zA-Z0-9-.*|^]+$/;
 const EXACT_DOMAIN_RE =
   /^(?:\|\|)?(?:\*\.|\.)?([a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*\.?)\^\|?$/;
 const CARET_END_RE = /\^\|?$/;
+
+/** Reasons also given by the WebAssembly kernel's verdicts (validate.ts, `kernelVerdicts`). */
+export const IP_NOT_ALLOWED = 'IP address is not allowed';
+export const NON_DOMAIN_CHARACTERS = 'contains characters that cannot be in a domain name';
 
 /** The reason a hostname cannot be in a blocklist, or null when it can. */
 function hostnameProblem(
@@ -109,7 +113,7 @@ function adblockRuleProblem(ruleText: string, opts: ValidityOptions): string | n
 
   let toTest = pattern;
   if (toTest.startsWith('://')) toTest = toTest.replace(/^[:/]+/, '');
-  if (!DOMAIN_CHARS_RE.test(toTest)) return 'contains characters that cannot be in a domain name';
+  if (!DOMAIN_CHARS_RE.test(toTest)) return NON_DOMAIN_CHARACTERS;
 
   const ipProblem = ipPatternProblem(pattern, opts, hasDenyallow);
   if (ipProblem) return ipProblem;
@@ -118,7 +122,7 @@ function adblockRuleProblem(ruleText: string, opts: ValidityOptions): string | n
   if (candidate.startsWith('||')) candidate = candidate.slice(2);
   else if (candidate.startsWith('|')) candidate = candidate.slice(1);
   candidate = candidate.replace(CARET_END_RE, '');
-  if (isIpCandidate(candidate)) return opts.allowIp ? null : 'IP address is not allowed';
+  if (isIpCandidate(candidate)) return opts.allowIp ? null : IP_NOT_ALLOWED;
 
   const sepIdx = pattern.indexOf('^');
   const wildcardIdx = pattern.indexOf('*');
@@ -230,7 +234,7 @@ export function ruleProblemAt(b: Uint8Array, s: number, e: number, opts: Validit
       return hostnameProblem(decodeRange(b, p + 2, e - 1), opts, false, true);
     }
     // The pattern is exact and passes every check until tldts sees an IP address.
-    if (b[e - 1] === 94 && isPlainIpv4At(b, p + 2, e - 1)) return opts.allowIp ? null : 'IP address is not allowed';
+    if (b[e - 1] === 94 && isPlainIpv4At(b, p + 2, e - 1)) return opts.allowIp ? null : IP_NOT_ALLOWED;
     let caret = p + 2;
     while (caret < e && isHostPatternCode(b[caret])) caret += 1;
     if (caret + 2 < e && b[caret] === 94 && b[caret + 1] === 36 && isModifierNameAt(b, caret + 2, e)) {
@@ -238,7 +242,7 @@ export function ruleProblemAt(b: Uint8Array, s: number, e: number, opts: Validit
       if (problem !== null) return problem;
     }
   }
-  if (hasNonDomainCharAt(b, s, e)) return 'contains characters that cannot be in a domain name';
+  if (hasNonDomainCharAt(b, s, e)) return NON_DOMAIN_CHARACTERS;
   return ruleProblem(decodeRange(b, s, e), opts);
 }
 
@@ -280,8 +284,8 @@ function hasNonDomainCharAt(b: Uint8Array, s: number, e: number): boolean {
   return outside;
 }
 
-/** DOMAIN_CHARS_RE as a byte table. */
-const DOMAIN_CHAR = new Uint8Array(256);
+/** DOMAIN_CHARS_RE as a byte table (also read by the WebAssembly kernel). */
+export const DOMAIN_CHAR = new Uint8Array(256);
 for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.*|^') DOMAIN_CHAR[c.charCodeAt(0)] = 1;
 
 /** Whether the ASCII `text` equals the bytes `b[s, e)`. */

@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { COMPRESS_KERNEL } from '../../../src/core/transforms/compress-kernel.js';
 import { compressPackedJs, compressWasm } from '../../../src/core/transforms/compress.js';
 import { deduplicateWasm } from '../../../src/core/transforms/deduplicate.js';
-import { surelyValid } from '../../../src/core/transforms/validate.js';
-import { ruleProblemAt } from '../../../src/core/transforms/rule-validity.js';
+import { kernelVerdicts } from '../../../src/core/transforms/validate.js';
+import { ruleProblemAt, SUPPORTED_MODIFIERS } from '../../../src/core/transforms/rule-validity.js';
 import { hasCommonTldTail, pslTries } from '../../../src/core/transforms/public-suffix.js';
 import { PSL_NODE_SLOTS, pslNodeSet } from '../../../src/core/transforms/kernel.js';
 import { StringTable } from '../../../src/core/transforms/string-table.js';
@@ -158,11 +158,18 @@ describe("Compress's WebAssembly kernel", () => {
     });
   });
 
-  describe("Validate's sure verdicts", () => {
+  describe("Validate's verdicts from the kernel", () => {
     const OPTION_SETS = [false, true].flatMap((allowIp) => [false, true].map((allowPublicSuffix) => ({ allowIp, allowPublicSuffix })));
     const names = ['a.com', 'b.example.org', 'x-y.net', 'q.de', 'de', '.de', 'a.b.edu', 'gov.gov', 'A.com', 'a_b.com', '-a.com', 'a-.com',
       'a..com', `${'a'.repeat(63)}.com`, `${'a'.repeat(64)}.com`, '1.2.3.com', '123.com', 'x.co.uk', 'x.io', 'com', 'x.com.', 'ü.com', 'x.dee'];
-    const shapes = names.flatMap((name) => [`||${name}^`, `@@||${name}^`, `||${name}^$third-party`, `|${name}^`, `${name}`, `@@${name}`]);
+    const ips = ['1.2.3.4', '0.0.0.0', '255.255.255.255', '256.1.1.1', '01.2.3.4', '1.2.3', '1.2.3.4.5', '1.2.3.', '1..2.3', '1234.1.1.1', '1.2.3.4a'];
+    const modifiers = ['third-party', 'important', '~important', 'dnstype', 'badfilter', 'client', 'ctag', 'Third-party', 'third_party', 'x', 'dnstype=a', 'important,third-party'];
+    const shapes = [
+      ...names.flatMap((name) => [`||${name}^`, `@@||${name}^`, `||${name}^$third-party`, `|${name}^`, `${name}`, `@@${name}`, `${name}##.ad`, `${name}#@#.ad`]),
+      ...ips.flatMap((ip) => [`||${ip}^`, `@@||${ip}^`, `||${ip}^|`, `${ip}`]),
+      ...modifiers.flatMap((m) => [`||a.com^$${m}`, `@@||a.io^$${m}`, `||^$${m}`, `||a.*.com^$${m}`, `||a.com$${m}`, `|a.com^$${m}`]),
+      'a.com##.ad banner', 'a.com##.ad$x', 'a.com##.ad\u00e9', 'a.co#', 'a.c#', '#a.com##x', 'A.com##.ad', '9.com###ad', 'a.com/ads', 'a.com:8080',
+    ];
 
     /** The rules trie, `[flags, {label: node}]`, as tldts holds it. */
     type Trie = [number, Record<string, Trie>];
@@ -190,33 +197,52 @@ describe("Compress's WebAssembly kernel", () => {
       });
     const nodePaths = paths(rules, '');
 
-    /** Checks each verdict on the compressed list against ruleProblemAt and the expected shapes; returns how many were given. */
-    const check = (text: string) => {
+    const IPV4 = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+    /** The verdict the kernel should give the line, from the rules of `ruleProblemAt`, by regular expressions. */
+    const expectedVerdict = (line: string) => {
+      const rule = line.replace(/^@@/, '');
+      if (/^\|\|[a-z0-9.-]+\^$/.test(rule) && rule.length >= 4) {
+        const host = rule.slice(2, -1);
+        const clean = /[a-z]/.test(host) && !/(^|\.)-|-($|\.)|\.\.|^\.|\.$/.test(host) && host.split('.').every((l) => l.length <= 63) && host.length <= 253;
+        if (clean) return /\.(com|org|net|edu|gov)$|\.de$/.test(host) || walkStopsEarly(host) ? 1 : 0;
+        if (IPV4.test(host)) return 2;
+      }
+      const modifier = /^\|\|[a-z0-9.-]*\^\$([a-z0-9_-]+)$/.exec(rule);
+      if (modifier && !SUPPORTED_MODIFIERS.has(modifier[1])) return 4;
+      if (/^[a-z0-9]/.test(line) && line.length >= 5 && !/[\x00-\x20\x7f-\uffff$]/.test(line) && /[^a-zA-Z0-9\-.*|^]/.test(line)) return 3;
+      return 0;
+    };
+    const REASONS: Record<number, RegExp> = { 2: /^IP address is not allowed$/, 3: /^contains characters that cannot be in a domain name$/, 4: /^unsupported modifier \$/ };
+
+    /** Checks each verdict on the compressed list against ruleProblemAt and the expected shapes; returns how many of each were given. */
+    const check = (text: string, given = [0, 0, 0, 0, 0]) => {
       const list = compressWasm(packText(text)!)!;
-      const sure = surelyValid(list)!;
-      expect(sure.buffer).toBe(list.bytes.buffer);
+      const verdicts = kernelVerdicts(list)!;
+      expect(verdicts.buffer).toBe(list.bytes.buffer);
       const texts = unpackLines(list).text;
-      let given = 0;
       for (let i = 0; i < list.start.length; i += 1) {
         const s = list.start[i];
         const e = list.end[i];
         const line = texts[i];
-        const plain = /^(@@)?\|\|[a-z0-9.-]+\^$/.test(line);
-        // Given exactly to the plain shapes whose name is clean and either ends in a common TLD
-        // or stops the trie's walk early.
-        const host = line.replace(/^(@@)?\|\|/, '').slice(0, -1);
-        const clean = plain && /[a-z]/.test(host) && !/(^|\.)-|-($|\.)|\.\.|^\.|\.$/.test(host) && host.split('.').every((l) => l.length <= 63);
-        const expected = clean && (hasCommonTldTail(list.bytes, e - 1 - host.length, e - 1) || walkStopsEarly(host));
-        expect(sure[i] === 1, line).toBe(expected);
-        if (sure[i] !== 1) continue;
-        given += 1;
-        for (const opts of OPTION_SETS) expect(ruleProblemAt(list.bytes, s, e, opts), line).toBeNull();
+        expect(verdicts[i], line).toBe(expectedVerdict(line));
+        given[verdicts[i]] += 1;
+        if (verdicts[i] === 0) continue;
+        for (const opts of OPTION_SETS) {
+          const problem = ruleProblemAt(list.bytes, s, e, opts);
+          if (verdicts[i] === 1) expect(problem, line).toBeNull();
+          // Drops hold for the validators without allowIp, the only ones that ask the kernel.
+          else if (!opts.allowIp) expect(problem, line).toMatch(REASONS[verdicts[i]]);
+        }
       }
       return given;
     };
 
-    test('are given only where ruleProblemAt keeps the line, for every option set, and to the expected shapes', () => {
-      expect(check(shapes.join('\n'))).toBeGreaterThan(10);
+    test('keep and drop only as ruleProblemAt does, and are given to the expected shapes', () => {
+      expect(check(shapes.join('\n'))[1]).toBeGreaterThan(10);
+      // One list per shape as well, so that Compress's parent pass keeps every line once.
+      const given = [0, 0, 0, 0, 0];
+      for (const line of shapes) check(line, given);
+      for (const verdict of [1, 2, 3, 4]) expect(given[verdict], `verdict ${verdict}`).toBeGreaterThan(5);
       for (const seed of [1, 2, 3]) check(trickyList(2000, seed));
     });
 
@@ -228,8 +254,9 @@ describe("Compress's WebAssembly kernel", () => {
       names.push('www.ck', 'x.ck', 'a.x.ck', 'x.y.bd', 'x.nosuchtld', 'nosuchtld', 'x.co.uk', 'co.uk', 'uk', 'x.io', 'com.io', 'a.com.io');
       const lines = names.map((name) => `||${name}^`);
       // One list each, so that Compress keeps every line (a parent would drop its children).
-      const given = lines.reduce((sum, line) => sum + check(`${line}\n@@${line}`), 0);
-      expect(given).toBeGreaterThan(names.length / 2);
+      const given = [0, 0, 0, 0, 0];
+      for (const line of lines) check(`${line}\n@@${line}`, given);
+      expect(given[1]).toBeGreaterThan(names.length / 2);
     });
 
     test("hold the trie's every node in pslNodeSet", () => {
@@ -249,7 +276,7 @@ describe("Compress's WebAssembly kernel", () => {
     });
 
     test('are not given to a list outside a kernel memory', () => {
-      expect(surelyValid(packText('||a.com^')!)).toBeNull();
+      expect(kernelVerdicts(packText('||a.com^')!)).toBeNull();
     });
   });
 
