@@ -18,6 +18,7 @@ import {
   type PackedLines,
 } from '../transforms/packed.js';
 import { planTransformations } from '../transforms/registry.js';
+import { joinInKernel } from '../transforms/kernel.js';
 import { loadList, loadListPacked, type LoadContext } from '../load/load-list.js';
 import { PatternSet } from './patterns.js';
 import { listHeader, sourceHeader } from '../output/header.js';
@@ -243,7 +244,7 @@ function resultOf(list: ListData, outcome: Outcome): CompileResult {
       return lines;
     },
     lineCount: lineCount(list),
-    bytes: () => joinPacked(list),
+    bytes: () => joinInKernel(list) ?? joinPacked(list),
     ruleCount: countPackedRules(list),
   };
 }

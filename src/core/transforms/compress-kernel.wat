@@ -626,6 +626,28 @@
       (br $probe))
     (i32.const 0))
 
+  ;; joinPacked (packed.ts) into [out, limit): the n lines whose ranges are at inStart and inEnd,
+  ;; one LF between each two. Returns the end of what it wrote, or -1, having stopped, when the
+  ;; lines would pass limit (kernel.ts, `joinInKernel`, then joins them in TypeScript).
+  (func (export "join") (param $inStart i32) (param $inEnd i32) (param $n i32) (param $out i32) (param $limit i32) (result i32)
+    (local $i i32) (local $s i32) (local $len i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
+        (local.set $s (i32.load (i32.add (local.get $inStart) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $len (i32.sub (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2)))) (local.get $s)))
+        (if (i32.gt_u (local.get $len) (i32.sub (local.get $limit) (local.get $out))) (then (return (i32.const -1))))
+        (memory.copy (local.get $out) (local.get $s) (local.get $len))
+        (local.set $out (i32.add (local.get $out) (local.get $len)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (if (i32.lt_s (local.get $i) (local.get $n))
+          (then
+            (if (i32.ge_u (local.get $out) (local.get $limit)) (then (return (i32.const -1))))
+            (i32.store8 (local.get $out) (i32.const 10))
+            (local.set $out (i32.add (local.get $out) (i32.const 1)))))
+        (br $next)))
+    (local.get $out))
+
   ;; isPlainIpv4At (rule-validity.ts): `d.d.d.d`, each 0-255 without a leading zero.
   (func $plainIpv4 (param $s i32) (param $e i32) (result i32)
     (local $octets i32) (local $i i32) (local $first i32) (local $value i32) (local $c i32) (local $digits i32)

@@ -31,6 +31,7 @@ export interface Kernel {
     inStart: number, inEnd: number, n: number, flags: number, psl: number, pslMask: number, mods: number, modsMask: number,
   ): void;
   pslBuild(text: number, textEnd: number, psl: number, pslMask: number, stack: number): void;
+  join(inStart: number, inEnd: number, n: number, out: number, limit: number): number;
 }
 
 /** A kernel instance and its memory's buffer (never grown, so never detached). */
@@ -104,6 +105,28 @@ export function holding(bytes: Uint8Array, start: Int32Array, end: Int32Array): 
   const held = holders.get(bytes.buffer as ArrayBuffer);
   if (held === undefined || bytes.byteOffset !== 0 || start.buffer !== held.buffer || end.buffer !== held.buffer) return undefined;
   return held;
+}
+
+/**
+ * `joinPacked` by the kernel, for a list whose bytes are those of a memory Compress made (its
+ * output, and whatever was joined to it in place): the line ranges and the joined text go to the
+ * memory's free region, and the text is copied out of it, so the result does not keep the memory
+ * alive. Null when the bytes live elsewhere or the text does not fit; the caller then joins in
+ * TypeScript (whose byte loop runs cold: 20-25 ms for 200,000 lines).
+ */
+export function joinInKernel(list: PackedLines): Uint8Array | null {
+  const held = holders.get(list.bytes.buffer as ArrayBuffer);
+  const n = list.start.length;
+  if (held === undefined || list.bytes.byteOffset !== 0 || n === 0) return null;
+  const inStart = align(held.scratch);
+  const inEnd = inStart + 4 * n;
+  const out = inEnd + 4 * n;
+  if (out >= held.scratchEnd) return null;
+  const words = new Int32Array(held.buffer);
+  words.set(list.start, inStart >> 2);
+  words.set(list.end, inEnd >> 2);
+  const written = held.kernel.join(inStart, inEnd, n, out, held.scratchEnd);
+  return written === -1 ? null : new Uint8Array(held.buffer, out, written - out).slice();
 }
 
 /** Whether a trap is the kernel's own, made before writing past a region (which was full). */

@@ -8,9 +8,9 @@ import { deduplicateWasm } from '../../../src/core/transforms/deduplicate.js';
 import { kernelVerdicts } from '../../../src/core/transforms/validate.js';
 import { ruleProblemAt, SUPPORTED_MODIFIERS } from '../../../src/core/transforms/rule-validity.js';
 import { hasCommonTldTail, pslTries } from '../../../src/core/transforms/public-suffix.js';
-import { PSL_NODE_SLOTS, pslNodeSet } from '../../../src/core/transforms/kernel.js';
+import { joinInKernel, PSL_NODE_SLOTS, pslNodeSet } from '../../../src/core/transforms/kernel.js';
 import { StringTable } from '../../../src/core/transforms/string-table.js';
-import { packText, unpackLines, type PackedLines } from '../../../src/core/transforms/packed.js';
+import { concatPacked, joinPacked, packedLines, packText, unpackLines, type PackedLines } from '../../../src/core/transforms/packed.js';
 import { TRANSFORMATIONS } from '../../../src/core/transforms/registry.js';
 import { ALL_TRICKY, trickyList } from '../../support/tricky-lines.js';
 // @ts-expect-error: a plain JavaScript script, without types
@@ -155,6 +155,41 @@ describe("Compress's WebAssembly kernel", () => {
       const before = new Uint8Array(read.bytes);
       expect(deduplicateWasm(read)!.buffer).not.toBe(read.bytes.buffer);
       expect(read.bytes).toEqual(before);
+    });
+  });
+
+  describe('the join', () => {
+    test("writes what joinPacked writes, for Compress's output and lists joined to it in place", () => {
+      for (const text of [trickyList(3000, 11), '||a.com^', '||a.com^\n\n\n||b.io^\n! c', ALL_TRICKY.join('\n')]) {
+        const list = compressWasm(packText(text)!)!;
+        const before = { start: list.start.slice(), end: list.end.slice() };
+        const joined = joinInKernel(list)!;
+        expect(joined).not.toBeNull();
+        expect(joined.buffer).not.toBe(list.bytes.buffer);
+        expect(Buffer.from(joined).toString()).toBe(Buffer.from(joinPacked(list)).toString());
+        expect({ start: list.start, end: list.end }).toEqual(before);
+        const header = packText('! Title: x\n! Version: 1')!;
+        const whole = concatPacked([header, list, packText('')!], false);
+        expect(whole.bytes.buffer).toBe(list.bytes.buffer);
+        expect(Buffer.from(joinInKernel(whole)!).toString()).toBe(Buffer.from(joinPacked(whole)).toString());
+      }
+    });
+
+    test('leaves other lists, and text that outgrows the free region, to joinPacked', () => {
+      expect(joinInKernel(packText('||a.com^\n||b.com^')!)).toBeNull();
+      const list = compressWasm(packText(`||${'a'.repeat(200)}.com^`)!)!;
+      // One 206-byte line many times: ranges that do not fit the free region, and ranges that
+      // do, with a text that does not (the kernel stops).
+      for (const n of [100_000, 2_000]) {
+        const many = packedLines(list.bytes, list.used, new Int32Array(n).fill(list.start[0]), new Int32Array(n).fill(list.end[0]));
+        expect(8 * n + 207 * n > 200_000).toBe(true);
+        expect(joinInKernel(many), `${n} lines`).toBeNull();
+      }
+      // A line longer than the free region, which ends the memory.
+      const long = compressWasm(packText(`! ${'x'.repeat(300_000)}`)!)!;
+      expect(joinInKernel(long)).toBeNull();
+      const few = packedLines(list.bytes, list.used, new Int32Array(3).fill(list.start[0]), new Int32Array(3).fill(list.end[0]));
+      expect(Buffer.from(joinInKernel(few)!).toString()).toBe(Buffer.from(joinPacked(few)).toString());
     });
   });
 
