@@ -2,6 +2,7 @@ import type { SourceReader } from './source-reader.js';
 import type { Lines } from '../transforms/lines.js';
 import { packOrigin } from '../transforms/lines.js';
 import { packBytes, packText, type ListData } from '../transforms/packed.js';
+import { splitInKernel } from '../transforms/kernel.js';
 import { splitText } from './split.js';
 import { ConditionError, resolveConditions } from './conditions.js';
 import { DirectiveError } from '../errors/directive-error.js';
@@ -113,7 +114,9 @@ export async function loadListPacked(location: string, ctx: LoadContext): Promis
   // such line loads as it is split, and is packed; one with directives is loaded as strings.
   const given = ctx.reader.readBytes ? await ctx.reader.readBytes(location, ctx.signal) : null;
   if (given) {
-    const packed = packBytes(given.bytes, ctx.tracked ? ctx.files.length : undefined, given.length, true);
+    // Without line numbers to keep, a long list is split by the WebAssembly kernel.
+    const split = ctx.tracked ? undefined : splitInKernel(given.bytes, given.length, true);
+    const packed = split !== undefined ? split : packBytes(given.bytes, ctx.tracked ? ctx.files.length : undefined, given.length, true);
     if (packed) {
       ctx.files.push(location);
       return packed;

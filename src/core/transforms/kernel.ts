@@ -5,7 +5,7 @@
 import { COMPRESS_KERNEL } from './compress-kernel.js';
 import { ADDRESS_CODE, BYTE_CLASS } from './rule-text.js';
 import { DOMAIN_CHAR, HOST_CODE } from './rule-validity.js';
-import type { PackedLines } from './packed.js';
+import { packedLines, trimmedRange, type PackedLines } from './packed.js';
 import { PSL_RULES } from './psl-data.js';
 
 /** The kernel's exports. Offsets are byte offsets into its memory. */
@@ -32,6 +32,7 @@ export interface Kernel {
   ): void;
   pslBuild(text: number, textEnd: number, psl: number, pslMask: number, stack: number): void;
   join(inStart: number, inEnd: number, n: number, out: number, limit: number): number;
+  split(from: number, to: number, start: number, end: number, refuse: number): number;
 }
 
 /** A kernel instance and its memory's buffer (never grown, so never detached). */
@@ -105,6 +106,36 @@ export function holding(bytes: Uint8Array, start: Int32Array, end: Int32Array): 
   const held = holders.get(bytes.buffer as ArrayBuffer);
   if (held === undefined || bytes.byteOffset !== 0 || start.buffer !== held.buffer || end.buffer !== held.buffer) return undefined;
   return held;
+}
+
+/** The smallest list `splitInKernel` takes: below it the TypeScript splits as fast. */
+const SPLIT_MIN_BYTES = 65_536;
+
+/**
+ * `packBytes` (no line numbers) by the kernel, for a list the reader handed over as bytes: they
+ * are copied into a fresh memory from KERNEL_BASE on, with the room after them the reader gave,
+ * and split there (`splitPacked`'s byte loop ran cold: 30-35 ms for 300,000 lines). The list
+ * returned views that memory from 0; its line ranges are arrays in it, sized for the most lines
+ * the bytes can hold (pages never written cost nothing). Null where `packBytes` gives null (a
+ * non-ASCII edge, a directive); undefined for a short list, or without WebAssembly or a memory
+ * that large: the caller then packs in TypeScript.
+ */
+export function splitInKernel(bytes: Uint8Array, length: number, refuseDirectives: boolean): PackedLines | null | undefined {
+  if (length < SPLIT_MIN_BYTES) return undefined;
+  const range = trimmedRange(bytes, 0, length);
+  if (range === null) return null;
+  const room = bytes.length;
+  const starts = align(KERNEL_BASE + room);
+  // Lines hold at least a byte and are a break apart.
+  const most = ((range[1] - range[0]) >> 1) + 2;
+  const ends = starts + 4 * most;
+  const memory = newKernel(ends + 4 * most);
+  if (memory === null) return undefined;
+  new Uint8Array(memory.buffer).set(bytes.subarray(0, length), KERNEL_BASE);
+  const n = memory.kernel.split(KERNEL_BASE + range[0], KERNEL_BASE + range[1], starts, ends, refuseDirectives ? 1 : 0);
+  if (n === -1) return null;
+  const view = (at: number) => new Int32Array(memory.buffer, at, n);
+  return packedLines(new Uint8Array(memory.buffer, 0, KERNEL_BASE + room), KERNEL_BASE + length, view(starts), view(ends));
 }
 
 /**

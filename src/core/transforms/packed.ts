@@ -118,16 +118,27 @@ export function packText(text: string, fileId?: number, refuseDirectives = false
  * also null when a line starts with `!#`, as `packText`.
  */
 export function packBytes(bytes: Uint8Array, fileId?: number, length = bytes.length, refuseDirectives = false): PackedLines | null {
-  let s = 0;
-  let e = length;
-  while (s < e && bytes[s] < 128 && isWhitespaceCode(bytes[s])) s += 1;
-  while (e > s && bytes[e - 1] < 128 && isWhitespaceCode(bytes[e - 1])) e -= 1;
-  if (s < e && (bytes[s] >= 128 || bytes[e - 1] >= 128)) return null;
+  const range = trimmedRange(bytes, 0, length);
+  if (range === null) return null;
+  const [s, e] = range;
   let lineNo = 1;
   if (fileId !== undefined) {
     for (let i = 0; i < s; i += 1) if (bytes[i] === LF || (bytes[i] === CR && bytes[i + 1] !== LF)) lineNo += 1;
   }
   return splitPacked(bytes, length, s, e, lineNo, fileId, refuseDirectives);
+}
+
+/**
+ * `bytes[from, to)` without the ASCII whitespace around it, or null when what remains begins or
+ * ends with a non-ASCII byte, which might be whitespace that `trim()` removes (`packBytes`).
+ */
+export function trimmedRange(bytes: Uint8Array, from: number, to: number): [number, number] | null {
+  let s = from;
+  let e = to;
+  while (s < e && bytes[s] < 128 && isWhitespaceCode(bytes[s])) s += 1;
+  while (e > s && bytes[e - 1] < 128 && isWhitespaceCode(bytes[e - 1])) e -= 1;
+  if (s < e && (bytes[s] >= 128 || bytes[e - 1] >= 128)) return null;
+  return [s, e];
 }
 
 /**

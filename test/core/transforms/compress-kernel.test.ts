@@ -8,9 +8,9 @@ import { deduplicateWasm } from '../../../src/core/transforms/deduplicate.js';
 import { kernelVerdicts } from '../../../src/core/transforms/validate.js';
 import { ruleProblemAt, SUPPORTED_MODIFIERS } from '../../../src/core/transforms/rule-validity.js';
 import { hasCommonTldTail, pslTries } from '../../../src/core/transforms/public-suffix.js';
-import { joinInKernel, PSL_NODE_SLOTS, pslNodeSet } from '../../../src/core/transforms/kernel.js';
+import { joinInKernel, KERNEL_BASE, PSL_NODE_SLOTS, pslNodeSet, splitInKernel } from '../../../src/core/transforms/kernel.js';
 import { StringTable } from '../../../src/core/transforms/string-table.js';
-import { concatPacked, joinPacked, packedLines, packText, unpackLines, type PackedLines } from '../../../src/core/transforms/packed.js';
+import { concatPacked, joinPacked, packBytes, packedLines, packText, unpackLines, type PackedLines } from '../../../src/core/transforms/packed.js';
 import { TRANSFORMATIONS } from '../../../src/core/transforms/registry.js';
 import { ALL_TRICKY, trickyList } from '../../support/tricky-lines.js';
 // @ts-expect-error: a plain JavaScript script, without types
@@ -155,6 +155,54 @@ describe("Compress's WebAssembly kernel", () => {
       const before = new Uint8Array(read.bytes);
       expect(deduplicateWasm(read)!.buffer).not.toBe(read.bytes.buffer);
       expect(read.bytes).toEqual(before);
+    });
+  });
+
+  describe('the split', () => {
+    /** The list as the reader hands it over: its bytes, then as much room again. */
+    const given = (text: string) => {
+      const encoded = new TextEncoder().encode(text);
+      const bytes = new Uint8Array(encoded.length * 2 + 65_536);
+      bytes.set(encoded);
+      return { bytes, length: encoded.length };
+    };
+    const lines = (list: PackedLines) => unpackLines(list).text;
+    const pad = (text: string, eol = '\n') => `${text}${eol}${'||padding.example^\n'.repeat(4000)}`;
+
+    test('splits as packBytes does: CRLF, lone CR, runs of breaks, control bytes, UTF-8, every alignment', () => {
+      const odd = ['a\r\nb\rc\n\n\r\nd', 'x\ty\u000bz\u000c!\u0001', 'é ü\r\n  ||a.com^  \n\t\t', '#\n!\n!x#'];
+      for (let shift = 0; shift < 9; shift += 1) {
+        for (const eol of ['\n', '\r\n', '\r']) {
+          const text = `${' '.repeat(shift)}${odd.join(eol)}${eol}${pad(trickyList(500, shift, eol), eol)}\n \n`;
+          const { bytes, length } = given(text);
+          const ours = splitInKernel(bytes, length, true)!;
+          const theirs = packBytes(bytes, undefined, length, true)!;
+          expect(lines(ours)).toEqual(lines(theirs));
+          expect(ours.used - KERNEL_BASE).toBe(theirs.used);
+          // The room after the list, as the reader left it.
+          expect(ours.bytes.length - ours.used).toBe(bytes.length - length);
+          expect(bytes.subarray(0, length)).toEqual(given(text).bytes.subarray(0, length));
+        }
+      }
+    });
+
+    test('refuses a list with a directive anywhere, and a non-ASCII edge, as packBytes does', () => {
+      for (const text of [pad('!#include x.txt'), pad('a\n!#if true\nb\n!#endif'), `${pad('a')}\n!#endif`, pad('ü'), `${pad('a')}ü`]) {
+        const { bytes, length } = given(text);
+        expect(packBytes(bytes, undefined, length, true), text.slice(0, 20)).toBeNull();
+        expect(splitInKernel(bytes, length, true), text.slice(0, 20)).toBeNull();
+      }
+      const { bytes, length } = given(pad('a\n!#if true\nb'));
+      expect(lines(splitInKernel(bytes, length, false)!)).toEqual(lines(packBytes(bytes, undefined, length, false)!));
+      // `!` closing the list, with nothing after it to read.
+      const closing = given(`${pad('a')}\n!`);
+      expect(lines(splitInKernel(closing.bytes, closing.length, true)!).at(-1)).toBe('!');
+    });
+
+    test('leaves a short list to packBytes', () => {
+      const { bytes, length } = given(trickyList(100, 1));
+      expect(length).toBeLessThan(65_536);
+      expect(splitInKernel(bytes, length, true)).toBeUndefined();
     });
   });
 
