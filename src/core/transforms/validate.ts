@@ -63,8 +63,8 @@ export function kernelVerdicts(lines: PackedLines): Uint8Array | null {
 }
 
 /**
- * The problem a decided verdict stands for: null for KEPT, else the reason. A report never takes
- * the kernel's verdicts, so the modifier's name, which it would show, is not looked up.
+ * The problem a decided verdict stands for: null for a kept line (1), else the reason. A report
+ * never takes the kernel's verdicts, so the modifier's name, which it would show, is not looked up.
  */
 function verdictProblem(verdict: number): string | null {
   if (verdict === DROPPED_IP) return IP_NOT_ALLOWED;
