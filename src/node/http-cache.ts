@@ -11,8 +11,6 @@ export interface CachedResponse {
   body: string;
 }
 
-// A compile reads the default folder without loading this module (and node:crypto with it).
-export { defaultCacheDir } from './cache-dir.js';
 
 /**
  * Where downloaded bodies and their validators are kept between requests. The fetcher

@@ -113,6 +113,8 @@ export async function loadListPacked(location: string, ctx: LoadContext): Promis
   // Every directive starts a line with `!#` (conditions.ts, INCLUDE above), so a list with no
   // such line loads as it is split, and is packed; one with directives is loaded as strings.
   const given = ctx.reader.readBytes ? await ctx.reader.readBytes(location, ctx.signal) : null;
+  // The file's id is `ctx.files.length` read right before its push, after the await: lists load
+  // concurrently, and another may have taken the number meanwhile.
   if (given) {
     // Without line numbers to keep, a long list is split by the WebAssembly kernel.
     const split = ctx.tracked ? undefined : splitInKernel(given.bytes, given.length, true);

@@ -75,9 +75,9 @@
     (i32.or (i32.eq (local.get $c) (i32.const 32))
             (i32.le_u (i32.sub (local.get $c) (i32.const 9)) (i32.const 4))))
 
-  (func $hash (param $s i32) (param $e i32) (result i32)
-    (local $h i32)
-    (local.set $h (i32.const 0x811c9dc5))
+  ;; StringTable.hash of b[s, e), right to left, going on from h: StringTable.SEED (0x811c9dc5)
+  ;; for a whole string, or a path's hash and its dot for the label before it (`pslBuild`).
+  (func $hash (param $h i32) (param $s i32) (param $e i32) (result i32)
     (block $done
       (loop $next
         (br_if $done (i32.le_s (local.get $e) (local.get $s)))
@@ -120,7 +120,7 @@
   ;; Adds b[s, e); 1 when it was not there yet.
   (func $add (param $s i32) (param $e i32) (result i32)
     (local $h i32) (local $i i32) (local $slot i32) (local $k i32) (local $p i32) (local $bit i32)
-    (local.set $h (call $hash (local.get $s) (local.get $e)))
+    (local.set $h (call $hash (i32.const 0x811c9dc5) (local.get $s) (local.get $e)))
     (local.set $i (i32.and (call $home (local.get $h)) (global.get $mask)))
     (block $empty
       (loop $probe
@@ -547,16 +547,6 @@
         (br $probe)))
     (i32.store (i32.add (local.get $psl) (i32.shl (local.get $i) (i32.const 2))) (local.get $h)))
 
-  ;; The hash, right to left, of the label b[s, e) after a path's hash h (kernel.ts, `pslNodeSet`).
-  (func $labelHash (param $h i32) (param $s i32) (param $e i32) (result i32)
-    (block $done
-      (loop $next
-        (br_if $done (i32.le_s (local.get $e) (local.get $s)))
-        (local.set $e (i32.sub (local.get $e) (i32.const 1)))
-        (local.set $h (i32.mul (i32.xor (local.get $h) (i32.load8_u (local.get $e))) (i32.const 0x01000193)))
-        (br $next)))
-    (local.get $h))
-
   ;; kernel.ts, `pslNodeSet`: every node of the rules trie whose text (psl-data.ts, PSL_RULES, as
   ;; UTF-8) is at [t, te) into the zeroed set at $psl. A line per top-level label,
   ;; `label<TAB>flags`, then its children `{label:flags…,…}`, nested; $stack holds the open
@@ -580,7 +570,7 @@
             (br_if $tab (i32.eq (i32.load8_u (local.get $at)) (i32.const 9)))
             (local.set $at (i32.add (local.get $at) (i32.const 1)))
             (br $next)))
-        (local.set $h (call $labelHash (i32.const 0x811c9dc5) (local.get $i) (local.get $at)))
+        (local.set $h (call $hash (i32.const 0x811c9dc5) (local.get $i) (local.get $at)))
         (call $pslAdd (local.get $psl) (local.get $mask) (local.get $h))
         (local.set $at (i32.add (local.get $at) (i32.const 2)))
         (local.set $sp (local.get $stack))
@@ -605,7 +595,7 @@
                 (br_if $colon (i32.eq (i32.load8_u (local.get $at)) (i32.const 58)))
                 (local.set $at (i32.add (local.get $at) (i32.const 1)))
                 (br $next)))
-            (local.set $h (call $labelHash (i32.load (i32.sub (local.get $sp) (i32.const 4))) (local.get $i) (local.get $at)))
+            (local.set $h (call $hash (i32.load (i32.sub (local.get $sp) (i32.const 4))) (local.get $i) (local.get $at)))
             (call $pslAdd (local.get $psl) (local.get $mask) (local.get $h))
             (local.set $at (i32.add (local.get $at) (i32.const 2)))
             (br $child)))
@@ -829,7 +819,7 @@
                   (local.set $m (call $modifierAt (local.get $p) (local.get $e)))
                   (if (i32.ne (local.get $m) (i32.const -1))
                     (then
-                      (if (i32.eqz (call $setHas (local.get $mods) (local.get $modsMask) (call $hash (local.get $m) (local.get $e))))
+                      (if (i32.eqz (call $setHas (local.get $mods) (local.get $modsMask) (call $hash (i32.const 0x811c9dc5) (local.get $m) (local.get $e))))
                         (then (local.set $v (i32.const 4)) (br $decided)))))))))
           (if (call $nonDomainChar (local.get $s) (local.get $e)) (then (local.set $v (i32.const 3)))))
         (i32.store8 (i32.add (local.get $flags) (local.get $i)) (local.get $v))

@@ -47,9 +47,10 @@ function modifierSet(): Int32Array {
  */
 export function kernelVerdicts(lines: PackedLines): Uint8Array | null {
   const memory = holding(lines.bytes, lines.start, lines.end);
+  if (memory === undefined) return null;
   const n = lines.start.length;
-  const mods = align(memory === undefined ? 0 : memory.scratch + n);
-  if (memory === undefined || memory.scratchEnd - mods < 4 * MODIFIER_SLOTS) return null;
+  const mods = align(memory.scratch + n);
+  if (memory.scratchEnd - mods < 4 * MODIFIER_SLOTS) return null;
   new Int32Array(memory.buffer, mods, MODIFIER_SLOTS).set(modifierSet());
   const psl = mods + 4 * MODIFIER_SLOTS;
   const set = pslNodeSet();
