@@ -97,13 +97,15 @@ describe('the bundled commands behave as oclif runs them', () => {
     expect(viaOclif.stdout.length + viaOclif.stderr.length).toBeGreaterThan(0);
     expect(fast.code).toBe(viaOclif.code);
     expect(fast.stdout).toBe(viaOclif.stdout);
-    // Sources load concurrently, so the per-source lines may come in either order (with or
-    // without -v): those are compared sorted among themselves, in their places; all else in order.
+    // Sources load concurrently, so one source's lines ("source 2/2 loaded", and with -v
+    // "source 2: Exclusions …") may come before or among another's. The per-source lines are put
+    // in source order, each source's own lines kept in the order printed, back in their places;
+    // all else is compared in order.
     const lines = (text: string) => {
       const all = text.split('\n');
-      const perSource = /^flc: source \d+\/\d+ /;
-      const sorted = all.filter((l) => perSource.test(l)).sort();
-      return all.map((l) => (perSource.test(l) ? sorted.shift()! : l));
+      const sourceOf = (l: string) => /^flc: source (\d+)[/:]/.exec(l)?.[1];
+      const grouped = all.filter((l) => sourceOf(l) !== undefined).sort((a, b) => Number(sourceOf(a)) - Number(sourceOf(b)));
+      return all.map((l) => (sourceOf(l) !== undefined ? grouped.shift()! : l));
     };
     expect(lines(fast.stderr)).toEqual(lines(viaOclif.stderr));
     expect(fast.files).toEqual(viaOclif.files);
