@@ -194,7 +194,7 @@ async function compileSource(run: Run, source: SourceConfig, index: number, tota
     if (error instanceof AbortedError || run.options.signal?.aborted) throw error;
     const skipped = run.skip;
     run.emit({ type: 'source:error', index, source: source.source, error: error.message, skipped });
-    run.report?.sources.push({ source: source.source, lineCount: 0, durationMs: performance.now() - started, error: error.message });
+    if (run.report) run.report.sources[index] = { source: source.source, lineCount: 0, durationMs: performance.now() - started, error: error.message };
     if (!skipped) throw error;
     const diagnostic: Diagnostic = { code: 'source-skipped', severity: 'warning', source: source.source, message: error.message };
     run.diagnostics.push(diagnostic);
@@ -203,7 +203,7 @@ async function compileSource(run: Run, source: SourceConfig, index: number, tota
   }
   const durationMs = performance.now() - started;
   run.emit({ type: 'source:complete', index, source: source.source, lineCount: lineCount(lines), durationMs });
-  run.report?.sources.push({ source: source.source, lineCount: lineCount(lines), durationMs });
+  if (run.report) run.report.sources[index] = { source: source.source, lineCount: lineCount(lines), durationMs };
   const out = await applyScope(run, scope, lines, source);
   run.emit({ type: 'progress', phase: 'load', completed: index + 1, total });
   return out;
@@ -213,6 +213,18 @@ function countRules(lines: string[]): number {
   let n = 0;
   for (const l of lines) if (l.trim().length > 0 && !isComment(l)) n += 1;
   return n;
+}
+
+/**
+ * Sources compile concurrently, so their steps and removals are recorded in whatever order they
+ * finish. A report lists them by scope instead, sources in configuration order and then the
+ * whole list, so two runs over the same input give the same report. The sorts are stable: within
+ * a scope, steps keep the order they ran in and removals the order they were made.
+ */
+function orderReport(report: CompileReport): void {
+  const rank = (scope: number | 'global') => (scope === 'global' ? Number.MAX_SAFE_INTEGER : scope);
+  report.transformations.sort((a, b) => rank(a.scope) - rank(b.scope));
+  report.removed.sort((a, b) => rank(a.scope) - rank(b.scope));
 }
 
 /** Lines no source supplied (headers), in the form the list around them has. */
@@ -305,6 +317,7 @@ export async function compile(config: Configuration, options: CompileOptions): P
       }
     }
     run.emit({ type: 'progress', phase: 'output', completed: 1, total: 1 });
+    if (run.report) orderReport(run.report);
     return resultOf(list, { compiledAt, diagnostics: run.diagnostics, report: run.report });
   } finally {
     outer?.removeEventListener('abort', forward);
