@@ -55,17 +55,20 @@ describe('compile', () => {
   });
 
   test('report: in configuration order, then the whole list, however the sources finish', async () => {
-    // The first source answers last, so its steps and removals are recorded after the second's.
+    // The first source answers only once the second is done, so its steps and removals are
+    // recorded after the second's.
     const files = reader();
+    let secondDone!: () => void;
+    const second = new Promise<void>((resolve) => (secondDone = resolve));
     const slowFirst = { ...files, read: async (location: string) => {
-      if (location === '/a.txt') await new Promise((resolve) => setTimeout(resolve, 30));
+      if (location === '/a.txt') await second;
       return files.read(location);
     } };
     const result = await compile(
       { name: 'L', sources: [{ source: 'a.txt', transformations: ['Compress', 'Validate'] }, { source: 'b.txt', transformations: ['Compress', 'Validate'] }], transformations: ['Deduplicate'] },
-      { reader: slowFirst, compiler: 'x', report: true },
+      { reader: slowFirst, compiler: 'x', report: true, onEvent: (e) => e.type === 'progress' && e.phase === 'load' && e.completed === 2 && secondDone() },
     );
-    expect(files.reads).toEqual(['/b.txt', '/a.txt']); // read (after the delay) in that order
+    expect(files.reads).toEqual(['/b.txt', '/a.txt']); // read (after the wait) in that order
     const report = result.report!;
     expect(report.sources.map((s) => s.source)).toEqual(['a.txt', 'b.txt']);
     expect(report.transformations.map((t) => `${t.scope}:${t.name}`)).toEqual(['0:Compress', '0:Validate', '1:Compress', '1:Validate', 'global:Deduplicate']);
