@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One fresh PostgreSQL database per run for the tests of the PostgreSQL store.
+    globalSetup: ['./test/support/postgres-setup.ts'],
   },
 });
