@@ -15,63 +15,127 @@ const at = new Date('2026-01-02T03:04:05.678Z');
 describe('compile', () => {
   test('source blocks, header, fixed order, and the compile time from the clock', async () => {
     const result = await compile(
-      { name: 'L', description: 'D', sources: [{ source: 'a.txt', name: 'A', transformations: ['Compress'] }, { source: 'b.txt' }], transformations: ['Validate', 'Deduplicate', 'InsertFinalNewLine'] },
+      {
+        name: 'L',
+        description: 'D',
+        sources: [{ source: 'a.txt', name: 'A', transformations: ['Compress'] }, { source: 'b.txt' }],
+        transformations: ['Validate', 'Deduplicate', 'InsertFinalNewLine'],
+      },
       { reader: reader(), compiler: 'flc v9', now: () => at },
     );
     expect(result.lines).toEqual([
-      '!', '! Title: L', '! Description: D', '! Last modified: 2026-01-02T03:04:05.678Z', '!', '! Compiled by flc v9', '!',
-      '!', '! Source name: A', '! Source: a.txt', '!', '! list a', '||ads.example.com^',
-      '!', '! Source: b.txt', '!', '||keep.example^', '',
+      '!',
+      '! Title: L',
+      '! Description: D',
+      '! Last modified: 2026-01-02T03:04:05.678Z',
+      '!',
+      '! Compiled by flc v9',
+      '!',
+      '!',
+      '! Source name: A',
+      '! Source: a.txt',
+      '!',
+      '! list a',
+      '||ads.example.com^',
+      '!',
+      '! Source: b.txt',
+      '!',
+      '||keep.example^',
+      '',
     ]);
     expect(result.ruleCount).toBe(2);
   });
 
   test('events: sources and every transformation with counts', async () => {
     const events: CompileEvent[] = [];
-    await compile({ name: 'L', sources: [{ source: 'a.txt', transformations: ['Compress'] }], transformations: ['Deduplicate'] }, { reader: reader(), compiler: 'x', onEvent: (e) => events.push(e) });
-    const types = events.map((e) => (e.type.startsWith('transformation') ? `${e.type}:${(e as { name: string }).name}` : e.type));
+    await compile(
+      { name: 'L', sources: [{ source: 'a.txt', transformations: ['Compress'] }], transformations: ['Deduplicate'] },
+      { reader: reader(), compiler: 'x', onEvent: (e) => events.push(e) },
+    );
+    const types = events.map((e) =>
+      e.type.startsWith('transformation') ? `${e.type}:${(e as { name: string }).name}` : e.type,
+    );
     expect(types).toEqual([
-      'source:start', 'source:complete', 'transformation:start:Compress', 'transformation:complete:Compress', 'progress',
-      'transformation:start:Deduplicate', 'transformation:complete:Deduplicate', 'progress',
+      'source:start',
+      'source:complete',
+      'transformation:start:Compress',
+      'transformation:complete:Compress',
+      'progress',
+      'transformation:start:Deduplicate',
+      'transformation:complete:Deduplicate',
+      'progress',
     ]);
-    const compress = events.find((e) => e.type === 'transformation:complete') as Extract<CompileEvent, { type: 'transformation:complete' }>;
+    const compress = events.find((e) => e.type === 'transformation:complete') as Extract<
+      CompileEvent,
+      { type: 'transformation:complete' }
+    >;
     expect([compress.inputCount, compress.outputCount]).toEqual([5, 4]);
   });
 
   test('report: every removed line with its source, line number and reason', async () => {
     const result = await compile(
-      { name: 'L', sources: [{ source: 'a.txt', transformations: ['Compress'] }], transformations: ['Validate'], exclusions: ['keep'] },
+      {
+        name: 'L',
+        sources: [{ source: 'a.txt', transformations: ['Compress'] }],
+        transformations: ['Validate'],
+        exclusions: ['keep'],
+      },
       { reader: reader(), compiler: 'x', report: true },
     );
-    const removed = result.report!.removed.map((r) => `${r.transformation}|${r.code}|${r.source}:${r.line}|${r.text}|${r.reason}`);
+    const removed = result.report!.removed.map(
+      (r) => `${r.transformation}|${r.code}|${r.source}:${r.line}|${r.text}|${r.reason}`,
+    );
     expect(removed).toEqual([
-      'Compress|redundant-hostname|/a.txt:3|||sub.ads.example.com^|sub.ads.example.com is covered by ||ads.example.com^',
+      'Compress|redundant-hostname|/a.txt:3|||sub.ads.example.com^|' +
+        'sub.ads.example.com is covered by ||ads.example.com^',
       'Exclusions|excluded|/a.txt:5|||keep.example^|matches exclusion keep',
       'Validate|invalid-rule|/a.txt:4|||bad.example^$media|unsupported modifier $media',
     ]);
-    expect(result.report!.transformations.map((t) => `${t.scope}:${t.name}:${t.inputCount}->${t.outputCount}`)).toEqual([
-      '0:Compress:5->4', 'global:Exclusions:7->6', 'global:Validate:6->5',
-    ]);
+    expect(result.report!.transformations.map((t) => `${t.scope}:${t.name}:${t.inputCount}->${t.outputCount}`)).toEqual(
+      ['0:Compress:5->4', 'global:Exclusions:7->6', 'global:Validate:6->5'],
+    );
   });
 
   test('report: in configuration order, then the whole list, however the sources finish', async () => {
-    // The first source answers only once the second is done, so its steps and removals are
-    // recorded after the second's.
+    // The first source answers only once the second has been read, so the second finishes loading
+    // first; its steps and removals still come after the first's.
     const files = reader();
     let secondDone!: () => void;
     const second = new Promise<void>((resolve) => (secondDone = resolve));
-    const slowFirst = { ...files, read: async (location: string) => {
-      if (location === '/a.txt') await second;
-      return files.read(location);
-    } };
+    const slowFirst = {
+      ...files,
+      read: async (location: string) => {
+        if (location === '/a.txt') await second;
+        const text = await files.read(location);
+        if (location === '/b.txt') secondDone();
+        return text;
+      },
+    };
     const result = await compile(
-      { name: 'L', sources: [{ source: 'a.txt', transformations: ['Compress', 'Validate'] }, { source: 'b.txt', transformations: ['Compress', 'Validate'] }], transformations: ['Deduplicate'] },
-      { reader: slowFirst, compiler: 'x', report: true, onEvent: (e) => e.type === 'progress' && e.phase === 'load' && e.completed === 2 && secondDone() },
+      {
+        name: 'L',
+        sources: [
+          { source: 'a.txt', transformations: ['Compress', 'Validate'] },
+          { source: 'b.txt', transformations: ['Compress', 'Validate'] },
+        ],
+        transformations: ['Deduplicate'],
+      },
+      {
+        reader: slowFirst,
+        compiler: 'x',
+        report: true,
+      },
     );
     expect(files.reads).toEqual(['/b.txt', '/a.txt']); // read (after the wait) in that order
     const report = result.report!;
     expect(report.sources.map((s) => s.source)).toEqual(['a.txt', 'b.txt']);
-    expect(report.transformations.map((t) => `${t.scope}:${t.name}`)).toEqual(['0:Compress', '0:Validate', '1:Compress', '1:Validate', 'global:Deduplicate']);
+    expect(report.transformations.map((t) => `${t.scope}:${t.name}`)).toEqual([
+      '0:Compress',
+      '0:Validate',
+      '1:Compress',
+      '1:Validate',
+      'global:Deduplicate',
+    ]);
     expect(report.removed.map((r) => `${r.scope}:${r.transformation}:${r.text}`)).toEqual([
       '0:Compress:||sub.ads.example.com^',
       '0:Validate:||bad.example^$media',
@@ -93,14 +157,22 @@ describe('compile', () => {
   test('an aborted compile stops with AbortedError', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(compile({ name: 'L', sources: [{ source: 'a.txt' }] }, { reader: reader(), compiler: 'x', signal: controller.signal })).rejects.toBeInstanceOf(AbortedError);
+    await expect(
+      compile(
+        { name: 'L', sources: [{ source: 'a.txt' }] },
+        { reader: reader(), compiler: 'x', signal: controller.signal },
+      ),
+    ).rejects.toBeInstanceOf(AbortedError);
   });
 
   test.each([
     ['hosts', ['# Title: L', '0.0.0.0 keep.example']],
     ['domains', ['# Title: L', 'keep.example']],
   ] as const)('%s output format', async (format, expected) => {
-    const result = await compile({ name: 'L', sources: [{ source: 'b.txt' }] }, { reader: reader(), compiler: 'x', format });
+    const result = await compile(
+      { name: 'L', sources: [{ source: 'b.txt' }] },
+      { reader: reader(), compiler: 'x', format },
+    );
     expect(result.lines).toEqual(expect.arrayContaining([...expected]));
     expect(result.lines.some((l) => l.includes('##'))).toBe(false);
     expect(result.diagnostics[0].message).toMatch(/1 rule\(s\) cannot be expressed in/);
@@ -109,56 +181,94 @@ describe('compile', () => {
 
 describe('packed and string compilation', () => {
   const files = {
-    '/hosts.txt': '# hosts\r\n0.0.0.0 ads.example.com\r\n0.0.0.0 sub.ads.example.com\r\n\r\n127.0.0.1 a.example.org b.example.org\r\n0.0.0.0 ads.example.com\r\n  ||padded.example.net^  \r\n',
-    '/adblock.txt': '! adblock\n||ads.example.com^\n||bad.example^$media\n@@||ok.example^\n||co.uk^\nexample.org##.ad\n\n\n||keep.example^\n||keep.example^\n0.0.0.0\u00a0nbsp.example.com',
+    '/hosts.txt':
+      '# hosts\r\n0.0.0.0 ads.example.com\r\n0.0.0.0 sub.ads.example.com\r\n\r\n' +
+      '127.0.0.1 a.example.org b.example.org\r\n0.0.0.0 ads.example.com\r\n  ||padded.example.net^  \r\n',
+    '/adblock.txt':
+      '! adblock\n||ads.example.com^\n||bad.example^$media\n@@||ok.example^\n||co.uk^\nexample.org##.ad\n\n\n' +
+      '||keep.example^\n||keep.example^\n0.0.0.0\u00a0nbsp.example.com',
     '/directives.txt': '! with directives\n!#if true\n||if.example^\n!#endif\n||ads.example.com^',
     '/unicode.txt': '\ufeff||bom.example^\n127.0.0.1 münchen.de\n||ünicode.example^',
   };
   const sources = Object.keys(files).map((source) => ({ source }));
-  const all = ['TrimLines', 'RemoveComments', 'Compress', 'Validate', 'Deduplicate', 'RemoveEmptyLines', 'InsertFinalNewLine'] as const;
+  const all = [
+    'TrimLines',
+    'RemoveComments',
+    'Compress',
+    'Validate',
+    'Deduplicate',
+    'RemoveEmptyLines',
+    'InsertFinalNewLine',
+  ] as const;
   const configs = [
     { name: 'global', sources, transformations: [...all] },
-    { name: 'per source', sources: sources.map((s) => ({ ...s, transformations: [...all] })), transformations: ['Deduplicate' as const] },
-    { name: 'mixed forms', sources, transformations: ['TrimLines' as const, 'RemoveModifiers' as const, 'Compress' as const, 'ValidateAllowIp' as const, 'Deduplicate' as const] },
-    { name: 'exclusions', sources, exclusions: ['*.example.org^', '/co\\.uk/'], transformations: ['Compress' as const, 'Validate' as const] },
+    {
+      name: 'per source',
+      sources: sources.map((s) => ({ ...s, transformations: [...all] })),
+      transformations: ['Deduplicate' as const],
+    },
+    {
+      name: 'mixed forms',
+      sources,
+      transformations: [
+        'TrimLines' as const,
+        'RemoveModifiers' as const,
+        'Compress' as const,
+        'ValidateAllowIp' as const,
+        'Deduplicate' as const,
+      ],
+    },
+    {
+      name: 'exclusions',
+      sources,
+      exclusions: ['*.example.org^', '/co\\.uk/'],
+      transformations: ['Compress' as const, 'Validate' as const],
+    },
     { name: 'no transformations', sources },
   ];
 
-  test.each(configs.map((c) => [c.name, c]))('%s: identical lines, bytes, counts, events and report', async (_name, config) => {
-    const run = async (packed: boolean) => {
-      const events: CompileEvent[] = [];
-      const result = await compile(config, {
-        reader: memoryReader(files),
-        compiler: 'flc v9',
-        now: () => at,
-        report: true,
-        packed,
-        onEvent: (e) => void events.push(e),
+  test.each(configs.map((c) => [c.name, c]))(
+    '%s: identical lines, bytes, counts, events and report',
+    async (_name, config) => {
+      const run = async (packed: boolean) => {
+        const events: CompileEvent[] = [];
+        const result = await compile(config, {
+          reader: memoryReader(files),
+          compiler: 'flc v9',
+          now: () => at,
+          report: true,
+          packed,
+          onEvent: (e) => void events.push(e),
+        });
+        // Sources compile concurrently, so their events interleave by timing: compare per scope.
+        const scopeOf = (scope: { kind: string; index?: number }) =>
+          scope.kind === 'global' ? 'global' : `source ${scope.index}`;
+        const counts: Record<string, unknown[]> = {};
+        for (const e of events)
+          if (e.type === 'transformation:complete')
+            counts[scopeOf(e.scope)] = [...(counts[scopeOf(e.scope)] ?? []), [e.name, e.inputCount, e.outputCount]];
+        return { result, counts };
+      };
+      const [packed, strings] = [await run(true), await run(false)];
+      expect(packed.result.lines).toEqual(strings.result.lines);
+      expect(packed.result.lineCount).toBe(strings.result.lineCount);
+      expect(packed.result.ruleCount).toBe(strings.result.ruleCount);
+      expect(Buffer.from(packed.result.bytes()).toString()).toBe(strings.result.lines.join('\n'));
+      expect(Buffer.from(strings.result.bytes()).toString()).toBe(strings.result.lines.join('\n'));
+      expect(packed.counts).toEqual(strings.counts);
+      // The report is in configuration order whatever the timing, so it compares whole.
+      const stable = (r: typeof packed.result) => ({
+        sources: r.report!.sources.map((s) => ({ ...s, durationMs: 0 })),
+        transformations: r.report!.transformations.map((t) => ({ ...t, durationMs: 0 })),
+        removed: r.report!.removed,
       });
-      // Sources compile concurrently, so their events interleave by timing: compare per scope.
-      const scopeOf = (scope: { kind: string; index?: number }) => (scope.kind === 'global' ? 'global' : `source ${scope.index}`);
-      const counts: Record<string, unknown[]> = {};
-      for (const e of events) if (e.type === 'transformation:complete') (counts[scopeOf(e.scope)] ??= []).push([e.name, e.inputCount, e.outputCount]);
-      return { result, counts };
-    };
-    const [packed, strings] = [await run(true), await run(false)];
-    expect(packed.result.lines).toEqual(strings.result.lines);
-    expect(packed.result.lineCount).toBe(strings.result.lineCount);
-    expect(packed.result.ruleCount).toBe(strings.result.ruleCount);
-    expect(Buffer.from(packed.result.bytes()).toString()).toBe(strings.result.lines.join('\n'));
-    expect(Buffer.from(strings.result.bytes()).toString()).toBe(strings.result.lines.join('\n'));
-    expect(packed.counts).toEqual(strings.counts);
-    // The report is in configuration order whatever the timing, so it compares whole.
-    const stable = (r: typeof packed.result) => ({
-      sources: r.report!.sources.map((s) => ({ ...s, durationMs: 0 })),
-      transformations: r.report!.transformations.map((t) => ({ ...t, durationMs: 0 })),
-      removed: r.report!.removed,
-    });
-    expect(stable(packed.result)).toEqual(stable(strings.result));
-  });
+      expect(stable(packed.result)).toEqual(stable(strings.result));
+    },
+  );
 
   test.each(['hosts', 'domains'] as const)('--format %s from a packed list equals the string form', async (format) => {
-    const run = (packed: boolean) => compile(configs[0], { reader: memoryReader(files), compiler: 'flc v9', now: () => at, format, packed });
+    const run = (packed: boolean) =>
+      compile(configs[0], { reader: memoryReader(files), compiler: 'flc v9', now: () => at, format, packed });
     expect((await run(true)).lines).toEqual((await run(false)).lines);
   });
 });

@@ -13,10 +13,18 @@ describe('corpus lists under the reference quick configuration', () => {
     expect(lists.length).toBe(12);
   });
 
-  test.each(lists)('%s compiles exactly as @adguard/hostlist-compiler 2.1.1', async (file) => {
-    const config: Configuration = { name: 'Blocklist', sources: [{ source: join(CORPUS, file) }], transformations: [...QUICK] };
-    const [reference, ours] = await Promise.all([referenceOutput(config), flcOutput(config)]);
-    expect(firstDifference(reference, ours)).toBeNull();
-    expect(ours[1]).toBe("! Title: Blocklist");
-  }, 180_000);
+  test.each(lists)(
+    '%s compiles exactly as @adguard/hostlist-compiler 2.1.1',
+    async (file) => {
+      const config: Configuration = {
+        name: 'Blocklist',
+        sources: [{ source: join(CORPUS, file) }],
+        transformations: [...QUICK],
+      };
+      const [reference, ours] = await Promise.all([referenceOutput(config), flcOutput(config)]);
+      expect(firstDifference(reference, ours)).toBeNull();
+      expect(ours[1]).toBe('! Title: Blocklist');
+    },
+    180_000,
+  );
 });

@@ -39,7 +39,9 @@ describe('documented divergences', () => {
   test('names of Object.prototype members are ordinary hostnames (Compress)', async () => {
     const config: Configuration = {
       name: 'D',
-      sources: [{ source: file('proto-hosts.txt', '0.0.0.0 constructor\n0.0.0.0 ads.hasOwnProperty\n0.0.0.0 x.valueOf') }],
+      sources: [
+        { source: file('proto-hosts.txt', '0.0.0.0 constructor\n0.0.0.0 ads.hasOwnProperty\n0.0.0.0 x.valueOf') },
+      ],
       transformations: ['Compress'],
     };
     const reference = await referenceOutput(config);
@@ -50,7 +52,11 @@ describe('documented divergences', () => {
 
   test('a lone @@ does not crash RemoveModifiers or the IP-normalising validators', async () => {
     for (const t of ['RemoveModifiers', 'ValidateAllowIp', 'ValidateAllowIpAndPublicSuffix'] as const) {
-      const config: Configuration = { name: 'D', sources: [{ source: file('atat.txt', '||a.example^\n@@\n||b.example^') }], transformations: [t] };
+      const config: Configuration = {
+        name: 'D',
+        sources: [{ source: file('atat.txt', '||a.example^\n@@\n||b.example^') }],
+        transformations: [t],
+      };
       await expect(referenceOutput(config)).rejects.toThrow();
       const ours = await flcOutput(config);
       expect(ours).toContain('||a.example^');
@@ -73,7 +79,9 @@ describe('documented divergences', () => {
   test('an !#include cycle fails with a message naming the cycle', async () => {
     const a = file('cycle-a.txt', '||a.example^\n!#include cycle-b.txt');
     file('cycle-b.txt', '||b.example^\n!#include cycle-a.txt');
-    await expect(flcOutput({ name: 'D', sources: [{ source: a }] })).rejects.toThrow(/!#include cycle: .*cycle-a\.txt -> .*cycle-b\.txt -> .*cycle-a\.txt/);
+    await expect(flcOutput({ name: 'D', sources: [{ source: a }] })).rejects.toThrow(
+      /!#include cycle: .*cycle-a\.txt -> .*cycle-b\.txt -> .*cycle-a\.txt/,
+    );
   });
 
   test('an absolute !#include path in a local list is taken as absolute', async () => {

@@ -18,8 +18,29 @@ beforeAll(() => {
   writeFileSync(file('excl.txt'), '! exclusions\nex1\n\n/^@@/\n*.org^\n');
   writeFileSync(file('incl.txt'), '# inclusions\n||\n/\\./\n');
   writeFileSync(file('empty.txt'), '');
-  writeFileSync(file('inc-main.txt'), '! main\n!#include inc-child.txt\n||main.example^\n!#if true\n||if-true.example^\n!#else\n||if-else.example^\n!#endif\n!#if !ext_ubol\n||not-ubol.example^\n!#endif\n!#if (ext_ubol || cap_html_filtering)\n||never.example^\n!#endif');
-  writeFileSync(file('inc-child.txt'), '! Diff-Path: patches/x.patch\n||child.example^\n!#if false\n||hidden.example^\n!#endif');
+  writeFileSync(
+    file('inc-main.txt'),
+    [
+      '! main',
+      '!#include inc-child.txt',
+      '||main.example^',
+      '!#if true',
+      '||if-true.example^',
+      '!#else',
+      '||if-else.example^',
+      '!#endif',
+      '!#if !ext_ubol',
+      '||not-ubol.example^',
+      '!#endif',
+      '!#if (ext_ubol || cap_html_filtering)',
+      '||never.example^',
+      '!#endif',
+    ].join('\n'),
+  );
+  writeFileSync(
+    file('inc-child.txt'),
+    '! Diff-Path: patches/x.patch\n||child.example^\n!#if false\n||hidden.example^\n!#endif',
+  );
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,7 +51,12 @@ async function same(config: Configuration) {
   return ours;
 }
 
-const VALIDATORS = ['Validate', 'ValidateAllowIp', 'ValidateAllowPublicSuffix', 'ValidateAllowIpAndPublicSuffix'] as const;
+const VALIDATORS = [
+  'Validate',
+  'ValidateAllowIp',
+  'ValidateAllowPublicSuffix',
+  'ValidateAllowIpAndPublicSuffix',
+] as const;
 const NON_VALIDATORS = TRANSFORMATION_NAMES.filter((t) => !(VALIDATORS as readonly string[]).includes(t));
 
 const COMBINATIONS: TransformationName[][] = [
@@ -40,22 +66,41 @@ const COMBINATIONS: TransformationName[][] = [
   ['ConvertToAscii', 'Compress', 'ValidateAllowIpAndPublicSuffix', 'RemoveEmptyLines'],
   ['TrimLines', 'Compress', 'Deduplicate'],
   ['InsertFinalNewLine', 'Deduplicate', 'RemoveComments'],
-  [...TRANSFORMATION_NAMES.filter((t) => !(VALIDATORS as readonly string[]).includes(t) || t === 'ValidateAllowPublicSuffix')],
+  [
+    ...TRANSFORMATION_NAMES.filter(
+      (t) => !(VALIDATORS as readonly string[]).includes(t) || t === 'ValidateAllowPublicSuffix',
+    ),
+  ],
 ];
 
 describe('generated lists, one transformation at a time', () => {
   test.each(TRANSFORMATION_NAMES.map((t) => [t]))('%s alone, on LF, CRLF and blank-line-heavy input', async (t) => {
-    await same({ name: 'Gen', sources: [{ source: file('a.txt') }, { source: file('b.txt') }, { source: file('c.txt') }], transformations: [t] });
+    await same({
+      name: 'Gen',
+      sources: [{ source: file('a.txt') }, { source: file('b.txt') }, { source: file('c.txt') }],
+      transformations: [t],
+    });
   });
 
   test.each(TRANSFORMATION_NAMES.map((t) => [t]))('%s alone at source level', async (t) => {
-    await same({ name: 'Gen', sources: [{ source: file('a.txt'), name: 'A', transformations: [t] }, { source: file('b.txt'), transformations: [t] }] });
+    await same({
+      name: 'Gen',
+      sources: [
+        { source: file('a.txt'), name: 'A', transformations: [t] },
+        { source: file('b.txt'), transformations: [t] },
+      ],
+    });
   });
 });
 
 describe('generated lists, combinations', () => {
   test.each(COMBINATIONS.map((c) => [c.join('+'), c]))('%s', async (_name, transformations) => {
-    await same({ name: 'Gen', description: 'combination', sources: [{ source: file('a.txt') }, { source: file('b.txt'), name: 'B' }], transformations });
+    await same({
+      name: 'Gen',
+      description: 'combination',
+      sources: [{ source: file('a.txt') }, { source: file('b.txt'), name: 'B' }],
+      transformations,
+    });
   });
 
   test('source-level and list-level transformations together', async () => {
@@ -75,7 +120,11 @@ describe('generated lists, combinations', () => {
 });
 
 describe('exclusions and inclusions', () => {
-  const kinds = { plain: ['ex2', 'ads'], wildcard: ['*.org^', '||*example*^$*', '@@*'], regex: ['/^\\|\\|[a-z]+\\.ex\\d/', '/DOMAIN=/'] };
+  const kinds = {
+    plain: ['ex2', 'ads'],
+    wildcard: ['*.org^', '||*example*^$*', '@@*'],
+    regex: ['/^\\|\\|[a-z]+\\.ex\\d/', '/DOMAIN=/'],
+  };
 
   test.each(Object.entries(kinds))('%s exclusions, list and source level', async (_kind, patterns) => {
     const out = await same({

@@ -21,5 +21,7 @@ export function pslPathNames(): string[] {
   return names;
 }
 
-/** Whether flc's walk finds the clean hostname `host` its own public suffix (known or not), as tldts' comparison asks. */
+/**
+ * Whether flc's walk finds the clean hostname `host` its own public suffix (known or not), as tldts' comparison asks.
+ */
 export const isOwnPublicSuffix = (host: string): boolean => publicSuffixKind(host) !== NOT_OWN_SUFFIX;

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { compile } from '../../src/core/pipeline/compile.js';
 import type { Configuration } from '../../src/core/config/schema.js';
 import { NodeSourceReader, DEFAULT_HTTP } from '../../src/node/source-reader.js';
@@ -37,3 +38,14 @@ export function firstDifference(a: string[], b: string[]): string | null {
   }
   return null;
 }
+
+const requireTransformation = createRequire(join(dirname(referencePath), 'transformations/validate.js'));
+type ListFn = (rules: string[]) => string[];
+/** The reference's own four Validate transformations, each over a list of rules. */
+export const referenceValidators: Record<string, ListFn> = {
+  Validate: requireTransformation('./validate.js').validate,
+  ValidateAllowIp: requireTransformation('./validate-allow-ip.js').validateAllowIp,
+  ValidateAllowPublicSuffix: requireTransformation('./validate-allow-public-suffix.js').validateAllowPublicSuffix,
+  ValidateAllowIpAndPublicSuffix: requireTransformation('./validate-allow-ip-and-public-suffix.js')
+    .validateAllowIpAndPublicSuffix,
+};

@@ -107,7 +107,15 @@ export const TRICKY = {
     '||1.2.3.4.^',
   ],
   comments: ['! comment', '# hosts comment', '#', '####', '#not-a-comment', '!', '! Title: x', '#@#.not-comment'],
-  whitespace: ['  ||padded.example.com^  ', '\t||tab.example.com^', '   ', '\t', ' ! indented comment', '# ', 'ads.example.com '],
+  whitespace: [
+    '  ||padded.example.com^  ',
+    '\t||tab.example.com^',
+    '   ',
+    '\t',
+    ' ! indented comment',
+    '# ',
+    'ads.example.com ',
+  ],
   constructorish: ['||toString.example^'],
 };
 

@@ -17,7 +17,10 @@ export interface ParsedRule {
 }
 
 export const parseRulesRequestSchema = z.object({
-  rules: z.array(z.string().max(4096, 'each rule must be at most 4096 characters')).min(1, 'rules must not be empty').max(5000, 'rules must have at most 5000 items'),
+  rules: z
+    .array(z.string().max(4096, 'each rule must be at most 4096 characters'))
+    .min(1, 'rules must not be empty')
+    .max(5000, 'rules must have at most 5000 items'),
 });
 
 /** Parses each rule tolerantly: type, category, dialect, validity and tree per rule. */
@@ -43,10 +46,15 @@ export function parseRules(request: unknown): { results: ParsedRule[] } {
 export const validateListRequestSchema = z
   .object({
     rules: z.array(z.string()).max(5000, 'rules must have at most 5000 items').optional(),
-    text: z.string().max(1024 * 1024, 'text must be at most 1 MiB').optional(),
+    text: z
+      .string()
+      .max(1024 * 1024, 'text must be at most 1 MiB')
+      .optional(),
     strict: z.boolean().optional(),
   })
-  .refine((v) => (v.rules === undefined) !== (v.text === undefined), { message: 'exactly one of rules and text is required' });
+  .refine((v) => (v.rules === undefined) !== (v.text === undefined), {
+    message: 'exactly one of rules and text is required',
+  });
 
 export interface ListValidation {
   valid: boolean;

@@ -2,12 +2,51 @@ import { RegExpUtils, type AnyRule, type Modifier } from '@adguard/agtree';
 import { domainToAscii } from '../transforms/convert-to-ascii.js';
 
 /** Modifiers whose effect depends on more than the request's hostname. */
-const CONTEXT_MODIFIERS = new Set([
-  'domain', 'from', 'to', 'denyallow', 'third-party', '3p', 'first-party', '1p', 'strict-third-party', 'strict3p',
-  'strict-first-party', 'strict1p', 'script', 'image', 'stylesheet', 'css', 'object', 'xmlhttprequest', 'xhr',
-  'subdocument', 'frame', 'ping', 'media', 'font', 'websocket', 'webrtc', 'other', 'popup', 'popunder', 'document', 'doc',
-  'all', 'client', 'ctag', 'app', 'method', 'header', 'dnstype', 'match-case', 'urlskip', 'ipaddress',
-].filter((m) => m !== 'match-case'));
+const CONTEXT_MODIFIERS = new Set(
+  [
+    'domain',
+    'from',
+    'to',
+    'denyallow',
+    'third-party',
+    '3p',
+    'first-party',
+    '1p',
+    'strict-third-party',
+    'strict3p',
+    'strict-first-party',
+    'strict1p',
+    'script',
+    'image',
+    'stylesheet',
+    'css',
+    'object',
+    'xmlhttprequest',
+    'xhr',
+    'subdocument',
+    'frame',
+    'ping',
+    'media',
+    'font',
+    'websocket',
+    'webrtc',
+    'other',
+    'popup',
+    'popunder',
+    'document',
+    'doc',
+    'all',
+    'client',
+    'ctag',
+    'app',
+    'method',
+    'header',
+    'dnstype',
+    'match-case',
+    'urlskip',
+    'ipaddress',
+  ].filter((m) => m !== 'match-case'),
+);
 
 export interface MatchOutcome {
   /** Absent when the rule type carries too little information for a hostname match. */
@@ -56,4 +95,16 @@ export function matchHostname(ast: AnyRule, hostname: string): MatchOutcome {
   const outcome: MatchOutcome = { matchResult: matched, exception: ast.exception };
   if (dependsOn.length > 0) outcome.dependsOn = dependsOn;
   return outcome;
+}
+
+/**
+ * Whether matching `rule` against a hostname certainly runs no regular expression: a
+ * `||host^` pattern or none, judged on the text alone (anything else may run one). The server
+ * matches the other rules in its worker pool, under a time budget.
+ */
+export function matchesWithoutRegex(rule: string): boolean {
+  const text = rule.trim().replace(/^@@/, '');
+  const dollar = text.indexOf('$');
+  const pattern = dollar < 0 ? text : text.slice(0, dollar);
+  return pattern === '' || HOST_PATTERN_RE.test(pattern);
 }

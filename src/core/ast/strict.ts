@@ -18,16 +18,88 @@ const PLATFORMS: [Syntax, GenericPlatform][] = [
 const BARE_PATTERNS = new Set(['', '|', '||', '*', '^', '|*', '||*', '*^', '||^', '|^']);
 const DOMAIN_LIST_MODIFIERS = new Set(['domain', 'from', 'to', 'denyallow']);
 const DNS_TYPES = new Set([
-  'A', 'AAAA', 'AFSDB', 'APL', 'CAA', 'CDNSKEY', 'CDS', 'CERT', 'CNAME', 'CSYNC', 'DHCID', 'DLV', 'DNAME', 'DNSKEY', 'DS',
-  'EUI48', 'EUI64', 'HINFO', 'HIP', 'HTTPS', 'IPSECKEY', 'KEY', 'KX', 'LOC', 'MX', 'NAPTR', 'NS', 'NSEC', 'NSEC3',
-  'NSEC3PARAM', 'OPENPGPKEY', 'PTR', 'RP', 'RRSIG', 'SIG', 'SMIMEA', 'SOA', 'SRV', 'SSHFP', 'SVCB', 'TA', 'TKEY', 'TLSA',
-  'TSIG', 'TXT', 'URI', 'ZONEMD', 'ANY',
+  'A',
+  'AAAA',
+  'AFSDB',
+  'APL',
+  'CAA',
+  'CDNSKEY',
+  'CDS',
+  'CERT',
+  'CNAME',
+  'CSYNC',
+  'DHCID',
+  'DLV',
+  'DNAME',
+  'DNSKEY',
+  'DS',
+  'EUI48',
+  'EUI64',
+  'HINFO',
+  'HIP',
+  'HTTPS',
+  'IPSECKEY',
+  'KEY',
+  'KX',
+  'LOC',
+  'MX',
+  'NAPTR',
+  'NS',
+  'NSEC',
+  'NSEC3',
+  'NSEC3PARAM',
+  'OPENPGPKEY',
+  'PTR',
+  'RP',
+  'RRSIG',
+  'SIG',
+  'SMIMEA',
+  'SOA',
+  'SRV',
+  'SSHFP',
+  'SVCB',
+  'TA',
+  'TKEY',
+  'TLSA',
+  'TSIG',
+  'TXT',
+  'URI',
+  'ZONEMD',
+  'ANY',
 ]);
-const DNS_RCODES = new Set(['NOERROR', 'NXDOMAIN', 'REFUSED', 'SERVFAIL', 'FORMERR', 'NOTIMP', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE']);
+const DNS_RCODES = new Set([
+  'NOERROR',
+  'NXDOMAIN',
+  'REFUSED',
+  'SERVFAIL',
+  'FORMERR',
+  'NOTIMP',
+  'YXDOMAIN',
+  'YXRRSET',
+  'NXRRSET',
+  'NOTAUTH',
+  'NOTZONE',
+]);
 const CTAGS = new Set([
-  'device_pc', 'device_phone', 'device_tablet', 'device_laptop', 'device_tv', 'device_other', 'device_nas',
-  'device_gameconsole', 'device_printer', 'device_camera', 'os_android', 'os_ios', 'os_windows', 'os_linux', 'os_macos',
-  'os_other', 'user_admin', 'user_regular', 'user_child',
+  'device_pc',
+  'device_phone',
+  'device_tablet',
+  'device_laptop',
+  'device_tv',
+  'device_other',
+  'device_nas',
+  'device_gameconsole',
+  'device_printer',
+  'device_camera',
+  'os_android',
+  'os_ios',
+  'os_windows',
+  'os_linux',
+  'os_macos',
+  'os_other',
+  'user_admin',
+  'user_regular',
+  'user_child',
 ]);
 
 function listItems(value: string): string[] {
@@ -67,7 +139,10 @@ export function domainProblem(domain: string): string | null {
   if (host.endsWith('.*')) host = host.slice(0, -2);
   const labels = host.split('.');
   const ascii = domainToAscii(host);
-  const ok = ascii !== '' && labels.every((l) => l.length > 0 && !l.startsWith('-') && !l.endsWith('-')) && !/[\s/:?#@[\]]/.test(host);
+  const ok =
+    ascii !== '' &&
+    labels.every((l) => l.length > 0 && !l.startsWith('-') && !l.endsWith('-')) &&
+    !/[\s/:?#@[\]]/.test(host);
   return ok ? null : `Invalid domain '${domain}'`;
 }
 
@@ -130,7 +205,7 @@ export function strictProblem(ast: AnyRule, syntax: Syntax): string | null {
   if (ast.category === 'Cosmetic') {
     const problem = domainListProblem((ast as { domains?: DomainList }).domains);
     if (problem) return problem;
-    for (const modifier of ((ast as { modifiers?: { children: Modifier[] } }).modifiers?.children ?? [])) {
+    for (const modifier of (ast as { modifiers?: { children: Modifier[] } }).modifiers?.children ?? []) {
       const p = modifierProblem(modifier, syntax === 'Common' ? 'AdGuard' : syntax, false);
       if (p) return p;
     }

@@ -6,6 +6,7 @@ import { strictProblem } from './strict.js';
 import { matchHostname } from './match.js';
 import { InputError } from '../errors/input-error.js';
 import { issueMessages } from './issues.js';
+import { validatorVerdicts, type ValidatorName, type ValidatorVerdict } from '../transforms/validator-verdicts.js';
 
 export const validateRuleRequestSchema = z.object({
   rule: z.string({ error: 'rule must be a string' }).min(1, 'rule must not be empty'),
@@ -33,6 +34,8 @@ export interface ValidRuleResult {
   exception?: boolean;
   /** flc: modifiers whose condition the hostname alone cannot decide. */
   dependsOn?: string[];
+  /** flc: whether each Validate transformation of a compile keeps the rule, and why not. */
+  validators: Record<ValidatorName, ValidatorVerdict>;
 }
 
 export interface InvalidRuleResult {
@@ -42,6 +45,8 @@ export interface InvalidRuleResult {
   ruleType: string;
   error: string;
   duration: string;
+  /** flc: as on a valid rule; a compile's Validate judges lines without parsing them. */
+  validators: Record<ValidatorName, ValidatorVerdict>;
 }
 
 export type ValidateRuleResult = ValidRuleResult | InvalidRuleResult;
@@ -70,6 +75,7 @@ export function validateRule(request: unknown, clock: () => number = () => perfo
     ruleType: tolerant.type,
     error,
     duration: formatDuration(clock() - started),
+    validators: validatorVerdicts(rule),
   });
   if (tolerant.type === 'InvalidRule') return invalid(tolerant.error.message);
   let ast = tolerant;
@@ -92,6 +98,7 @@ export function validateRule(request: unknown, clock: () => number = () => perfo
     syntax,
     ast,
     duration: '',
+    validators: validatorVerdicts(rule),
   };
   if (testUrl !== undefined) {
     result.testUrl = testUrl;

@@ -36,7 +36,10 @@ export function walkJsonPart(lines: readonly string[], from: number, to: number,
 }
 
 /** The JSON text of the walk of a whole list, from its parts in line order. */
-export function* walkJsonText<T extends { length: number }>(parts: readonly WalkJsonPart<T>[], options: WalkOptions): Generator<string | T> {
+export function* walkJsonText<T extends { length: number }>(
+  parts: readonly WalkJsonPart<T>[],
+  options: WalkOptions,
+): Generator<string | T> {
   const sink = walkSink(options);
   const summary: Record<string, number> = {};
   let total = 0;
@@ -44,7 +47,9 @@ export function* walkJsonText<T extends { length: number }>(parts: readonly Walk
   let first = true;
   if (reportsRoot(sink)) {
     const node = { type: 'FilterList', children: [] };
-    const record = sink.includeContext ? { type: 'FilterList', depth: 0, key: null, index: null, node } : { type: 'FilterList', depth: 0, node };
+    const record = sink.includeContext
+      ? { type: 'FilterList', depth: 0, key: null, index: null, node }
+      : { type: 'FilterList', depth: 0, node };
     // `…"children":[]}}` without its `]}}`: the rules go between.
     yield JSON.stringify(record).slice(0, -']}}'.length);
     let firstRule = true;

@@ -59,8 +59,10 @@ function modifierValueChildren(node: AnyNode): [string, AnyNode | AnyNode[]] | n
   if (!value) return null;
   try {
     if (name === 'app') return ['apps', AppListParser.parse(value, PARSER_OPTIONS).children as unknown as AnyNode[]];
-    if (name === 'method') return ['methods', MethodListParser.parse(value, PARSER_OPTIONS).children as unknown as AnyNode[]];
-    if (name === 'stealth') return ['stealthOptions', StealthOptionListParser.parse(value, PARSER_OPTIONS).children as unknown as AnyNode[]];
+    if (name === 'method')
+      return ['methods', MethodListParser.parse(value, PARSER_OPTIONS).children as unknown as AnyNode[]];
+    if (name === 'stealth')
+      return ['stealthOptions', StealthOptionListParser.parse(value, PARSER_OPTIONS).children as unknown as AnyNode[]];
     if (name === 'domain' || name === 'from' || name === 'to' || name === 'denyallow') {
       return ['domains', DomainListParser.parse(value, PARSER_OPTIONS, 0, '|') as unknown as AnyNode];
     }
@@ -118,7 +120,13 @@ export const reportsRoot = (sink: WalkSink): boolean => sink.wanted === null || 
  * Filters skip nodes without pruning the walk: a node of an unwanted type is left out but its
  * children are still visited.
  */
-export function visitTree(node: AnyNode, depth: number, key: string | null, index: number | null, sink: WalkSink): void {
+export function visitTree(
+  node: AnyNode,
+  depth: number,
+  key: string | null,
+  index: number | null,
+  sink: WalkSink,
+): void {
   if (sink.wanted === null || sink.wanted.has(node.type)) {
     const record: WalkNode = sink.includeContext
       ? { type: node.type as NodeType, depth, key, index, node }
@@ -129,13 +137,17 @@ export function visitTree(node: AnyNode, depth: number, key: string | null, inde
   if (depth >= sink.maxDepth) return;
   for (const childKey of CHILD_KEYS[node.type] ?? []) {
     const child = node[childKey];
-    if (Array.isArray(child)) child.forEach((c, i) => isNode(c) && visitTree(c, depth + 1, childKey, i, sink));
-    else if (isNode(child)) visitTree(child, depth + 1, childKey, null, sink);
+    if (Array.isArray(child)) {
+      child.forEach((c, i) => {
+        if (isNode(c)) visitTree(c, depth + 1, childKey, i, sink);
+      });
+    } else if (isNode(child)) visitTree(child, depth + 1, childKey, null, sink);
   }
   if (node.type === 'Modifier') {
     const extra = modifierValueChildren(node);
-    if (extra && Array.isArray(extra[1])) extra[1].forEach((c, i) => visitTree(c, depth + 1, extra[0], i, sink));
-    else if (extra) visitTree(extra[1] as AnyNode, depth + 1, extra[0], null, sink);
+    if (extra && Array.isArray(extra[1])) {
+      for (const [i, c] of extra[1].entries()) visitTree(c, depth + 1, extra[0], i, sink);
+    } else if (extra) visitTree(extra[1] as AnyNode, depth + 1, extra[0], null, sink);
   }
 }
 
@@ -146,7 +158,8 @@ export function visitTree(node: AnyNode, depth: number, key: string | null, inde
  */
 export function walkTree(input: WalkInput): WalkResult {
   const { rules, text } = input;
-  if ((rules === undefined) === (text === undefined)) throw new InputError(['exactly one of rules and text is required']);
+  if ((rules === undefined) === (text === undefined))
+    throw new InputError(['exactly one of rules and text is required']);
   const root = { type: 'FilterList', children: (rules ?? textLines(text!)).map((r) => parseRule(r)) };
   const sink = walkSink(input);
   visitTree(root, 0, null, null, sink);

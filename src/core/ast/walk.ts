@@ -23,21 +23,33 @@ function utf8Length(s: string): number {
 
 const walkRequest = (limited: boolean) =>
   z
-  .object({
-    rules: (limited
-      ? z.array(z.string().max(4096, 'each rule must be at most 4096 characters')).max(5000, 'rules must have at most 5000 items')
-      : z.array(z.string())
-    ).optional(),
-    text: (limited ? z.string().refine((s) => utf8Length(s) <= MAX_TEXT_BYTES, 'text must be at most 1 MiB') : z.string()).optional(),
-    nodeTypes: z
-      .array(z.enum(NODE_TYPES, { error: (i) => `unknown node type ${JSON.stringify(i.input)}` }))
-      .max(30, 'nodeTypes must have at most 30 items')
-      .optional(),
-    maxDepth: z.number().int('maxDepth must be an integer').min(0, 'maxDepth must be between 0 and 50').max(50, 'maxDepth must be between 0 and 50').optional(),
-    includeContext: z.boolean().optional(),
-    challengeToken: z.string().optional(),
-  })
-  .refine((v) => (v.rules === undefined) !== (v.text === undefined), { message: 'exactly one of rules and text is required' });
+    .object({
+      rules: (limited
+        ? z
+            .array(z.string().max(4096, 'each rule must be at most 4096 characters'))
+            .max(5000, 'rules must have at most 5000 items')
+        : z.array(z.string())
+      ).optional(),
+      text: (limited
+        ? z.string().refine((s) => utf8Length(s) <= MAX_TEXT_BYTES, 'text must be at most 1 MiB')
+        : z.string()
+      ).optional(),
+      nodeTypes: z
+        .array(z.enum(NODE_TYPES, { error: (i) => `unknown node type ${JSON.stringify(i.input)}` }))
+        .max(30, 'nodeTypes must have at most 30 items')
+        .optional(),
+      maxDepth: z
+        .number()
+        .int('maxDepth must be an integer')
+        .min(0, 'maxDepth must be between 0 and 50')
+        .max(50, 'maxDepth must be between 0 and 50')
+        .optional(),
+      includeContext: z.boolean().optional(),
+      challengeToken: z.string().optional(),
+    })
+    .refine((v) => (v.rules === undefined) !== (v.text === undefined), {
+      message: 'exactly one of rules and text is required',
+    });
 
 /** The request of `POST /api/ast/walk`, with the specification's limits. */
 export const astWalkRequestSchema = walkRequest(true);

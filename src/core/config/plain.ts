@@ -6,8 +6,8 @@ import { validatorsIn } from '../transforms/registry.js';
  * The configuration schema's verdict on a configuration it certainly accepts, without the
  * schema: `configurationSchema.parse(value)` when `value` is a plain object of the schema's
  * keys and types (after the aliases are normalised), else null, and the caller asks the
- * schema, which says what is wrong. Building the schema library and its schemas is ~25 ms of
- * every CLI run; a configuration that needs no error message need not pay it. Tests check the
+ * schema, which says what is wrong. Building the schema library and its schemas is a large part
+ * of a short CLI run; a configuration that needs no error message need not pay it. Tests check the
  * two agree, key order included, on generated configurations valid and not.
  */
 export function plainConfiguration(value: unknown): Configuration | null {
@@ -22,9 +22,13 @@ export function plainConfiguration(value: unknown): Configuration | null {
     parsed.push(s);
   }
   if (!optionalTransformations(value.transformations) || !optional(value, PATTERN_KEYS, isStrings)) return null;
-  if (value.onSourceError !== undefined && value.onSourceError !== 'fail' && value.onSourceError !== 'skip') return null;
+  if (value.onSourceError !== undefined && value.onSourceError !== 'fail' && value.onSourceError !== 'skip')
+    return null;
   // The schema's refinement: a validator at the top level and in a source is an error.
-  if (validatorsIn(value.transformations as string[] | undefined).length > 0 && parsed.some((s) => validatorsIn(s.transformations).length > 0)) {
+  if (
+    validatorsIn(value.transformations as string[] | undefined).length > 0 &&
+    parsed.some((s) => validatorsIn(s.transformations).length > 0)
+  ) {
     return null;
   }
   return copyKeys(value, TOP_KEYS, { sources: parsed }) as Configuration;
@@ -45,7 +49,16 @@ const TOP_KEYS = [
   'inclusions_sources',
   'onSourceError',
 ];
-const SOURCE_KEYS = ['source', 'name', 'type', 'transformations', 'exclusions', 'exclusions_sources', 'inclusions', 'inclusions_sources'];
+const SOURCE_KEYS = [
+  'source',
+  'name',
+  'type',
+  'transformations',
+  'exclusions',
+  'exclusions_sources',
+  'inclusions',
+  'inclusions_sources',
+];
 const PATTERN_KEYS = ['exclusions', 'exclusions_sources', 'inclusions', 'inclusions_sources'];
 const NAMES = new Set<string>(TRANSFORMATION_NAMES);
 
@@ -97,7 +110,11 @@ function optionalTransformations(v: unknown): boolean {
 }
 
 /** A new object of `v`'s present keys in `keys`' order, arrays copied, with `replaced` values. */
-function copyKeys(v: Record<string, unknown>, keys: readonly string[], replaced: Record<string, unknown>): Record<string, unknown> {
+function copyKeys(
+  v: Record<string, unknown>,
+  keys: readonly string[],
+  replaced: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of keys) {
     if (!Object.hasOwn(v, k)) continue;

@@ -52,7 +52,9 @@ export const configurationSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['sources', i, 'transformations'],
-          message: `validation transformations cannot be used at both source and top level (source uses ${own.join(', ')}, top level uses ${top.join(', ')})`,
+          message:
+            'validation transformations cannot be used at both source and top level ' +
+            `(source uses ${own.join(', ')}, top level uses ${top.join(', ')})`,
         });
       }
     });

@@ -9,6 +9,8 @@ export interface ConfigIssue {
 /** The configuration cannot be read or does not satisfy the schema. */
 export class ConfigError extends FlcError {
   readonly issues: ConfigIssue[];
+  /** The configuration file, when there is one. */
+  readonly file?: string;
 
   constructor(issues: ConfigIssue[], options?: { cause?: unknown; file?: string }) {
     const where = options?.file ? ` in ${options.file}` : '';
@@ -16,5 +18,6 @@ export class ConfigError extends FlcError {
     super('CONFIG_INVALID', `Invalid configuration${where}: ${list}`, options);
     this.name = 'ConfigError';
     this.issues = issues;
+    this.file = options?.file;
   }
 }

@@ -6,3 +6,6 @@ export { PatternError } from './pattern-error.js';
 export { AbortedError } from './aborted-error.js';
 export { InputError } from './input-error.js';
 export { SourceRefusedError } from './source-refused-error.js';
+export { DeadlineError } from './deadline-error.js';
+export { ConflictError } from './conflict-error.js';
+export { StoreUnavailableError } from './store-unavailable-error.js';

@@ -5,6 +5,7 @@ import { packBytes, packText, type ListData } from '../transforms/packed.js';
 import { splitInKernel } from '../transforms/kernel.js';
 import { splitText } from './split.js';
 import { ConditionError, resolveConditions } from './conditions.js';
+import { SourceRefusedError } from '../errors/source-refused-error.js';
 import { DirectiveError } from '../errors/directive-error.js';
 
 const INCLUDE = '!#include';
@@ -55,7 +56,8 @@ async function load(location: string, ctx: LoadContext, chain: string[], read?: 
   try {
     kept = resolveConditions(split.lines);
   } catch (e) {
-    if (e instanceof ConditionError) throw new DirectiveError(location, split.numbers?.[e.index] ?? e.index + 1, e.message);
+    if (e instanceof ConditionError)
+      throw new DirectiveError(location, split.numbers?.[e.index] ?? e.index + 1, e.message);
     throw e;
   }
   const out: string[] = [];
@@ -91,7 +93,8 @@ async function loadInclude(ref: string, parent: string, lineNo: number, ctx: Loa
   try {
     included = await load(child, ctx, [...chain, child]);
   } catch (e) {
-    if (e instanceof DirectiveError) throw e;
+    // A refused include is the request's fault (the server answers 422 naming it), not a broken list.
+    if (e instanceof DirectiveError || e instanceof SourceRefusedError) throw e;
     throw fail(`failed to resolve !#include ${ref}: ${(e as Error).message}`, e);
   }
   dropDiffPath(included);
@@ -118,7 +121,10 @@ export async function loadListPacked(location: string, ctx: LoadContext): Promis
   if (given) {
     // Without line numbers to keep, a long list is split by the WebAssembly kernel.
     const split = ctx.tracked ? undefined : splitInKernel(given.bytes, given.length, true);
-    const packed = split !== undefined ? split : packBytes(given.bytes, ctx.tracked ? ctx.files.length : undefined, given.length, true);
+    const packed =
+      split !== undefined
+        ? split
+        : packBytes(given.bytes, ctx.tracked ? ctx.files.length : undefined, given.length, true);
     if (packed) {
       ctx.files.push(location);
       return packed;

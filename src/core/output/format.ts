@@ -1,6 +1,12 @@
 import type { Lines } from '../transforms/lines.js';
 import type { TransformContext } from '../transforms/types.js';
-import { etcHostsHostnames, isComment, isEtcHostsRule, isJustDomain, parseAdblockRule } from '../transforms/rule-text.js';
+import {
+  etcHostsHostnames,
+  isComment,
+  isEtcHostsRule,
+  isJustDomain,
+  parseAdblockRule,
+} from '../transforms/rule-text.js';
 
 export const OUTPUT_FORMATS = ['adblock', 'hosts', 'domains'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -25,7 +31,11 @@ function blockedHostnames(line: string): string[] | null {
  * list. Comments become `#` comments; rules these formats cannot express are dropped
  * and recorded with the reason.
  */
-export function formatLines(lines: Lines, format: OutputFormat, ctx: TransformContext): { lines: Lines; dropped: number } {
+export function formatLines(
+  lines: Lines,
+  format: OutputFormat,
+  ctx: TransformContext,
+): { lines: Lines; dropped: number } {
   if (format === 'adblock') return { lines, dropped: 0 };
   let dropped = 0;
   const text: string[] = [];
@@ -33,14 +43,15 @@ export function formatLines(lines: Lines, format: OutputFormat, ctx: TransformCo
   lines.text.forEach((line, i) => {
     let out: string[] | null;
     if (line.trim().length === 0) out = [line];
-    else if (isComment(line)) out = [line.startsWith('!') ? '#' + line.substring(1) : line];
+    else if (isComment(line)) out = [line.startsWith('!') ? `#${line.substring(1)}` : line];
     else {
       const names = blockedHostnames(line);
-      out = names && names.map((n) => (format === 'hosts' ? `${BLOCK_ADDRESS} ${n}` : n));
+      out = names ? names.map((n) => (format === 'hosts' ? `${BLOCK_ADDRESS} ${n}` : n)) : null;
     }
     if (!out) {
       dropped += 1;
-      if (ctx.reporting) ctx.removed(line, lines.from?.[i], 'unsupported-in-format', `cannot be expressed in ${format} format`);
+      if (ctx.reporting)
+        ctx.removed(line, lines.from?.[i], 'unsupported-in-format', `cannot be expressed in ${format} format`);
       return;
     }
     for (const o of out) {

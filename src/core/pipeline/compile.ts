@@ -24,7 +24,7 @@ import { PatternSet } from './patterns.js';
 import { listHeader, sourceHeader } from '../output/header.js';
 import { formatLines, type OutputFormat } from '../output/format.js';
 import { isComment } from '../transforms/rule-text.js';
-import { SourceError } from '../errors/source-error.js';
+import { type ListRole, SourceError } from '../errors/source-error.js';
 import { AbortedError } from '../errors/aborted-error.js';
 import { FlcError } from '../errors/flc-error.js';
 
@@ -37,6 +37,11 @@ export interface CompileOptions {
   signal?: AbortSignal;
   /** Record every removed line with its provenance and reason. */
   report?: boolean;
+  /**
+   * Receives every removed line with its provenance and reason as it is removed (sources in
+   * configuration order, then the whole list), instead of `report.removed` holding them all.
+   */
+  onRemoved?: (line: RemovedLine) => void;
   format?: OutputFormat;
   /**
    * Work on lists without directives as bytes where the transformations allow
@@ -67,6 +72,8 @@ interface Run {
   report?: CompileReport;
   /** `onSourceError: skip`: a failed source is left out with a warning. */
   skip: boolean;
+  /** Where removed lines go: the report's list, or the caller's `onRemoved`; null when nobody asks. */
+  removed: ((line: RemovedLine) => void) | null;
 }
 
 function checkAborted(signal: AbortSignal): void {
@@ -74,8 +81,8 @@ function checkAborted(signal: AbortSignal): void {
 }
 
 function removalRecorder(run: Run, scope: Scope, transformation: string): TransformContext {
-  const report = run.report;
-  if (!report) return { reporting: false, removed: () => undefined };
+  const sink = run.removed;
+  if (!sink) return { reporting: false, removed: () => undefined };
   const files = run.load.files;
   const scopeId = scope.kind === 'global' ? 'global' : scope.index;
   return {
@@ -91,13 +98,19 @@ function removalRecorder(run: Run, scope: Scope, transformation: string): Transf
         code,
         reason,
       };
-      report.removed.push(entry);
+      sink(entry);
     },
   };
 }
 
 /** Runs one named step, emitting its start/complete events and recording its counts. */
-function step<T extends ListData>(run: Run, scope: Scope, name: string, lines: ListData, fn: (ctx: TransformContext) => T): T {
+function step<T extends ListData>(
+  run: Run,
+  scope: Scope,
+  name: string,
+  lines: ListData,
+  fn: (ctx: TransformContext) => T,
+): T {
   checkAborted(run.signal);
   const inputCount = lineCount(lines);
   run.emit({ type: 'transformation:start', scope, name, inputCount });
@@ -136,7 +149,12 @@ function filterStep(run: Run, scope: Scope, lines: Lines, set: PatternSet | null
 
 type Filterable = Pick<SourceConfig, 'exclusions' | 'exclusions_sources' | 'inclusions' | 'inclusions_sources'>;
 
-async function patternSet(run: Run, patterns?: string[], sources?: string[]): Promise<PatternSet | null> {
+async function patternSet(
+  run: Run,
+  role: 'exclusions file' | 'inclusions file',
+  patterns?: string[],
+  sources?: string[],
+): Promise<PatternSet | null> {
   if (!patterns?.length && !sources?.length) return null;
   const loaded = await Promise.all(
     (sources ?? []).map(async (source) => {
@@ -144,17 +162,17 @@ async function patternSet(run: Run, patterns?: string[], sources?: string[]): Pr
         const lines = await loadList(run.options.reader.resolve(source, null), { ...run.load, tracked: false });
         return lines.text.filter((l) => l.trim().length > 0 && !isComment(l));
       } catch (e) {
-        throw asSourceError(source, e, run.signal);
+        throw asSourceError(source, e, run.signal, role);
       }
     }),
   );
   return new PatternSet([...(patterns ?? []), ...loaded.flat()]);
 }
 
-function asSourceError(source: string, e: unknown, signal: AbortSignal): Error {
+function asSourceError(source: string, e: unknown, signal: AbortSignal, role: ListRole = 'source'): Error {
   if (signal.aborted) return new AbortedError(signal.reason);
   if (e instanceof FlcError) return e;
-  return new SourceError(source, (e as Error)?.message ?? String(e), { cause: e });
+  return new SourceError(source, (e as Error)?.message ?? String(e), { cause: e, role });
 }
 
 function asLines(list: ListData): Lines {
@@ -163,8 +181,8 @@ function asLines(list: ListData): Lines {
 
 async function applyScope(run: Run, scope: Scope, lines: ListData, cfg: Filterable & { transformations?: string[] }) {
   const [exclusions, inclusions] = await Promise.all([
-    patternSet(run, cfg.exclusions, cfg.exclusions_sources),
-    patternSet(run, cfg.inclusions, cfg.inclusions_sources),
+    patternSet(run, 'exclusions file', cfg.exclusions, cfg.exclusions_sources),
+    patternSet(run, 'inclusions file', cfg.inclusions, cfg.inclusions_sources),
   ]);
   let out: ListData = lines;
   if (exclusions?.size || inclusions?.size) {
@@ -174,34 +192,62 @@ async function applyScope(run: Run, scope: Scope, lines: ListData, cfg: Filterab
   const plan: Transformation[] = planTransformations((cfg.transformations ?? []) as Transformation['name'][]);
   for (const t of plan) {
     const input: ListData = out;
-    out = step(run, scope, t.name, input, (ctx): ListData =>
-      isPacked(input) && t.applyPacked ? t.applyPacked(input, ctx) : t.apply(asLines(input), ctx),
+    out = step(
+      run,
+      scope,
+      t.name,
+      input,
+      (ctx): ListData => (isPacked(input) && t.applyPacked ? t.applyPacked(input, ctx) : t.apply(asLines(input), ctx)),
     );
   }
   return out;
 }
 
-async function compileSource(run: Run, source: SourceConfig, index: number, total: number): Promise<ListData | null> {
+/**
+ * Loads source `index` (downloads run concurrently), then waits for `turn` (the previous source's
+ * transformations) before transforming it, so that steps and removed lines come out in
+ * configuration order, as they are streamed, and two runs over the same input report alike.
+ */
+async function compileSource(
+  run: Run,
+  source: SourceConfig,
+  index: number,
+  total: number,
+  turn: Promise<unknown>,
+): Promise<ListData | null> {
   const scope: Scope = { kind: 'source', index, source: source.source };
   run.emit({ type: 'source:start', index, source: source.source });
   const started = performance.now();
   let lines: ListData;
   try {
     const location = run.options.reader.resolve(source.source, null);
-    lines = run.options.packed === false ? await loadList(location, run.load) : await loadListPacked(location, run.load);
+    lines =
+      run.options.packed === false ? await loadList(location, run.load) : await loadListPacked(location, run.load);
   } catch (e) {
     const error = asSourceError(source.source, e, run.signal);
     if (error instanceof AbortedError || run.options.signal?.aborted) throw error;
     const skipped = run.skip;
     run.emit({ type: 'source:error', index, source: source.source, error: error.message, skipped });
-    if (run.report) run.report.sources[index] = { source: source.source, lineCount: 0, durationMs: performance.now() - started, error: error.message };
+    if (run.report)
+      run.report.sources[index] = {
+        source: source.source,
+        lineCount: 0,
+        durationMs: performance.now() - started,
+        error: error.message,
+      };
     if (!skipped) throw error;
-    const diagnostic: Diagnostic = { code: 'source-skipped', severity: 'warning', source: source.source, message: error.message };
+    const diagnostic: Diagnostic = {
+      code: 'source-skipped',
+      severity: 'warning',
+      source: source.source,
+      message: error.message,
+    };
     run.diagnostics.push(diagnostic);
     run.emit({ type: 'diagnostic', diagnostic });
     return null;
   }
   const durationMs = performance.now() - started;
+  await turn;
   run.emit({ type: 'source:complete', index, source: source.source, lineCount: lineCount(lines), durationMs });
   if (run.report) run.report.sources[index] = { source: source.source, lineCount: lineCount(lines), durationMs };
   const out = await applyScope(run, scope, lines, source);
@@ -215,21 +261,11 @@ function countRules(lines: string[]): number {
   return n;
 }
 
-/**
- * Sources compile concurrently, so their steps and removals are recorded in whatever order they
- * finish. A report lists them by scope instead, sources in configuration order and then the
- * whole list, so two runs over the same input give the same report. The sorts are stable: within
- * a scope, steps keep the order they ran in and removals the order they were made.
- */
-function orderReport(report: CompileReport): void {
-  const rank = (scope: number | 'global') => (scope === 'global' ? Number.MAX_SAFE_INTEGER : scope);
-  report.transformations.sort((a, b) => rank(a.scope) - rank(b.scope));
-  report.removed.sort((a, b) => rank(a.scope) - rank(b.scope));
-}
-
 /** Lines no source supplied (headers), in the form the list around them has. */
 function synthetic(text: string[], tracked: boolean, packed: boolean): ListData {
-  return packed ? packStrings(text, tracked ? syntheticLines(text, true).from : undefined) : syntheticLines(text, tracked);
+  return packed
+    ? packStrings(text, tracked ? syntheticLines(text, true).from : undefined)
+    : syntheticLines(text, tracked);
 }
 
 /** Joins lists: packed when every part is, else as strings. */
@@ -246,7 +282,13 @@ type Outcome = Pick<CompileResult, 'compiledAt' | 'diagnostics' | 'report'>;
 function resultOf(list: ListData, outcome: Outcome): CompileResult {
   if (!isPacked(list)) {
     const text = list.text;
-    return { ...outcome, lines: text, lineCount: text.length, bytes: () => encoder.encode(text.join('\n')), ruleCount: countRules(text) };
+    return {
+      ...outcome,
+      lines: text,
+      lineCount: text.length,
+      bytes: () => encoder.encode(text.join('\n')),
+      ruleCount: countRules(text),
+    };
   }
   let lines: string[] | undefined;
   return {
@@ -272,27 +314,34 @@ export async function compile(config: Configuration, options: CompileOptions): P
   const forward = () => controller.abort(outer?.reason);
   if (outer?.aborted) forward();
   outer?.addEventListener('abort', forward, { once: true });
-  const tracked = options.report === true;
+  const tracked = options.report === true || options.onRemoved !== undefined;
   const run: Run = {
     options,
     signal: controller.signal,
     load: { reader: options.reader, signal: controller.signal, tracked, files: [] },
     emit: options.onEvent ?? (() => undefined),
     diagnostics: [],
-    report: tracked ? { sources: [], transformations: [], removed: [] } : undefined,
+    report: options.report === true ? { sources: [], transformations: [], removed: [] } : undefined,
     skip: config.onSourceError === 'skip',
+    removed: null,
   };
+  const report = run.report;
+  run.removed = options.onRemoved ?? (report ? (line) => report.removed.push(line) : null);
   try {
     checkAborted(run.signal);
     const total = config.sources.length;
-    const perSource = await Promise.all(
-      config.sources.map((s, i) =>
-        compileSource(run, s, i, total).catch((e: unknown) => {
+    const turns: Promise<ListData | null>[] = [];
+    config.sources.forEach((s, i) => {
+      const previous = turns[i - 1] ?? Promise.resolve();
+      // The next source's turn comes when this one is done, whether it failed or not.
+      turns.push(
+        compileSource(run, s, i, total, previous).catch((e: unknown) => {
           controller.abort(e);
           throw e;
         }),
-      ),
-    );
+      );
+    });
+    const perSource = await Promise.all(turns);
     const parts: ListData[] = [];
     config.sources.forEach((source, i) => {
       const lines = perSource[i];
@@ -301,10 +350,17 @@ export async function compile(config: Configuration, options: CompileOptions): P
     });
     let list = await applyScope(run, { kind: 'global' }, joinLists(parts, tracked), config);
     const compiledAt = (options.now ?? (() => new Date()))();
-    list = joinLists([synthetic(listHeader(config, compiledAt, options.compiler), tracked, isPacked(list)), list], tracked);
+    list = joinLists(
+      [synthetic(listHeader(config, compiledAt, options.compiler), tracked, isPacked(list)), list],
+      tracked,
+    );
     const format = options.format ?? 'adblock';
     if (format !== 'adblock') {
-      const formatted = formatLines(asLines(list), format, removalRecorder(run, { kind: 'global' }, `format:${format}`));
+      const formatted = formatLines(
+        asLines(list),
+        format,
+        removalRecorder(run, { kind: 'global' }, `format:${format}`),
+      );
       list = formatted.lines;
       if (formatted.dropped > 0) {
         const diagnostic: Diagnostic = {
@@ -317,7 +373,6 @@ export async function compile(config: Configuration, options: CompileOptions): P
       }
     }
     run.emit({ type: 'progress', phase: 'output', completed: 1, total: 1 });
-    if (run.report) orderReport(run.report);
     return resultOf(list, { compiledAt, diagnostics: run.diagnostics, report: run.report });
   } finally {
     outer?.removeEventListener('abort', forward);

@@ -13,10 +13,17 @@
 (module
   (import "env" "memory" (memory 1))
 
-  ;; Memory bytes 0-255 hold BYTE_CLASS (rule-text.ts) and 256-511 ADDRESS_CODE, written by
-  ;; kernel.ts: a byte's class is the byte at its own value's address, loaded inline (calls are
-  ;; not inlined by the engine, and one per byte cost more than the lookups).
-  ;; Compress's layout, set by $init: the list's bytes from 0 (as in the packed list), the arrays.
+  ;; Memory bytes 0-255 hold BYTE_CLASS (rule-text.ts), 256-511 ADDRESS_CODE (rule-text.ts),
+  ;; 512-767 HOST_CODE and 768-1023 DOMAIN_CHAR (rule-validity.ts), written by kernel.ts
+  ;; (`newKernel`); the free space starts at KERNEL_BASE (kernel.ts). A byte's class is the byte
+  ;; at its own value's address (plus the table's base), loaded inline (calls are not inlined by
+  ;; the engine, and one per byte cost more than the lookups).
+  ;; Compress's layout (compress.ts, `compressWasm`), given to $init: the list's bytes from
+  ;; KERNEL_BASE on, their offsets moved with them (the list returned views the memory from 0),
+  ;; then room for rewrites and names up to bytesLimit; then, each aligned to 8, inS and inE
+  ;; (n words each), outS, outE, hostS and hostE (outCapacity words each), the slots (a word
+  ;; each, capacity = 2^capLog2 of them), the entries (12 bytes each: start, end, hash;
+  ;; capacity / 2 of them) and the filter (a bit per hash, 8 per slot: capacity bytes).
   (global $used (mut i32) (i32.const 0))
   (global $inS (mut i32) (i32.const 0))
   (global $inE (mut i32) (i32.const 0))
@@ -31,7 +38,8 @@
   (global $mask (mut i32) (i32.const 0))
   (global $filterShift (mut i32) (i32.const 0))
   (global $entryCount (mut i32) (i32.const 0))
-  ;; The regions' ends: the kernel traps rather than write past one (the caller then falls back).
+  ;; The regions' limits: the end of the bytes region, and the output arrays' length in lines.
+  ;; The kernel traps rather than write past one (the caller then falls back).
   (global $bytesLimit (mut i32) (i32.const 0))
   (global $outCapacity (mut i32) (i32.const 0))
 
@@ -57,7 +65,8 @@
     (global.set $count (i32.const 0))
     (global.set $entryCount (i32.const 0)))
 
-  ;; Adds delta to the n offsets at `at` (line ranges copied in, for bytes copied to 512 on).
+  ;; Adds delta to the n offsets at `at` (line ranges copied in, for bytes copied to KERNEL_BASE
+  ;; on: kernel.ts, `copyList`).
   (func (export "rebase") (param $at i32) (param $n i32) (param $delta i32)
     (local $end i32)
     (local.set $end (i32.add (local.get $at) (i32.shl (local.get $n) (i32.const 2))))
@@ -126,7 +135,8 @@
       (loop $probe
         (local.set $slot (i32.load (i32.add (global.get $slots) (i32.shl (local.get $i) (i32.const 2)))))
         (br_if $empty (i32.eqz (local.get $slot)))
-        (if (i32.eq (i32.load (i32.add (global.get $entries) (i32.sub (i32.mul (local.get $slot) (i32.const 12)) (i32.const 4))))
+        (if (i32.eq (i32.load (i32.add (global.get $entries)
+                                       (i32.sub (i32.mul (local.get $slot) (i32.const 12)) (i32.const 4))))
                     (local.get $h))
           (then (if (call $equals (local.get $s) (local.get $e) (i32.sub (local.get $slot) (i32.const 1)))
                   (then (return (i32.const 0))))))
@@ -140,7 +150,8 @@
     (i32.store offset=4 (local.get $p) (local.get $e))
     (i32.store offset=8 (local.get $p) (local.get $h))
     (global.set $entryCount (i32.add (local.get $k) (i32.const 1)))
-    (i32.store (i32.add (global.get $slots) (i32.shl (local.get $i) (i32.const 2))) (i32.add (local.get $k) (i32.const 1)))
+    (i32.store (i32.add (global.get $slots) (i32.shl (local.get $i) (i32.const 2)))
+               (i32.add (local.get $k) (i32.const 1)))
     (local.set $bit (i32.shr_u (i32.mul (local.get $h) (i32.const 0x9e3779b1)) (global.get $filterShift)))
     (local.set $p (i32.add (global.get $filter) (i32.shl (i32.shr_u (local.get $bit) (i32.const 5)) (i32.const 2))))
     (i32.store (local.get $p) (i32.or (i32.load (local.get $p)) (i32.shl (i32.const 1) (local.get $bit))))
@@ -150,7 +161,8 @@
   (func $has (param $s i32) (param $e i32) (param $h i32) (result i32)
     (local $i i32) (local $slot i32) (local $bit i32)
     (local.set $bit (i32.shr_u (i32.mul (local.get $h) (i32.const 0x9e3779b1)) (global.get $filterShift)))
-    (if (i32.eqz (i32.and (i32.load (i32.add (global.get $filter) (i32.shl (i32.shr_u (local.get $bit) (i32.const 5)) (i32.const 2))))
+    (if (i32.eqz (i32.and (i32.load (i32.add (global.get $filter)
+                                             (i32.shl (i32.shr_u (local.get $bit) (i32.const 5)) (i32.const 2))))
                           (i32.shl (i32.const 1) (local.get $bit))))
       (then (return (i32.const 0))))
     (local.set $i (i32.and (call $home (local.get $h)) (global.get $mask)))
@@ -158,7 +170,8 @@
       (loop $probe
         (local.set $slot (i32.load (i32.add (global.get $slots) (i32.shl (local.get $i) (i32.const 2)))))
         (br_if $empty (i32.eqz (local.get $slot)))
-        (if (i32.eq (i32.load (i32.add (global.get $entries) (i32.sub (i32.mul (local.get $slot) (i32.const 12)) (i32.const 4))))
+        (if (i32.eq (i32.load (i32.add (global.get $entries)
+                                       (i32.sub (i32.mul (local.get $slot) (i32.const 12)) (i32.const 4))))
                     (local.get $h))
           (then (if (call $equals (local.get $s) (local.get $e) (i32.sub (local.get $slot) (i32.const 1)))
                   (then (return (i32.const 1))))))
@@ -192,7 +205,8 @@
         (i32.store8 (i32.add (i32.add (local.get $at) (i32.const 2)) (local.get $n)) (i32.const 94))
         (global.set $used (i32.add (i32.add (local.get $at) (local.get $n)) (i32.const 3)))
         (call $push (local.get $at) (global.get $used)
-                    (i32.add (local.get $at) (i32.const 2)) (i32.add (i32.add (local.get $at) (i32.const 2)) (local.get $n))))
+                    (i32.add (local.get $at) (i32.const 2))
+                    (i32.add (i32.add (local.get $at) (i32.const 2)) (local.get $n))))
       (else
         (call $push
           (i32.load (i32.add (global.get $inS) (i32.shl (local.get $i) (i32.const 2))))
@@ -263,7 +277,8 @@
             (local.set $len (i32.sub (local.get $i) (local.get $label)))
             ;; One test at a time: WebAssembly's i32.or evaluates both sides, and an empty
             ;; label at the list's first byte has no byte before it.
-            (if (i32.or (i32.eqz (local.get $len)) (i32.gt_s (local.get $len) (i32.const 63))) (then (return (i32.const 0))))
+            (if (i32.or (i32.eqz (local.get $len)) (i32.gt_s (local.get $len) (i32.const 63)))
+              (then (return (i32.const 0))))
             (if (i32.lt_u (i32.load8_u (i32.load8_u (local.get $label))) (i32.const 5)) (then (return (i32.const 0))))
             (if (i32.lt_u (i32.load8_u (i32.load8_u (i32.sub (local.get $i) (i32.const 1)))) (i32.const 5))
               (then (return (i32.const 0))))
@@ -279,7 +294,8 @@
   (func $hasModifiers (param $s i32) (param $e i32) (result i32)
     (local $last i32) (local $i i32) (local $j i32) (local $escaped i32)
     (local.set $last (i32.load8_u (i32.sub (local.get $e) (i32.const 1))))
-    (if (i32.or (i32.ge_u (local.get $last) (i32.const 128)) (call $ws (local.get $last))) (then (return (i32.const 0))))
+    (if (i32.or (i32.ge_u (local.get $last) (i32.const 128)) (call $ws (local.get $last)))
+      (then (return (i32.const 0))))
     (local.set $i (i32.sub (local.get $e) (i32.const 1)))
     (block $done
       (loop $next
@@ -334,7 +350,8 @@
         (block $decided
           (local.set $p (call $plainAt (local.get $s) (local.get $e)))
           (if (i32.ne (local.get $p) (i32.const -1))
-            (then (call $keep (local.get $p) (i32.sub (local.get $e) (i32.const 1)) (i32.const 0) (local.get $i)) (br $decided)))
+            (then (call $keep (local.get $p) (i32.sub (local.get $e) (i32.const 1)) (i32.const 0) (local.get $i))
+              (br $decided)))
           (local.set $p (call $simpleAt (local.get $s) (local.get $e)))
           (if (i32.ne (local.get $p) (i32.const -1))
             (then (call $keep (local.get $p) (local.get $e) (i32.const 1) (local.get $i)) (br $decided)))
@@ -441,9 +458,11 @@
         (local.set $s (i32.load (i32.add (local.get $inStart) (i32.shl (local.get $i) (i32.const 2)))))
         (local.set $e (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2)))))
         (local.set $seen (i32.const 0))
-        (if (i32.or (i32.eqz (local.get $skipHostRules)) (i32.eqz (i32.load8_u (i32.add (local.get $keep) (local.get $i)))))
+        (if (i32.or (i32.eqz (local.get $skipHostRules))
+                    (i32.eqz (i32.load8_u (i32.add (local.get $keep) (local.get $i)))))
           (then (local.set $seen (i32.eqz (call $add (local.get $s) (local.get $e))))))
-        (local.set $blank (i32.or (i32.eq (local.get $s) (local.get $e)) (call $isComment (local.get $s) (local.get $e))))
+        (local.set $blank (i32.or (i32.eq (local.get $s) (local.get $e))
+                                  (call $isComment (local.get $s) (local.get $e))))
         (if (i32.and (local.get $seen) (i32.eqz (local.get $blank)))
           (then
             (local.set $removing (i32.const 1))
@@ -473,7 +492,8 @@
             (if (i32.eq (local.get $i) (local.get $label)) (then (return (i32.const 0))))
             (if (i32.gt_s (i32.sub (local.get $i) (local.get $label)) (i32.const 63)) (then (return (i32.const 0))))
             (if (i32.eq (i32.load8_u (local.get $label)) (i32.const 45)) (then (return (i32.const 0))))
-            (if (i32.eq (i32.load8_u (i32.sub (local.get $i) (i32.const 1))) (i32.const 45)) (then (return (i32.const 0))))
+            (if (i32.eq (i32.load8_u (i32.sub (local.get $i) (i32.const 1))) (i32.const 45))
+              (then (return (i32.const 0))))
             (local.set $label (i32.add (local.get $i) (i32.const 1)))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next)))
@@ -497,8 +517,10 @@
       (i32.or (i32.or (i32.shl (i32.load8_u (i32.sub (local.get $e) (i32.const 3))) (i32.const 16))
                       (i32.shl (i32.load8_u (i32.sub (local.get $e) (i32.const 2))) (i32.const 8)))
               (i32.load8_u (i32.sub (local.get $e) (i32.const 1)))))
-    (i32.or (i32.or (i32.or (i32.eq (local.get $tail) (i32.const 0x636f6d)) (i32.eq (local.get $tail) (i32.const 0x6f7267)))
-                    (i32.or (i32.eq (local.get $tail) (i32.const 0x656475)) (i32.eq (local.get $tail) (i32.const 0x676f76))))
+    (i32.or (i32.or (i32.or (i32.eq (local.get $tail) (i32.const 0x636f6d))
+                            (i32.eq (local.get $tail) (i32.const 0x6f7267)))
+                    (i32.or (i32.eq (local.get $tail) (i32.const 0x656475))
+                            (i32.eq (local.get $tail) (i32.const 0x676f76))))
             (i32.eq (local.get $tail) (i32.const 0x6e6574))))
 
   ;; Whether the rules trie surely leaves the clean name b[s, e) not its own public suffix:
@@ -550,7 +572,8 @@
   ;; kernel.ts, `pslNodeSet`: every node of the rules trie whose text (psl-data.ts, PSL_RULES, as
   ;; UTF-8) is at [t, te) into the zeroed set at $psl. A line per top-level label,
   ;; `label<TAB>flags`, then its children `{label:flags…,…}`, nested; $stack holds the open
-  ;; nodes' path hashes, each with a dot after it (64 levels; the list has 5).
+  ;; nodes' path hashes, each with a dot after it (64 levels: the 256 bytes `pslNodeSet` leaves
+  ;; between the set and the text; PSL_RULES nests 6 deep).
   (func (export "pslBuild") (param $t i32) (param $te i32) (param $psl i32) (param $mask i32) (param $stack i32)
     (local $i i32) (local $at i32) (local $c i32) (local $h i32) (local $sp i32)
     (local.set $i (local.get $t))
@@ -595,7 +618,8 @@
                 (br_if $colon (i32.eq (i32.load8_u (local.get $at)) (i32.const 58)))
                 (local.set $at (i32.add (local.get $at) (i32.const 1)))
                 (br $next)))
-            (local.set $h (call $hash (i32.load (i32.sub (local.get $sp) (i32.const 4))) (local.get $i) (local.get $at)))
+            (local.set $h (call $hash (i32.load (i32.sub (local.get $sp) (i32.const 4)))
+                                      (local.get $i) (local.get $at)))
             (call $pslAdd (local.get $psl) (local.get $mask) (local.get $h))
             (local.set $at (i32.add (local.get $at) (i32.const 2)))
             (br $child)))
@@ -619,9 +643,11 @@
   ;; splitPacked (packed.ts) of the list b[from, to), trimmed, without line numbers: each run of
   ;; CR/LF ends a line; the lines' ranges go to start and end. Returns how many lines, or -1 when
   ;; refuse is set and a line starts with `!#` (kernel.ts, `splitInKernel`).
-  (func (export "split") (param $from i32) (param $to i32) (param $start i32) (param $end i32) (param $refuse i32) (result i32)
+  (func (export "split") (param $from i32) (param $to i32)
+    (param $start i32) (param $end i32) (param $refuse i32) (result i32)
     (local $i i32) (local $j i32) (local $k i32) (local $c i32) (local $w i64)
-    (if (local.get $refuse) (then (if (call $directiveAt (local.get $from) (local.get $to)) (then (return (i32.const -1))))))
+    (if (local.get $refuse)
+      (then (if (call $directiveAt (local.get $from) (local.get $to)) (then (return (i32.const -1))))))
     (i32.store (local.get $start) (local.get $from))
     (local.set $i (local.get $from))
     (block $done
@@ -638,7 +664,8 @@
                                    (i64.const 0x8080808080808080)))
             (if (i64.ne (local.get $w) (i64.const 0))
               (then
-                (local.set $i (i32.add (local.get $i) (i32.wrap_i64 (i64.shr_u (i64.ctz (local.get $w)) (i64.const 3)))))
+                (local.set $i (i32.add (local.get $i)
+                                       (i32.wrap_i64 (i64.shr_u (i64.ctz (local.get $w)) (i64.const 3)))))
                 (br $found)))
             (local.set $i (i32.add (local.get $i) (i32.const 8)))
             (br $word)))
@@ -656,7 +683,8 @@
             (local.set $j (i32.add (local.get $j) (i32.const 1)))
             (br $break)))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
-        (if (local.get $refuse) (then (if (call $directiveAt (local.get $j) (local.get $to)) (then (return (i32.const -1))))))
+        (if (local.get $refuse)
+          (then (if (call $directiveAt (local.get $j) (local.get $to)) (then (return (i32.const -1))))))
         (i32.store (i32.add (local.get $start) (i32.shl (local.get $k) (i32.const 2))) (local.get $j))
         (local.set $i (local.get $j))
         (br $next)))
@@ -672,13 +700,15 @@
   ;; joinPacked (packed.ts) into [out, limit): the n lines whose ranges are at inStart and inEnd,
   ;; one LF between each two. Returns the end of what it wrote, or -1, having stopped, when the
   ;; lines would pass limit (kernel.ts, `joinInKernel`, then joins them in TypeScript).
-  (func (export "join") (param $inStart i32) (param $inEnd i32) (param $n i32) (param $out i32) (param $limit i32) (result i32)
+  (func (export "join") (param $inStart i32) (param $inEnd i32)
+    (param $n i32) (param $out i32) (param $limit i32) (result i32)
     (local $i i32) (local $s i32) (local $len i32)
     (block $done
       (loop $next
         (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
         (local.set $s (i32.load (i32.add (local.get $inStart) (i32.shl (local.get $i) (i32.const 2)))))
-        (local.set $len (i32.sub (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2)))) (local.get $s)))
+        (local.set $len (i32.sub (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2))))
+                                 (local.get $s)))
         (if (i32.gt_u (local.get $len) (i32.sub (local.get $limit) (local.get $out))) (then (return (i32.const -1))))
         (memory.copy (local.get $out) (local.get $s) (local.get $len))
         (local.set $out (i32.add (local.get $out) (local.get $len)))
@@ -796,7 +826,8 @@
         (local.set $s (i32.load (i32.add (local.get $inStart) (i32.shl (local.get $i) (i32.const 2)))))
         (local.set $e (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2)))))
         (local.set $p (local.get $s))
-        (if (i32.eq (i32.load16_u (local.get $s)) (i32.const 0x4040)) (then (local.set $p (i32.add (local.get $s) (i32.const 2)))))
+        (if (i32.eq (i32.load16_u (local.get $s)) (i32.const 0x4040))
+          (then (local.set $p (i32.add (local.get $s) (i32.const 2)))))
         (local.set $v (i32.const 0))
         (block $decided
           (if (i32.ge_s (i32.sub (local.get $e) (local.get $p)) (i32.const 4))
@@ -805,21 +836,26 @@
                 (then
                   (if (i32.eq (i32.load8_u (i32.sub (local.get $e) (i32.const 1))) (i32.const 94))
                     (then
-                      (if (call $cleanHostname (i32.add (local.get $p) (i32.const 2)) (i32.sub (local.get $e) (i32.const 1)))
+                      (if (call $cleanHostname (i32.add (local.get $p) (i32.const 2))
+                                               (i32.sub (local.get $e) (i32.const 1)))
                         (then
-                          (local.set $v (call $commonTldTail (i32.add (local.get $p) (i32.const 2)) (i32.sub (local.get $e) (i32.const 1))))
+                          (local.set $v (call $commonTldTail (i32.add (local.get $p) (i32.const 2))
+                                                             (i32.sub (local.get $e) (i32.const 1))))
                           (if (i32.and (i32.eqz (local.get $v)) (i32.ne (local.get $psl) (i32.const 0)))
                             (then
                               (local.set $v
-                                (call $notOwnSuffix (i32.add (local.get $p) (i32.const 2)) (i32.sub (local.get $e) (i32.const 1))
+                                (call $notOwnSuffix (i32.add (local.get $p) (i32.const 2))
+                                                    (i32.sub (local.get $e) (i32.const 1))
                                                     (local.get $psl) (local.get $pslMask)))))
                           (br $decided)))
-                      (if (call $plainIpv4 (i32.add (local.get $p) (i32.const 2)) (i32.sub (local.get $e) (i32.const 1)))
+                      (if (call $plainIpv4 (i32.add (local.get $p) (i32.const 2))
+                                           (i32.sub (local.get $e) (i32.const 1)))
                         (then (local.set $v (i32.const 2)) (br $decided)))))
                   (local.set $m (call $modifierAt (local.get $p) (local.get $e)))
                   (if (i32.ne (local.get $m) (i32.const -1))
                     (then
-                      (if (i32.eqz (call $setHas (local.get $mods) (local.get $modsMask) (call $hash (i32.const 0x811c9dc5) (local.get $m) (local.get $e))))
+                      (if (i32.eqz (call $setHas (local.get $mods) (local.get $modsMask)
+                                                 (call $hash (i32.const 0x811c9dc5) (local.get $m) (local.get $e))))
                         (then (local.set $v (i32.const 4)) (br $decided)))))))))
           (if (call $nonDomainChar (local.get $s) (local.get $e)) (then (local.set $v (i32.const 3)))))
         (i32.store8 (i32.add (local.get $flags) (local.get $i)) (local.get $v))

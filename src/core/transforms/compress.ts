@@ -2,7 +2,15 @@ import type { Transformation } from './types.js';
 import { StringTable } from './string-table.js';
 import { ByteTable } from './byte-table.js';
 import { SYNTHETIC } from './lines.js';
-import { decodeRange, keepWherePacked, lineText, PackedBuilder, packedLines, widen, type PackedLines } from './packed.js';
+import {
+  decodeRange,
+  keepWherePacked,
+  lineText,
+  PackedBuilder,
+  packedLines,
+  widen,
+  type PackedLines,
+} from './packed.js';
 import { align, copyList, holdList, isRegionFull, KERNEL_BASE, newKernel, PSL_NODE_SLOTS } from './kernel.js';
 import type { TransformContext } from './types.js';
 import {
@@ -80,7 +88,7 @@ function otherCompressible(line: string): { names: string[]; rewrite: boolean } 
   }
   if (isJustDomain(line)) return { names: [line], rewrite: true };
   const rule = parseAdblockRule(line);
-  if (rule && rule.hostname && !rule.allow && !(rule.options && rule.options.length > 0)) {
+  if (rule?.hostname && !rule.allow && !(rule.options && rule.options.length > 0)) {
     return { names: [rule.hostname], rewrite: false };
   }
   return null;
@@ -103,7 +111,8 @@ export const compress: Transformation = {
     /** Keeps the first rule per hostname; later ones are reported as duplicates. */
     const keepFirst = (name: string, rule: string, i: number) => {
       if (!blocked.add(name)) {
-        if (ctx.reporting) ctx.removed(src[i], lines.from?.[i], 'duplicate-hostname', `${name} is already blocked by an earlier rule`);
+        if (ctx.reporting)
+          ctx.removed(src[i], lines.from?.[i], 'duplicate-hostname', `${name} is already blocked by an earlier rule`);
         return;
       }
       text.push(rule);
@@ -186,7 +195,12 @@ export function compressPackedJs(lines: PackedLines, ctx: TransformContext): Pac
     if (!blocked.add(out.bytes, ns, ne)) {
       if (ctx.reporting) {
         const name = decodeRange(out.bytes, ns, ne);
-        ctx.removed(lineText(lines, i), lines.from?.[i], 'duplicate-hostname', `${name} is already blocked by an earlier rule`);
+        ctx.removed(
+          lineText(lines, i),
+          lines.from?.[i],
+          'duplicate-hostname',
+          `${name} is already blocked by an earlier rule`,
+        );
       }
       return;
     }
@@ -243,7 +257,12 @@ export function compressPackedJs(lines: PackedLines, ctx: TransformContext): Pac
     if (ctx.reporting) {
       const host = decodeRange(b, hs, hostEnd[k]);
       const covering = decodeRange(b, parent, hostEnd[k]);
-      ctx.removed(decodeRange(b, kept.start[k], kept.end[k]), kept.from?.[k], 'redundant-hostname', `${host} is covered by ||${covering}^`);
+      ctx.removed(
+        decodeRange(b, kept.start[k], kept.end[k]),
+        kept.from?.[k],
+        'redundant-hostname',
+        `${host} is covered by ||${covering}^`,
+      );
     }
   }
   // Every line of the form `||[a-z0-9.-]+^` has that name's entry in the table, which let one in.
@@ -293,7 +312,21 @@ export function compressWasm(lines: PackedLines): PackedLines | null {
   const { kernel: k, buffer } = memory;
   copyList(memory, lines, inStart, inEnd);
   const bytes = new Uint8Array(buffer);
-  k.init(KERNEL_BASE + used, inStart, inEnd, outStart, outEnd, hostStart, hostEnd, slots, entries, filter, Math.log2(capacity), bytesLimit, outCapacity);
+  k.init(
+    KERNEL_BASE + used,
+    inStart,
+    inEnd,
+    outStart,
+    outEnd,
+    hostStart,
+    hostEnd,
+    slots,
+    entries,
+    filter,
+    Math.log2(capacity),
+    bytesLimit,
+    outCapacity,
+  );
   try {
     for (let i = k.run(0, n); i < n; i = k.run(i + 1, n)) {
       const s = KERNEL_BASE + lines.start[i];

@@ -29,7 +29,12 @@ export const deduplicate: Transformation = {
     const seen = new StringTable(text.length);
     const commentOrEmpty = (i: number) => text[i].length === 0 || isComment(text[i]);
     const duplicate = (i: number) => (!seen.add(text[i]) && !commentOrEmpty(i) ? KEPT_LATER : null);
-    const keep = dropFromEnd(text.length, duplicate, commentOrEmpty, reporter(ctx, (i) => text[i], lines.from));
+    const keep = dropFromEnd(
+      text.length,
+      duplicate,
+      commentOrEmpty,
+      reporter(ctx, (i) => text[i], lines.from),
+    );
     return keepWhere(lines, keep);
   },
   applyPacked(lines, ctx) {
@@ -54,7 +59,12 @@ export const deduplicate: Transformation = {
     }
     const commentOrEmpty = (i: number) => start[i] === end[i] || isCommentAt(lines, i);
     const duplicate = (i: number) => (later[i] === 1 && !commentOrEmpty(i) ? KEPT_LATER : null);
-    const keep = dropFromEnd(start.length, duplicate, commentOrEmpty, reporter(ctx, (i) => lineText(lines, i), lines.from));
+    const keep = dropFromEnd(
+      start.length,
+      duplicate,
+      commentOrEmpty,
+      reporter(ctx, (i) => lineText(lines, i), lines.from),
+    );
     return keepWherePacked(lines, keep);
   },
 };

@@ -9,7 +9,7 @@ export const invertAllow: Transformation = {
     return withTexts(
       lines,
       lines.text.map((line) =>
-        line && !isComment(line) && !isEtcHostsRule(line) && !isAllowRule(line) ? '@@' + line : line,
+        line && !isComment(line) && !isEtcHostsRule(line) && !isAllowRule(line) ? `@@${line}` : line,
       ),
     );
   },

@@ -12,9 +12,19 @@ import { PSL_RULES } from './psl-data.js';
 export interface Kernel {
   rebase(at: number, n: number, delta: number): void;
   init(
-    used: number, inStart: number, inEnd: number, outStart: number, outEnd: number,
-    hostStart: number, hostEnd: number, slots: number, entries: number, filter: number, capacityLog2: number,
-    bytesLimit: number, outCapacity: number,
+    used: number,
+    inStart: number,
+    inEnd: number,
+    outStart: number,
+    outEnd: number,
+    hostStart: number,
+    hostEnd: number,
+    slots: number,
+    entries: number,
+    filter: number,
+    capacityLog2: number,
+    bytesLimit: number,
+    outCapacity: number,
   ): void;
   used(): number;
   setUsed(used: number): void;
@@ -24,11 +34,25 @@ export interface Kernel {
   parents(): number;
   countOther(inStart: number, inEnd: number, n: number, hostRule: number): number;
   dedup(
-    inStart: number, inEnd: number, n: number, keep: number, skipHostRules: number,
-    slots: number, entries: number, filter: number, capacityLog2: number,
+    inStart: number,
+    inEnd: number,
+    n: number,
+    keep: number,
+    skipHostRules: number,
+    slots: number,
+    entries: number,
+    filter: number,
+    capacityLog2: number,
   ): void;
   verdicts(
-    inStart: number, inEnd: number, n: number, flags: number, psl: number, pslMask: number, mods: number, modsMask: number,
+    inStart: number,
+    inEnd: number,
+    n: number,
+    flags: number,
+    psl: number,
+    pslMask: number,
+    mods: number,
+    modsMask: number,
   ): void;
   pslBuild(text: number, textEnd: number, psl: number, pslMask: number, stack: number): void;
   join(inStart: number, inEnd: number, n: number, out: number, limit: number): number;
@@ -49,7 +73,10 @@ let compiled: WebAssembly.Module | null | undefined;
 /** The compiled kernel, or null where the engine has no WebAssembly (`node --jitless`). */
 function kernelModule(): WebAssembly.Module | null {
   if (compiled === undefined) {
-    compiled = typeof WebAssembly === 'object' ? new WebAssembly.Module(Uint8Array.from(atob(COMPRESS_KERNEL), (c) => c.charCodeAt(0))) : null;
+    compiled =
+      typeof WebAssembly === 'object'
+        ? new WebAssembly.Module(Uint8Array.from(atob(COMPRESS_KERNEL), (c) => c.charCodeAt(0)))
+        : null;
   }
   return compiled;
 }
@@ -104,7 +131,8 @@ export function holdList(memory: KernelMemory, scratch: number, scratchEnd: numb
 /** The kernel memory a list's bytes and line arrays all live in, or undefined. */
 export function holding(bytes: Uint8Array, start: Int32Array, end: Int32Array): KernelMemory | undefined {
   const held = holders.get(bytes.buffer as ArrayBuffer);
-  if (held === undefined || bytes.byteOffset !== 0 || start.buffer !== held.buffer || end.buffer !== held.buffer) return undefined;
+  if (held === undefined || bytes.byteOffset !== 0 || start.buffer !== held.buffer || end.buffer !== held.buffer)
+    return undefined;
   return held;
 }
 
@@ -114,13 +142,17 @@ const SPLIT_MIN_BYTES = 65_536;
 /**
  * `packBytes` (no line numbers) by the kernel, for a list the reader handed over as bytes: they
  * are copied into a fresh memory from KERNEL_BASE on, with the room after them the reader gave,
- * and split there (`splitPacked`'s byte loop ran cold: 30-35 ms for 300,000 lines). The list
+ * and split there (`splitPacked`'s byte loop runs cold, once per list, so V8 never optimises it). The list
  * returned views that memory from 0; its line ranges are arrays in it, sized for the most lines
  * the bytes can hold (pages never written cost nothing). Null where `packBytes` gives null (a
  * non-ASCII edge, a directive); undefined for a short list, or without WebAssembly or a memory
  * that large: the caller then packs in TypeScript.
  */
-export function splitInKernel(bytes: Uint8Array, length: number, refuseDirectives: boolean): PackedLines | null | undefined {
+export function splitInKernel(
+  bytes: Uint8Array,
+  length: number,
+  refuseDirectives: boolean,
+): PackedLines | null | undefined {
   if (length < SPLIT_MIN_BYTES) return undefined;
   const range = trimmedRange(bytes, 0, length);
   if (range === null) return null;
@@ -135,7 +167,12 @@ export function splitInKernel(bytes: Uint8Array, length: number, refuseDirective
   const n = memory.kernel.split(KERNEL_BASE + range[0], KERNEL_BASE + range[1], starts, ends, refuseDirectives ? 1 : 0);
   if (n === -1) return null;
   const view = (at: number) => new Int32Array(memory.buffer, at, n);
-  return packedLines(new Uint8Array(memory.buffer, 0, KERNEL_BASE + room), KERNEL_BASE + length, view(starts), view(ends));
+  return packedLines(
+    new Uint8Array(memory.buffer, 0, KERNEL_BASE + room),
+    KERNEL_BASE + length,
+    view(starts),
+    view(ends),
+  );
 }
 
 /**
@@ -143,7 +180,7 @@ export function splitInKernel(bytes: Uint8Array, length: number, refuseDirective
  * output, and whatever was joined to it in place): the line ranges and the joined text go to the
  * memory's free region, and the text is copied out of it, so the result does not keep the memory
  * alive. Null when the bytes live elsewhere or the text does not fit; the caller then joins in
- * TypeScript (whose byte loop runs cold: 20-25 ms for 200,000 lines).
+ * TypeScript (whose byte loop runs cold).
  */
 export function joinInKernel(list: PackedLines): Uint8Array | null {
   const held = holders.get(list.bytes.buffer as ArrayBuffer);
@@ -183,14 +220,17 @@ let nodeSet: Int32Array | null | undefined;
  * `StringTable.hash(path) | 1` (never 0, which marks an empty slot), at `StringTable.home` of that
  * value or the next free slot after it. Hashes that collide, or differ only in the low bit, just
  * make a name look like a node, and the kernel then leaves the name to the TypeScript. Built
- * once per process by the kernel from PSL_RULES' text (~2 ms, against ~8 ms as cold JavaScript).
+ * once per process by the kernel from PSL_RULES' text (cheaper there than in cold JavaScript).
  */
 export function pslNodeSet(): Int32Array | null {
   if (nodeSet !== undefined) return nodeSet;
   const setBytes = 4 * PSL_NODE_SLOTS;
   const textAt = KERNEL_BASE + setBytes + 256; // the stack of open nodes, 64 levels, before the text
   const memory = newKernel(textAt + 3 * PSL_RULES.length);
-  if (memory === null) return (nodeSet = null);
+  if (memory === null) {
+    nodeSet = null;
+    return null;
+  }
   const { written } = new TextEncoder().encodeInto(PSL_RULES, new Uint8Array(memory.buffer, textAt));
   memory.kernel.pslBuild(textAt, textAt + written, KERNEL_BASE, PSL_NODE_SLOTS - 1, KERNEL_BASE + setBytes);
   nodeSet = new Int32Array(memory.buffer, KERNEL_BASE, PSL_NODE_SLOTS).slice();

@@ -117,7 +117,12 @@ export function packText(text: string, fileId?: number, refuseDirectives = false
  * `trim()` removes; such a list is decoded and packed as text. With `refuseDirectives`,
  * also null when a line starts with `!#`, as `packText`.
  */
-export function packBytes(bytes: Uint8Array, fileId?: number, length = bytes.length, refuseDirectives = false): PackedLines | null {
+export function packBytes(
+  bytes: Uint8Array,
+  fileId?: number,
+  length = bytes.length,
+  refuseDirectives = false,
+): PackedLines | null {
   const range = trimmedRange(bytes, 0, length);
   if (range === null) return null;
   const [s, e] = range;
@@ -163,7 +168,8 @@ function splitPacked(
   start[0] = from;
   // Four bytes at a time where the buffer allows it (see below): words with no byte under 14
   // hold no line break and are passed over whole.
-  const words = (bytes.byteOffset & 3) === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2) : null;
+  const words =
+    (bytes.byteOffset & 3) === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2) : null;
   // One pass: a run of breaks ends a line; each LF, CRLF or lone CR in it is one line number.
   let k = 0;
   for (let i = from; i < to; i += 1) {
@@ -287,7 +293,14 @@ export function keepWherePacked(list: PackedLines, keep: Uint8Array): PackedLine
     }
   }
   // Lines that were all different still are.
-  return packedLines(list.bytes, list.used, start.subarray(0, j), end.subarray(0, j), from?.subarray(0, j), list.distinctHostRules);
+  return packedLines(
+    list.bytes,
+    list.used,
+    start.subarray(0, j),
+    end.subarray(0, j),
+    from?.subarray(0, j),
+    list.distinctHostRules,
+  );
 }
 
 /**
@@ -430,7 +443,13 @@ export class PackedBuilder {
   /** The list built; it takes over the builder's arrays (views of them, not copies). */
   finish(): PackedLines {
     const n = this.count;
-    return packedLines(this.bytes, this.used, this.start.subarray(0, n), this.end.subarray(0, n), this.from?.subarray(0, n));
+    return packedLines(
+      this.bytes,
+      this.used,
+      this.start.subarray(0, n),
+      this.end.subarray(0, n),
+      this.from?.subarray(0, n),
+    );
   }
 
   private growBytes(extra: number): void {

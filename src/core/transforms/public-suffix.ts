@@ -1,7 +1,7 @@
 // The Public Suffix List of the pinned tldts (the reference's version), as scripts/psl-data.js
 // writes it from tldts' trie: walking it directly answers "is this hostname its own public
 // suffix" without tldts' per-call option handling, splitting and result objects. tldts builds
-// its whole trie from object literals when its module loads (~23 ms); here a top-level label's
+// its whole trie from object literals when its module loads, at every start; here a top-level label's
 // subtree is parsed from its line the first time a walk reaches it.
 import { PSL_EXCEPTIONS, PSL_RULES } from './psl-data.js';
 import { StringTable } from './string-table.js';
@@ -97,7 +97,10 @@ function load() {
 
 /** The trie as tldts holds it (`[flags, {label: node}]`), fully parsed: for tests against tldts. */
 export function pslTries(): { rules: unknown; exceptions: unknown } {
-  const raw = (node: Node): unknown => [node.flags, Object.fromEntries([...childrenOf(node)].map(([label, c]) => [label, raw(c)]))];
+  const raw = (node: Node): unknown => [
+    node.flags,
+    Object.fromEntries([...childrenOf(node)].map(([label, c]) => [label, raw(c)])),
+  ];
   const t = load();
   return { rules: raw(t.rules), exceptions: raw(t.exceptions) };
 }
@@ -133,7 +136,7 @@ function walkAt(b: Uint8Array, s: number, e: number, root: Node): number {
     if (node === undefined) break;
     depth += 1;
     if (node.flags & ICANN) matched = depth;
-    end = i >= s ? i : s;
+    end = Math.max(i, s);
   }
   return (matched + 1) | (depth << 8) | (end <= s ? 1 << 16 : 0);
 }
@@ -220,7 +223,14 @@ export function publicSuffixKind(host: string): number {
   // tldts' fast path: these endings make the TLD the suffix, so a longer host is not one.
   if (n > 3) {
     const tail = host.substring(n - 4);
-    if (tail === '.com' || tail === '.org' || tail === '.edu' || tail === '.gov' || tail === '.net' || tail.endsWith('.de')) {
+    if (
+      tail === '.com' ||
+      tail === '.org' ||
+      tail === '.edu' ||
+      tail === '.gov' ||
+      tail === '.net' ||
+      tail.endsWith('.de')
+    ) {
       return NOT_OWN_SUFFIX;
     }
   }

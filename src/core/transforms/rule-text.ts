@@ -4,12 +4,11 @@
  * based: the reference decides by these tests, and identical output depends on them.
  */
 
-const DOMAIN_RE =
-  /^(?=.{1,255}$)[0-9A-Za-z](?:(?:[0-9A-Za-z]|-){0,61}[0-9A-Za-z])?(?:\.[0-9A-Za-z](?:(?:[0-9A-Za-z]|-){0,61}[0-9A-Za-z])?)*\.?$/;
+const DOMAIN_LABEL = '[0-9A-Za-z](?:(?:[0-9A-Za-z]|-){0,61}[0-9A-Za-z])?';
+const DOMAIN_RE = new RegExp(`^(?=.{1,255}$)${DOMAIN_LABEL}(?:\\.${DOMAIN_LABEL})*\\.?$`);
 const ETC_HOSTS_RE = /^([a-f0-9.:\][]+)(%[a-z0-9]+)?\s+([^#]+)(#.*)?$/;
 const HOSTNAME_PATTERN_RE = /^\|\|([a-z0-9-.]+)\^$/;
-// eslint-disable-next-line no-control-regex
-const NON_ASCII_RE = /[^\x00-\x7F]/;
+const NON_ASCII_RE = /[\u0080-\uffff]/;
 
 /** A comment for every transformation: `!…`, `# …`, a lone `#`, or `####…`. */
 export function isComment(line: string): boolean {
@@ -75,7 +74,8 @@ export function isJustDomain(line: string): boolean {
     const c = i < end ? line.charCodeAt(i) : 46;
     if (c === 46) {
       const len = i - start;
-      if (len === 0 || len > 63 || !isAlnumCode(line.charCodeAt(start)) || !isAlnumCode(line.charCodeAt(i - 1))) return false;
+      if (len === 0 || len > 63 || !isAlnumCode(line.charCodeAt(start)) || !isAlnumCode(line.charCodeAt(i - 1)))
+        return false;
       labels += 1;
       start = i + 1;
     } else if (!isAlnumCode(c) && c !== 45) {
@@ -133,8 +133,15 @@ export function isWhitespaceCode(c: number): boolean {
   if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
   if (c < 160) return false;
   return (
-    c === 160 || c === 5760 || (c >= 8192 && c <= 8202) || c === 8232 || c === 8233 || c === 8239 ||
-    c === 8287 || c === 12288 || c === 65279
+    c === 160 ||
+    c === 5760 ||
+    (c >= 8192 && c <= 8202) ||
+    c === 8232 ||
+    c === 8233 ||
+    c === 8239 ||
+    c === 8287 ||
+    c === 12288 ||
+    c === 65279
   );
 }
 
@@ -252,7 +259,7 @@ export function parseRuleTokens(ruleText: string): RuleTokens | null {
     return { pattern, options: null, allow };
   }
   for (let i = ruleText.length - 1; i >= start; i -= 1) {
-    if (ruleText.charCodeAt(i) === 36 /* $ */ && !(i > start && ruleText.charCodeAt(i - 1) === 92 /* \ */)) {
+    if (ruleText.charCodeAt(i) === 36 /* $ */ && !((i > start && ruleText.charCodeAt(i - 1) === 92) /* \ */)) {
       return { pattern: ruleText.substring(start, i), options: ruleText.substring(i + 1), allow };
     }
   }
@@ -273,7 +280,7 @@ export interface AdblockRule {
 }
 
 /** Splits on `delimiter`, turning `\<delimiter>` into a literal and dropping empty parts. */
-export function splitEscaped(str: string, delimiter: string, escape: string): string[] {
+export function splitEscaped(str: string, delimiter: string, escapeChar: string): string[] {
   const parts: string[] = [];
   if (!str) return parts;
   let current = '';
@@ -281,7 +288,7 @@ export function splitEscaped(str: string, delimiter: string, escape: string): st
     const c = str[i];
     if (c === delimiter) {
       if (i === 0) continue;
-      if (str[i - 1] === escape) {
+      if (str[i - 1] === escapeChar) {
         current = current.slice(0, -1) + c;
       } else if (current.length > 0) {
         parts.push(current);
@@ -326,9 +333,9 @@ export function parseAdblockRule(ruleText: string): AdblockRule | null {
 
 /** Serialises a parsed adblock rule back to text. */
 export function stringifyAdblockRule(rule: AdblockRule): string {
-  let text = rule.allow ? '@@' + rule.pattern : rule.pattern;
+  let text = rule.allow ? `@@${rule.pattern}` : rule.pattern;
   if (rule.options && rule.options.length > 0) {
-    text += '$' + rule.options.map((o) => (o.value ? `${o.name}=${o.value}` : o.name)).join(',');
+    text += `$${rule.options.map((o) => (o.value ? `${o.name}=${o.value}` : o.name)).join(',')}`;
   }
   return text;
 }

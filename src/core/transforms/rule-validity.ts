@@ -3,7 +3,14 @@ import { isOwnPublicSuffixAt, NOT_OWN_SUFFIX, OWN_UNKNOWN_SUFFIX, publicSuffixKi
 import { decodeRange } from './packed.js';
 import { ByteTable } from './byte-table.js';
 import { classifyIpPattern, mayBeIpPattern } from './ip-pattern.js';
-import { etcHostsHostnames, isComment, isEtcHostsRule, isHostPatternCode, parseAdblockRule, plainHostRuleHostname } from './rule-text.js';
+import {
+  etcHostsHostnames,
+  isComment,
+  isEtcHostsRule,
+  isHostPatternCode,
+  parseAdblockRule,
+  plainHostRuleHostname,
+} from './rule-text.js';
 
 export interface ValidityOptions {
   allowIp: boolean;
@@ -13,12 +20,19 @@ export interface ValidityOptions {
 /** Modifiers that make a rule about specific clients or domains, so a bare TLD is fine. */
 const LIMIT_MODIFIERS = new Set(['denyallow', 'badfilter', 'client']);
 /** Modifiers a hosts-level (DNS) blocker understands; any other one fails validation. */
-export const SUPPORTED_MODIFIERS: ReadonlySet<string> = new Set(['important', '~important', 'dnstype', 'dnsrewrite', 'ctag', ...LIMIT_MODIFIERS]);
+export const SUPPORTED_MODIFIERS: ReadonlySet<string> = new Set([
+  'important',
+  '~important',
+  'dnstype',
+  'dnsrewrite',
+  'ctag',
+  ...LIMIT_MODIFIERS,
+]);
 const MIN_PATTERN_LENGTH = 5;
 const ALNUM_RE = /[a-zA-Z0-9]/;
 const DOMAIN_CHARS_RE = /^[a-zA-Z0-9-.*|^]+$/;
-const EXACT_DOMAIN_RE =
-  /^(?:\|\|)?(?:\*\.|\.)?([a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*\.?)\^\|?$/;
+const EXACT_LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?';
+const EXACT_DOMAIN_RE = new RegExp(`^(?:\\|\\|)?(?:\\*\\.|\\.)?(${EXACT_LABEL}(?:\\.${EXACT_LABEL})*\\.?)\\^\\|?$`);
 const CARET_END_RE = /\^\|?$/;
 
 /** Reasons also given by the WebAssembly kernel's verdicts (validate.ts, `kernelVerdicts`). */
@@ -32,11 +46,17 @@ function hostnameProblem(
   hasLimitModifier: boolean,
   clean = false,
 ): string | null {
-  return clean ? cleanHostnameProblem(hostname as string, opts, hasLimitModifier) : tldtsHostnameProblem(hostname, opts, hasLimitModifier);
+  return clean
+    ? cleanHostnameProblem(hostname as string, opts, hasLimitModifier)
+    : tldtsHostnameProblem(hostname, opts, hasLimitModifier);
 }
 
 /** `hostnameProblem` as tldts decides it: the reference's check. */
-export function tldtsHostnameProblem(hostname: string | null, opts: ValidityOptions, hasLimitModifier: boolean): string | null {
+export function tldtsHostnameProblem(
+  hostname: string | null,
+  opts: ValidityOptions,
+  hasLimitModifier: boolean,
+): string | null {
   const result = parseDomain(hostname as string);
   if (!result.hostname || !ALNUM_RE.test(result.hostname)) return `malformed hostname ${hostname}`;
   if (!opts.allowIp && result.isIp) return `IP address ${hostname} is not allowed`;
@@ -53,9 +73,13 @@ export function tldtsHostnameProblem(hostname: string | null, opts: ValidityOpti
  * matters: tldts finds it well-formed, and a problem only when the name is its own suffix. That
  * suffix is known (ICANN) when a rule of the list matched, and not when no rule did, which for
  * a name that is its own suffix means a single label such as `localhost`. tldts itself, whose
- * list takes ~23 ms to build, is then needed only for rules off the fast paths.
+ * list is built from object literals when it loads, is then needed only for rules off the fast paths.
  */
-export function cleanHostnameProblem(hostname: string, opts: ValidityOptions, hasLimitModifier: boolean): string | null {
+export function cleanHostnameProblem(
+  hostname: string,
+  opts: ValidityOptions,
+  hasLimitModifier: boolean,
+): string | null {
   const own = publicSuffixKind(hostname);
   if (own === NOT_OWN_SUFFIX || hasLimitModifier) return null;
   if (!opts.allowPublicSuffix) return `blocks the whole public suffix ${hostname}`;
@@ -190,7 +214,9 @@ export function cleanHostnameAt(b: Uint8Array, s: number, e: number): boolean {
 const LETTER = 1;
 const DOT = 2;
 const INVALID = 4;
-/** Per byte: a lowercase letter, a dot, a digit or hyphen (0), or anything else (also read by the WebAssembly kernel). */
+/**
+ * Per byte: a lowercase letter, a dot, a digit or hyphen (0), or anything else (also read by the WebAssembly kernel).
+ */
 export const HOST_CODE = new Uint8Array(256).fill(INVALID);
 for (let c = 97; c <= 122; c += 1) HOST_CODE[c] = LETTER;
 for (let c = 48; c <= 57; c += 1) HOST_CODE[c] = 0;

@@ -2,7 +2,14 @@ import type { Transformation, TransformationName, TransformContext } from './typ
 import type { Lines } from './lines.js';
 import { dropFromEnd, keepWhere, withTexts } from './lines.js';
 import { isComment } from './rule-text.js';
-import { IP_NOT_ALLOWED, NON_DOMAIN_CHARACTERS, ruleProblem, ruleProblemAt, SUPPORTED_MODIFIERS, type ValidityOptions } from './rule-validity.js';
+import {
+  IP_NOT_ALLOWED,
+  NON_DOMAIN_CHARACTERS,
+  ruleProblem,
+  ruleProblemAt,
+  SUPPORTED_MODIFIERS,
+  type ValidityOptions,
+} from './rule-validity.js';
 import { StringTable } from './string-table.js';
 import { normalizeIpRule } from './ip-normalize.js';
 import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
@@ -32,7 +39,8 @@ function modifierSet(): Int32Array {
     while (set[i] !== 0 && set[i] !== value) i = (i + 1) & (MODIFIER_SLOTS - 1);
     set[i] = value;
   }
-  return (modifiers = set);
+  modifiers = set;
+  return set;
 }
 
 /**
@@ -59,7 +67,16 @@ export function kernelVerdicts(lines: PackedLines): Uint8Array | null {
     new Int32Array(memory.buffer, psl, PSL_NODE_SLOTS).set(set);
     at = psl;
   }
-  memory.kernel.verdicts(lines.start.byteOffset, lines.end.byteOffset, n, memory.scratch, at, PSL_NODE_SLOTS - 1, mods, MODIFIER_SLOTS - 1);
+  memory.kernel.verdicts(
+    lines.start.byteOffset,
+    lines.end.byteOffset,
+    n,
+    memory.scratch,
+    at,
+    PSL_NODE_SLOTS - 1,
+    mods,
+    MODIFIER_SLOTS - 1,
+  );
   return new Uint8Array(memory.buffer, memory.scratch, n);
 }
 
@@ -93,7 +110,10 @@ function validator(name: TransformationName, summary: string, opts: ValidityOpti
     apply(input, ctx) {
       let lines: Lines = input;
       if (opts.allowIp) {
-        lines = withTexts(input, input.text.map((t) => normalizeIpRule(t) ?? t));
+        lines = withTexts(
+          input,
+          input.text.map((t) => normalizeIpRule(t) ?? t),
+        );
       }
       const text = lines.text;
       const keep = dropFromEnd(
@@ -112,7 +132,10 @@ function validator(name: TransformationName, summary: string, opts: ValidityOpti
     const verdicts = ctx.reporting || lines.from !== undefined ? null : kernelVerdicts(lines);
     const keep = dropFromEnd(
       start.length,
-      (i) => (verdicts === null || verdicts[i] === UNDECIDED ? ruleProblemAt(bytes, start[i], end[i], opts) : verdictProblem(verdicts[i])),
+      (i) =>
+        verdicts === null || verdicts[i] === UNDECIDED
+          ? ruleProblemAt(bytes, start[i], end[i], opts)
+          : verdictProblem(verdicts[i]),
       (i) => start[i] === end[i] || isCommentAt(lines, i),
       reporter(ctx, (i) => lineText(lines, i), lines.from),
     );

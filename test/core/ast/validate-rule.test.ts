@@ -16,21 +16,75 @@ const from = (file: string, pick: (l: string) => boolean) => {
 
 describe('validateRule, rules from every dialect in the corpus', () => {
   const cases: [string, string, string, string, string][] = [
-    ['AdGuard scriptlet', from('adguard-base.txt', (l) => !l.startsWith('!') && l.includes('#%#//scriptlet(')), 'ScriptletInjectionRule', 'Cosmetic', 'AdGuard'],
-    ['AdGuard CSS injection', from('adguard-base.txt', (l) => l.includes('#$#') && l.includes('{')), 'CssInjectionRule', 'Cosmetic', 'AdGuard'],
+    [
+      'AdGuard scriptlet',
+      from('adguard-base.txt', (l) => !l.startsWith('!') && l.includes('#%#//scriptlet(')),
+      'ScriptletInjectionRule',
+      'Cosmetic',
+      'AdGuard',
+    ],
+    [
+      'AdGuard CSS injection',
+      from('adguard-base.txt', (l) => l.includes('#$#') && l.includes('{')),
+      'CssInjectionRule',
+      'Cosmetic',
+      'AdGuard',
+    ],
     ['AdGuard hint', from('adguard-base.txt', (l) => l.startsWith('!+ ')), 'HintCommentRule', 'Comment', 'AdGuard'],
-    ['AdGuard redirect', from('adguard-base.txt', (l) => l.includes('$') && l.includes('redirect=') && !l.includes('#')), 'NetworkRule', 'Network', 'Common'],
-    ['uBO scriptlet', from('ubo-filters.txt', (l) => l.includes('##+js(')), 'ScriptletInjectionRule', 'Cosmetic', 'UblockOrigin'],
-    ['uBO HTML filter', from('ubo-filters.txt', (l) => l.includes('##^')), 'HtmlFilteringRule', 'Cosmetic', 'UblockOrigin'],
-    ['uBO preprocessor', from('ubo-filters.txt', (l) => l.startsWith('!#if ')), 'PreProcessorCommentRule', 'Comment', 'Common'],
+    [
+      'AdGuard redirect',
+      from('adguard-base.txt', (l) => l.includes('$') && l.includes('redirect=') && !l.includes('#')),
+      'NetworkRule',
+      'Network',
+      'Common',
+    ],
+    [
+      'uBO scriptlet',
+      from('ubo-filters.txt', (l) => l.includes('##+js(')),
+      'ScriptletInjectionRule',
+      'Cosmetic',
+      'UblockOrigin',
+    ],
+    [
+      'uBO HTML filter',
+      from('ubo-filters.txt', (l) => l.includes('##^')),
+      'HtmlFilteringRule',
+      'Cosmetic',
+      'UblockOrigin',
+    ],
+    [
+      'uBO preprocessor',
+      from('ubo-filters.txt', (l) => l.startsWith('!#if ')),
+      'PreProcessorCommentRule',
+      'Comment',
+      'Common',
+    ],
     ['ABP agent', from('easylist.txt', (l) => l.startsWith('[Adblock Plus')), 'AgentCommentRule', 'Comment', 'Common'],
     ['ABP extended CSS', from('easylist.txt', (l) => l.includes('#?#')), 'ElementHidingRule', 'Cosmetic', 'Common'],
     ['ABP metadata', from('easylist.txt', (l) => l.startsWith('! Title:')), 'MetadataCommentRule', 'Comment', 'Common'],
-    ['EasyList network', from('easylist.txt', (l) => l.startsWith('||') && l.includes('$third-party')), 'NetworkRule', 'Network', 'Common'],
-    ['element hiding', from('easylist.txt', (l) => /^[a-z0-9.,-]+##\.[a-z]/.test(l)), 'ElementHidingRule', 'Cosmetic', 'Common'],
+    [
+      'EasyList network',
+      from('easylist.txt', (l) => l.startsWith('||') && l.includes('$third-party')),
+      'NetworkRule',
+      'Network',
+      'Common',
+    ],
+    [
+      'element hiding',
+      from('easylist.txt', (l) => /^[a-z0-9.,-]+##\.[a-z]/.test(l)),
+      'ElementHidingRule',
+      'Cosmetic',
+      'Common',
+    ],
     ['hosts line', from('hosts-hagezi-light.txt', (l) => l.startsWith('0.0.0.0 ')), 'HostRule', 'Network', 'Common'],
     ['DNS adblock', from('adguard-dns-filter-2019.txt', (l) => l.startsWith('||')), 'NetworkRule', 'Network', 'Common'],
-    ['DNS exception', from('adguard-dns-filter-2019.txt', (l) => l.startsWith('@@||')), 'NetworkRule', 'Network', 'Common'],
+    [
+      'DNS exception',
+      from('adguard-dns-filter-2019.txt', (l) => l.startsWith('@@||')),
+      'NetworkRule',
+      'Network',
+      'Common',
+    ],
     ['comment', from('easylist.txt', (l) => l.startsWith('! Please report')), 'CommentRule', 'Comment', 'Common'],
     ['hosts comment', '# comment', 'CommentRule', 'Comment', 'Common'],
     ['AdGuard DNS modifier', '||example.com^$dnsrewrite=NOERROR;A;1.2.3.4', 'NetworkRule', 'Network', 'AdGuard'],
@@ -49,7 +103,15 @@ describe('validateRule, rules from every dialect in the corpus', () => {
     ['example.com##', 'Empty rule body'],
     ['||a.com^$domain=', 'Modifier value cannot be empty'],
   ])('invalid in tolerant mode: %s', (rule, error) => {
-    expect(validateRule({ rule })).toEqual({ success: true, valid: false, rule, ruleType: 'InvalidRule', error, duration: expect.stringMatching(/ms$/) });
+    expect(validateRule({ rule })).toEqual({
+      success: true,
+      valid: false,
+      rule,
+      ruleType: 'InvalidRule',
+      error,
+      duration: expect.stringMatching(/ms$/),
+      validators: expect.objectContaining({ Validate: expect.objectContaining({ kept: false }) }),
+    });
   });
 });
 
@@ -113,17 +175,22 @@ describe('testUrl, hostname only', () => {
   });
 
   test('context-dependent modifiers are reported, not guessed', () => {
-    expect(validateRule({ rule: '||example.com^$third-party,script,domain=a.com', testUrl: 'https://example.com/' })).toMatchObject({
+    expect(
+      validateRule({ rule: '||example.com^$third-party,script,domain=a.com', testUrl: 'https://example.com/' }),
+    ).toMatchObject({
       matchResult: true,
       dependsOn: ['third-party', 'script', 'domain'],
     });
   });
 
-  test.each(['example.com##.ad', 'example.com#%#//scriptlet("x")', '! comment', 'example.com##+js(aopr, x)'])('no matchResult for %s', (rule) => {
-    const result = validateRule({ rule, testUrl: 'https://example.com/' });
-    expect(result.valid).toBe(true);
-    expect(result).not.toHaveProperty('matchResult');
-  });
+  test.each(['example.com##.ad', 'example.com#%#//scriptlet("x")', '! comment', 'example.com##+js(aopr, x)'])(
+    'no matchResult for %s',
+    (rule) => {
+      const result = validateRule({ rule, testUrl: 'https://example.com/' });
+      expect(result.valid).toBe(true);
+      expect(result).not.toHaveProperty('matchResult');
+    },
+  );
 });
 
 describe('bad requests', () => {
@@ -141,8 +208,14 @@ describe('bad requests', () => {
 
 describe('host-rule classification', () => {
   test('parsing with host rules only for candidate lines equals parsing every line with them', () => {
-    const lines = ['hosts-hagezi-light.txt', 'urlhaus-filter-online.txt', 'easylist.txt', 'adguard-base.txt', 'ubo-filters.txt', 'domains-hagezi-light.txt']
-      .flatMap((f) => corpus(f).filter((_, i) => i % 17 === 0));
+    const lines = [
+      'hosts-hagezi-light.txt',
+      'urlhaus-filter-online.txt',
+      'easylist.txt',
+      'adguard-base.txt',
+      'ubo-filters.txt',
+      'domains-hagezi-light.txt',
+    ].flatMap((f) => corpus(f).filter((_, i) => i % 17 === 0));
     for (const line of lines) expect(parseRule(line), line).toEqual(parseRuleSlowly(line));
   });
 });

@@ -11,7 +11,8 @@ const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpus');
 function fromParts(text: string, size: number, options: Omit<WalkInput, 'text' | 'rules'>): string {
   const lines = textLines(text);
   const parts = [];
-  for (let k = Math.ceil(lines.length / size) - 1; k >= 0; k -= 1) parts[k] = walkJsonPart(lines, k * size, Math.min(lines.length, (k + 1) * size), options);
+  for (let k = Math.ceil(lines.length / size) - 1; k >= 0; k -= 1)
+    parts[k] = walkJsonPart(lines, k * size, Math.min(lines.length, (k + 1) * size), options);
   return [...walkJsonText(parts, options)].join('');
 }
 
@@ -49,9 +50,13 @@ describe('the walk as JSON parts', () => {
     expect(Object.keys(joined.summary)).toEqual(Object.keys(walkTree({ text }).summary));
   });
 
-  test.each(['easylist.txt', 'ubo-filters.txt', 'hosts-hagezi-light.txt'])('%s: parts join into the single-walk text', (file) => {
-    const text = readFileSync(`${CORPUS}/${file}`, 'utf8');
-    const whole = JSON.stringify(walkTree({ text }));
-    expect(fromParts(text, 4000, {}) === whole).toBe(true);
-  }, 120_000);
+  test.each(['easylist.txt', 'ubo-filters.txt', 'hosts-hagezi-light.txt'])(
+    '%s: parts join into the single-walk text',
+    (file) => {
+      const text = readFileSync(`${CORPUS}/${file}`, 'utf8');
+      const whole = JSON.stringify(walkTree({ text }));
+      expect(fromParts(text, 4000, {}) === whole).toBe(true);
+    },
+    120_000,
+  );
 });

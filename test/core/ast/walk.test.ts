@@ -14,7 +14,11 @@ describe('walkAst', () => {
   test('every node type of the specification appears on the fixture', () => {
     const { nodes, summary } = walkAst({ text: FIXTURE });
     expect(NODE_TYPES).toHaveLength(35);
-    expect(Object.keys(summary).filter((k) => k !== 'total').sort()).toEqual([...NODE_TYPES].sort());
+    expect(
+      Object.keys(summary)
+        .filter((k) => k !== 'total')
+        .sort(),
+    ).toEqual([...NODE_TYPES].sort());
     expect(summary.total).toBe(nodes.length);
     expect(nodes[0]).toMatchObject({ type: 'FilterList', depth: 0 });
     expect(nodes.filter((n) => n.depth === 1)).toHaveLength(FIXTURE.trimEnd().split('\n').length);
@@ -84,17 +88,23 @@ describe('walkAst', () => {
 
   test('limits hold at their edges', () => {
     expect(walkAst({ rules: Array(5000).fill('||a^'), maxDepth: 1 }).summary.NetworkRule).toBe(5000);
-    expect(walkAst({ rules: ['a'.repeat(4096)], maxDepth: 0, nodeTypes: Array(30).fill('FilterList') }).nodes).toHaveLength(1);
+    expect(
+      walkAst({ rules: ['a'.repeat(4096)], maxDepth: 0, nodeTypes: Array(30).fill('FilterList') }).nodes,
+    ).toHaveLength(1);
     expect(walkAst({ text: 'a'.repeat(1024 * 1024), maxDepth: 50 }).summary.total).toBeGreaterThan(1);
   });
 
-  test.each(readdirSync(CORPUS).filter((f) => f.endsWith('.txt')))('walks corpus list %s', (file) => {
-    const text = readFileSync(`${CORPUS}/${file}`, 'utf8');
-    const { nodes, summary } = walkAst({ text, maxDepth: 2 }, { limits: false });
-    expect(summary.total).toBe(nodes.length);
-    expect(summary.FilterList).toBe(1);
-    expect(nodes.filter((n) => n.depth === 1).length).toBeGreaterThan(100);
-  }, 120_000);
+  test.each(readdirSync(CORPUS).filter((f) => f.endsWith('.txt')))(
+    'walks corpus list %s',
+    (file) => {
+      const text = readFileSync(`${CORPUS}/${file}`, 'utf8');
+      const { nodes, summary } = walkAst({ text, maxDepth: 2 }, { limits: false });
+      expect(summary.total).toBe(nodes.length);
+      expect(summary.FilterList).toBe(1);
+      expect(nodes.filter((n) => n.depth === 1).length).toBeGreaterThan(100);
+    },
+    120_000,
+  );
 });
 
 describe('walkTree (the command line walk, without request validation)', () => {

@@ -17,9 +17,27 @@ describe('configuration schema', () => {
   test('accepts the reference keys', () => {
     const full = {
       ...ok,
-      description: 'd', homepage: 'h', license: 'l', version: '1',
-      sources: [{ source: 'a', name: 'A', type: 'hosts', transformations: ['Compress'], exclusions: ['x'], exclusions_sources: ['e'], inclusions: ['i'], inclusions_sources: ['j'] }],
-      transformations: ['Validate', 'Deduplicate'], exclusions: [], exclusions_sources: [], inclusions: [], inclusions_sources: [],
+      description: 'd',
+      homepage: 'h',
+      license: 'l',
+      version: '1',
+      sources: [
+        {
+          source: 'a',
+          name: 'A',
+          type: 'hosts',
+          transformations: ['Compress'],
+          exclusions: ['x'],
+          exclusions_sources: ['e'],
+          inclusions: ['i'],
+          inclusions_sources: ['j'],
+        },
+      ],
+      transformations: ['Validate', 'Deduplicate'],
+      exclusions: [],
+      exclusions_sources: [],
+      inclusions: [],
+      inclusions_sources: [],
     };
     expect(validateConfiguration(full).config).toEqual(full);
   });
@@ -30,9 +48,18 @@ describe('configuration schema', () => {
     [{ ...ok, sources: [] }, /sources: Too small/],
     [{ name: 'L' }, /sources: is required/],
     [{ sources: [{ source: 'a' }] }, /name: is required/],
-    [{ ...ok, transformations: ['Validate', 'ValidateAllowIp'] }, /transformations: validation transformations cannot be combined: Validate, ValidateAllowIp/],
-    [{ ...ok, sources: [{ source: 'a', transformations: ['Validate'] }], transformations: ['ValidateAllowIp'] }, /sources\[0\]\.transformations: validation transformations cannot be used at both source and top level/],
-    [{ ...ok, transformations: ['Frobnicate'] }, /transformations\[0\]: Invalid option/],
+    [
+      { ...ok, transformations: ['Validate', 'ValidateAllowIp'] },
+      /transformations: validation transformations cannot be combined: Validate, ValidateAllowIp/,
+    ],
+    [
+      { ...ok, sources: [{ source: 'a', transformations: ['Validate'] }], transformations: ['ValidateAllowIp'] },
+      /sources\[0\]\.transformations: validation transformations cannot be used at both source and top level/,
+    ],
+    [
+      { ...ok, transformations: ['Frobnicate'] },
+      /transformations\[0\]: unknown transformation "Frobnicate"\. Known: RemoveComments, /,
+    ],
     [{ ...ok, sources: [{ source: 'a', type: 'json' }] }, /sources\[0\]\.type/],
     [{ ...ok, sources: [{ source: '' }] }, /sources\[0\]\.source/],
   ])('rejects %j naming the field', (raw, message) => {
@@ -45,7 +72,11 @@ describe('configuration schema', () => {
       sources: [{ url: 'a.txt', title: 'A', transformations: ['removecomments'] }],
       transformations: ['deduplicate', 'Validate'],
     });
-    expect(config).toEqual({ name: 'L', sources: [{ source: 'a.txt', name: 'A', transformations: ['RemoveComments'] }], transformations: ['Deduplicate', 'Validate'] });
+    expect(config).toEqual({
+      name: 'L',
+      sources: [{ source: 'a.txt', name: 'A', transformations: ['RemoveComments'] }],
+      transformations: ['Deduplicate', 'Validate'],
+    });
     expect(warnings).toHaveLength(4);
     expect(warnings[0]).toMatch(/deprecated/);
   });

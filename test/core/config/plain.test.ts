@@ -21,7 +21,15 @@ function byPlain(raw: unknown): string | null {
 }
 
 // Values near the schema's: mostly the right kinds, sometimes the wrong one or an empty string.
-const junk = fc.oneof(fc.constant(''), fc.integer(), fc.constant(null), fc.boolean(), fc.constant([]), fc.constant({}), fc.constant([1]));
+const junk = fc.oneof(
+  fc.constant(''),
+  fc.integer(),
+  fc.constant(null),
+  fc.boolean(),
+  fc.constant([]),
+  fc.constant({}),
+  fc.constant([1]),
+);
 const mostly = <T>(a: fc.Arbitrary<T>) => fc.oneof({ weight: 12, arbitrary: a }, { weight: 1, arbitrary: junk });
 const text = mostly(fc.string({ minLength: 1, maxLength: 6 }));
 const strings = mostly(fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }));
@@ -36,9 +44,13 @@ const transformations = mostly(fc.array(names, { maxLength: 4 }));
 
 /** A key present with probability `p` (absent keys are left out below). */
 const present = <T>(a: fc.Arbitrary<T>, p: number) =>
-  fc.oneof({ weight: Math.round(p * 100), arbitrary: a }, { weight: Math.round((1 - p) * 100), arbitrary: fc.constant(undefined) });
+  fc.oneof(
+    { weight: Math.round(p * 100), arbitrary: a },
+    { weight: Math.round((1 - p) * 100), arbitrary: fc.constant(undefined) },
+  );
 // Parsers give no `undefined` values: an absent key is absent.
-const defined = (c: Record<string, unknown>) => Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined));
+const defined = (c: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined));
 
 const source = mostly(
   fc

@@ -70,12 +70,19 @@ describe('loadList', () => {
 
   test('a cross-origin include is refused', async () => {
     const reader = memoryReader({ 'https://a.example/list.txt': '!#include https://b.example/other.txt' });
-    await expect(loadList('https://a.example/list.txt', { reader, tracked: false, files: [] })).rejects.toThrow(/not on the same origin/);
+    await expect(loadList('https://a.example/list.txt', { reader, tracked: false, files: [] })).rejects.toThrow(
+      /not on the same origin/,
+    );
   });
 
   test('a same-origin absolute include is read', async () => {
-    const reader = memoryReader({ 'https://a.example/x/list.txt': '!#include https://a.example/y.txt', 'https://a.example/y.txt': 'rule' });
-    expect((await loadList('https://a.example/x/list.txt', { reader, tracked: false, files: [] })).text).toEqual(['rule']);
+    const reader = memoryReader({
+      'https://a.example/x/list.txt': '!#include https://a.example/y.txt',
+      'https://a.example/y.txt': 'rule',
+    });
+    expect((await loadList('https://a.example/x/list.txt', { reader, tracked: false, files: [] })).text).toEqual([
+      'rule',
+    ]);
   });
 
   test('a missing include names the including list and line', async () => {
@@ -133,27 +140,34 @@ describe('loadListPacked from bytes', () => {
     ['/late-directive.txt', false, false],
   ];
 
-  test.each(cases)('%s loads from its bytes exactly as from its text (packed: %s, straight from bytes: %s)', async (location, packed, straight) => {
-    const fromText = await loadListPacked(location, { reader: memoryReader(texts), tracked: true, files: [] });
-    const reader = bytesReader();
-    const files: string[] = [];
-    const fromBytes = await loadListPacked(location, { reader, tracked: true, files });
-    const asLines = (l: typeof fromText) => (isPacked(l) ? unpackLines(l) : l);
-    expect(asLines(fromBytes).text).toEqual(asLines(fromText).text);
-    expect(Array.from(asLines(fromBytes).from!)).toEqual(Array.from(asLines(fromText).from!));
-    expect(files[0]).toBe(location);
-    expect(isPacked(fromBytes)).toBe(packed);
-    // Packed straight from the bytes means the lines are ranges of the very buffer the reader gave.
-    expect(isPacked(fromBytes) && fromBytes.bytes === reader.given[0]).toBe(straight);
-    // The list itself is read once, as bytes; only an included list is read as text.
-    expect(reader.byteReads).toEqual([location]);
-    expect(reader.reads).toEqual(location === '/directive.txt' ? ['/plain.txt'] : []);
-  });
+  test.each(cases)(
+    '%s loads from its bytes exactly as from its text (packed: %s, straight from bytes: %s)',
+    async (location, packed, straight) => {
+      const fromText = await loadListPacked(location, { reader: memoryReader(texts), tracked: true, files: [] });
+      const reader = bytesReader();
+      const files: string[] = [];
+      const fromBytes = await loadListPacked(location, { reader, tracked: true, files });
+      const asLines = (l: typeof fromText) => (isPacked(l) ? unpackLines(l) : l);
+      expect(asLines(fromBytes).text).toEqual(asLines(fromText).text);
+      expect(Array.from(asLines(fromBytes).from!)).toEqual(Array.from(asLines(fromText).from!));
+      expect(files[0]).toBe(location);
+      expect(isPacked(fromBytes)).toBe(packed);
+      // Packed straight from the bytes means the lines are ranges of the very buffer the reader gave.
+      expect(isPacked(fromBytes) && fromBytes.bytes === reader.given[0]).toBe(straight);
+      // The list itself is read once, as bytes; only an included list is read as text.
+      expect(reader.byteReads).toEqual([location]);
+      expect(reader.reads).toEqual(location === '/directive.txt' ? ['/plain.txt'] : []);
+    },
+  );
 
   test('a list the reader has no bytes for is read as text', async () => {
     const reader = bytesReader(['/plain.txt']);
     const list = await loadListPacked('/plain.txt', { reader, tracked: false, files: [] });
     expect(reader.reads).toEqual(['/plain.txt']);
-    expect(unpackLines(list as Parameters<typeof unpackLines>[0]).text).toEqual(['||a.example^', '0.0.0.0 b.example', '! comment']);
+    expect(unpackLines(list as Parameters<typeof unpackLines>[0]).text).toEqual([
+      '||a.example^',
+      '0.0.0.0 b.example',
+      '! comment',
+    ]);
   });
 });

@@ -5,14 +5,25 @@ import { domainToASCII } from 'node:url';
 import fc from 'fast-check';
 import * as tldts from 'tldts';
 import { cleanHostname, fullRuleProblem, ruleProblem } from '../../../src/core/transforms/rule-validity.js';
-import { etcHostsHostnames, isEtcHostsRule, isJustDomain, isJustDomainByRegex, simpleHostsLineHostname } from '../../../src/core/transforms/rule-text.js';
+import {
+  etcHostsHostnames,
+  isEtcHostsRule,
+  isJustDomain,
+  isJustDomainByRegex,
+  simpleHostsLineHostname,
+} from '../../../src/core/transforms/rule-text.js';
 import { domainToAscii } from '../../../src/core/transforms/convert-to-ascii.js';
 import { StringTable } from '../../../src/core/transforms/string-table.js';
 import { isOwnPublicSuffix } from '../../support/psl-names.js';
 import { ALL_TRICKY } from '../../support/tricky-lines.js';
 
 const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpus');
-const corpusLines = ['adblock-hagezi-light.txt', 'adguard-dns-filter-2019.txt', 'urlhaus-filter-online.txt', 'easylist.txt']
+const corpusLines = [
+  'adblock-hagezi-light.txt',
+  'adguard-dns-filter-2019.txt',
+  'urlhaus-filter-online.txt',
+  'easylist.txt',
+]
   .flatMap((f) => readFileSync(`${CORPUS}/${f}`, 'utf8').split(/\r?\n/))
   .filter((_, i) => i % 3 === 0);
 const runs = Number(process.env.FC_RUNS ?? 2000);
@@ -26,7 +37,18 @@ const OPTIONS = [
 
 const hostChar = fc.constantFrom(...'abcxyz019-.'.split(''));
 const hostLike = fc.array(hostChar, { minLength: 1, maxLength: 20 }).map((cs) => cs.join(''));
-const knownSuffixes = ['com', 'co.uk', 'github.io', 'kawasaki.jp', 'city.kawasaki.jp', 'ck', 'www.ck', 'appspot.com', 'uk', 'invalidtld'];
+const knownSuffixes = [
+  'com',
+  'co.uk',
+  'github.io',
+  'kawasaki.jp',
+  'city.kawasaki.jp',
+  'ck',
+  'www.ck',
+  'appspot.com',
+  'uk',
+  'invalidtld',
+];
 
 describe('fast paths agree with the full reference logic', () => {
   test('||hostname^ validity: fast path equals the full check on corpus lines', () => {
@@ -47,8 +69,24 @@ describe('fast paths agree with the full reference logic', () => {
 
   test('the direct Public Suffix List walk equals tldts for clean hostnames', () => {
     const light = { extractHostname: false, validateHostname: false, detectIp: false, mixedInputs: false };
-    const suffixes = [...knownSuffixes, 'k12.ak.us', 'pvt.k12.ma.us', 'kobe.jp', 'city.kobe.jp', 'bd', 'er', 'fk', 'compute.amazonaws.com', 'de', 'gov.uk'];
-    const host = fc.tuple(fc.array(fc.constantFrom('a', 'x', 'city', 'www', 'co', 'com', 'k12', 'pvt', 'b1'), { maxLength: 3 }), fc.constantFrom(...suffixes))
+    const suffixes = [
+      ...knownSuffixes,
+      'k12.ak.us',
+      'pvt.k12.ma.us',
+      'kobe.jp',
+      'city.kobe.jp',
+      'bd',
+      'er',
+      'fk',
+      'compute.amazonaws.com',
+      'de',
+      'gov.uk',
+    ];
+    const host = fc
+      .tuple(
+        fc.array(fc.constantFrom('a', 'x', 'city', 'www', 'co', 'com', 'k12', 'pvt', 'b1'), { maxLength: 3 }),
+        fc.constantFrom(...suffixes),
+      )
       .map(([prefix, suffix]) => [...prefix, suffix].join('.'));
     fc.assert(
       fc.property(host, (h) => {
@@ -69,12 +107,25 @@ describe('fast paths agree with the full reference logic', () => {
   });
 
   test('isJustDomain equals the reference regular expression', () => {
-    const samples = [...ALL_TRICKY, ...corpusLines.slice(0, 5000), 'a.b', 'a.', '.', 'a-.b', `${'a'.repeat(63)}.b`, `${'a'.repeat(64)}.b`, `${'a.'.repeat(127)}b`];
+    const samples = [
+      ...ALL_TRICKY,
+      ...corpusLines.slice(0, 5000),
+      'a.b',
+      'a.',
+      '.',
+      'a-.b',
+      `${'a'.repeat(63)}.b`,
+      `${'a'.repeat(64)}.b`,
+      `${'a.'.repeat(127)}b`,
+    ];
     for (const s of samples) expect(isJustDomain(s), s).toBe(isJustDomainByRegex(s));
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...'aZ09-._'.split('')), { maxLength: 70 }).map((c) => c.join('')), (s) => {
-        expect(isJustDomain(s)).toBe(isJustDomainByRegex(s));
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...'aZ09-._'.split('')), { maxLength: 70 }).map((c) => c.join('')),
+        (s) => {
+          expect(isJustDomain(s)).toBe(isJustDomainByRegex(s));
+        },
+      ),
       { numRuns: runs },
     );
   });
@@ -87,16 +138,23 @@ describe('fast paths agree with the full reference logic', () => {
     };
     const ws = fc.constantFrom(' ', '\t', '\u00a0', '\u2003', '\u3000', '\ufeff', 'x', '#', 'a.b');
     fc.assert(
-      fc.property(fc.array(ws, { maxLength: 12 }).map((p) => `0.0.0.0${p.join('')}`), (line) => {
-        expect(etcHostsHostnames(line)).toEqual(reference(line));
-      }),
+      fc.property(
+        fc.array(ws, { maxLength: 12 }).map((p) => `0.0.0.0${p.join('')}`),
+        (line) => {
+          expect(etcHostsHostnames(line)).toEqual(reference(line));
+        },
+      ),
       { numRuns: runs },
     );
   });
 
   test('the simple hosts-line fast path agrees with the hosts regex and name split', () => {
-    const tail = fc.array(fc.constantFrom('a', '.', '-', ' ', '\t', '#', '\u00a0', 'ü', '1'), { maxLength: 12 }).map((c) => c.join(''));
-    const line = fc.tuple(fc.constantFrom('0.0.0.0 ', '127.0.0.1 ', '0.0.0.0', '0.0.0.0  ', '::1 '), tail).map(([a, b]) => a + b);
+    const tail = fc
+      .array(fc.constantFrom('a', '.', '-', ' ', '\t', '#', '\u00a0', 'ü', '1'), { maxLength: 12 })
+      .map((c) => c.join(''));
+    const line = fc
+      .tuple(fc.constantFrom('0.0.0.0 ', '127.0.0.1 ', '0.0.0.0', '0.0.0.0  ', '::1 '), tail)
+      .map(([a, b]) => a + b);
     fc.assert(
       fc.property(line, (l) => {
         const fast = simpleHostsLineHostname(l);
@@ -111,11 +169,32 @@ describe('fast paths agree with the full reference logic', () => {
   });
 
   test('domainToAscii equals node:url domainToASCII', () => {
-    const parts = fc.constantFrom('пример', 'рф', 'münchen', 'de', 'a', '%41', '/', ':80', '@', '?', '#', '[', '.', 'xn--', 'ß', '\u200d', 'Ⓐ');
+    const parts = fc.constantFrom(
+      'пример',
+      'рф',
+      'münchen',
+      'de',
+      'a',
+      '%41',
+      '/',
+      ':80',
+      '@',
+      '?',
+      '#',
+      '[',
+      '.',
+      'xn--',
+      'ß',
+      '\u200d',
+      'Ⓐ',
+    );
     fc.assert(
-      fc.property(fc.array(parts, { minLength: 1, maxLength: 6 }).map((p) => p.join('')), (d) => {
-        expect(domainToAscii(d)).toBe(domainToASCII(d));
-      }),
+      fc.property(
+        fc.array(parts, { minLength: 1, maxLength: 6 }).map((p) => p.join('')),
+        (d) => {
+          expect(domainToAscii(d)).toBe(domainToASCII(d));
+        },
+      ),
       { numRuns: runs },
     );
   });

@@ -3,8 +3,18 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { exceptions, rules } from 'tldts/dist/es6/src/data/trie.js';
 import { PSL_TLDTS_VERSION } from '../../../src/core/transforms/psl-data.js';
-import { pslTries, publicSuffixKind, NOT_OWN_SUFFIX, OWN_KNOWN_SUFFIX, OWN_UNKNOWN_SUFFIX } from '../../../src/core/transforms/public-suffix.js';
-import { cleanHostname, cleanHostnameProblem, tldtsHostnameProblem } from '../../../src/core/transforms/rule-validity.js';
+import {
+  pslTries,
+  publicSuffixKind,
+  NOT_OWN_SUFFIX,
+  OWN_KNOWN_SUFFIX,
+  OWN_UNKNOWN_SUFFIX,
+} from '../../../src/core/transforms/public-suffix.js';
+import {
+  cleanHostname,
+  cleanHostnameProblem,
+  tldtsHostnameProblem,
+} from '../../../src/core/transforms/rule-validity.js';
 import { pslPathNames } from '../../support/psl-names.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -23,7 +33,7 @@ describe('the Public Suffix List of psl-data.ts', () => {
   });
 });
 
-describe('a clean hostname\'s problem, decided without tldts', () => {
+describe("a clean hostname's problem, decided without tldts", () => {
   const OPTIONS = [
     { allowIp: false, allowPublicSuffix: false },
     { allowIp: true, allowPublicSuffix: false },
@@ -31,15 +41,31 @@ describe('a clean hostname\'s problem, decided without tldts', () => {
     { allowIp: true, allowPublicSuffix: true },
   ];
 
-  test('equals tldts\' verdict for every name of the list, one or two labels below it, and single labels', () => {
-    const singles = ['localhost', 'invalidtld', 'local', 'lan', 'home', 'x', 'a-b', 'xn--p1ai', 'com', 'uk', 'ck', 'jp', 'de'];
+  test("equals tldts' verdict for every name of the list, one or two labels below it, and single labels", () => {
+    const singles = [
+      'localhost',
+      'invalidtld',
+      'local',
+      'lan',
+      'home',
+      'x',
+      'a-b',
+      'xn--p1ai',
+      'com',
+      'uk',
+      'ck',
+      'jp',
+      'de',
+    ];
     const names = [...pslNames(), ...singles].filter(cleanHostname);
     const kinds = new Set<number>();
     for (const name of names) {
       kinds.add(publicSuffixKind(name));
       for (const opts of OPTIONS) {
         for (const limit of [false, true]) {
-          expect(cleanHostnameProblem(name, opts, limit), `${name} ${JSON.stringify(opts)} ${limit}`).toBe(tldtsHostnameProblem(name, opts, limit));
+          expect(cleanHostnameProblem(name, opts, limit), `${name} ${JSON.stringify(opts)} ${limit}`).toBe(
+            tldtsHostnameProblem(name, opts, limit),
+          );
         }
       }
     }
@@ -48,7 +74,7 @@ describe('a clean hostname\'s problem, decided without tldts', () => {
     expect([...kinds].sort()).toEqual([NOT_OWN_SUFFIX, OWN_KNOWN_SUFFIX, OWN_UNKNOWN_SUFFIX]);
   });
 
-  test('names the problem as tldts\' check does', () => {
+  test("names the problem as tldts' check does", () => {
     const strict = { allowIp: false, allowPublicSuffix: false };
     const lenient = { allowIp: false, allowPublicSuffix: true };
     expect(cleanHostnameProblem('co.uk', strict, false)).toBe('blocks the whole public suffix co.uk');

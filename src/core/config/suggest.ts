@@ -1,0 +1,26 @@
+import { distance } from 'fastest-levenshtein';
+
+/**
+ * The candidate closest to `word` by edit distance, when it is close enough to be a typo
+ * (at most a third of the word's length, and at least 1, case ignored); else undefined.
+ */
+export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  const lower = word.toLowerCase();
+  const limit = Math.max(1, Math.floor(lower.length / 3));
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    const d = distance(lower, candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= limit ? best : undefined;
+}
+
+/** ` Did you mean "X"?` for `word`, or the empty string. */
+export function didYouMean(word: string, candidates: Iterable<string>, quote = (s: string) => `"${s}"`): string {
+  const match = closest(word, candidates);
+  return match === undefined ? '' : ` Did you mean ${quote(match)}?`;
+}
