@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// CommonJS (bin/package.json says so): a CommonJS entry starts ~25 ms sooner than an ES module,
-// whose loader Node would set up first. The fast path below stays CommonJS throughout; oclif and
+// CommonJS (bin/package.json says so): a CommonJS entry starts sooner than an ES module, whose
+// loader Node would set up first. The fast path below stays CommonJS throughout; oclif and
 // the walk's ES modules are imported only when they are used.
 'use strict';
 const { existsSync, readFileSync } = require('node:fs');
@@ -12,9 +12,11 @@ const ROOT = join(__dirname, '..');
 const BUNDLE = join(ROOT, 'dist/flc-fast.cjs');
 
 async function main() {
+  const entry = require('../dist/cli/entry-argv.cjs').entryArgv(process.argv.slice(2));
+  process.argv.splice(2, Infinity, ...entry.argv);
   // `flc --version` answers without loading oclif (a third of a second on a small machine), with
   // the text oclif prints: `<name>/<version> <platform>-<arch> node-<version>`.
-  if (process.argv[2] === '--version') {
+  if (entry.version) {
     const os = require('node:os');
     const pjson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     const wsl = () => {
@@ -27,8 +29,15 @@ async function main() {
       }
     };
     const arch = os.arch() === 'ia32' ? 'x86' : os.arch();
-    process.stdout.write(`${pjson.name}/${pjson.version} ${wsl() ? 'wsl' : os.platform()}-${arch} node-${process.version}\n`);
-  } else if (FAST.has(process.argv[2]) && !process.argv.includes('--help') && existsSync(BUNDLE)) {
+    process.stdout.write(
+      `${pjson.name}/${pjson.version} ${wsl() ? 'wsl' : os.platform()}-${arch} node-${process.version}\n`,
+    );
+  } else if (
+    FAST.has(process.argv[2]) &&
+    !process.argv.includes('--help') &&
+    !process.argv.includes('-h') &&
+    existsSync(BUNDLE)
+  ) {
     // The data commands run from one bundle whose compiled code is cached between runs (on every
     // Node), with the same classes, flags, output and exit codes; help still goes through oclif.
     const { loadBundle } = require('../dist/cli/bundle-loader.cjs');
@@ -38,11 +47,7 @@ async function main() {
     const walking = id === 'ast-walk' || (id === 'compile' && argv.includes('--ast-walk'));
     const { startWalkWorker, walkWorker } = walking ? await import('../dist/cli/walk-start.js') : {};
     const walkHelper = walking ? startWalkWorker(walkWorker(ROOT)) : null;
-    const outcome = await loadBundle(BUNDLE, { key: id }).exports.runFast(id, argv, ROOT, pjson, { walkHelper });
-    if (outcome === 'usage') {
-      void walkHelper?.worker.terminate();
-      await runOclif();
-    }
+    await loadBundle(BUNDLE, { key: id }).exports.runFast(id, argv, ROOT, pjson, { walkHelper });
   } else {
     await runOclif();
   }

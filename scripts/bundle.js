@@ -22,15 +22,17 @@ const result = await build({
   // its CommonJS build (what 'tldts' resolves to) builds the list at start-up.
   plugins: [
     {
-      // zod re-exports all its ~60 locales as `z.locales`: 0.4 MB of the bundle, and ~10 ms to
-      // initialise on a run without the code cache (nothing measurable with it). flc uses the
+      // zod re-exports all its ~60 locales as `z.locales`: 0.4 MB of the bundle, and time to
+      // initialise on a run without the code cache. flc uses the
       // English messages zod sets by default and no other locale, so the bundle keeps only `en`
       // (as bundlers drop moment's locales).
       name: 'zod-english-only',
       setup(b) {
         const zod = join(root, 'node_modules/zod/v4/');
         b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
-          args.importer.startsWith(zod) ? { path: join(zod, 'locales/index.js'), namespace: 'zod-english-only' } : undefined,
+          args.importer.startsWith(zod)
+            ? { path: join(zod, 'locales/index.js'), namespace: 'zod-english-only' }
+            : undefined,
         );
         b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, () => ({
           contents: "export { default as en } from './en.js';",
@@ -43,13 +45,15 @@ const result = await build({
       setup(b) {
         // Only for flc's own imports: AGTree depends on a tldts of its own.
         b.onResolve({ filter: /^tldts$/ }, (args) =>
-          args.importer.startsWith(join(root, 'dist')) ? { path: join(root, 'node_modules/tldts/dist/es6/index.js') } : undefined,
+          args.importer.startsWith(join(root, 'dist'))
+            ? { path: join(root, 'node_modules/tldts/dist/es6/index.js') }
+            : undefined,
         );
       },
     },
     {
       // tldts builds its Public Suffix List trie from ~11,000 object literals when its data module
-      // loads (~23 ms). flc's own walk (public-suffix.ts) has its own copy of the list and needs
+      // loads, on every start. flc's own walk (public-suffix.ts) has its own copy of the list and needs
       // tldts only for rules off the fast paths, so the data module is required when tldts first
       // looks a suffix up: esbuild evaluates a required ES module on that first require.
       name: 'tldts-lazy-trie',
@@ -58,14 +62,18 @@ const result = await build({
         b.onLoad({ filter: /[\\/]tldts[\\/]dist[\\/]es6[\\/]src[\\/]suffix-trie\.js$/ }, (args) => {
           if (args.path !== file) return undefined;
           const edits = [
-            ["import { exceptions, rules } from './data/trie';", "let trie;\nconst data = () => (trie ??= require('./data/trie.js'));"],
+            [
+              "import { exceptions, rules } from './data/trie';",
+              "let trie;\nconst data = () => (trie ??= require('./data/trie.js'));",
+            ],
             ['lookupInTrie(hostnameParts, exceptions, ', 'lookupInTrie(hostnameParts, data().exceptions, '],
             ['lookupInTrie(hostnameParts, rules, ', 'lookupInTrie(hostnameParts, data().rules, '],
           ];
           let contents = readFileSync(file, 'utf8');
           for (const [from, to] of edits) {
             // A new tldts may change this file: fail the build rather than bundle it half-edited.
-            if (contents.split(from).length !== 2) throw new Error(`tldts-lazy-trie: ${file} no longer has one "${from}"`);
+            if (contents.split(from).length !== 2)
+              throw new Error(`tldts-lazy-trie: ${file} no longer has one "${from}"`);
             contents = contents.replace(from, to);
           }
           const code = contents.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '').replace(/data\(\)\.(exceptions|rules)/g, '');
@@ -84,8 +92,11 @@ const result = await build({
 if (result.errors.length > 0) process.exit(1);
 
 // Escape what esbuild leaves outside ASCII (comments, a regular expression literal), so the
-// loader reads the bundle as a one-byte string (~7 ms instead of ~30 ms for UTF-8 with a few
+// loader reads the bundle as a one-byte string (much cheaper than UTF-8 with a few
 // wide characters). \uXXXX means the same in strings, regular expressions and comments.
 const out = join(root, 'dist/flc-fast.cjs');
-const text = readFileSync(out, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const text = readFileSync(out, 'utf8').replace(
+  /[\u0080-\uffff]/g,
+  (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+);
 writeFileSync(out, text);

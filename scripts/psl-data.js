@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Writes src/core/transforms/psl-data.ts: the Public Suffix List trie of the pinned tldts (the
 // reference's version) as two strings, one line per top-level label. tldts builds its trie from
-// ~11,000 object literals when its module loads (~23 ms on every run); public-suffix.ts instead
+// ~11,000 object literals when its module loads, on every run; public-suffix.ts instead
 // parses only the lines of the top-level labels a list's hosts end in. Run this after changing
 // tldts' version; test/core/transforms/public-suffix.test.ts fails until then.
 import { writeFileSync, readFileSync } from 'node:fs';
@@ -16,8 +16,11 @@ const version = JSON.parse(readFileSync(join(root, 'node_modules/tldts/package.j
 function node([flags, children]) {
   if (!Number.isInteger(flags) || flags < 0 || flags > 9) throw new Error(`unexpected flags ${flags}`);
   const entries = Object.entries(children);
-  for (const [label] of entries) if (/[:,{}\n\t]/.test(label) || label === '') throw new Error(`unexpected label ${JSON.stringify(label)}`);
-  return entries.length === 0 ? `${flags}` : `${flags}{${entries.map(([label, child]) => `${label}:${node(child)}`).join(',')}}`;
+  for (const [label] of entries)
+    if (/[:,{}\n\t]/.test(label) || label === '') throw new Error(`unexpected label ${JSON.stringify(label)}`);
+  return entries.length === 0
+    ? `${flags}`
+    : `${flags}{${entries.map(([label, child]) => `${label}:${node(child)}`).join(',')}}`;
 }
 
 /** The root's flags on the first line, then `label<TAB>node` per top-level label. */
@@ -27,7 +30,7 @@ function encode(trie) {
 
 /** A TypeScript string literal, ASCII only (non-ASCII labels as \u escapes). */
 function literal(text) {
-  return JSON.stringify(text).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(text).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 const out = join(root, 'src/core/transforms/psl-data.ts');

@@ -1,13 +1,21 @@
-import { Command } from '@oclif/core';
-import { asCliError } from './exit-codes.js';
+import { Command, Errors } from '@oclif/core';
+import { asCliError, reportError } from './exit-codes.js';
 
 /**
- * The commands' base: errors become an exit code and a one-line message (exit-codes.ts; oclif
+ * The commands' base: errors become an exit code and one line per failure (exit-codes.ts; oclif
  * adds the JSON envelope under `--json`), data goes to stdout and notes to stderr.
  */
 export abstract class BaseCommand extends Command {
   protected override async catch(err: Error & { oclif?: { exit?: number } }): Promise<unknown> {
-    return super.catch(asCliError(err, (message, options) => this.error(message, options)));
+    if (err instanceof Errors.ExitError) throw err;
+    if (this.jsonEnabled()) return super.catch(asCliError(err, (message, options) => this.error(message, options)));
+    const code = reportError(err, {
+      command: `${this.config.bin} ${this.id ?? ''}`.trim(),
+      flags: Object.keys(this.ctor.flags ?? {}),
+    });
+    process.exitCode = code;
+    // Printed already: oclif's handler only exits with the code.
+    this.exit(code);
   }
 
   /** Writes data to stdout. */

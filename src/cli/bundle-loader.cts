@@ -1,7 +1,7 @@
 // Loads a CommonJS bundle (dist/flc-fast.cjs) the way Node 22's module.enableCompileCache() loads
 // any module, on every Node this package supports: the compiled code V8 produced for it on an
 // earlier run is read from a cache folder, so a run starts without recompiling the CLI framework,
-// the schema library and AGTree (~0.3 s of a short run on a small machine).
+// the schema library and AGTree (most of a short run's start-up; see bench/RESULTS.md).
 //
 // Node 22.1+ has the cache built in; there the bundle is simply required after enabling it. On
 // Node 20 the bundle is compiled with vm.Script and `cachedData`. V8 refuses data made by another
@@ -66,7 +66,8 @@ export function loadBundle(file: string, options: BundleOptions): LoadedBundle {
     return { exports: require(file) as Record<string, unknown>, cache: 'builtin', save: () => undefined };
   }
   const bytes = readFileSync(file);
-  // An ASCII file (scripts/bundle.js makes the bundle one) becomes a one-byte string ~4x faster.
+  // An ASCII file (scripts/bundle.js makes the bundle one) becomes a one-byte string, much cheaper than
+  // decoding UTF-8.
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const dir = cacheDir(env);
   const cacheFile = dir ? join(dir, cacheName(file, options.key)) : null;
@@ -76,7 +77,13 @@ export function loadBundle(file: string, options: BundleOptions): LoadedBundle {
     cachedData,
   });
   const mod = { exports: {} as Record<string, unknown> };
-  (script.runInThisContext() as (...args: unknown[]) => void)(mod.exports, createRequire(file), mod, file, dirname(file));
+  (script.runInThisContext() as (...args: unknown[]) => void)(
+    mod.exports,
+    createRequire(file),
+    mod,
+    file,
+    dirname(file),
+  );
   if (!cacheFile) return { exports: mod.exports, cache: 'off', save: () => undefined };
   const cache = cachedData === undefined ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
   let pending = cache !== 'hit';
@@ -115,12 +122,15 @@ function readCache(path: string): Buffer | undefined {
 /**
  * 64 bits that change whenever one 4-byte word of `bytes` does (each of the two running values
  * goes through a bijection per word), and almost surely when several do: a truncated or
- * damaged cache file is caught, as a SHA-256 caught it, without loading node:crypto (~5 ms of
- * every run). The folder is the user's own, so nobody forges a file; this is no signature.
+ * damaged cache file is caught, as a SHA-256 caught it, without loading node:crypto (a cost
+ * every run would pay). The folder is the user's own, so nobody forges a file; this is no signature.
  */
 export function check(bytes: Uint8Array): Buffer {
   const n = bytes.length >> 2;
-  const words = (bytes.byteOffset & 3) === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, n) : new Int32Array(bytes.slice(0, n * 4).buffer);
+  const words =
+    (bytes.byteOffset & 3) === 0
+      ? new Int32Array(bytes.buffer, bytes.byteOffset, n)
+      : new Int32Array(bytes.slice(0, n * 4).buffer);
   let a = 0x811c9dc5 | 0;
   let b = bytes.length | 0;
   for (let i = 0; i < n; i += 1) {
@@ -152,7 +162,8 @@ function writeCache(path: string, script: vm.Script): void {
     const name = path.slice(dir.length + 1);
     const install = name.slice(0, name.lastIndexOf('-') + 1);
     for (const other of readdirSync(dir)) {
-      if (other !== name && other.startsWith(install) && other.endsWith('.bin')) rmSync(join(dir, other), { force: true });
+      if (other !== name && other.startsWith(install) && other.endsWith('.bin'))
+        rmSync(join(dir, other), { force: true });
     }
   } catch {
     // A cache that cannot be written only costs the next run its start-up time.

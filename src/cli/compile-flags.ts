@@ -1,6 +1,6 @@
 // `flc compile`'s flag values without oclif: the defaults and checks its oclif definitions use
 // (commands/compile.ts), and a reader for the plain argument lists CI scripts pass, so that the
-// bundled fast path can compile without loading the CLI framework (~40 ms of a run). Anything
+// bundled fast path can compile without loading the CLI framework (bench/RESULTS.md says what that saves). Anything
 // this reader does not take for certain goes to oclif, which parses it and reports every error.
 import { OUTPUT_FORMATS, type OutputFormat } from '../core/output/format.js';
 
@@ -44,13 +44,21 @@ export interface CompileFlags {
 type ValueFlag = keyof CompileFlags;
 // Maps, not object literals: a word like `--constructor` must find nothing.
 const BOOLEANS = new Map<string, 'verbose' | 'quiet' | 'no-cache'>([
-  ['verbose', 'verbose'], ['v', 'verbose'], ['quiet', 'quiet'], ['q', 'quiet'], ['no-cache', 'no-cache'],
+  ['verbose', 'verbose'],
+  ['v', 'verbose'],
+  ['quiet', 'quiet'],
+  ['q', 'quiet'],
+  ['no-cache', 'no-cache'],
 ]);
 const VALUES = new Map<string, ValueFlag>([
-  ['config', 'config'], ['c', 'config'],
-  ['input', 'input'], ['i', 'input'],
-  ['input-type', 'input-type'], ['t', 'input-type'],
-  ['output', 'output'], ['o', 'output'],
+  ['config', 'config'],
+  ['c', 'config'],
+  ['input', 'input'],
+  ['i', 'input'],
+  ['input-type', 'input-type'],
+  ['t', 'input-type'],
+  ['output', 'output'],
+  ['o', 'output'],
   ['report', 'report'],
   ['format', 'format'],
   ['timeout', 'timeout'],
@@ -104,7 +112,8 @@ export function readPlainCompileArgv(argv: readonly string[]): CompileFlags | nu
       flags[boolean] = true;
       continue;
     }
-    const value = inline ?? argv[(k += 1)];
+    if (inline === undefined) k += 1;
+    const value = inline ?? argv[k];
     if (value === undefined || value === '' || value.startsWith('-')) return null;
     if (!setValue(flags, valued!, value)) return null;
   }
@@ -117,7 +126,7 @@ function setValue(flags: CompileFlags, key: ValueFlag, value: string): boolean {
   if (choices && !choices.includes(value)) return false;
   switch (key) {
     case 'input':
-      (flags.input ??= []).push(value);
+      flags.input = [...(flags.input ?? []), value];
       return true;
     case 'timeout':
       try {

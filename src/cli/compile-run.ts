@@ -2,12 +2,27 @@
 // fast path: neither this module nor what it loads imports the CLI framework.
 import { ProgressPrinter } from './progress.js';
 import type { CompileFlags } from './compile-flags.js';
+import type { RemovedLine } from '../core/pipeline/report.js';
+import { dirname } from 'node:path';
+import { InputError } from '../core/errors/input-error.js';
 
-/** Compiles as the flags say: the list to `-o` (atomically) or stdout, progress and notes on stderr. */
+/**
+ * Compiles as the flags say: the list to `-o` (a regular file atomically, a device or pipe in
+ * place) or stdout, progress and notes on stderr. Output targets are checked before any download.
+ */
 export async function runCompile(flags: CompileFlags, version: string): Promise<void> {
   const { compileSettings, loadJobConfig } = await import('./compile-settings.js');
-  const { runCompileJob } = await import('../node/compile-job.js');
+  const { compile } = await import('../core/pipeline/compile.js');
+  const { NodeSourceReader } = await import('../node/source-reader.js');
+  const { openOutput, outputTarget, writeOutput } = await import('../node/atomic-write.js');
+  const { removedLineText, streamedReport } = await import('./removed-lines.js');
   const note = (message: string) => process.stderr.write(`${message}\n`);
+  // `-` (and /dev/stdout) names standard output, where the list goes without -o.
+  const listTarget = await outputTarget(flags.output ?? '-', 'list');
+  const reportTarget = flags.report === undefined ? null : await outputTarget(flags.report, 'report');
+  if (reportTarget?.kind === 'stdio' && listTarget.kind === 'stdio' && reportTarget.stream === listTarget.stream) {
+    throw new InputError([`--report ${flags.report} needs -o FILE: the list itself goes to standard output`]);
+  }
   const loaded = await loadJobConfig(flags, process.cwd());
   for (const warning of loaded.warnings) note(`Warning: ${warning}`);
   const progress = new ProgressPrinter(process.stderr, {
@@ -16,17 +31,45 @@ export async function runCompile(flags: CompileFlags, version: string): Promise<
     quiet: flags.quiet === true,
   });
   progress.start(loaded.config.sources.length);
+  const reportStream = reportTarget ? openOutput(reportTarget) : null;
+  const report = reportStream ? streamedReport(reportStream) : null;
+  const verbose = flags.verbose === true;
+  const onRemoved =
+    report || verbose
+      ? (line: RemovedLine) => {
+          report?.removed(line);
+          if (verbose) progress.note(removedLineText(line));
+        }
+      : undefined;
   try {
-    const { output, result } = await runCompileJob({
-      ...compileSettings(flags, process.env, version),
-      config: loaded.config,
-      configFile: loaded.file,
-      cwd: process.cwd(),
-      onEvent: progress.handle,
+    const settings = compileSettings(flags, process.env, version);
+    const onEvent = progress.handle;
+    const reader = new NodeSourceReader({
+      onLog: (message) => onEvent({ type: 'log', level: 'info', message }),
+      ...settings.http,
+      baseDir: loaded.file ? dirname(loaded.file) : process.cwd(),
     });
+    const result = await compile(loaded.config, {
+      reader,
+      compiler: settings.compiler,
+      now: settings.now,
+      onEvent,
+      report: report !== null,
+      onRemoved,
+      format: settings.format,
+    }).finally(() => reader.close());
     progress.finish();
-    if (flags.output) note(`flc: wrote ${result.ruleCount} rules (${result.lineCount} lines) to ${flags.output}`);
-    else process.stdout.write(output);
+    await writeOutput(listTarget, result.bytes());
+    if (report && reportStream && result.report) {
+      report.finish(result.report);
+      await reportStream.commit();
+    }
+    if (listTarget.kind !== 'stdio' && !flags.quiet) {
+      note(`flc: wrote ${result.ruleCount} rules (${result.lineCount} lines) to ${flags.output}`);
+    }
+  } catch (error) {
+    reportStream?.abort();
+    throw error;
   } finally {
     progress.finish();
   }

@@ -4,23 +4,31 @@ import { InputError } from '../core/errors/input-error.js';
 import type { OutputFormat } from '../core/output/format.js';
 import { discoverConfig, loadConfigFile, type LoadedConfig } from '../node/config-loader.js';
 import { defaultCacheDir } from '../node/cache-dir.js';
-import { DEFAULT_HTTP } from '../node/source-reader.js';
-import type { CompileJob } from '../node/compile-job.js';
+import { DEFAULT_HTTP, userAgentOf } from '../node/source-reader.js';
 import type { CompileFlags } from './compile-flags.js';
 
-/** The configuration a compile run uses: -i quick mode, -c file, or discovery. */
-export async function loadJobConfig(flags: CompileFlags, cwd: string): Promise<Partial<LoadedConfig> & Omit<LoadedConfig, 'file'>> {
+/**
+ * The configuration a compile run uses: -i quick mode, -c file, or discovery. `file` is set for a
+ * discovered configuration only, whose relative paths resolve against its own folder; the others'
+ * resolve against the working directory, as the reference resolves them (docs/compatibility.md).
+ */
+export async function loadJobConfig(
+  flags: CompileFlags,
+  cwd: string,
+): Promise<Partial<LoadedConfig> & Omit<LoadedConfig, 'file'>> {
   let loaded: Partial<LoadedConfig> & Omit<LoadedConfig, 'file'>;
   if (flags.input?.length) {
     loaded = { config: quickConfiguration(flags.input, flags['input-type'] as 'hosts' | 'adblock'), warnings: [] };
   } else if (flags.config) {
-    loaded = await loadConfigFile(flags.config);
+    const { config, warnings } = await loadConfigFile(flags.config);
+    loaded = { config, warnings };
   } else {
     const found = await discoverConfig(cwd);
     if (!found) throw new InputError(['no configuration: pass -c FILE or -i SOURCE, or add flc.config.json here']);
     loaded = found;
   }
-  if (flags['on-source-error']) loaded.config = { ...loaded.config, onSourceError: flags['on-source-error'] as 'fail' | 'skip' };
+  if (flags['on-source-error'])
+    loaded.config = { ...loaded.config, onSourceError: flags['on-source-error'] as 'fail' | 'skip' };
   return loaded;
 }
 
@@ -38,8 +46,6 @@ export function clockFrom(env: NodeJS.ProcessEnv): (() => Date) | undefined {
 /** Everything of a compile job that comes from flags and the environment. */
 export function compileSettings(flags: CompileFlags, env: NodeJS.ProcessEnv, version: string) {
   return {
-    output: flags.output,
-    reportFile: flags.report,
     format: flags.format as OutputFormat,
     compiler: `flc v${version}`,
     now: clockFrom(env),
@@ -50,7 +56,7 @@ export function compileSettings(flags: CompileFlags, env: NodeJS.ProcessEnv, ver
       concurrency: flags.concurrency,
       retryBaseMs: Number(env.FLC_RETRY_BASE_MS) || DEFAULT_HTTP.retryBaseMs,
       cacheDir: flags['no-cache'] ? null : (flags['cache-dir'] ?? defaultCacheDir(env)),
-      userAgent: `flc/${version} (+https://www.npmjs.com/package/flc)`,
+      userAgent: userAgentOf(version),
     },
-  } satisfies Partial<CompileJob>;
+  };
 }

@@ -1,19 +1,73 @@
-// The one place CLI errors become an exit code and oclif's one-line message; BaseCommand and the
-// bundled fast path (fast-commands.ts) both report through it. No oclif import: the caller passes
-// oclif's `error`, so the fast path loads the framework only when something went wrong.
-import { ConfigError, FlcError, InputError, PatternError } from '../core/errors/index.js';
+// The one place CLI errors become an exit code and the lines printed for them; BaseCommand and the
+// bundled fast path (fast-commands.ts) both report through it. No oclif import, so the fast path
+// loads the framework only when it must. Messages are printed as they are, one line per failure,
+// never wrapped at a fixed width (oclif's own printer splits words at 80 columns).
+import { ConfigError, type FlcError, InputError, PatternError } from '../core/errors/index.js';
+import { didYouMean } from '../core/config/suggest.js';
 
 /** Exit codes: 0 ok, 1 the operation failed, 2 the input (flags or configuration) is wrong. */
-const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
-function exitCodeFor(err: Error): number {
-  return err instanceof ConfigError || err instanceof PatternError || err instanceof InputError ? EXIT.usage : EXIT.failure;
+type CliError = Error & { oclif?: { exit?: number }; parse?: unknown; flags?: string[]; code?: string };
+
+/** oclif's parse errors (unknown flag, bad value, missing argument) carry the parser's state. */
+function isParseError(err: CliError): boolean {
+  return err.parse !== undefined;
+}
+
+export function exitCodeFor(err: CliError): number {
+  if (err.oclif?.exit !== undefined) return err.oclif.exit;
+  return err instanceof ConfigError || err instanceof PatternError || err instanceof InputError
+    ? EXIT.usage
+    : EXIT.failure;
+}
+
+export interface ErrorContext {
+  /** `flc compile`, for the pointer to its help. */
+  command?: string;
+  /** The command's flag names (without dashes), for suggestions. */
+  flags?: readonly string[];
+}
+
+/** The lines printed for `err`: `Error: …` per failure, then any detail (a code frame) as it is. */
+export function errorLines(err: CliError, context: ErrorContext = {}): string[] {
+  if (err instanceof ConfigError) {
+    const where = err.file ? ` in ${err.file}` : '';
+    return err.issues.flatMap((issue) => {
+      const [first, ...detail] = issue.message.split('\n');
+      const at = issue.path ? `${issue.path}: ` : '';
+      return [`Error: invalid configuration${where}: ${at}${first}`, ...detail];
+    });
+  }
+  if (err instanceof InputError) return err.messages.map((m) => `Error: ${m}`);
+  if (isParseError(err)) {
+    // oclif's text: a header line for several failures, one line each, and its pointer to --help.
+    const failures = err.message
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(
+        (line) => line && !/^See more help with --help$/.test(line) && !/^The following errors? occurred:$/.test(line),
+      );
+    const unknown = err.flags?.[0]?.replace(/^-+/, '').split('=')[0];
+    const hint = unknown !== undefined && context.flags ? didYouMean(unknown, context.flags, (f) => `--${f}`) : '';
+    const help = context.command ? ` See "${context.command} --help".` : ' See --help.';
+    return failures.map((line, i) =>
+      i === failures.length - 1 ? `Error: ${line.replace(/\.$/, '')}.${hint}${help}` : `Error: ${line}`,
+    );
+  }
+  return err.message.split('\n').map((line, i) => (i === 0 ? `Error: ${line}` : line));
+}
+
+/** Prints `err` on stderr and returns its exit code. */
+export function reportError(err: CliError, context: ErrorContext = {}): number {
+  process.stderr.write(`${errorLines(err, context).join('\n')}\n`);
+  return exitCodeFor(err);
 }
 
 type Raise = (message: string, options: { exit: number; code?: string }) => never;
 
-/** oclif's error for `err` (which `raise`, oclif's `error`, makes), or `err` when it is one already. */
-export function asCliError(err: Error & { oclif?: { exit?: number } }, raise: Raise): Error & { exitCode?: number } {
+/** oclif's error for `err` (which `raise`, oclif's `error`, makes), for the `--json` envelope. */
+export function asCliError(err: CliError, raise: Raise): Error & { exitCode?: number } {
   if (err.oclif) return err;
   const exit = exitCodeFor(err);
   try {

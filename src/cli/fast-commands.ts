@@ -5,10 +5,16 @@
 // report an error the way the command would.
 import type { Command } from '@oclif/core';
 import { readPlainCompileArgv } from './compile-flags.js';
-import { asCliError } from './exit-codes.js';
+import { reportError } from './exit-codes.js';
 
-/** For the walk's worker thread (walk-worker.ts), which runs the same code; loaded on demand, so a compile never initialises AGTree. */
-export const walkModules = async () => ({ ...(await import('../core/ast/walk-json.js')), ...(await import('../core/ast/walk-tree.js')) });
+/**
+ * For the walk's worker thread (walk-worker.ts), which runs the same code; loaded on demand, so a compile never
+ * initialises AGTree.
+ */
+export const walkModules = async () => ({
+  ...(await import('../core/ast/walk-json.js')),
+  ...(await import('../core/ast/walk-tree.js')),
+});
 
 type FastCommandId = 'compile' | 'ast-walk' | 'validate-rule';
 
@@ -25,9 +31,7 @@ type PackageJson = { version: string; oclif: Record<string, unknown> } & Record<
  * Runs command `id` with `argv` as `execute()` would after finding it: same flags, output,
  * errors and exit codes. The configuration is oclif's, from `pjson`, minus command discovery
  * (which would import every command module to build a manifest where none is shipped).
- * Returns 'usage' without printing anything when the arguments do not parse: oclif answers
- * those with the command's help, which needs the command list, so the caller runs `execute()`
- * (parsing has no side effects, so nothing has happened twice).
+ * Returns 'done'; a parse error is reported by the command's catch (BaseCommand), as under oclif.
  */
 export async function runFast(
   id: FastCommandId,
@@ -35,18 +39,15 @@ export async function runFast(
   root: string,
   pjson: PackageJson,
   extra: { walkHelper?: unknown } = {},
-): Promise<'done' | 'usage'> {
+): Promise<'done'> {
   const flags = id === 'compile' ? readPlainCompileArgv(argv) : null;
   if (flags) {
     const { runCompile } = await import('./compile-run.js');
     try {
       await runCompile(flags, pjson.version);
     } catch (error) {
-      // What Compile's catch and execute() do with it.
-      const { Errors, handle } = await import('@oclif/core');
-      const reported = asCliError(error as Error, Errors.error);
-      process.exitCode = process.exitCode ?? reported.exitCode ?? 1;
-      await handle(reported);
+      // What Compile's catch does with it.
+      process.exitCode = reportError(error as Error, { command: 'flc compile' });
     }
     return 'done';
   }
@@ -59,7 +60,6 @@ export async function runFast(
     // As execute() does: not awaited.
     void flush();
   } catch (error) {
-    if ((error as { showHelp?: boolean }).showHelp) return 'usage';
     await handle(error as Error);
   }
   return 'done';

@@ -1,16 +1,18 @@
+import { SingleBar } from 'cli-progress';
 import kleur from 'kleur';
-import type { CompileEvent } from '../core/pipeline/events.js';
-
-const BAR_WIDTH = 24;
+import type { CompileEvent, Scope } from '../core/pipeline/events.js';
+import { writeAllSync } from '../node/atomic-write.js';
 
 /**
- * Prints compile progress on stderr: a redrawn bar on a terminal, plain lines
- * otherwise (CI logs). Verbose mode adds one line per transformation.
+ * Prints compile progress on stderr. On a terminal, a cli-progress bar counts the sources loaded
+ * and shows the phase (downloading, then each transformation with the lines going in and out);
+ * elsewhere (CI logs) plain lines. Verbose mode adds a line per transformation. Warnings are
+ * printed whatever -q says.
  */
 export class ProgressPrinter {
   private total = 0;
   private done = 0;
-  private barShown = false;
+  private bar: SingleBar | null = null;
 
   constructor(
     private readonly out: NodeJS.WriteStream,
@@ -19,59 +21,96 @@ export class ProgressPrinter {
 
   start(total: number): void {
     this.total = total;
+    if (!this.opts.tty || this.opts.quiet || total === 0) return;
+    this.bar = new SingleBar({
+      stream: this.out,
+      format: '[{bar}] {value}/{total} sources | {phase}',
+      barsize: 24,
+      hideCursor: true,
+      clearOnComplete: true,
+      fps: 10,
+    });
+    this.bar.start(total, 0, { phase: 'downloading' });
   }
 
   readonly handle = (e: CompileEvent): void => {
-    if (this.opts.quiet) return;
+    // -q silences progress, never a warning.
+    if (this.opts.quiet && !isWarning(e)) return;
     switch (e.type) {
+      case 'source:start':
+        this.phase(`downloading ${e.source}`);
+        break;
       case 'source:complete':
         this.done += 1;
-        this.line(`source ${e.index + 1}/${this.total} loaded: ${e.source} (${e.lineCount} lines, ${Math.round(e.durationMs)} ms)`);
-        break;
-      case 'source:error':
-        this.done += 1;
-        this.line(`${kleur.red(e.skipped ? 'skipped' : 'failed')}: source ${e.source}: ${e.error}`, true);
-        break;
-      case 'transformation:complete':
-        if (this.opts.verbose) {
-          const where = e.scope.kind === 'global' ? 'list' : `source ${e.scope.index + 1}`;
-          this.line(`${where}: ${e.name} ${e.inputCount} -> ${e.outputCount} lines (${e.durationMs.toFixed(1)} ms)`);
+        this.bar?.update(this.done, { phase: `loaded ${e.source}: ${e.lineCount} lines` });
+        this.bar?.render();
+        if (!this.bar) {
+          this.line(
+            `source ${e.index + 1}/${this.total} loaded: ${e.source} ` +
+              `(${e.lineCount} lines, ${Math.round(e.durationMs)} ms)`,
+          );
         }
         break;
-      case 'diagnostic':
-        this.line(`${kleur.yellow('warning')}: ${e.diagnostic.message}`, true);
+      case 'transformation:start':
+        this.phase(`${where(e.scope)}: ${e.name}, ${e.inputCount} lines in`);
         break;
+      case 'transformation:complete': {
+        const counts = `${e.name} ${e.inputCount} -> ${e.outputCount} lines`;
+        this.phase(`${where(e.scope)}: ${counts}`);
+        if (this.opts.verbose) this.line(`${where(e.scope)}: ${counts} (${e.durationMs.toFixed(1)} ms)`);
+        break;
+      }
+      case 'diagnostic': {
+        const skipped = e.diagnostic.code === 'source-skipped' ? ' (skipped)' : '';
+        this.line(`${kleur.yellow('warning')}: ${e.diagnostic.message}${skipped}`);
+        break;
+      }
       case 'log':
-        if (e.level !== 'debug' || this.opts.verbose) this.line(e.message);
+        if (e.level === 'warn') this.line(`${kleur.yellow('warning')}: ${e.message}`);
+        // Over a bar, notes only in verbose mode; in a log, all but debug ones.
+        else if (this.opts.verbose || (e.level === 'info' && !this.bar)) this.line(e.message);
         break;
       default:
         break;
     }
   };
 
-  /** Clears the bar before the command's last words. */
-  finish(): void {
-    if (this.barShown) this.out.write('\r\x1b[K');
-    this.barShown = false;
+  /**
+   * A line of its own on this process's stderr, above the bar, written before this returns: `-v`
+   * may print a line per removed rule during one transformation, which must not queue up.
+   */
+  note(message: string): void {
+    if (this.bar) writeAllSync(2, '\r\x1b[K');
+    writeAllSync(2, `${message}\n`);
   }
 
-  private line(message: string, always = false): void {
-    if (this.opts.tty) {
-      if (always || this.opts.verbose) {
-        this.finish();
-        this.out.write(`${message}\n`);
-      }
-      this.drawBar();
+  /** Removes the bar before the command's last words. */
+  finish(): void {
+    this.bar?.stop();
+    this.bar = null;
+  }
+
+  /** Shows `text` now: cli-progress throttles its own redraws, and a step may run long after it. */
+  private phase(text: string): void {
+    this.bar?.update({ phase: text });
+    this.bar?.render();
+  }
+
+  private line(message: string): void {
+    if (this.bar) {
+      this.out.write(`\r\x1b[K${message}\n`);
+      this.bar.render();
     } else {
       this.out.write(`flc: ${message}\n`);
     }
   }
+}
 
-  private drawBar(): void {
-    if (this.total === 0) return;
-    const filled = Math.round((this.done / this.total) * BAR_WIDTH);
-    const bar = '#'.repeat(filled) + '-'.repeat(BAR_WIDTH - filled);
-    this.out.write(`\r\x1b[K[${bar}] ${this.done}/${this.total} sources`);
-    this.barShown = true;
-  }
+function where(scope: Scope): string {
+  return scope.kind === 'global' ? 'list' : `source ${scope.index + 1}`;
+}
+
+/** Events that warn: a diagnostic (a skipped source among them), a warning logged. */
+function isWarning(e: CompileEvent): boolean {
+  return e.type === 'diagnostic' || (e.type === 'log' && e.level === 'warn');
 }

@@ -1,3 +1,4 @@
+import { InputError } from '../core/errors/input-error.js';
 import { readFile } from 'node:fs/promises';
 import { startWalkWorker, type WalkHelper, type WalkJob } from './walk-start.js';
 import { walkJsonPart, walkJsonText, type WalkJsonPart } from '../core/ast/walk-json.js';
@@ -7,7 +8,13 @@ export { walkWorker } from './walk-start.js';
 
 /** The text of FILE, or of standard input for `-` or no file. */
 export async function readListInput(file: string | undefined): Promise<string> {
-  if (file && file !== '-') return readFile(file, 'utf8');
+  if (file && file !== '-') {
+    return readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') throw new InputError([`no such file: ${file}`]);
+      if (e.code === 'EISDIR') throw new InputError([`${file} is a folder, not a list`]);
+      throw e;
+    });
+  }
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
@@ -26,7 +33,7 @@ export interface WalkOutputOptions extends WalkOptions {
   worker?: string | WalkHelper | null;
   /** Lines per part (4,000). */
   partLines?: number;
-  /** The shortest list worth a second thread (20,000 lines: the thread takes ~0.1 s to start). */
+  /** The shortest list worth a second thread (20,000 lines: below it, starting the thread costs more than it saves). */
   parallelFrom?: number;
 }
 
@@ -43,19 +50,29 @@ export type WorkerMessage = { ready: true } | EncodedPart | { done: true };
  * are joined in line order. Writing honours backpressure; a reader that stops early (`| head`)
  * ends the output quietly.
  */
-export async function writeWalk(text: string, options: WalkOutputOptions, out: NodeJS.WritableStream = process.stdout): Promise<void> {
+export async function writeWalk(
+  text: string,
+  options: WalkOutputOptions,
+  out: NodeJS.WritableStream = process.stdout,
+): Promise<void> {
   const lines = textLines(text);
   const size = options.partLines ?? 4000;
   const count = Math.ceil(lines.length / size);
   const parts: (WalkJsonPart<string | Uint8Array> | undefined)[] = new Array(count);
   const next = new Int32Array(new SharedArrayBuffer(4));
-  const walkOptions: WalkOptions = { nodeTypes: options.nodeTypes, maxDepth: options.maxDepth, includeContext: options.includeContext };
+  const walkOptions: WalkOptions = {
+    nodeTypes: options.nodeTypes,
+    maxDepth: options.maxDepth,
+    includeContext: options.includeContext,
+  };
   const parallel = count >= 2 && lines.length >= (options.parallelFrom ?? 20_000);
   const given = options.worker ?? null;
   // A started worker that a short list does not need is stopped; a path is started only when needed.
   if (typeof given !== 'string' && given && !parallel) void given.worker.terminate();
   const worker = !parallel ? null : typeof given === 'string' ? startWalkWorker(given) : given;
-  const helper = worker ? runHelper(worker, { text, next: next.buffer, size, count, options: walkOptions }, parts) : null;
+  const helper = worker
+    ? runHelper(worker, { text, next: next.buffer, size, count, options: walkOptions }, parts)
+    : null;
   const walk = (k: number) => walkJsonPart(lines, k * size, Math.min(lines.length, (k + 1) * size), walkOptions);
   for (let k = Atomics.add(next, 0, 1); k < count; k = Atomics.add(next, 0, 1)) parts[k] = walk(k);
   if (helper) await helper;
@@ -65,7 +82,11 @@ export async function writeWalk(text: string, options: WalkOutputOptions, out: N
 }
 
 /** Gives the worker its job; resolves when it has handed over its parts, failed or stopped. */
-function runHelper(helper: WalkHelper, job: WalkJob, parts: (WalkJsonPart<string | Uint8Array> | undefined)[]): Promise<void> {
+function runHelper(
+  helper: WalkHelper,
+  job: WalkJob,
+  parts: (WalkJsonPart<string | Uint8Array> | undefined)[],
+): Promise<void> {
   return new Promise((resolve) => {
     if (helper.exited) return resolve();
     const { worker } = helper;

@@ -23,7 +23,9 @@ export interface WalkHelper {
   exited: boolean;
 }
 
-/** Starts the walk worker `script` (see walkWorker): it loads its code, then waits for a job. Null if it is not built. */
+/**
+ * Starts the walk worker `script` (see walkWorker): it loads its code, then waits for a job. Null if it is not built.
+ */
 export function startWalkWorker(script: string): WalkHelper | null {
   if (!existsSync(script)) return null;
   const helper: WalkHelper = { worker: new Worker(script), exited: false };
@@ -35,4 +37,3 @@ export function startWalkWorker(script: string): WalkHelper | null {
   helper.worker.unref();
   return helper;
 }
-

@@ -9,12 +9,20 @@ import type { walkJsonPart as WalkJsonPart } from '../core/ast/walk-json.js';
 import type { textLines as TextLines } from '../core/ast/walk-tree.js';
 
 // The code first, then the job: a worker started early (bin/run.js) is ready when the list is.
-const bundle = loadBundle(fileURLToPath(new URL('../flc-fast.cjs', import.meta.url)), { key: 'walk-worker', saveAtExit: false });
-const load = bundle.exports.walkModules as () => Promise<{ walkJsonPart: typeof WalkJsonPart; textLines: typeof TextLines }>;
+const bundle = loadBundle(fileURLToPath(new URL('../flc-fast.cjs', import.meta.url)), {
+  key: 'walk-worker',
+  saveAtExit: false,
+});
+const load = bundle.exports.walkModules as () => Promise<{
+  walkJsonPart: typeof WalkJsonPart;
+  textLines: typeof TextLines;
+}>;
 const { walkJsonPart, textLines } = await load();
 // Says it is ready, so that whoever started it early can tell (the tests wait for it).
 parentPort!.postMessage({ ready: true });
-const { text, next, size, count, options } = await new Promise<WalkJob>((resolve) => parentPort!.once('message', resolve));
+const { text, next, size, count, options } = await new Promise<WalkJob>((resolve) =>
+  parentPort!.once('message', resolve),
+);
 const lines = textLines(text);
 const counter = new Int32Array(next);
 const encoder = new TextEncoder();

@@ -4,18 +4,88 @@ import { BaseCommand } from '../cli/base-command.js';
 export default class Serve extends BaseCommand {
   static override summary = 'Serve the compiler and rule tools over HTTP.';
   static override description = `Starts the HTTP API (see /api/openapi.json) on 127.0.0.1 by default.
-Settings come from flags or the environment: FLC_HOST, FLC_PORT (or PORT).
-SIGINT/SIGTERM stop accepting connections and let requests in flight finish (10 s at most).`;
+Settings come from flags or the environment: FLC_HOST, FLC_PORT (or PORT), FLC_DATABASE_URL,
+FLC_TRUST_PROXY. The store is a SQLite file by default; a postgres:// URL lets several servers
+share one database (see docs/configuration.md).
+SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let other requests finish (10 s at most).`;
 
-  static override examples = ['<%= config.bin %> serve', '<%= config.bin %> serve --host 0.0.0.0 --port 8080'];
+  static override examples = [
+    '<%= config.bin %> serve',
+    '<%= config.bin %> serve --host 0.0.0.0 --port 8080',
+    '<%= config.bin %> serve --db postgres://flc@db.internal/flc --trust-proxy 10.0.0.0/8',
+  ];
 
   static override flags = {
     host: Flags.string({ default: '127.0.0.1', env: 'FLC_HOST', description: 'address to bind' }),
-    port: Flags.integer({ default: 8787, min: 0, max: 65535, env: 'FLC_PORT', description: 'port (0 picks a free one)' }),
-    db: Flags.string({ env: 'FLC_DB', description: 'SQLite store file, created and migrated on first start (default ~/.local/share/flc/flc.db)' }),
+    port: Flags.integer({
+      default: 8787,
+      min: 0,
+      max: 65535,
+      env: 'FLC_PORT',
+      description: 'port (0 picks a free one)',
+    }),
+    db: Flags.string({
+      env: 'FLC_DATABASE_URL',
+      description:
+        'the store: a SQLite file (default ~/.local/share/flc/flc.db; FLC_DB also names it) or a ' +
+        'postgres:// URL; created and migrated on start',
+    }),
+    'trust-proxy': Flags.string({
+      env: 'FLC_TRUST_PROXY',
+      description:
+        'reverse proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For names the client; ' +
+        'default none: the socket address is the client',
+    }),
     'allow-private-sources': Flags.boolean({
       env: 'FLC_ALLOW_PRIVATE_SOURCES',
       description: 'let compiles read loopback, private and link-local addresses (trusted networks only)',
+    }),
+    'compile-workers': Flags.integer({
+      env: 'FLC_COMPILE_WORKERS',
+      min: 1,
+      description: 'worker threads for compiles and rule matching (default: the number of cores)',
+    }),
+    'compile-timeout': Flags.integer({
+      env: 'FLC_COMPILE_TIMEOUT',
+      min: 1,
+      default: 60,
+      description: 'seconds a compile may take, downloads included, before it is stopped',
+    }),
+    'queue-workers': Flags.integer({
+      env: 'FLC_QUEUE_WORKERS',
+      min: 1,
+      default: 2,
+      description: 'queued jobs (async compiles, workflows) this process runs at once',
+    }),
+    'queue-retention': Flags.integer({
+      env: 'FLC_QUEUE_RETENTION',
+      min: 1,
+      default: 86_400,
+      description: 'seconds a finished job and its result are kept before they are removed',
+    }),
+    'queue-lease': Flags.integer({
+      env: 'FLC_QUEUE_LEASE',
+      min: 1,
+      default: 10,
+      description: 'seconds after which a running job whose process died is taken again',
+    }),
+    'container-memory': Flags.integer({
+      env: 'FLC_CONTAINER_MEMORY',
+      min: 16,
+      default: 256,
+      description: 'MB of heap a container compile (POST /api/compile/container) may use',
+    }),
+    'container-timeout': Flags.integer({
+      env: 'FLC_CONTAINER_TIMEOUT',
+      min: 1,
+      default: 60,
+      description: 'seconds a container compile may take, downloads included, before its process is killed',
+    }),
+    containers: Flags.integer({
+      env: 'FLC_CONTAINERS',
+      min: 1,
+      default: 2,
+      description: 'container compiles at once; more are answered 503',
     }),
   };
 
@@ -23,8 +93,27 @@ SIGINT/SIGTERM stop accepting connections and let requests in flight finish (10 
     const { flags } = await this.parse(Serve);
     const { startServer } = await import('../server/start.js');
     const port = process.env.FLC_PORT === undefined && process.env.PORT ? Number(process.env.PORT) : flags.port;
-    const { defaultDbFile } = await import('../server/store/location.js');
-    const server = await startServer({ host: flags.host, port, dbFile: flags.db ?? defaultDbFile(process.env), version: this.config.version, allowPrivateSources: flags['allow-private-sources'], log: (m) => this.note(`flc: ${m}`) });
+    const { storeLocation } = await import('../server/store/location.js');
+    const server = await startServer({
+      host: flags.host,
+      port,
+      store: storeLocation(flags.db, process.env),
+      trustProxy: flags['trust-proxy'],
+      version: this.config.version,
+      allowPrivateSources: flags['allow-private-sources'],
+      pool: { size: flags['compile-workers'], deadlineMs: flags['compile-timeout'] * 1000 },
+      queue: {
+        workers: flags['queue-workers'],
+        retentionMs: flags['queue-retention'] * 1000,
+        leaseMs: flags['queue-lease'] * 1000,
+      },
+      container: {
+        memoryMb: flags['container-memory'],
+        timeoutMs: flags['container-timeout'] * 1000,
+        maxConcurrent: flags.containers,
+      },
+      log: (m) => this.note(`flc: ${m}`),
+    });
     this.note(`flc: listening on ${server.url}`);
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {

@@ -27,7 +27,11 @@ export interface CompileJob {
  */
 export async function runCompileJob(job: CompileJob): Promise<{ output: Uint8Array; result: CompileResult }> {
   const onLog = (message: string) => job.onEvent?.({ type: 'log', level: 'info', message });
-  const reader = new NodeSourceReader({ onLog, ...job.http, baseDir: job.configFile ? dirname(job.configFile) : job.cwd });
+  const reader = new NodeSourceReader({
+    onLog,
+    ...job.http,
+    baseDir: job.configFile ? dirname(job.configFile) : job.cwd,
+  });
   let result: CompileResult;
   try {
     result = await compile(job.config, {
@@ -44,6 +48,6 @@ export async function runCompileJob(job: CompileJob): Promise<{ output: Uint8Arr
   }
   const output = result.bytes();
   if (job.output) await writeFileAtomic(job.output, output);
-  if (job.reportFile) await writeFileAtomic(job.reportFile, JSON.stringify(result.report, null, 2) + '\n');
+  if (job.reportFile) await writeFileAtomic(job.reportFile, `${JSON.stringify(result.report, null, 2)}\n`);
   return { output, result };
 }

@@ -50,15 +50,23 @@ async function validated(raw: unknown, file: string): Promise<ValidatedConfig> {
 
 /** Finds a configuration in `cwd` the cosmiconfig way; null when there is none. */
 export async function discoverConfig(cwd: string): Promise<LoadedConfig | null> {
-  const loader = (format: 'json' | 'yaml' | 'toml') => (file: string, text: string) => parseConfigText(text, format, file);
+  const loader = (format: 'json' | 'yaml' | 'toml') => (file: string, text: string) =>
+    parseConfigText(text, format, file);
   const { cosmiconfig } = await import('cosmiconfig');
   const explorer = cosmiconfig('flc', {
     searchPlaces: SEARCH_PLACES,
     searchStrategy: 'none',
-    loaders: { '.json': loader('json'), '.yaml': loader('yaml'), '.yml': loader('yaml'), '.toml': loader('toml'), noExt: loader('yaml') },
+    loaders: {
+      '.json': loader('json'),
+      '.yaml': loader('yaml'),
+      '.yml': loader('yaml'),
+      '.toml': loader('toml'),
+      noExt: loader('yaml'),
+    },
   });
   const found = await explorer.search(cwd);
   if (!found) return null;
-  if (found.isEmpty) throw new ConfigError([{ path: '', message: 'the configuration file is empty' }], { file: found.filepath });
+  if (found.isEmpty)
+    throw new ConfigError([{ path: '', message: 'the configuration file is empty' }], { file: found.filepath });
   return { ...(await validated(found.config, found.filepath)), file: found.filepath };
 }

@@ -11,7 +11,6 @@ export interface CachedResponse {
   body: string;
 }
 
-
 /**
  * Where downloaded bodies and their validators are kept between requests. The fetcher
  * only stores responses that carry an ETag or Last-Modified.

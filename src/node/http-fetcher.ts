@@ -1,4 +1,5 @@
-import { Agent, fetch, type Dispatcher, type Response } from 'undici';
+import { Agent, fetch, type buildConnector, type Dispatcher, type Response } from 'undici';
+import { REFUSED_ADDRESS } from './guarded-connect.js';
 import pLimit from 'p-limit';
 import type { ResponseCache } from './http-cache.js';
 
@@ -14,9 +15,15 @@ export interface HttpFetcherOptions {
   cache: ResponseCache | null;
   userAgent: string;
   onLog?: (message: string) => void;
-  /** DNS lookup for new connections (the server's address policy plugs in here). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  lookup?: (hostname: string, options: object, callback: (...args: any[]) => void) => void;
+  /** Opens every connection (the server's address policy plugs in here: guarded-connect.ts). */
+  connect?: buildConnector.connector;
+  /** Redirects followed per download (fetch's 20 unless set); one more is an error, never retried. */
+  maxRedirects?: number;
+  /**
+   * Whether messages name the network error (`ECONNREFUSED`, …). The server says only that the
+   * download failed, so that its answers cannot be used to scan ports.
+   */
+  networkDetail?: boolean;
   /** Refuse bodies larger than this many bytes. */
   maxBytes?: number;
   /** Told how the response cache served each download (for the server's `cache` events). */
@@ -65,7 +72,7 @@ export class HttpFetcher {
     this.dispatcher = new Agent({
       keepAliveTimeout: 1_000,
       connections: Math.max(1, opts.concurrency),
-      ...(opts.lookup ? { connect: { lookup: opts.lookup as never } } : {}),
+      ...(opts.connect ? { connect: opts.connect } : {}),
     });
   }
 
@@ -103,6 +110,24 @@ export class HttpFetcher {
     return Buffer.concat(chunks).toString('utf8');
   }
 
+  /** One request per hop, following at most `maxRedirects` redirects to http(s) URLs. */
+  private async follow(url: string, init: { signal: AbortSignal; headers: Record<string, string> }) {
+    const max = this.opts.maxRedirects ?? 20;
+    let current = url;
+    for (let hop = 0; ; hop += 1) {
+      const res = await fetch(current, { ...init, redirect: 'manual', dispatcher: this.dispatcher });
+      const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+      if (location === null) return res;
+      await res.body?.cancel();
+      if (hop >= max) throw new RedirectError(`more than ${max} redirects`);
+      const next = new URL(location, current);
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+        throw new RedirectError(`redirected to a ${next.protocol} URL`);
+      }
+      current = next.href;
+    }
+  }
+
   private async download(url: string, signal?: AbortSignal): Promise<string> {
     const cached = this.opts.cache ? await this.opts.cache.get(url) : null;
     if (this.opts.cache && !cached) this.opts.onCache?.({ operation: 'miss', url });
@@ -117,9 +142,14 @@ export class HttpFetcher {
         if (cached?.etag) headers['if-none-match'] = cached.etag;
         if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
         const requested = performance.now();
-        const res = await fetch(url, { signal: combined, headers, redirect: 'follow', dispatcher: this.dispatcher });
+        const res = await this.follow(url, { signal: combined, headers });
         const report = (bytes?: number) =>
-          this.opts.onResponse?.({ url, status: res.status, durationMs: Math.round(performance.now() - requested), bytes });
+          this.opts.onResponse?.({
+            url,
+            status: res.status,
+            durationMs: Math.round(performance.now() - requested),
+            bytes,
+          });
         if (res.status === 304 && cached) {
           report(0);
           this.opts.onCache?.({ operation: 'hit', url, size: Buffer.byteLength(cached.body) });
@@ -147,10 +177,14 @@ export class HttpFetcher {
         if (signal?.aborted) throw signal.reason;
         if (timeout.aborted) throw new Error(`timed out after ${this.opts.timeoutMs / 1000} s`);
         if (e instanceof HttpStatusError && !retryable(e.status)) throw e;
-        if (e instanceof BodyTooLargeError || e instanceof AddressRefusedError) throw e;
+        if (e instanceof BodyTooLargeError || e instanceof AddressRefusedError || e instanceof RedirectError) throw e;
         const cause = (e as { cause?: Error & { code?: string } }).cause;
         if (cause?.code === REFUSED_ADDRESS) throw new AddressRefusedError(cause.message);
-        if (!(e instanceof HttpStatusError)) lastError = new Error(networkMessage(e));
+        if (!(e instanceof HttpStatusError)) {
+          lastError = new Error(this.opts.networkDetail === false ? 'the download failed' : networkMessage(e));
+          // A certificate or TLS failure does not go away by asking again.
+          if (cause?.code && TLS_CODE.test(cause.code)) throw lastError;
+        }
       }
       if (attempt < this.opts.retries) {
         const delay = this.backoff(attempt, retryAfter);
@@ -163,14 +197,16 @@ export class HttpFetcher {
   }
 }
 
+const TLS_CODE = /CERT|SSL|TLS|UNABLE_TO_VERIFY|SELF_SIGNED|HOSTNAME_MISMATCH/;
+
 /** A body over `maxBytes`; never retried. */
 export class BodyTooLargeError extends Error {}
 
-/** The error code a `lookup` gives to refuse an address; such a connection is never retried. */
-export const REFUSED_ADDRESS = 'EREFUSED_ADDRESS';
-
-/** The connection's DNS lookup refused every address of the host. */
+/** The address policy refused the address of a connection (the source's, a redirect's or an include's). */
 export class AddressRefusedError extends Error {}
+
+/** Too many redirects, or a redirect to a scheme other than http(s); never retried. */
+export class RedirectError extends Error {}
 
 function networkMessage(e: unknown): string {
   const err = e as Error & { cause?: Error & { code?: string } };

@@ -1,10 +1,26 @@
-import { lookup as dnsLookup } from 'node:dns';
 import { isIP } from 'node:net';
 import type { SourceReader } from '../core/load/source-reader.js';
 import { SourceRefusedError } from '../core/errors/source-refused-error.js';
-import { AddressRefusedError, BodyTooLargeError, HttpFetcher, REFUSED_ADDRESS, type HttpFetcherOptions } from './http-fetcher.js';
-import { addressProblem } from './address-policy.js';
+import {
+  AddressRefusedError,
+  BodyTooLargeError,
+  HttpFetcher,
+  RedirectError,
+  type HttpFetcherOptions,
+} from './http-fetcher.js';
+import { addressPolicy, type AddressPolicy } from './address-policy.js';
+import { guardedConnector } from './guarded-connect.js';
 import type { ResponseCache } from './http-cache.js';
+
+/** Where `ref` points from `base` for a server compile: http(s) URLs only. */
+export function resolveHttpLocation(ref: string, base: string | null): string {
+  if (/^https?:\/\//i.test(ref)) return ref;
+  if (base !== null && /^https?:\/\//i.test(base)) return new URL(ref, base).href;
+  throw new SourceRefusedError(ref, 'only http:// and https:// sources can be compiled by the server');
+}
+
+/** Redirects a server download follows; one more is a refused source. */
+export const SERVER_MAX_REDIRECTS = 5;
 
 export interface SafeReaderOptions {
   allowPrivate: boolean;
@@ -16,38 +32,36 @@ export interface SafeReaderOptions {
   cache?: ResponseCache | null;
   onResponse?: HttpFetcherOptions['onResponse'];
   onCache?: HttpFetcherOptions['onCache'];
+  /** The address policy; by default `addressPolicy({allowPrivate})` (tests inject their own "public"). */
+  policy?: AddressPolicy;
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;
-
 /**
- * The reader a server compile uses: HTTP(S) only; no file paths or `file:` URLs; and no
- * connection to a private, loopback, link-local or metadata address. The address check
- * runs in the connection's own DNS lookup, on every connection (redirects and includes
- * too), so a name cannot resolve to a public address for a check and a private one for
- * the request.
+ * The reader a server compile uses: HTTP(S) only; no file paths or `file:` URLs; at most five
+ * redirects; and no connection to a private, loopback, link-local or metadata address. The
+ * address check runs when each connection is opened (guarded-connect.ts), on the address
+ * connected to, so neither an IP literal, a redirect, an include nor a name that resolves
+ * differently the second time gets past it.
  */
 export class SafeSourceReader implements SourceReader {
   private readonly http: HttpFetcher;
+  private readonly policy: AddressPolicy;
 
-  constructor(private readonly opts: SafeReaderOptions) {
-    const lookup = (hostname: string, options: object, callback: LookupCallback) => {
-      dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-        if (err) return callback(err, []);
-        const list = addresses as { address: string; family: number }[];
-        const bad = opts.allowPrivate ? undefined : list.map((a) => addressProblem(a.address)).find((p) => p !== null);
-        if (bad) return callback(Object.assign(new Error(`${hostname} resolves to ${bad}`), { code: REFUSED_ADDRESS }), []);
-        if ((options as { all?: boolean }).all) return callback(null, list);
-        return callback(null, list[0].address, list[0].family);
-      });
-    };
-    this.http = new HttpFetcher({ ...opts, retryBaseMs: 300, concurrency: 4, cache: opts.cache ?? null, lookup });
+  constructor(opts: SafeReaderOptions) {
+    this.policy = opts.policy ?? addressPolicy({ allowPrivate: opts.allowPrivate });
+    this.http = new HttpFetcher({
+      ...opts,
+      retryBaseMs: 300,
+      concurrency: 4,
+      cache: opts.cache ?? null,
+      connect: guardedConnector(this.policy, opts.timeoutMs),
+      maxRedirects: SERVER_MAX_REDIRECTS,
+      networkDetail: false,
+    });
   }
 
   resolve(ref: string, base: string | null): string {
-    if (/^https?:\/\//i.test(ref)) return ref;
-    if (base !== null && /^https?:\/\//i.test(base)) return new URL(ref, base).href;
-    throw new SourceRefusedError(ref, 'only http:// and https:// sources can be compiled by the server');
+    return resolveHttpLocation(ref, base);
   }
 
   async read(location: string, signal?: AbortSignal): Promise<string> {
@@ -61,14 +75,15 @@ export class SafeSourceReader implements SourceReader {
       throw new SourceRefusedError(location, `the ${url.protocol} scheme is not allowed`);
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) && !this.opts.allowPrivate) {
-      const problem = addressProblem(host);
+    if (isIP(host)) {
+      const problem = this.policy(host);
       if (problem) throw new SourceRefusedError(location, problem);
     }
     try {
       return await this.http.get(location, signal);
     } catch (e) {
-      if (e instanceof AddressRefusedError || e instanceof BodyTooLargeError) throw new SourceRefusedError(location, e.message);
+      if (e instanceof AddressRefusedError || e instanceof BodyTooLargeError || e instanceof RedirectError)
+        throw new SourceRefusedError(location, e.message);
       throw e;
     }
   }

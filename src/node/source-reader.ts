@@ -1,3 +1,4 @@
+import { SourceRefusedError } from '../core/errors/source-refused-error.js';
 import { isUtf8 } from 'node:buffer';
 import { open, readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
@@ -22,6 +23,9 @@ export const DEFAULT_HTTP = {
   concurrency: 8,
 } as const;
 
+/** The User-Agent flc's downloads send. */
+export const userAgentOf = (version: string) => `flc/${version} (+https://www.npmjs.com/package/flc)`;
+
 /** A SourceReader over local files, `file://` URLs and HTTP(S). Call `close()` when done. */
 export class NodeSourceReader implements SourceReader {
   private http: Promise<HttpFetcher> | null = null;
@@ -38,6 +42,14 @@ export class NodeSourceReader implements SourceReader {
   }
 
   resolve(ref: string, base: string | null): string {
+    // A saved rule set lives in a server's store: refused by name rather than looked for as a file.
+    if (/^flc-ruleset:/i.test(ref)) {
+      throw new SourceRefusedError(
+        ref,
+        'saved rule sets (flc-ruleset:<id>) are read only by flc serve; compile this configuration there ' +
+          '(POST /api/compile), or put the rules in a file',
+      );
+    }
     if (URL_RE.test(ref)) return ref;
     if (base === null) return resolvePath(this.opts.baseDir, ref);
     if (URL_RE.test(base)) return new URL(ref, base).href;
@@ -64,7 +76,9 @@ export class NodeSourceReader implements SourceReader {
   }
 }
 
-/** Reads the file a path or `file://` URL names with `readPath`; other URLs and failures reject with a plain message. */
+/**
+ * Reads the file a path or `file://` URL names with `readPath`; other URLs and failures reject with a plain message.
+ */
 async function readLocal<T>(location: string, readPath: (path: string) => Promise<T>): Promise<T> {
   const path = location.toLowerCase().startsWith('file:') ? fileURLToPath(location) : location;
   if (URL_RE.test(location) && !location.toLowerCase().startsWith('file:')) {

@@ -1,7 +1,16 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { isAscii } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
@@ -93,7 +102,10 @@ describe('loadBundle with a V8 code cache', () => {
   });
 
   test('NODE_DISABLE_COMPILE_CACHE turns it off', () => {
-    expect(load({ NODE_COMPILE_CACHE: join(dir, 'cache'), NODE_DISABLE_COMPILE_CACHE: '1' })).toMatchObject({ cache: 'off', answer: 42 });
+    expect(load({ NODE_COMPILE_CACHE: join(dir, 'cache'), NODE_DISABLE_COMPILE_CACHE: '1' })).toMatchObject({
+      cache: 'off',
+      answer: 42,
+    });
     expect(readdirSync(dir)).not.toContain('cache');
   });
 

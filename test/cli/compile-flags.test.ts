@@ -7,7 +7,22 @@ import { readPlainCompileArgv, type CompileFlags } from '../../src/cli/compile-f
 // The fast path compiles without oclif when readPlainCompileArgv takes the words; it must then
 // read them exactly as oclif's parser does with Compile's flag definitions, and leave every
 // word list it is unsure of (null) to oclif, which parses it or reports the error.
-const KEYS = ['config', 'input', 'input-type', 'output', 'verbose', 'quiet', 'report', 'format', 'timeout', 'retries', 'concurrency', 'cache-dir', 'no-cache', 'on-source-error'] as const;
+const KEYS = [
+  'config',
+  'input',
+  'input-type',
+  'output',
+  'verbose',
+  'quiet',
+  'report',
+  'format',
+  'timeout',
+  'retries',
+  'concurrency',
+  'cache-dir',
+  'no-cache',
+  'on-source-error',
+] as const;
 
 async function oclifFlags(argv: string[]): Promise<Partial<CompileFlags> | Error> {
   try {
@@ -32,9 +47,18 @@ describe('the plain compile words are read as oclif reads them', () => {
     [[], {}],
     [['-c', 'flc.yaml'], { config: 'flc.yaml' }],
     [['--config=flc.yaml', '-o', 'out.txt', '-q'], { config: 'flc.yaml', output: 'out.txt', quiet: true }],
-    [['-i', 'a.txt', '--input', 'https://x.example/b', '-t', 'adblock', '--format', 'domains'], { input: ['a.txt', 'https://x.example/b'], 'input-type': 'adblock', format: 'domains' }],
-    [['-c', 'c.json', '--timeout', '2.5', '--retries', '0', '--concurrency', '16', '--no-cache', '-v'], { config: 'c.json', timeout: 2.5, retries: 0, concurrency: 16, 'no-cache': true, verbose: true }],
-    [['-c', 'c.json', '--report', 'r.json', '--cache-dir', '/tmp/c', '--on-source-error', 'skip'], { config: 'c.json', report: 'r.json', 'cache-dir': '/tmp/c', 'on-source-error': 'skip' }],
+    [
+      ['-i', 'a.txt', '--input', 'https://x.example/b', '-t', 'adblock', '--format', 'domains'],
+      { input: ['a.txt', 'https://x.example/b'], 'input-type': 'adblock', format: 'domains' },
+    ],
+    [
+      ['-c', 'c.json', '--timeout', '2.5', '--retries', '0', '--concurrency', '16', '--no-cache', '-v'],
+      { config: 'c.json', timeout: 2.5, retries: 0, concurrency: 16, 'no-cache': true, verbose: true },
+    ],
+    [
+      ['-c', 'c.json', '--report', 'r.json', '--cache-dir', '/tmp/c', '--on-source-error', 'skip'],
+      { config: 'c.json', report: 'r.json', 'cache-dir': '/tmp/c', 'on-source-error': 'skip' },
+    ],
   ] as [string[], Partial<CompileFlags>][])('%j', async (argv, expected) => {
     const read = await expectLikeOclif(argv);
     expect(read).toMatchObject(expected);
@@ -69,10 +93,30 @@ describe('the plain compile words are read as oclif reads them', () => {
 
   test('any mix of flags and values: taken only when oclif reads the same', async () => {
     const pair = fc.oneof(
-      fc.tuple(fc.constantFrom('-c', '--config', '-i', '--input', '-o', '--output', '--report', '--cache-dir'), fc.constantFrom('x.json', 'y.txt', 'a b', 'dir/z.yaml', '', '-q')),
-      fc.tuple(fc.constantFrom('-t', '--input-type', '--format', '--on-source-error'), fc.constantFrom('hosts', 'adblock', 'domains', 'fail', 'skip', 'csv')),
-      fc.tuple(fc.constantFrom('--timeout', '--retries', '--concurrency'), fc.constantFrom('1', '08', '1.5', '1e2', '30', '0', '-1', 'abc', ' 2')),
-      fc.constantFrom(['-v'], ['--verbose'], ['-q'], ['--quiet'], ['--no-cache'], ['--config=y.json'], ['--timeout=3'], ['--format=hosts'], ['-x'], ['stray']),
+      fc.tuple(
+        fc.constantFrom('-c', '--config', '-i', '--input', '-o', '--output', '--report', '--cache-dir'),
+        fc.constantFrom('x.json', 'y.txt', 'a b', 'dir/z.yaml', '', '-q'),
+      ),
+      fc.tuple(
+        fc.constantFrom('-t', '--input-type', '--format', '--on-source-error'),
+        fc.constantFrom('hosts', 'adblock', 'domains', 'fail', 'skip', 'csv'),
+      ),
+      fc.tuple(
+        fc.constantFrom('--timeout', '--retries', '--concurrency'),
+        fc.constantFrom('1', '08', '1.5', '1e2', '30', '0', '-1', 'abc', ' 2'),
+      ),
+      fc.constantFrom(
+        ['-v'],
+        ['--verbose'],
+        ['-q'],
+        ['--quiet'],
+        ['--no-cache'],
+        ['--config=y.json'],
+        ['--timeout=3'],
+        ['--format=hosts'],
+        ['-x'],
+        ['stray'],
+      ),
     );
     const argvs = fc.array(pair, { maxLength: 4 }).map((pairs) => pairs.flat());
     let taken = 0;

@@ -5,7 +5,13 @@ import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { walkWorker, writeWalk, type EncodedPart, type WalkOutputOptions, type WorkerMessage } from '../../src/cli/walk-output.js';
+import {
+  walkWorker,
+  writeWalk,
+  type EncodedPart,
+  type WalkOutputOptions,
+  type WorkerMessage,
+} from '../../src/cli/walk-output.js';
 import { startWalkWorker, type WalkHelper } from '../../src/cli/walk-start.js';
 import { walkJsonPart } from '../../src/core/ast/walk-json.js';
 import { textLines, walkTree } from '../../src/core/ast/walk-tree.js';
@@ -79,7 +85,7 @@ describe('writeWalk', () => {
   }, 60_000);
 
   test('two threads write exactly the one-thread walk of a long list', async () => {
-    const expected = JSON.stringify(walkTree({ text: EASYLIST, includeContext: true })) + '\n';
+    const expected = `${JSON.stringify(walkTree({ text: EASYLIST, includeContext: true }))}\n`;
     const both = await walkToMemory(EASYLIST, { includeContext: true, worker: await readyWorker(), partLines: 1000 });
     const one = await walkToMemory(EASYLIST, { includeContext: true });
     expect(one.fromWorker).toBe(0);
@@ -95,21 +101,29 @@ describe('writeWalk', () => {
     const dying = join(dir, 'dying.js');
     writeFileSync(
       dying,
-      "import { parentPort } from 'node:worker_threads';\nparentPort.once('message', (job) => {\n  const c = new Int32Array(job.next);\n  for (let i = 0; i < 3; i += 1) Atomics.add(c, 0, 1);\n  process.exit(0);\n});\n",
+      [
+        "import { parentPort } from 'node:worker_threads';",
+        "parentPort.once('message', (job) => {",
+        '  const c = new Int32Array(job.next);',
+        '  for (let i = 0; i < 3; i += 1) Atomics.add(c, 0, 1);',
+        '  process.exit(0);',
+        '});',
+        '',
+      ].join('\n'),
     );
     const text = EASYLIST.split('\n').slice(0, 3000).join('\n');
-    const expected = JSON.stringify(walkTree({ text, maxDepth: 2 })) + '\n';
+    const expected = `${JSON.stringify(walkTree({ text, maxDepth: 2 }))}\n`;
     for (const worker of [failing, dying, join(dir, 'missing.js')]) {
       const result = await walkToMemory(text, { maxDepth: 2, worker, partLines: 100, parallelFrom: 0 });
       expect(result.text === expected, worker).toBe(true);
     }
   }, 60_000);
 
-  test('a worker started before the list is known (as bin/run.js does) takes parts, or is stopped if not needed', async () => {
+  test('a worker started before the list is known (as bin/run.js does) takes parts or is stopped', async () => {
     const long = await readyWorker();
     const both = await walkToMemory(EASYLIST, { maxDepth: 2, worker: long, partLines: 1000 });
     expect(both.fromWorker).toBeGreaterThan(0);
-    expect(both.text === JSON.stringify(walkTree({ text: EASYLIST, maxDepth: 2 })) + '\n').toBe(true);
+    expect(both.text === `${JSON.stringify(walkTree({ text: EASYLIST, maxDepth: 2 }))}\n`).toBe(true);
     const text = EASYLIST.split('\n').slice(0, 500).join('\n');
     const unused = startWalkWorker(WORKER)!;
     const exited = new Promise((resolveExit) => unused.worker.once('exit', resolveExit));
@@ -124,6 +138,6 @@ describe('writeWalk', () => {
     const text = EASYLIST.split('\n').slice(0, 500).join('\n');
     const result = await walkToMemory(text, { worker: WORKER, partLines: 50 });
     expect(result.fromWorker).toBe(0);
-    expect(result.text).toBe(JSON.stringify(walkTree({ text })) + '\n');
+    expect(result.text).toBe(`${JSON.stringify(walkTree({ text }))}\n`);
   });
 });

@@ -20,7 +20,7 @@ describe('flc compile', () => {
     expect(configs.sort()).toEqual(['flc.config.json', 'flc.config.toml', 'flc.config.yaml']);
     const outputs = [];
     for (const config of configs) {
-      const result = await runCli(['compile', '-c', join(EXAMPLES, config), '-q'], { env: PINNED });
+      const result = await runCli(['compile', '-c', join(EXAMPLES, config), '-q'], { cwd: EXAMPLES, env: PINNED });
       expect(result.code, result.stderr).toBe(0);
       outputs.push(result.stdout);
     }
@@ -32,7 +32,7 @@ describe('flc compile', () => {
   });
 
   test('stdout carries only the list; progress goes to stderr', async () => {
-    const result = await runCli(['compile', '-c', join(EXAMPLES, 'flc.config.json')], { env: PINNED });
+    const result = await runCli(['compile', '-c', join(EXAMPLES, 'flc.config.json')], { cwd: EXAMPLES, env: PINNED });
     expect(result.stdout.startsWith('!\n! Title: Example blocklist\n')).toBe(true);
     expect(result.stdout).not.toContain('flc:');
     expect(result.stderr).toContain('flc: source 1/2 loaded');
@@ -41,7 +41,10 @@ describe('flc compile', () => {
   test('-o writes the file; --report writes counts and removed lines with reasons', async () => {
     const out = join(dir, 'list.txt');
     const report = join(dir, 'report.json');
-    const result = await runCli(['compile', '-c', join(EXAMPLES, 'flc.config.json'), '-o', out, '--report', report, '-v'], { env: PINNED });
+    const result = await runCli(
+      ['compile', '-c', join(EXAMPLES, 'flc.config.json'), '-o', out, '--report', report, '-v'],
+      { cwd: EXAMPLES, env: PINNED },
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/list: Validate \d+ -> \d+ lines/);
@@ -49,7 +52,12 @@ describe('flc compile', () => {
     const json = JSON.parse(readFileSync(report, 'utf8'));
     expect(json.transformations.map((t: { name: string }) => t.name)).toContain('Compress');
     const media = json.removed.find((r: { text: string }) => r.text === '||video.example.org^$media');
-    expect(media).toMatchObject({ transformation: 'Validate', code: 'invalid-rule', reason: 'unsupported modifier $media', line: 12 });
+    expect(media).toMatchObject({
+      transformation: 'Validate',
+      code: 'invalid-rule',
+      reason: 'unsupported modifier $media',
+      line: 12,
+    });
     expect(media.source).toMatch(/examples\/lists\/adblock\.txt$/);
     expect(readdirSync(dir).sort()).toEqual(['list.txt', 'report.json']);
   });
@@ -58,7 +66,9 @@ describe('flc compile', () => {
     ['hosts', '0.0.0.0 ads.example.com', '# Title: Example blocklist'],
     ['domains', '\nads.example.com\n', '# Title: Example blocklist'],
   ])('--format %s', async (format, rule, header) => {
-    const result = await runCli(['compile', '-c', join(EXAMPLES, 'flc.config.json'), '--format', format, '-q']);
+    const result = await runCli(['compile', '-c', join(EXAMPLES, 'flc.config.json'), '--format', format, '-q'], {
+      cwd: EXAMPLES,
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(rule);
     expect(result.stdout).toContain(header);
@@ -66,7 +76,10 @@ describe('flc compile', () => {
   });
 
   test('-i uses the quick configuration of the reference CLI, paths relative to the cwd', async () => {
-    writeFileSync(join(dir, 'hosts.txt'), '# c\n0.0.0.0 a.example.com\n0.0.0.0 sub.a.example.com\n0.0.0.0 a.example.com\n0.0.0.0 1.2.3.4');
+    writeFileSync(
+      join(dir, 'hosts.txt'),
+      '# c\n0.0.0.0 a.example.com\n0.0.0.0 sub.a.example.com\n0.0.0.0 a.example.com\n0.0.0.0 1.2.3.4',
+    );
     const result = await runCli(['compile', '-i', 'hosts.txt', '-q'], { cwd: dir, env: PINNED });
     expect(result.code).toBe(0);
     const lines = result.stdout.split('\n');
@@ -87,15 +100,21 @@ describe('flc compile', () => {
 
   test('the "flc" key of package.json is a configuration too', async () => {
     writeFileSync(join(dir, 'l.txt'), '||pkg.example^');
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', flc: { name: 'Pkg', sources: [{ source: 'l.txt' }] } }));
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'x', flc: { name: 'Pkg', sources: [{ source: 'l.txt' }] } }),
+    );
     const result = await runCli(['compile', '-q'], { cwd: dir });
     expect(result.stdout).toContain('! Title: Pkg');
   });
 
   test('deprecated aliases compile with a warning', async () => {
     writeFileSync(join(dir, 'l.txt'), '||alias.example^\n||alias.example^');
-    writeFileSync(join(dir, 'c.json'), JSON.stringify({ name: 'A', sources: [{ url: 'l.txt', title: 'T' }], transformations: ['deduplicate'] }));
-    const result = await runCli(['compile', '-c', join(dir, 'c.json'), '-q']);
+    writeFileSync(
+      join(dir, 'c.json'),
+      JSON.stringify({ name: 'A', sources: [{ url: 'l.txt', title: 'T' }], transformations: ['deduplicate'] }),
+    );
+    const result = await runCli(['compile', '-c', join(dir, 'c.json'), '-q'], { cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/sources\[0\]\.url is deprecated; use sources\[0\]\.source/);
     expect(result.stdout.match(/alias\.example/g)).toHaveLength(1);
@@ -118,20 +137,26 @@ describe('flc compile', () => {
   });
 
   test('a bad SOURCE_DATE_EPOCH exits 2', async () => {
-    const result = await runCli(['compile', '-c', join(EXAMPLES, 'flc.config.json')], { env: { SOURCE_DATE_EPOCH: 'yesterday' } });
+    const result = await runCli(['compile', '-c', join(EXAMPLES, 'flc.config.json')], {
+      env: { SOURCE_DATE_EPOCH: 'yesterday' },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/SOURCE_DATE_EPOCH: must be whole seconds/);
   });
 
   test('onSourceError skip (flag) compiles the rest with a warning', async () => {
     writeFileSync(join(dir, 'l.txt'), '||ok.example^');
-    writeFileSync(join(dir, 'c.json'), JSON.stringify({ name: 'S', sources: [{ source: 'l.txt' }, { source: 'missing.txt' }] }));
-    const failed = await runCli(['compile', '-c', join(dir, 'c.json'), '-q']);
+    writeFileSync(
+      join(dir, 'c.json'),
+      JSON.stringify({ name: 'S', sources: [{ source: 'l.txt' }, { source: 'missing.txt' }] }),
+    );
+    const failed = await runCli(['compile', '-c', join(dir, 'c.json'), '-q'], { cwd: dir });
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/Source missing\.txt failed: no such file/);
-    const skipped = await runCli(['compile', '-c', join(dir, 'c.json'), '--on-source-error', 'skip']);
+    const skipped = await runCli(['compile', '-c', join(dir, 'c.json'), '--on-source-error', 'skip'], { cwd: dir });
     expect(skipped.code).toBe(0);
     expect(skipped.stdout).toContain('||ok.example^');
-    expect(skipped.stderr).toMatch(/skipped: source missing\.txt/);
+    expect(skipped.stderr).toMatch(/warning: Source missing\.txt failed: no such file: .* \(skipped\)\n/);
+    expect(skipped.stderr.split('\n').filter((l) => l.includes('missing.txt'))).toHaveLength(1);
   });
 });

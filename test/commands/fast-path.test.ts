@@ -20,15 +20,25 @@ let cache: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'flc-fast-'));
   cache = join(dir, 'v8-cache');
-  writeFileSync(join(dir, 'missing-source.json'), JSON.stringify({ name: 'x', sources: [{ source: join(dir, 'nope.txt') }] }));
+  writeFileSync(
+    join(dir, 'missing-source.json'),
+    JSON.stringify({ name: 'x', sources: [{ source: join(dir, 'nope.txt') }] }),
+  );
   // Every name of the Public Suffix List as a rule, and one label below it: the bundle loads
   // tldts' own list only when tldts first looks one up (scripts/bundle.js), and must decide
   // Validate alike.
   const names = pslPathNames().flatMap((name) => [`||${name}^`, `||a.${name}^`, `0.0.0.0 b.${name}`]);
   writeFileSync(join(dir, 'psl.txt'), names.join('\n'));
   // Validate alone: Compress would drop every name under a blocked TLD before Validate saw it.
-  writeFileSync(join(dir, 'psl.json'), JSON.stringify({ name: 'psl', sources: [{ source: join(dir, 'psl.txt') }], transformations: ['Validate'] }));
-  writeFileSync(join(dir, 'two-validators.yaml'), `name: x\nsources: [{source: ${join(EXAMPLES, 'lists/hosts.txt')}}]\ntransformations: [Validate, ValidateAllowIp]\n`);
+  writeFileSync(
+    join(dir, 'psl.json'),
+    JSON.stringify({ name: 'psl', sources: [{ source: join(dir, 'psl.txt') }], transformations: ['Validate'] }),
+  );
+  writeFileSync(
+    join(dir, 'two-validators.yaml'),
+    `name: x\nsources: [{source: ${join(EXAMPLES, 'lists/hosts.txt')}}]\n` +
+      'transformations: [Validate, ValidateAllowIp]\n',
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -42,10 +52,17 @@ interface Run {
 function run(script: string, args: string[], input?: string): Run {
   const out = mkdtempSync(join(dir, 'out-'));
   const r = spawnSync(process.execPath, [script, ...args.map((a) => a.replaceAll('OUT/', `${out}/`))], {
-    cwd: ROOT,
+    // The example configurations' relative paths resolve against the working directory.
+    cwd: EXAMPLES,
     input,
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', SOURCE_DATE_EPOCH: '1700000000', NODE_COMPILE_CACHE: cache, NODE_DISABLE_COMPILE_CACHE: '' },
+    env: {
+      ...process.env,
+      NO_COLOR: '1',
+      SOURCE_DATE_EPOCH: '1700000000',
+      NODE_COMPILE_CACHE: cache,
+      NODE_DISABLE_COMPILE_CACHE: '',
+    },
   });
   // Paths of the output folder and durations differ between any two runs.
   const clean = (text: string) =>
@@ -59,16 +76,42 @@ function run(script: string, args: string[], input?: string): Run {
 
 const CASES: [string, string[], string?][] = [
   ['compile to stdout', ['compile', '-c', join(EXAMPLES, 'flc.config.yaml')]],
-  ['compile to a file with a report', ['compile', '-c', join(EXAMPLES, 'flc.config.json'), '-o', 'OUT/list.txt', '--report', 'OUT/report.json', '-v']],
+  [
+    'compile to a file with a report',
+    ['compile', '-c', join(EXAMPLES, 'flc.config.json'), '-o', 'OUT/list.txt', '--report', 'OUT/report.json', '-v'],
+  ],
   ['compile -i in hosts format', ['compile', '-i', join(EXAMPLES, 'lists/hosts.txt'), '--format', 'hosts', '-q']],
-  ['compile a corpus list (quick mode: Validate, Compress, …)', ['compile', '-i', join(ROOT, '../shared/corpus/adguard-dns-filter-2019.txt'), '-t', 'adblock', '-q']],
+  [
+    'compile a corpus list (quick mode: Validate, Compress, …)',
+    ['compile', '-i', join(ROOT, '../shared/corpus/adguard-dns-filter-2019.txt'), '-t', 'adblock', '-q'],
+  ],
   [
     'compile with every value flag, --name=value',
-    ['compile', `--config=${join(EXAMPLES, 'flc.config.json')}`, '-o', 'OUT/list.txt', '--timeout', '5', '--retries', '0', '--concurrency', '2', '--no-cache', '--on-source-error', 'skip', '--format', 'domains', '-q'],
+    [
+      'compile',
+      `--config=${join(EXAMPLES, 'flc.config.json')}`,
+      '-o',
+      'OUT/list.txt',
+      '--timeout',
+      '5',
+      '--retries',
+      '0',
+      '--concurrency',
+      '2',
+      '--no-cache',
+      '--on-source-error',
+      'skip',
+      '--format',
+      'domains',
+      '-q',
+    ],
   ],
   ['compile, no configuration found (exit 2)', ['compile', '-q']],
   ['compile every Public Suffix List name (Validate)', ['compile', '-c', 'DIR/psl.json', '-q']],
-  ['compile, a flag given twice (oclif\'s error)', ['compile', '-c', join(EXAMPLES, 'flc.config.json'), '-c', join(EXAMPLES, 'flc.config.json')]],
+  [
+    "compile, a flag given twice (oclif's error)",
+    ['compile', '-c', join(EXAMPLES, 'flc.config.json'), '-c', join(EXAMPLES, 'flc.config.json')],
+  ],
   ['compile, missing configuration (exit 2)', ['compile', '-c', 'DIR/none.json']],
   ['compile, two validators (exit 2)', ['compile', '-c', 'DIR/two-validators.yaml']],
   ['compile, missing source (exit 1, no file)', ['compile', '-c', 'DIR/missing-source.json', '-o', 'OUT/list.txt']],
@@ -104,7 +147,9 @@ describe('the bundled commands behave as oclif runs them', () => {
     const lines = (text: string) => {
       const all = text.split('\n');
       const sourceOf = (l: string) => /^flc: source (\d+)[/:]/.exec(l)?.[1];
-      const grouped = all.filter((l) => sourceOf(l) !== undefined).sort((a, b) => Number(sourceOf(a)) - Number(sourceOf(b)));
+      const grouped = all
+        .filter((l) => sourceOf(l) !== undefined)
+        .sort((a, b) => Number(sourceOf(a)) - Number(sourceOf(b)));
       return all.map((l) => (sourceOf(l) !== undefined ? grouped.shift()! : l));
     };
     expect(lines(fast.stderr)).toEqual(lines(viaOclif.stderr));
@@ -116,7 +161,7 @@ describe('the bundled commands behave as oclif runs them', () => {
 });
 
 describe('the bundle', () => {
-  test('builds tldts\' Public Suffix List only when tldts first looks a suffix up (scripts/bundle.js)', () => {
+  test("builds tldts' Public Suffix List only when tldts first looks a suffix up (scripts/bundle.js)", () => {
     const bundle = readFileSync(join(ROOT, 'dist/flc-fast.cjs'), 'latin1');
     // esbuild's lazy module: initialised where it is required, and nowhere else.
     const inits = bundle.match(/init_trie\(\)/g) ?? [];

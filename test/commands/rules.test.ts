@@ -65,7 +65,11 @@ describe('flc validate-rule', () => {
     ['0.0.0.0 ads.example.com', ['--test-url', 'http://ads.example.com']],
   ])('--json prints exactly the HTTP 200 body for %s', async (rule, extra) => {
     const result = await runCli(['validate-rule', rule, '--json', ...extra]);
-    const body = validateRule({ rule, strict: extra.includes('--strict') || undefined, testUrl: extra[extra.indexOf('--test-url') + 1] });
+    const body = validateRule({
+      rule,
+      strict: extra.includes('--strict') || undefined,
+      testUrl: extra[extra.indexOf('--test-url') + 1],
+    });
     expect(withoutDuration(JSON.parse(result.stdout))).toEqual(withoutDuration(JSON.parse(JSON.stringify(body))));
     expect(result.code).toBe(body.valid ? 0 : 1);
   });
@@ -78,9 +82,16 @@ describe('flc ast-walk and compile --ast-walk', () => {
     ['written and closed at once', 0],
     ['closed 300 ms after its first line', 300],
   ])('ast-walk with no FILE walks a piped list %s', async (_, delay) => {
-    const { code, stdout, stderr } = await piped(['ast-walk', '--max-depth', '1'], '||first.example^\n', '||second.example^\n', delay);
+    const { code, stdout, stderr } = await piped(
+      ['ast-walk', '--max-depth', '1'],
+      '||first.example^\n',
+      '||second.example^\n',
+      delay,
+    );
     expect(code, stderr).toBe(0);
-    const patterns = JSON.parse(stdout).nodes.filter((n: { depth: number }) => n.depth === 1).map((n: { node: { pattern: { value: string } } }) => n.node.pattern.value);
+    const patterns = JSON.parse(stdout)
+      .nodes.filter((n: { depth: number }) => n.depth === 1)
+      .map((n: { node: { pattern: { value: string } } }) => n.node.pattern.value);
     expect(patterns).toEqual(['||first.example^', '||second.example^']);
   });
 
@@ -97,8 +108,16 @@ describe('flc ast-walk and compile --ast-walk', () => {
     expect(result.code).toBe(0);
     const out = JSON.parse(result.stdout);
     expect(out.nodes[0]).toMatchObject({ type: 'FilterList', depth: 0, key: null, index: null });
-    expect(out.nodes.slice(1).every((n: { key: string; depth: number }) => n.key === 'children' && n.depth === 1)).toBe(true);
-    expect(out).toEqual(JSON.parse(JSON.stringify(walkAst({ text: (await import('node:fs')).readFileSync(FIXTURE, 'utf8'), maxDepth: 1, includeContext: true }))));
+    expect(out.nodes.slice(1).every((n: { key: string; depth: number }) => n.key === 'children' && n.depth === 1)).toBe(
+      true,
+    );
+    expect(out).toEqual(
+      JSON.parse(
+        JSON.stringify(
+          walkAst({ text: (await import('node:fs')).readFileSync(FIXTURE, 'utf8'), maxDepth: 1, includeContext: true }),
+        ),
+      ),
+    );
   });
 
   test('reads standard input; logs stay off stdout', () => {
@@ -109,7 +128,10 @@ describe('flc ast-walk and compile --ast-walk', () => {
     expect(run.status).toBe(0);
     const out = JSON.parse(run.stdout);
     expect(out.summary).toEqual({ Modifier: 2, total: 2 });
-    const viaCommand = spawnSync(process.execPath, [BIN, 'ast-walk', '-', '--types', 'Modifier'], { input: '||a.com^$third-party,domain=x.com\n', encoding: 'utf8' });
+    const viaCommand = spawnSync(process.execPath, [BIN, 'ast-walk', '-', '--types', 'Modifier'], {
+      input: '||a.com^$third-party,domain=x.com\n',
+      encoding: 'utf8',
+    });
     expect(JSON.parse(viaCommand.stdout).summary).toEqual({ Modifier: 2, total: 2 });
   });
 

@@ -78,7 +78,9 @@ describe('network faults, against a local server', () => {
     server = await startServer((req, res) => {
       if (req.headers['if-none-match'] === '"v1"') return void res.writeHead(304).end();
       bodies += 1;
-      res.writeHead(200, { etag: '"v1"', 'last-modified': 'Mon, 02 Jan 2026 00:00:00 GMT' }).end('0.0.0.0 cached.example');
+      res
+        .writeHead(200, { etag: '"v1"', 'last-modified': 'Mon, 02 Jan 2026 00:00:00 GMT' })
+        .end('0.0.0.0 cached.example');
     });
     const first = await compileUrl(`${server.url}/list.txt`);
     const second = await compileUrl(`${server.url}/list.txt`);
@@ -115,11 +117,15 @@ describe('malformed configurations', () => {
   test.each([
     ['bad.yaml', 'name: L\nsources: [\n  - source: a', /YAML syntax error/],
     ['unknown.json', '{"name":"L","sources":[{"source":"a.txt"}],"colour":"red"}', /unknown key "colour"/],
-    ['two.json', '{"name":"L","sources":[{"source":"a.txt"}],"transformations":["Validate","ValidateAllowIp"]}', /transformations: validation transformations cannot be combined/],
+    [
+      'two.json',
+      '{"name":"L","sources":[{"source":"a.txt"}],"transformations":["Validate","ValidateAllowIp"]}',
+      /transformations: validation transformations cannot be combined/,
+    ],
     ['empty.toml', 'name = "L"\nsources = []', /sources: Too small/],
     ['noname.json', '{"sources":[{"source":"a.txt"}]}', /name: is required/],
   ])('%s exits 2 naming the problem', async (name, text, message) => {
-    const result = await runCli(['compile', '-c', write(name, text), '-o', join(dir, 'out.txt')]);
+    const result = await runCli(['compile', '-c', write(name, text), '-o', join(dir, 'out.txt')], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(existsSync(join(dir, 'out.txt'))).toBe(false);
@@ -134,7 +140,7 @@ describe('malformed configurations', () => {
   test('a bad exclusion regex exits 2 naming the pattern', async () => {
     write('l.txt', 'a');
     const cfg = write('re.json', JSON.stringify({ name: 'L', sources: [{ source: 'l.txt' }], exclusions: ['/([/'] }));
-    const result = await runCli(['compile', '-c', cfg]);
+    const result = await runCli(['compile', '-c', cfg], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Invalid pattern /([/');
   });

@@ -36,11 +36,14 @@ describe('NodeSourceReader.readBytes', () => {
     expect(Buffer.from(bytes.subarray(0, length)).toString()).toBe(text);
   });
 
-  test.skipIf(!existsSync('/proc/version'))('a file whose size the system does not give (/proc/version) is read to its end', async () => {
-    const { bytes, length } = (await reader().readBytes('/proc/version'))!;
-    expect(length).toBeGreaterThan(0);
-    expect(Buffer.from(bytes.subarray(0, length)).toString()).toBe(readFileSync('/proc/version', 'utf8'));
-  });
+  test.skipIf(!existsSync('/proc/version'))(
+    'a file whose size the system does not give (/proc/version) is read to its end',
+    async () => {
+      const { bytes, length } = (await reader().readBytes('/proc/version'))!;
+      expect(length).toBeGreaterThan(0);
+      expect(Buffer.from(bytes.subarray(0, length)).toString()).toBe(readFileSync('/proc/version', 'utf8'));
+    },
+  );
 
   test('an aborted read rejects with the abort', async () => {
     const path = join(dir, 'abort.txt');
@@ -64,5 +67,14 @@ describe('NodeSourceReader.readBytes', () => {
     await expect(r.readBytes(join(dir, 'missing.txt'))).rejects.toThrow(/no such file/);
     await expect(r.readBytes('ftp://lists.example/list.txt')).rejects.toThrow(/unsupported URL scheme/);
     await expect(r.readBytes(dir)).rejects.toThrow(/is a directory/);
+  });
+});
+
+describe('NodeSourceReader and saved rule sets', () => {
+  test('flc-ruleset:<id> is refused by name, not looked for as a file (even when one has that name)', () => {
+    writeFileSync(join(dir, 'flc-ruleset:abc'), '||x.example^\n');
+    for (const ref of ['flc-ruleset:abc', 'FLC-RULESET:abc']) {
+      expect(() => reader().resolve(ref, null)).toThrow(/refused: saved rule sets .* are read only by flc serve/);
+    }
   });
 });

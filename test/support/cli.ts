@@ -14,7 +14,10 @@ export interface CliResult {
  * Runs `flc ARGS` in-process (the built commands in dist/), capturing stdout and
  * stderr, and turning a thrown oclif error into its exit code and printed message.
  */
-export async function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): Promise<CliResult> {
   const out: string[] = [];
   const err: string[] = [];
   const stdoutWrite = process.stdout.write;
@@ -26,9 +29,15 @@ export async function runCli(args: string[], opts: { cwd?: string; env?: Record<
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
-  const text = (chunk: string | Uint8Array) => (typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-  process.stdout.write = ((chunk: string | Uint8Array) => (out.push(text(chunk)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => (err.push(text(chunk)), true)) as typeof process.stderr.write;
+  const text = (chunk: string | Uint8Array) =>
+    typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  const capture = (into: string[]) =>
+    ((chunk: string | Uint8Array) => {
+      into.push(text(chunk));
+      return true;
+    }) as typeof process.stdout.write;
+  process.stdout.write = capture(out);
+  process.stderr.write = capture(err);
   let code = 0;
   const exitCode = process.exitCode;
   process.exitCode = undefined;

@@ -8,7 +8,9 @@ export interface TestServer {
 }
 
 /** A local HTTP server on port 0 answering with `handler`, recording every request. */
-export async function startServer(handler: (req: IncomingMessage, res: ServerResponse, n: number) => void): Promise<TestServer> {
+export async function startServer(
+  handler: (req: IncomingMessage, res: ServerResponse, n: number) => void,
+): Promise<TestServer> {
   const requests: TestServer['requests'] = [];
   const server: Server = createServer((req, res) => {
     requests.push({ path: req.url ?? '', headers: req.headers });

@@ -6,15 +6,22 @@ export default class UserList extends BaseCommand {
   static override summary = 'List the local users of the server store.';
   static override examples = ['<%= config.bin %> user list', '<%= config.bin %> user list --json --db /srv/flc/flc.db'];
   static override enableJsonFlag = true;
-  static override flags = { db: Flags.string({ env: 'FLC_DB', description: 'the store `flc serve --db` uses' }) };
+  static override flags = {
+    db: Flags.string({
+      env: 'FLC_DATABASE_URL',
+      description: 'the store `flc serve --db` uses: a SQLite file or a postgres:// URL (FLC_DB also names a file)',
+    }),
+  };
 
   async run(): Promise<{ users: (User & { adminRoles: string[] })[] }> {
     const { flags } = await this.parse(UserList);
     const { openStore } = await import('../../server/store/open.js');
-    const store = openStore(flags.db);
+    const store = await openStore(flags.db);
     try {
       const now = new Date().toISOString();
-      const users = store.listUsers().map((u) => ({ ...u, adminRoles: store.rolesOf(u.id, now) }));
+      const users = await Promise.all(
+        (await store.listUsers()).map(async (u) => ({ ...u, adminRoles: await store.rolesOf(u.id, now) })),
+      );
       if (!this.jsonEnabled()) {
         for (const u of users) {
           const extra = [...u.adminRoles, ...(u.banned ? ['banned'] : []), ...(u.apiDisabled ? ['api-disabled'] : [])];
@@ -23,7 +30,7 @@ export default class UserList extends BaseCommand {
       }
       return { users };
     } finally {
-      store.close();
+      await store.close();
     }
   }
 }

@@ -6,17 +6,22 @@ export default class UserRemove extends BaseCommand {
   static override summary = 'Remove a local user (and their sessions) from the server store.';
   static override examples = ['<%= config.bin %> user remove old@example.org'];
   static override args = { email: Args.string({ required: true, description: 'the user to remove' }) };
-  static override flags = { db: Flags.string({ env: 'FLC_DB', description: 'the store `flc serve --db` uses' }) };
+  static override flags = {
+    db: Flags.string({
+      env: 'FLC_DATABASE_URL',
+      description: 'the store `flc serve --db` uses: a SQLite file or a postgres:// URL (FLC_DB also names a file)',
+    }),
+  };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(UserRemove);
     const { openStore } = await import('../../server/store/open.js');
-    const store = openStore(flags.db);
+    const store = await openStore(flags.db);
     try {
-      if (!store.removeUser(args.email.trim().toLowerCase())) throw new InputError([`no user ${args.email}`]);
+      if (!(await store.removeUser(args.email.trim().toLowerCase()))) throw new InputError([`no user ${args.email}`]);
       this.note(`flc: removed ${args.email}`);
     } finally {
-      store.close();
+      await store.close();
     }
   }
 }

@@ -1,0 +1,154 @@
+import { availableParallelism } from 'node:os';
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { Configuration } from '../core/config/schema.js';
+import type { SourceReader } from '../core/load/source-reader.js';
+import type { CompileEvent } from '../core/pipeline/events.js';
+import type { ValidateRuleRequest } from '../core/ast/validate-rule.js';
+import { AbortedError } from '../core/errors/aborted-error.js';
+import { DeadlineError } from '../core/errors/deadline-error.js';
+import type { CompiledList, CompileTask, PortMessage, ValidateRuleTask, WorkerOutcome } from './compile-worker.js';
+import { fromWire, toWire } from './wire-error.js';
+
+export interface CompilePoolOptions {
+  /** Worker threads at most (`--compile-workers`); the number of cores by default. */
+  size?: number;
+  /** A compile's deadline in milliseconds, downloads included (`--compile-timeout`). */
+  deadlineMs?: number;
+  /** How long `validate-rule` may take to match a rule against its test URL. */
+  matchBudgetMs?: number;
+}
+
+export const POOL_DEFAULTS = { deadlineMs: 60_000, matchBudgetMs: 1_000 } as const;
+
+/** What a pooled compile gives back: the fields the server answers with. */
+export interface PooledCompile {
+  lines: string[];
+  ruleCount: number;
+  compiledAt: Date;
+}
+
+export interface PooledCompileOptions {
+  reader: SourceReader;
+  compiler: string;
+  now: () => Date;
+  onEvent?: (e: CompileEvent) => void;
+  signal?: AbortSignal;
+}
+
+// Run from the TypeScript sources (tests, `tsx`), the worker is TypeScript too and needs tsx's loader.
+const WORKER = new URL(
+  import.meta.url.endsWith('.ts') ? './compile-worker-from-source.mjs' : './compile-worker.js',
+  import.meta.url,
+).href;
+
+/**
+ * The server's worker pool (piscina): compiles and user-supplied pattern matching run off the
+ * main thread, each with a deadline, so no request can hold the event loop. A task past its
+ * deadline, cancelled, or cut short by `destroy()` ends its worker thread (piscina replaces it).
+ * One pool per server; the queue and other heavy work can run their tasks on it too.
+ */
+export class CompilePool {
+  readonly size: number;
+  readonly deadlineMs: number;
+  readonly matchBudgetMs: number;
+  private readonly pool: Piscina;
+  private closing = false;
+
+  constructor(opts: CompilePoolOptions = {}) {
+    this.size = Math.max(1, opts.size ?? availableParallelism());
+    this.deadlineMs = opts.deadlineMs ?? POOL_DEFAULTS.deadlineMs;
+    this.matchBudgetMs = opts.matchBudgetMs ?? POOL_DEFAULTS.matchBudgetMs;
+    this.pool = new Piscina({
+      filename: WORKER,
+      minThreads: 0,
+      maxThreads: this.size,
+      idleTimeout: 30_000,
+    });
+  }
+
+  /** Compiles `config` in a worker; the main thread reads its sources with `reader`. */
+  async compile(config: Configuration, opts: PooledCompileOptions): Promise<PooledCompile> {
+    const { port1, port2 } = new MessageChannel();
+    const reads = new AbortController();
+    let drained: () => void = () => undefined;
+    const allEvents = new Promise<void>((resolve) => {
+      drained = resolve;
+    });
+    // The worker closes its end after `done`; either says every event has arrived.
+    port1.once('close', () => drained());
+    port1.on('message', (m: PortMessage) => {
+      if (m.type === 'done') drained();
+      if (m.type === 'event') opts.onEvent?.(m.event as CompileEvent);
+      if (m.type !== 'read') return;
+      opts.reader.read(m.location, reads.signal).then(
+        (text) => port1.postMessage({ type: 'read-result', id: m.id, text } satisfies PortMessage),
+        (e) => port1.postMessage({ type: 'read-result', id: m.id, error: toWire(e) } satisfies PortMessage),
+      );
+    });
+    const task: CompileTask = {
+      kind: 'compile',
+      config,
+      compiler: opts.compiler,
+      nowMs: opts.now().getTime(),
+      port: port2,
+    };
+    try {
+      const out = await this.run<CompiledList>(
+        task,
+        [port2],
+        this.deadlineMs,
+        'The compilation',
+        opts.signal,
+        () => allEvents,
+      );
+      const text = Buffer.from(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength).toString('utf8');
+      return {
+        lines: out.lineCount === 0 ? [] : text.split('\n'),
+        ruleCount: out.ruleCount,
+        compiledAt: new Date(out.compiledAtMs),
+      };
+    } finally {
+      reads.abort(new AbortedError('the compilation ended'));
+      port1.close();
+    }
+  }
+
+  /** `validateRule` in a worker, stopped after the match budget (a regular expression can backtrack for ever). */
+  validateRule(request: ValidateRuleRequest): Promise<unknown> {
+    const task: ValidateRuleTask = { kind: 'validate-rule', request };
+    return this.run(task, [], this.matchBudgetMs, 'Matching the rule against testUrl');
+  }
+
+  /** Ends every worker: tasks in flight fail as cancelled (the server is shutting down). */
+  async destroy(): Promise<void> {
+    this.closing = true;
+    await this.pool.destroy();
+  }
+
+  private async run<T>(
+    task: CompileTask | ValidateRuleTask,
+    transferList: CompileTask['port'][],
+    deadlineMs: number,
+    what: string,
+    signal?: AbortSignal,
+    /** Waited for once the worker has answered (and so is alive to have sent it). */
+    settled: () => Promise<void> = () => Promise.resolve(),
+  ): Promise<T> {
+    if (this.closing) throw new AbortedError(new Error('the server is shutting down'));
+    const deadline = AbortSignal.timeout(deadlineMs);
+    const both = signal ? AbortSignal.any([deadline, signal]) : deadline;
+    let outcome: WorkerOutcome<T>;
+    try {
+      outcome = (await this.pool.run(task, { transferList, signal: both })) as WorkerOutcome<T>;
+    } catch (e) {
+      if (signal?.aborted) throw new AbortedError(signal.reason);
+      if (deadline.aborted) throw new DeadlineError(what, deadlineMs);
+      if (this.closing) throw new AbortedError(new Error('the server is shutting down'));
+      throw e;
+    }
+    await settled();
+    if ('error' in outcome) throw fromWire(outcome.error);
+    return outcome.ok;
+  }
+}

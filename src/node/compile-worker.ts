@@ -1,0 +1,91 @@
+import type { MessagePort } from 'node:worker_threads';
+import { compile } from '../core/pipeline/compile.js';
+import type { Configuration } from '../core/config/schema.js';
+import { validateRule, type ValidateRuleRequest } from '../core/ast/validate-rule.js';
+import { resolveHttpLocation } from './safe-reader.js';
+import { fromWire, toWire, type WireError } from './wire-error.js';
+
+/** A compile: sources are read by the main thread (its reader and address policy) over `port`. */
+export interface CompileTask {
+  kind: 'compile';
+  config: Configuration;
+  compiler: string;
+  nowMs: number;
+  port: MessagePort;
+}
+
+export interface ValidateRuleTask {
+  kind: 'validate-rule';
+  request: ValidateRuleRequest;
+}
+
+export type WorkerOutcome<T> = { ok: T } | { error: WireError };
+
+export interface CompiledList {
+  /** The list's lines joined with LF, UTF-8 (one buffer crosses threads faster than a million strings). */
+  bytes: Uint8Array;
+  lineCount: number;
+  ruleCount: number;
+  compiledAtMs: number;
+}
+
+/** Messages on a compile's port. */
+export type PortMessage =
+  | { type: 'read'; id: number; location: string }
+  | { type: 'read-result'; id: number; text?: string; error?: WireError }
+  | { type: 'event'; event: unknown }
+  /** The last message of a compile: every event has been posted before it. */
+  | { type: 'done' };
+
+function compileInWorker(task: CompileTask): Promise<CompiledList> {
+  const pending = new Map<number, { resolve: (text: string) => void; reject: (e: Error) => void }>();
+  let next = 0;
+  task.port.on('message', (m: PortMessage) => {
+    if (m.type !== 'read-result') return;
+    const waiter = pending.get(m.id);
+    pending.delete(m.id);
+    if (m.error) waiter?.reject(fromWire(m.error));
+    else waiter?.resolve(m.text ?? '');
+  });
+  const reader = {
+    resolve: resolveHttpLocation,
+    read: (location: string) =>
+      new Promise<string>((resolve, reject) => {
+        const id = next++;
+        pending.set(id, { resolve, reject });
+        task.port.postMessage({ type: 'read', id, location } satisfies PortMessage);
+      }),
+  };
+  return compile(task.config, {
+    reader,
+    compiler: task.compiler,
+    now: () => new Date(task.nowMs),
+    onEvent: (event) => task.port.postMessage({ type: 'event', event } satisfies PortMessage),
+  }).then((result) => ({
+    bytes: result.bytes(),
+    lineCount: result.lineCount,
+    ruleCount: result.ruleCount,
+    compiledAtMs: result.compiledAt.getTime(),
+  }));
+}
+
+/**
+ * The worker of the server's pool (compile-pool.ts): the work user input can make slow (a
+ * compile's patterns and transformations, a rule's regular expression against a test URL)
+ * runs here, so that it can be stopped at its deadline by ending the thread.
+ */
+export default async function run(task: CompileTask | ValidateRuleTask): Promise<WorkerOutcome<unknown>> {
+  try {
+    if (task.kind === 'validate-rule') return { ok: validateRule(task.request) };
+    try {
+      return { ok: await compileInWorker(task) };
+    } finally {
+      // The task's result travels on another channel than the events: this tells the main thread
+      // that it has them all, so a result never overtakes the last events.
+      task.port.postMessage({ type: 'done' } satisfies PortMessage);
+      task.port.close();
+    }
+  } catch (e) {
+    return { error: toWire(e) };
+  }
+}

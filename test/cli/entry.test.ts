@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import Compile from '../../src/commands/compile.js';
+import { runFlc } from '../support/two-clis.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+// CommonJS for bin/run.js; built by `npm run build` (pretest).
+const { entryArgv } = createRequire(import.meta.url)(join(ROOT, 'dist/cli/entry-argv.cjs')) as {
+  entryArgv: (argv: string[]) => { argv: string[]; version: boolean };
+};
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'flc-entry-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('entryArgv: what the words after flc mean', () => {
+  test.each([
+    [
+      ['-c', 'a.json', '-o', 'out.txt'],
+      ['compile', '-c', 'a.json', '-o', 'out.txt'],
+    ],
+    [
+      ['-i', 'a.txt', '-i', 'b.txt', '-t', 'hosts'],
+      ['compile', '-i', 'a.txt', '-i', 'b.txt', '-t', 'hosts'],
+    ],
+    [['-v'], ['compile', '-v']],
+    [['-h'], ['--help']],
+    [['--help'], ['--help']],
+    [
+      ['-c', 'a.json', '-h'],
+      ['compile', '-c', 'a.json', '-h'],
+    ],
+    [
+      ['compile', '-c', 'a.json'],
+      ['compile', '-c', 'a.json'],
+    ],
+    [
+      ['help', 'compile'],
+      ['help', 'compile'],
+    ],
+    [[], []],
+  ])('%j -> %j', (argv, expected) => {
+    expect(entryArgv(argv)).toEqual({ argv: expected, version: false });
+  });
+
+  test('--version and version alone ask for the version only', () => {
+    expect(entryArgv(['--version']).version).toBe(true);
+    expect(entryArgv(['version']).version).toBe(true);
+    expect(entryArgv(['-c', 'a.json', '--version'])).toEqual({
+      argv: ['compile', '-c', 'a.json', '--version'],
+      version: false,
+    });
+  });
+});
+
+describe('help, version and mistakes', () => {
+  test('flc help compile, flc compile -h and flc -c x -h show the compile help', async () => {
+    for (const args of [
+      ['help', 'compile'],
+      ['compile', '-h'],
+      ['-c', 'x.json', '-h'],
+    ]) {
+      const run = await runFlc(args, dir);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(run.stdout).toContain('$ flc compile');
+      expect(run.stdout).toContain('--report');
+    }
+  });
+
+  test('help never splits a word: every node type name and flag appears whole', async () => {
+    const { NODE_TYPES } = await import('../../src/core/ast/node-types.js');
+    for (const args of [
+      ['compile', '--help'],
+      ['ast-walk', '--help'],
+    ]) {
+      const run = await runFlc(args, dir);
+      expect(run.code).toBe(0);
+      for (const type of NODE_TYPES) expect(run.stdout, `${args[0]}: ${type}`).toMatch(new RegExp(`\\b${type}\\b`));
+    }
+  });
+
+  test('flc version prints what flc --version prints', async () => {
+    const [a, b] = await Promise.all([runFlc(['version'], dir), runFlc(['--version'], dir)]);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    expect(a.stdout).toMatch(/^flc\/\d+\.\d+\.\d+ \S+ node-v\d+/);
+  });
+
+  test('a mistyped command gets a suggestion, one line, exit 2', async () => {
+    const run = await runFlc(['comple', '-c', 'x.json'], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'Error: "comple" is not a flc command. Did you mean "compile"? See "flc help" for the list.\n',
+    );
+    const far = await runFlc(['frobnicate'], dir);
+    expect(far.stderr).not.toContain('Did you mean');
+  });
+
+  test('an unknown flag is one line with a suggestion and a pointer to --help, never the usage', async () => {
+    const typo = await runFlc(['-c', 'x.json', '--reprot', 'r.json'], dir);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe('Error: Nonexistent flag: --reprot. Did you mean --report? See "flc compile --help".\n');
+    const bad = await runFlc(['compile', '--format', 'xml'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).not.toContain('USAGE');
+    const both = await runFlc(['-c', 'a.json', '-i', 'b.txt'], dir);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/^Error: --\w+=\S+ cannot also be provided when using --(config|input)/);
+    expect(both.stderr).not.toContain('USAGE');
+  });
+
+  test("every example of compile --help runs as written, in this package's examples folder", async () => {
+    const examples = join(dir, 'examples');
+    cpSync(join(ROOT, 'examples'), examples, { recursive: true });
+    expect(Compile.examples).toHaveLength(3);
+    for (const example of Compile.examples as string[]) {
+      const match = /^cd examples && <%= config\.bin %> (.*?)(?: > (\S+))?$/.exec(example);
+      expect(match, example).not.toBeNull();
+      const [, words, redirect] = match!;
+      const run = await runFlc(words.split(' '), examples);
+      expect(run.code, `${example}: ${run.stderr}`).toBe(0);
+      if (redirect) writeFileSync(join(examples, redirect), run.stdout);
+      for (const named of words.split(' ').filter((w) => /\.(json|yaml|txt)$/.test(w))) {
+        expect(existsSync(join(examples, named)), named).toBe(true);
+      }
+    }
+    expect(readFileSync(join(examples, 'list.txt'), 'utf8')).toContain('||ads.example.com^');
+  });
+
+  test('a discovered configuration resolves its sources against its own folder', async () => {
+    const project = join(dir, 'project');
+    mkdirSync(join(project, 'lists'), { recursive: true });
+    writeFileSync(join(project, 'lists/hosts.txt'), '0.0.0.0 found.example\n');
+    writeFileSync(
+      join(project, 'flc.config.json'),
+      JSON.stringify({ name: 'D', sources: [{ source: 'lists/hosts.txt' }] }),
+    );
+    const fromRoot = await runFlc(['compile', '-q'], project);
+    expect(fromRoot.code, fromRoot.stderr).toBe(0);
+    expect(fromRoot.stdout).toContain('0.0.0.0 found.example');
+    const named = await runFlc(['-c', 'project/flc.config.json', '-q'], dir);
+    expect(named.code).toBe(1);
+    expect(named.stderr).toContain(`no such file: ${join(dir, 'lists/hosts.txt')}`);
+  });
+});
