@@ -1,122 +1,278 @@
-import { afterEach, describe, expect, test } from 'vitest';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { SqliteStore, listMigrations } from '../../src/server/store/sqlite-store.js';
-import { createApp } from '../../src/server/app.js';
-import { SafeSourceReader } from '../../src/node/safe-reader.js';
+import { afterAll, beforeEach, describe, expect, test } from 'vitest';
+import { openStore } from '../../src/server/store/open.js';
+import { MIGRATION_NAMES } from '../../src/server/store/migrations/index.js';
+import { ConflictError } from '../../src/core/errors/conflict-error.js';
+import type { Store } from '../../src/server/store/store.js';
+import type { UsageEntry } from '../../src/server/store/accounts.js';
+import { ENGINES, freshStore } from '../support/stores.js';
 
-const dirs: string[] = [];
-const tempDb = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'flc-store-'));
-  dirs.push(dir);
-  return join(dir, 'nested', 'flc.db');
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const password = { hash: 'h', salt: 's', iterations: 1 };
+const at = '2026-01-01T00:00:00.000Z';
 
-describe('SqliteStore', () => {
-  test('creates, migrates once, uses WAL and keeps data across reopening', () => {
-    const file = tempDb();
-    const first = new SqliteStore(file);
-    expect(first.migrations()).toEqual(listMigrations().map((m) => m.id));
-    first.recordDeployment({ version: '1.0.0', nodeVersion: 'v20', startedAt: '2026-01-01T00:00:00.000Z' });
-    first.close();
-    const second = new SqliteStore(file);
-    second.recordDeployment({ version: '1.1.0', nodeVersion: 'v20', startedAt: '2026-01-02T00:00:00.000Z' });
-    expect(second.migrations()).toEqual(listMigrations().map((m) => m.id));
-    expect(existsSync(`${file}-wal`)).toBe(true);
-    expect(second.deployments(10).map((d) => d.version)).toEqual(['1.1.0', '1.0.0']);
-    expect(second.deploymentStats()).toEqual({
-      total: 2,
-      versions: [
-        { version: '1.1.0', count: 1, firstStartedAt: '2026-01-02T00:00:00.000Z', lastStartedAt: '2026-01-02T00:00:00.000Z' },
-        { version: '1.0.0', count: 1, firstStartedAt: '2026-01-01T00:00:00.000Z', lastStartedAt: '2026-01-01T00:00:00.000Z' },
-      ],
-    });
-    expect(Object.keys(second.deployments(1)[0])).toEqual(['id', 'version', 'nodeVersion', 'startedAt']);
-    second.close();
+/** The store's whole suite, once per engine: SQLite always, PostgreSQL where there is one (CI). */
+describe.each(ENGINES)('$engine store', (engine) => {
+  const open: Store[] = [];
+  const fresh = async () => {
+    const store = await freshStore(engine);
+    open.push(store);
+    return store;
+  };
+  const newUser = (store: Store, email: string, tier = 'free') =>
+    store.createUser({ email, role: tier === 'admin' ? 'admin' : 'user', tier, password });
+  beforeEach((ctx) => {
+    if (engine.skip) ctx.skip(engine.skip);
+  });
+  afterAll(async () => {
+    await Promise.all(open.map((s) => s.close()));
+    engine.cleanup();
   });
 
-  test('tiers, scopes and roles are seeded as the specification describes', () => {
-    const store = new SqliteStore(':memory:');
-    expect(store.tiers().map((t) => [t.name, t.orderRank, t.rateLimit])).toEqual([
+  test('migrates once on open and keeps data across reopening', async () => {
+    const location = await engine.location();
+    const first = await openStore(location);
+    expect(first.engine).toBe(engine.engine);
+    expect(await first.migrations()).toEqual(MIGRATION_NAMES);
+    await first.recordDeployment({ version: '1.0.0', nodeVersion: 'v20', startedAt: '2026-01-01T00:00:00.000Z' });
+    await first.close();
+    const second = await openStore(location);
+    open.push(second);
+    await second.recordDeployment({ version: '1.1.0', nodeVersion: 'v20', startedAt: '2026-01-02T00:00:00.000Z' });
+    expect(await second.migrations()).toEqual(MIGRATION_NAMES);
+    expect((await second.deployments(10)).map((d) => d.version)).toEqual(['1.1.0', '1.0.0']);
+    expect(await second.deploymentStats()).toEqual({
+      total: 2,
+      versions: [
+        {
+          version: '1.1.0',
+          count: 1,
+          firstStartedAt: '2026-01-02T00:00:00.000Z',
+          lastStartedAt: '2026-01-02T00:00:00.000Z',
+        },
+        {
+          version: '1.0.0',
+          count: 1,
+          firstStartedAt: '2026-01-01T00:00:00.000Z',
+          lastStartedAt: '2026-01-01T00:00:00.000Z',
+        },
+      ],
+    });
+    expect(Object.keys((await second.deployments(1))[0])).toEqual(['id', 'version', 'nodeVersion', 'startedAt']);
+  });
+
+  test('two stores opening one new location together migrate it once', async () => {
+    const location = await engine.location();
+    const both = await Promise.all([openStore(location), openStore(location)]);
+    open.push(...both);
+    for (const store of both) expect(await store.migrations()).toEqual(MIGRATION_NAMES);
+    expect((await both[1].tiers()).map((t) => t.name)).toEqual(['anonymous', 'free', 'pro', 'admin']);
+  });
+
+  test('tiers, scopes and roles are seeded as the specification describes', async () => {
+    const store = await fresh();
+    expect((await store.tiers()).map((t) => [t.name, t.orderRank, t.rateLimit])).toEqual([
       ['anonymous', 0, 10],
       ['free', 1, 60],
       ['pro', 2, 300],
       ['admin', 3, 0],
     ]);
-    const roles = Object.fromEntries(store.roles().map((r) => [r.name, r.permissions]));
+    expect((await store.scopes()).map((s) => [s.name, s.requiredTier])).toEqual([
+      ['compile', 'free'],
+      ['rules', 'free'],
+      ['admin', 'admin'],
+    ]);
+    const roles = Object.fromEntries((await store.roles()).map((r) => [r.name, r.permissions]));
     expect(Object.keys(roles)).toEqual(['viewer', 'editor', 'super-admin']);
-    expect(roles.viewer).toEqual(['admin:read', 'audit:read', 'metrics:read', 'config:read', 'users:read', 'flags:read']);
+    expect(roles.viewer).toEqual([
+      'admin:read',
+      'audit:read',
+      'metrics:read',
+      'config:read',
+      'users:read',
+      'flags:read',
+    ]);
     expect(roles['super-admin']).toEqual(expect.arrayContaining(['roles:assign', 'users:manage', 'admin:write']));
-    store.close();
   });
 
-  test('role assignments are idempotent and die with their user', () => {
-    const store = new SqliteStore(':memory:');
-    const user = store.createUser({ email: 'a@example.org', role: 'admin', tier: 'admin', password: { hash: 'h', salt: 's', iterations: 1 } });
-    store.assignRole(user.id, 'super-admin', 'test', '2026-01-01T00:00:00Z');
-    store.assignRole(user.id, 'super-admin', 'test', '2026-01-01T00:00:00Z');
-    expect(store.rolesOf(user.id, '2026-01-02T00:00:00Z')).toEqual(['super-admin']);
-    expect(() => store.assignRole(user.id, 'no-such-role', 'test', 'x')).toThrow();
-    store.removeUser('a@example.org');
-    expect(store.rolesOf(user.id, '2026-01-02T00:00:00Z')).toEqual([]);
-    store.close();
+  test('users: create, find, page, change, ban, delete', async () => {
+    const store = await fresh();
+    const a = await newUser(store, 'a@example.org');
+    const b = await store.createUser({
+      email: '+15551234567',
+      identifierType: 'phone',
+      name: 'B',
+      role: 'admin',
+      tier: 'admin',
+      password,
+    });
+    expect(a).toMatchObject({ email: 'a@example.org', identifierType: 'email', banned: false, apiDisabled: false });
+    expect(b).toMatchObject({ identifierType: 'phone', name: 'B', role: 'admin' });
+    expect((await store.userByEmail('a@example.org'))?.password).toEqual(password);
+    expect(await store.userById(a.id)).toEqual(a);
+    expect((await store.userWithPassword(a.id))?.password).toEqual(password);
+    expect(await store.userById('nobody')).toBeNull();
+    expect((await store.listUsers()).map((u) => u.id).sort()).toEqual([a.id, b.id].sort());
+    const page = await store.usersPage(1, 1);
+    expect(page.total).toBe(2);
+    expect(page.users).toHaveLength(1);
+
+    await store.createSession('s1', { userId: a.id, createdAt: at, expiresAt: '2027-01-01T00:00:00.000Z' });
+    const before = store.accountGeneration();
+    const banned = await store.updateUser(a.id, { banned: true, banReason: 'spam', tier: 'pro' }, at);
+    expect(banned).toMatchObject({ banned: true, banReason: 'spam', tier: 'pro', updatedAt: at });
+    expect(store.accountGeneration()).toBeGreaterThan(before);
+    expect(await store.sessionByTokenHash('s1')).toBeNull();
+    expect(await store.updateUser(a.id, { banned: false }, at)).toMatchObject({ banned: false, banReason: null });
+    expect(await store.updateUser('nobody', { banned: true }, at)).toBeNull();
+    expect(await store.removeUser('a@example.org')).toBe(true);
+    expect(await store.removeUser('a@example.org')).toBe(false);
+    expect(await store.deleteUser(b.id)).toBe(true);
+    expect(await store.listUsers()).toEqual([]);
   });
 
-  test('health checks and the smoke test', () => {
-    const store = new SqliteStore(':memory:');
-    expect(store.latestHealth()).toBeNull();
-    store.recordHealth({ status: 'ok', version: '1', checkedAt: 'a' });
-    store.recordHealth({ status: 'ok', version: '1', checkedAt: 'b' });
-    expect(store.latestHealth()).toEqual({ status: 'ok', version: '1', checkedAt: 'b' });
-    expect(() => store.smoke('2026-01-01T00:00:00.000Z')).not.toThrow();
-    store.close();
-  });
-});
-
-describe('store routes', () => {
-  const store = new SqliteStore(':memory:');
-  store.recordDeployment({ version: '2.0.0', nodeVersion: 'v20', startedAt: '2026-03-01T00:00:00.000Z' });
-  const app = createApp({
-    store,
-    version: '2.0.0',
-    now: () => Date.parse('2026-03-01T00:01:00Z'),
-    startedAt: Date.parse('2026-03-01T00:00:00Z'),
-    makeReader: () => new SafeSourceReader({ allowPrivate: false, timeoutMs: 1000, retries: 0, maxBytes: 1024, userAgent: 't' }),
-  });
-  const get = async (path: string) => (await app.request(path)).json();
-
-  test('deployments and their stats', async () => {
-    expect(await get('/api/deployments')).toMatchObject({ success: true, deployments: [{ version: '2.0.0', startedAt: '2026-03-01T00:00:00.000Z' }] });
-    expect(await get('/api/deployments/stats')).toMatchObject({ success: true, currentVersion: '2.0.0', total: 1 });
-    expect((await app.request('/api/deployments?limit=0')).status).toBe(422);
+  test('an email is taken once: a second account with it is a ConflictError, also when sign-ups race', async () => {
+    const store = await fresh();
+    await newUser(store, 'taken@example.org');
+    await expect(newUser(store, 'taken@example.org')).rejects.toBeInstanceOf(ConflictError);
+    const racing = await Promise.allSettled(Array.from({ length: 5 }, () => newUser(store, 'race@example.org')));
+    expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of racing.filter((r) => r.status === 'rejected'))
+      expect((r as PromiseRejectedResult).reason).toBeInstanceOf(ConflictError);
+    // The store goes on working after the refused writes.
+    expect((await store.listUsers()).map((u) => u.email).sort()).toEqual(['race@example.org', 'taken@example.org']);
   });
 
-  test('health/latest follows /api/health; db-smoke works', async () => {
-    expect(await get('/api/health/latest')).toEqual({ success: true, check: null });
-    await app.request('/api/health');
-    expect(await get('/api/health/latest')).toEqual({ success: true, check: { status: 'ok', version: '2.0.0', checkedAt: '2026-03-01T00:01:00.000Z' } });
-    expect(await get('/api/health/db-smoke')).toMatchObject({ success: true, ok: true });
+  test('sessions: one with its user, ended one by one, all at once, or all but one by a new password', async () => {
+    const store = await fresh();
+    const u = await newUser(store, 's@example.org');
+    for (const t of ['t1', 't2', 't3'])
+      await store.createSession(t, { userId: u.id, createdAt: at, expiresAt: '2027-01-01T00:00:00.000Z' });
+    const found = await store.sessionsWithUsers(['t1', 't2', 'unknown']);
+    expect([...found.keys()].sort()).toEqual(['t1', 't2']);
+    expect(found.get('t1')).toEqual({
+      session: { userId: u.id, createdAt: at, expiresAt: '2027-01-01T00:00:00.000Z' },
+      user: u,
+    });
+    await store.deleteSession('t1');
+    expect((await store.sessionsWithUsers(['t1'])).size).toBe(0);
+    const next = { hash: 'h2', salt: 's2', iterations: 2 };
+    expect(await store.setPassword(u.id, next, 't2', '2026-02-01T00:00:00.000Z')).toBe(1);
+    expect((await store.userByEmail('s@example.org'))?.password).toEqual(next);
+    expect(await store.sessionByTokenHash('t2')).not.toBeNull();
+    expect(await store.sessionByTokenHash('t3')).toBeNull();
+    expect(await store.setPassword('nobody', next, null, at)).toBeNull();
+    expect(await store.deleteSessions(u.id)).toBe(1);
+    expect(await store.sessionByTokenHash('t2')).toBeNull();
   });
 
-  test('db-smoke is 503 when the store fails', async () => {
-    const broken = new SqliteStore(':memory:');
-    const brokenApp = createApp({ store: broken, version: '1', now: () => 0, startedAt: 0, makeReader: () => new SafeSourceReader({ allowPrivate: false, timeoutMs: 1, retries: 0, maxBytes: 1, userAgent: 't' }) });
-    broken.close();
-    const res = await brokenApp.request('/api/health/db-smoke');
-    expect(res.status).toBe(503);
-    expect((await res.json()).detail).toMatch(/^Store check failed/);
+  test('API keys: created, listed, found with their owner, touched, revoked once', async () => {
+    const store = await fresh();
+    const u = await newUser(store, 'k@example.org');
+    const other = await newUser(store, 'other@example.org');
+    const key = await store.createApiKey(
+      {
+        id: 'k1',
+        userId: u.id,
+        name: 'ci',
+        prefix: 'flc_abcdefgh',
+        scopes: ['compile'],
+        createdAt: at,
+        expiresAt: null,
+      },
+      'hash1',
+    );
+    expect(key).toMatchObject({ id: 'k1', revokedAt: null, lastUsedAt: null });
+    expect(await store.apiKeys(u.id)).toEqual([key]);
+    expect(await store.apiKeyByHash('hash1')).toEqual(key);
+    expect(await store.apiKeysWithUsers(['hash1', 'nope'])).toEqual(new Map([['hash1', { key, user: u }]]));
+    await store.touchApiKey('k1', '2026-01-02T00:00:00.000Z');
+    expect((await store.apiKeyByHash('hash1'))?.lastUsedAt).toBe('2026-01-02T00:00:00.000Z');
+    expect(await store.revokeApiKey(other.id, 'k1', at)).toBe(false);
+    expect(await store.revokeApiKey(u.id, 'k1', at)).toBe(true);
+    expect(await store.revokeApiKey(u.id, 'k1', at)).toBe(false);
+    expect((await store.apiKeyByHash('hash1'))?.revokedAt).toBe(at);
+    await expect(store.createApiKey({ ...key, id: 'k2' }, 'hash1')).rejects.toBeInstanceOf(ConflictError);
   });
 
-  test('metrics count requests by route and status', async () => {
-    await app.request('/api/version');
-    await app.request('/api/nope');
-    const metrics = await get('/api/metrics');
-    expect(metrics.requests.byRoute['GET /api/version']).toBeGreaterThanOrEqual(1);
-    expect(metrics.requests.byStatus['404']).toBeGreaterThanOrEqual(1);
-    expect(metrics.uptimeSeconds).toBe(60);
+  test('tiers and endpoint overrides change, and say so through the access generation', async () => {
+    const store = await fresh();
+    const before = store.accessGeneration();
+    expect(await store.updateTier('free', { rateLimit: 10, features: { maxSources: 5 } }, at)).toEqual({
+      name: 'free',
+      orderRank: 1,
+      rateLimit: 10,
+      features: { maxSources: 5 },
+    });
+    expect(await store.updateTier('nope', { rateLimit: 1 }, at)).toBeNull();
+    await store.updateTier('pro', { isActive: false }, at);
+    expect((await store.tiers()).map((t) => t.name)).toEqual(['anonymous', 'free', 'admin']);
+    const o = await store.createEndpointOverride({
+      pathPattern: '/api/x/*',
+      method: '*',
+      requiredTier: 'free',
+      requiredScopes: ['rules'],
+      isPublic: false,
+    });
+    expect(await store.endpointOverrides()).toEqual([o]);
+    expect(store.accessGeneration()).toBeGreaterThanOrEqual(before + 3);
+  });
+
+  test('role assignments are idempotent, checked against the roles, and die with their user', async () => {
+    const store = await fresh();
+    const user = await newUser(store, 'r@example.org', 'admin');
+    await store.assignRole(user.id, 'super-admin', 'test', at);
+    await store.assignRole(user.id, 'super-admin', 'test', at);
+    expect(await store.rolesOf(user.id, '2026-01-02T00:00:00Z')).toEqual(['super-admin']);
+    await expect(store.assignRole(user.id, 'no-such-role', 'test', at)).rejects.toThrow();
+    await store.removeUser('r@example.org');
+    expect(await store.rolesOf(user.id, '2026-01-02T00:00:00Z')).toEqual([]);
+  });
+
+  test('usage: counts merge per user, day and route; deleted users are not counted', async () => {
+    const store = await fresh();
+    const u = await newUser(store, 'u@example.org');
+    const e = (count: number, firstSeen: string, lastSeen: string): UsageEntry => ({
+      userId: u.id,
+      day: '2026-01-01',
+      route: 'GET /api/version',
+      count,
+      firstSeen,
+      lastSeen,
+    });
+    await store.addUsage([e(2, '2026-01-01T10:00:00Z', '2026-01-01T11:00:00Z')]);
+    await store.addUsage([
+      e(3, '2026-01-01T09:00:00Z', '2026-01-01T10:30:00Z'),
+      { ...e(1, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z'), userId: 'deleted-user' },
+    ]);
+    expect(await store.usage(u.id, '2026-01-01')).toEqual([e(5, '2026-01-01T09:00:00Z', '2026-01-01T11:00:00Z')]);
+    expect(await store.usage(u.id, '2026-01-02')).toEqual([]);
+    await store.deleteUser(u.id);
+    expect(await store.usage(u.id, '2000-01-01')).toEqual([]);
+  });
+
+  test('a failed transaction is rolled back whole, and the store goes on working', async () => {
+    const store = await fresh();
+    const u = await newUser(store, 'tx@example.org');
+    const good: UsageEntry = { userId: u.id, day: '2026-01-01', route: 'a', count: 1, firstSeen: at, lastSeen: at };
+    // The second row breaks a NOT NULL constraint: the first, written in the same transaction, goes too.
+    const broken = { ...good, route: 'b', count: null as unknown as number };
+    await expect(store.addUsage([good, broken])).rejects.toThrow();
+    expect(await store.usage(u.id, '2000-01-01')).toEqual([]);
+    await store.addUsage([good]);
+    expect(await store.usage(u.id, '2000-01-01')).toEqual([good]);
+    expect(await store.updateUser(u.id, { tier: 'pro' }, at)).toMatchObject({ tier: 'pro' });
+  });
+
+  test('health checks and the smoke test', async () => {
+    const store = await fresh();
+    expect(await store.latestHealth()).toBeNull();
+    await store.recordHealth({ status: 'ok', version: '1', checkedAt: 'a' });
+    await store.recordHealth({ status: 'ok', version: '1', checkedAt: 'b' });
+    expect(await store.latestHealth()).toEqual({ status: 'ok', version: '1', checkedAt: 'b' });
+    await expect(store.smoke('2026-01-01T00:00:00.000Z')).resolves.toBeUndefined();
+  });
+
+  test('the description names the engine and never a password', async () => {
+    const store = await fresh();
+    expect(store.description).toMatch(engine.engine === 'sqlite' ? /^SQLite \/.*flc\.db$/ : /^PostgreSQL postgres:/);
   });
 });

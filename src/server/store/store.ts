@@ -1,4 +1,9 @@
 import type { AccountStore } from './accounts.js';
+import type { AdminStore } from './admin.js';
+import type { RateLimiter } from '../rate-limit.js';
+import type { JobStore } from './jobs.js';
+import type { ServiceRecordStore } from './service-records.js';
+import type { DatabaseAdmin } from './database-admin.js';
 
 /** One start of a server version. */
 export interface Deployment {
@@ -20,18 +25,30 @@ export interface HealthCheck {
 }
 
 /**
- * What the server keeps across restarts. The SQLite implementation serves one machine;
- * a server database can implement the same interface when one is not enough.
+ * What the server keeps across restarts, on SQLite (one machine, the default) or PostgreSQL
+ * (several processes on one database). Every call is asynchronous.
  */
-export interface Store extends AccountStore {
-  recordDeployment(d: Omit<Deployment, 'id'>): Deployment;
-  deployments(limit: number): Deployment[];
-  deploymentStats(): DeploymentStats;
-  recordHealth(check: HealthCheck): void;
-  latestHealth(): HealthCheck | null;
+export interface Store extends AccountStore, AdminStore, ServiceRecordStore {
+  readonly engine: 'sqlite' | 'postgres';
+  /** The engine and where, for logs and settings; never a password. */
+  readonly description: string;
+  recordDeployment(d: Omit<Deployment, 'id'>): Promise<Deployment>;
+  deployments(limit: number): Promise<Deployment[]>;
+  deploymentStats(): Promise<DeploymentStats>;
+  recordHealth(check: HealthCheck): Promise<void>;
+  latestHealth(): Promise<HealthCheck | null>;
   /** Writes, reads back and deletes a row in one transaction; throws when the store cannot. */
-  smoke(at: string): void;
-  /** Migration ids applied, in order. */
-  migrations(): number[];
-  close(): void;
+  smoke(at: string): Promise<void>;
+  /** Names of the migrations applied, in order (`001-initial`, …). */
+  migrations(): Promise<string[]>;
+  /**
+   * A per-minute request counter named `name`: in this process's memory on SQLite, in the
+   * database on PostgreSQL, so that every process on it counts together.
+   */
+  rateLimiter(name: string): RateLimiter;
+  /** The durable job queue's table (asynchronous compiles and workflows). */
+  readonly jobs: JobStore;
+  /** The database itself, for the admin storage and database views. */
+  databaseAdmin(): DatabaseAdmin;
+  close(): Promise<void>;
 }

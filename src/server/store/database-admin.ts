@@ -1,0 +1,273 @@
+import { type Kysely, sql } from 'kysely';
+import type { Pool } from 'pg';
+import type { Database } from './schema.js';
+import type { StoreLocation } from './location.js';
+import { jsonValue, type QueryAnswer, QueryRefusedError } from '../admin/query-result.js';
+import { sqliteReadOnlyQuery } from '../admin/sqlite-query.js';
+import { postgresReadOnlyQuery } from '../admin/postgres-query.js';
+import { refuseQuery } from '../admin/read-only-sql.js';
+
+export interface TableInfo {
+  name: string;
+  rows: number;
+}
+
+export interface TablePage {
+  table: string;
+  columns: string[];
+  rows: Record<string, unknown>[];
+  total: number;
+}
+
+export interface DatabaseInfo {
+  engine: 'sqlite' | 'postgres';
+  version: string;
+  /** The file, or the URL without its password. */
+  location: string;
+  /** The database's size in bytes (SQLite: the file's pages; PostgreSQL: the whole database). */
+  sizeBytes: number;
+  /** PostgreSQL: the schema the store lives in and the size of its tables. */
+  schema?: string;
+  schemaSizeBytes?: number;
+  tables: number;
+  migrations: number;
+}
+
+export interface Branch {
+  id: string;
+  name: string;
+  kind: 'database' | 'snapshot';
+  primary: boolean;
+  current: boolean;
+  parentId: string | null;
+  createdAt: string | null;
+  createdBy?: string;
+}
+
+export interface PruneCounts {
+  sessions: number;
+  flash: number;
+  /** Finished queue jobs (and their results) past their retention; null where there is no queue table. */
+  results: number | null;
+  /** Browser error reports older than their retention. */
+  errorEvents: number;
+}
+
+/** Columns whose values an administrator's table view never shows. */
+const SECRET_COLUMN = /hash|salt|secret|password|token/i;
+
+/** The local database as the admin storage and database views see it; one implementation for both engines. */
+export class DatabaseAdmin {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly engine: 'sqlite' | 'postgres',
+    private readonly location: StoreLocation | null,
+    private readonly description: string,
+    private readonly pool: Pool | null,
+    /** Runs a call as the store runs its own: a busy database is retried, then 503. */
+    private readonly retry: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
+  ) {}
+
+  // biome-ignore lint/suspicious/noExplicitAny: tables of other releases are not in the typed schema
+  private get any(): Kysely<any> {
+    return this.db as never;
+  }
+
+  async tableNames(): Promise<string[]> {
+    const q =
+      this.engine === 'sqlite'
+        ? sql<{
+            name: string;
+          }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`
+        : sql<{ name: string }>`select table_name as name from information_schema.tables
+            where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`;
+    return (await q.execute(this.db)).rows.map((r) => r.name);
+  }
+
+  private async count(table: string): Promise<number> {
+    const row = await this.any
+      .selectFrom(table)
+      .select((e) => e.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  tables(): Promise<TableInfo[]> {
+    return this.retry(async () => {
+      const names = await this.tableNames();
+      return Promise.all(names.map(async (name) => ({ name, rows: await this.count(name) })));
+    });
+  }
+
+  /** A page of `table`'s rows in the order of its first column; null for a table that is not there. */
+  tablePage(table: string, limit: number, offset: number): Promise<TablePage | null> {
+    return this.retry(async () => {
+      if (!(await this.tableNames()).includes(table)) return null;
+      const rows = (await this.any
+        .selectFrom(table)
+        .selectAll()
+        .orderBy(sql`1`)
+        .limit(limit)
+        .offset(offset)
+        .execute()) as Record<string, unknown>[];
+      const columns =
+        rows.length > 0
+          ? Object.keys(rows[0])
+          : ((await this.db.introspection.getTables()).find((t) => t.name === table)?.columns.map((c) => c.name) ?? []);
+      const shown = rows.map((r) =>
+        Object.fromEntries(
+          Object.entries(r).map(([k, v]) => [k, SECRET_COLUMN.test(k) && v !== null ? '[redacted]' : jsonValue(v)]),
+        ),
+      );
+      return { table, columns, rows: shown, total: await this.count(table) };
+    });
+  }
+
+  /** SQLite: VACUUM and ANALYZE; PostgreSQL: VACUUM (ANALYZE) of each table of the store's schema. */
+  vacuum(): Promise<string[]> {
+    return this.retry(async () => {
+      if (this.engine === 'sqlite') {
+        await sql`vacuum`.execute(this.db);
+        await sql`analyze`.execute(this.db);
+        return ['VACUUM', 'ANALYZE'];
+      }
+      const done: string[] = [];
+      for (const name of await this.tableNames()) {
+        await sql`vacuum (analyze) ${sql.table(name)}`.execute(this.db);
+        done.push(`VACUUM (ANALYZE) ${name}`);
+      }
+      return done;
+    });
+  }
+
+  /** SQLite: the write-ahead log copied into the database and truncated. PostgreSQL checkpoints by itself. */
+  checkpoint(): Promise<{ performed: boolean; detail: Record<string, unknown> }> {
+    return this.retry(async () => {
+      if (this.engine === 'postgres')
+        return { performed: false, detail: { reason: 'PostgreSQL writes its own checkpoints' } };
+      const row = (await sql<Record<string, unknown>>`pragma wal_checkpoint(TRUNCATE)`.execute(this.db)).rows[0] ?? {};
+      return { performed: true, detail: Object.fromEntries(Object.entries(row).map(([k, v]) => [k, jsonValue(v)])) };
+    });
+  }
+
+  /**
+   * Deletes expired sessions and flash entries, finished queue jobs that finished before
+   * `resultsBefore` and browser error reports made before `eventsBefore`.
+   */
+  prune(now: string, resultsBefore: string, eventsBefore: string): Promise<PruneCounts> {
+    return this.retry(async () => {
+      const sessions = await this.db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
+      const flash = await this.db.deleteFrom('flash_messages').where('expires_at', '<=', now).executeTakeFirst();
+      let results: number | null = null;
+      if ((await this.tableNames()).includes('jobs')) {
+        const r = await this.any
+          .deleteFrom('jobs')
+          .where('state', 'in', ['completed', 'failed', 'cancelled'])
+          .where('finished_at', '<=', resultsBefore)
+          .executeTakeFirst();
+        results = Number(r.numDeletedRows);
+      }
+      const events = await this.db.deleteFrom('error_events').where('created_at', '<', eventsBefore).executeTakeFirst();
+      return {
+        sessions: Number(sessions.numDeletedRows),
+        flash: Number(flash.numDeletedRows),
+        results,
+        errorEvents: Number(events.numDeletedRows),
+      };
+    });
+  }
+
+  info(): Promise<DatabaseInfo> {
+    return this.retry(async () => {
+      const tables = (await this.tableNames()).length;
+      const migrations = Number(
+        (
+          await this.any
+            .selectFrom('kysely_migration')
+            .select((e) => e.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+      const location = this.description.replace(/^(SQLite|PostgreSQL) /, '');
+      if (this.engine === 'sqlite') {
+        const r = (
+          await sql<{ v: string; size: number }>`select sqlite_version() as v,
+            (select page_count from pragma_page_count()) * (select page_size from pragma_page_size()) as size`.execute(
+            this.db,
+          )
+        ).rows[0];
+        return { engine: 'sqlite', version: `SQLite ${r.v}`, location, sizeBytes: Number(r.size), tables, migrations };
+      }
+      const r = (
+        await sql<{ v: string; size: string; schema: string; schema_size: string }>`select version() as v,
+          pg_database_size(current_database()) as size, current_schema() as schema,
+          (select coalesce(sum(pg_total_relation_size(c.oid)), 0) from pg_class c
+            join pg_namespace n on n.oid = c.relnamespace where n.nspname = current_schema() and c.relkind = 'r')
+            as schema_size`.execute(this.db)
+      ).rows[0];
+      return {
+        engine: 'postgres',
+        version: r.v.split(' on ')[0],
+        location,
+        sizeBytes: Number(r.size),
+        schema: r.schema,
+        schemaSizeBytes: Number(r.schema_size),
+        tables,
+        migrations,
+      };
+    });
+  }
+
+  /**
+   * The database itself as the one primary branch, and each configuration snapshot (the admin
+   * system's `config_snapshots`, when this store has it) as a branch of it.
+   */
+  branches(): Promise<Branch[]> {
+    return this.retry(async () => {
+      const first = await this.any
+        .selectFrom('kysely_migration')
+        .select((e) => e.fn.min('timestamp').as('at'))
+        .executeTakeFirst();
+      const main: Branch = {
+        id: 'main',
+        name: 'main',
+        kind: 'database',
+        primary: true,
+        current: true,
+        parentId: null,
+        createdAt: first?.at ? String(first.at) : null,
+      };
+      if (!(await this.tableNames()).includes('config_snapshots')) return [main];
+      const snapshots = (await this.any
+        .selectFrom('config_snapshots')
+        .select(['id', 'created_at', 'created_by', 'reason'])
+        .orderBy('id', 'desc')
+        .limit(100)
+        .execute()) as { id: unknown; created_at: string; created_by: string; reason: string }[];
+      return [
+        main,
+        ...snapshots.map((s) => ({
+          id: `snapshot-${s.id}`,
+          name: s.reason,
+          kind: 'snapshot' as const,
+          primary: false,
+          current: false,
+          parentId: 'main',
+          createdAt: s.created_at,
+          createdBy: s.created_by,
+        })),
+      ];
+    });
+  }
+
+  /** One read-only statement, checked, then run where it cannot write and is ended after `timeoutMs`. */
+  async readOnlyQuery(text: string, timeoutMs: number, maxRows: number): Promise<QueryAnswer> {
+    const refused = refuseQuery(text, this.engine);
+    if (refused) throw new QueryRefusedError(refused);
+    if (this.location?.engine === 'postgres' && this.pool)
+      return postgresReadOnlyQuery(this.pool, text, timeoutMs, maxRows);
+    if (this.location?.engine === 'sqlite' && this.location.file !== ':memory:')
+      return sqliteReadOnlyQuery(this.location.file, text, timeoutMs, maxRows);
+    throw new QueryRefusedError('An in-memory store has no file that a second, read-only connection could open');
+  }
+}

@@ -1,0 +1,286 @@
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { Database } from '../schema.js';
+import type { Job, JobKind, JobState, Lease, QueueCounts, WorkflowStep } from '../jobs.js';
+import type { JobsTable } from '../schema.js';
+import type { Db } from './db.js';
+
+/** The job table's queries; each change of state is one conditional statement. */
+
+type Row = Omit<JobsTable, 'attempts'> & { attempts: number };
+
+const toJob = (r: Row, withResult = true): Job => ({
+  id: r.id,
+  ownerId: r.owner_id,
+  kind: r.kind as JobKind,
+  state: r.state as JobState,
+  payload: JSON.parse(r.payload),
+  result: withResult && r.result !== null ? JSON.parse(r.result) : null,
+  error: r.error,
+  attempts: Number(r.attempts),
+  createdAt: r.created_at,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
+  durationMs: r.duration_ms === null ? null : Number(r.duration_ms),
+});
+
+export async function enqueue(
+  db: Db,
+  job: { id: string; ownerId: string; kind: JobKind; payload: unknown; createdAt: string },
+): Promise<void> {
+  await db
+    .insertInto('jobs')
+    .values({
+      id: job.id,
+      owner_id: job.ownerId,
+      kind: job.kind,
+      state: 'queued',
+      payload: JSON.stringify(job.payload),
+      created_at: job.createdAt,
+    })
+    .execute();
+}
+
+export async function job(db: Db, id: string): Promise<Job | null> {
+  const row = await db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toJob(row) : null;
+}
+
+const claimable = (now: string) => (e: ExpressionBuilder<Database, 'jobs'>) =>
+  e.or([e('state', '=', 'queued'), e.and([e('state', '=', 'running'), e('lease_until', '<', now)])]);
+
+const claiming = (lease: Lease, now: string) => ({
+  state: 'running',
+  lease_owner: lease.owner,
+  lease_until: lease.until,
+  started_at: now,
+  attempts: sql<number>`attempts + 1`,
+});
+
+export async function claimById(db: Db, id: string, lease: Lease, now: string): Promise<Job | 'held' | 'ended'> {
+  const row = await db
+    .updateTable('jobs')
+    .set(claiming(lease, now))
+    .where('id', '=', id)
+    .where(claimable(now))
+    .returningAll()
+    .executeTakeFirst();
+  if (row) return toJob(row);
+  const current = await db.selectFrom('jobs').select('state').where('id', '=', id).executeTakeFirst();
+  return current?.state === 'running' ? 'held' : 'ended';
+}
+
+/** The oldest claimable job, then a conditional update that only one claimant can win. */
+export async function claim(db: Db, lease: Lease, now: string): Promise<Job | null> {
+  for (let tries = 0; tries < 5; tries += 1) {
+    const candidate = await db
+      .selectFrom('jobs')
+      .select('id')
+      .where(claimable(now))
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    if (!candidate) return null;
+    const row = await db
+      .updateTable('jobs')
+      .set(claiming(lease, now))
+      .where('id', '=', candidate.id)
+      .where(claimable(now))
+      .returningAll()
+      .executeTakeFirst();
+    if (row) return toJob(row);
+  }
+  return null;
+}
+
+export async function renew(db: Db, ids: string[], lease: Lease): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const held = await db
+    .updateTable('jobs')
+    .set({ lease_until: lease.until })
+    .where('id', 'in', ids)
+    .where('state', '=', 'running')
+    .where('lease_owner', '=', lease.owner)
+    .returning('id')
+    .execute();
+  const kept = new Set(held.map((r) => r.id));
+  return ids.filter((id) => !kept.has(id));
+}
+
+export async function finish(
+  db: Db,
+  id: string,
+  owner: string,
+  end: { state: 'completed' | 'failed'; result?: unknown; error?: string; at: string; durationMs: number },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('jobs')
+    .set({
+      state: end.state,
+      result: end.result === undefined ? null : JSON.stringify(end.result),
+      error: end.error ?? null,
+      finished_at: end.at,
+      duration_ms: end.durationMs,
+      lease_owner: null,
+      lease_until: null,
+    })
+    .where('id', '=', id)
+    .where('state', '=', 'running')
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) return false;
+  // A workflow's last step, `store`, is this write: it ends with it, in the same transaction.
+  await db
+    .updateTable('workflow_steps')
+    .set({
+      state: end.state,
+      finished_at: end.at,
+      duration_ms: null,
+      error: end.error ?? null,
+    })
+    .where('job_id', '=', id)
+    .where('name', '=', 'store')
+    .where('state', '=', 'running')
+    .execute();
+  return true;
+}
+
+export async function release(db: Db, ids: string[], owner: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('jobs')
+    .set({ state: 'queued', lease_owner: null, lease_until: null })
+    .where('id', 'in', ids)
+    .where('state', '=', 'running')
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+export async function cancel(db: Db, id: string, ownerId: string | null, at: string): Promise<boolean> {
+  let q = db
+    .updateTable('jobs')
+    .set({ state: 'cancelled', finished_at: at, lease_until: null })
+    .where('id', '=', id)
+    .where('state', 'in', ['queued', 'running']);
+  if (ownerId !== null) q = q.where('owner_id', '=', ownerId);
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function history(db: Db, ownerId: string | null, limit: number, offset: number) {
+  let rows = db.selectFrom('jobs').selectAll();
+  let count = db.selectFrom('jobs').select((e) => e.fn.countAll().as('n'));
+  if (ownerId !== null) {
+    rows = rows.where('owner_id', '=', ownerId);
+    count = count.where('owner_id', '=', ownerId);
+  }
+  const page = await rows.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  const total = await count.executeTakeFirstOrThrow();
+  return { jobs: page.map((r) => toJob(r, false)), total: Number(total.n) };
+}
+
+export async function counts(db: Db, since: string): Promise<QueueCounts> {
+  const byState = await db
+    .selectFrom('jobs')
+    .select((e) => ['state', e.fn.countAll().as('n'), e.fn.sum<number | string | null>('duration_ms').as('ms')])
+    .groupBy('state')
+    .execute();
+  const finishedSince = await db
+    .selectFrom('jobs')
+    .select((e) => e.fn.countAll().as('n'))
+    .where('state', 'in', ['completed', 'failed'])
+    .where('finished_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  const oldest = await db
+    .selectFrom('jobs')
+    .select((e) => e.fn.min<string | null>('created_at').as('at'))
+    .where('state', '=', 'queued')
+    .executeTakeFirst();
+  const n = (state: JobState) => Number(byState.find((r) => r.state === state)?.n ?? 0);
+  const ms = byState
+    .filter((r) => r.state === 'completed' || r.state === 'failed')
+    .reduce((sum, r) => sum + Number(r.ms ?? 0), 0);
+  return {
+    queued: n('queued'),
+    running: n('running'),
+    completed: n('completed'),
+    failed: n('failed'),
+    cancelled: n('cancelled'),
+    totalProcessingMs: ms,
+    finishedSince: Number(finishedSince.n),
+    oldestQueuedAt: oldest?.at ?? null,
+  };
+}
+
+export async function sweep(db: Db, before: string): Promise<number> {
+  // Steps go with their job (a foreign key, but SQLite enforces it only with the pragma on).
+  const old = db
+    .selectFrom('jobs')
+    .select('id')
+    .where('state', 'in', ['completed', 'failed', 'cancelled'])
+    .where('finished_at', '<', before);
+  await db.deleteFrom('workflow_steps').where('job_id', 'in', old).execute();
+  const r = await db
+    .deleteFrom('jobs')
+    .where('state', 'in', ['completed', 'failed', 'cancelled'])
+    .where('finished_at', '<', before)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+export async function steps(db: Db, jobId: string): Promise<WorkflowStep[]> {
+  const rows = await db
+    .selectFrom('workflow_steps')
+    .selectAll()
+    .where('job_id', '=', jobId)
+    .orderBy('step_index')
+    .execute();
+  return rows.map((r) => ({
+    index: Number(r.step_index),
+    name: r.name,
+    state: r.state as WorkflowStep['state'],
+    attempts: Number(r.attempts),
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    durationMs: r.duration_ms === null ? null : Number(r.duration_ms),
+    output: r.output === null ? null : JSON.parse(r.output),
+    error: r.error,
+  }));
+}
+
+export async function startStep(db: Db, jobId: string, index: number, name: string, at: string): Promise<void> {
+  await db
+    .insertInto('workflow_steps')
+    .values({ job_id: jobId, step_index: index, name, state: 'running', attempts: 1, started_at: at })
+    .onConflict((oc) =>
+      oc.columns(['job_id', 'step_index']).doUpdateSet({
+        state: 'running',
+        attempts: sql`workflow_steps.attempts + 1`,
+        started_at: at,
+        finished_at: null,
+        duration_ms: null,
+        error: null,
+      }),
+    )
+    .execute();
+}
+
+export async function endStep(
+  db: Db,
+  jobId: string,
+  index: number,
+  end: { state: 'completed' | 'failed'; output?: unknown; error?: string; at: string; durationMs: number },
+): Promise<void> {
+  await db
+    .updateTable('workflow_steps')
+    .set({
+      state: end.state,
+      output: end.output === undefined ? null : JSON.stringify(end.output),
+      error: end.error ?? null,
+      finished_at: end.at,
+      duration_ms: end.durationMs,
+    })
+    .where('job_id', '=', jobId)
+    .where('step_index', '=', index)
+    .execute();
+}

@@ -1,0 +1,95 @@
+import type { ApiKey, User } from '../accounts.js';
+import { toApiKey, toUser } from '../rows.js';
+import type { Db } from './db.js';
+
+/** API keys (only their SHA-256 is kept). */
+
+export async function createApiKey(
+  db: Db,
+  key: Omit<ApiKey, 'revokedAt' | 'lastUsedAt'>,
+  keyHash: string,
+): Promise<ApiKey> {
+  await db
+    .insertInto('api_keys')
+    .values({
+      id: key.id,
+      user_id: key.userId,
+      name: key.name,
+      prefix: key.prefix,
+      key_hash: keyHash,
+      scopes: JSON.stringify(key.scopes),
+      created_at: key.createdAt,
+      expires_at: key.expiresAt,
+    })
+    .execute();
+  return { ...key, revokedAt: null, lastUsedAt: null };
+}
+
+export async function apiKeys(db: Db, userId: string): Promise<ApiKey[]> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toApiKey);
+}
+
+export async function apiKeyByHash(db: Db, keyHash: string): Promise<ApiKey | null> {
+  const r = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+  return r ? toApiKey(r) : null;
+}
+
+/** Keys with their owners, by key hash, in one query (every request with a key asks). */
+export async function apiKeysWithUsers(db: Db, keyHashes: string[]): Promise<Map<string, { key: ApiKey; user: User }>> {
+  const rows = await db
+    .selectFrom('api_keys as k')
+    .innerJoin('users', 'users.id', 'k.user_id')
+    .selectAll('users')
+    .select([
+      'k.id as key_id',
+      'k.name as key_name',
+      'k.prefix as key_prefix',
+      'k.key_hash as key_hash',
+      'k.scopes as key_scopes',
+      'k.created_at as key_created_at',
+      'k.expires_at as key_expires_at',
+      'k.revoked_at as key_revoked_at',
+      'k.last_used_at as key_last_used_at',
+    ])
+    .where('k.key_hash', 'in', keyHashes)
+    .execute();
+  return new Map(
+    rows.map((r) => {
+      const key = toApiKey({
+        id: r.key_id,
+        user_id: r.id,
+        name: r.key_name,
+        prefix: r.key_prefix,
+        key_hash: r.key_hash,
+        scopes: r.key_scopes,
+        created_at: r.key_created_at,
+        expires_at: r.key_expires_at,
+        revoked_at: r.key_revoked_at,
+        last_used_at: r.key_last_used_at,
+      });
+      return [r.key_hash, { key, user: toUser(r) }];
+    }),
+  );
+}
+
+export async function revokeApiKey(db: Db, userId: string, id: string, at: string): Promise<boolean> {
+  const res = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: at })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+export async function touchApiKey(db: Db, id: string, at: string): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+}

@@ -1,0 +1,243 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The store's tables as the query builder sees them, one interface per table. Timestamps are
+ * ISO-8601 text and flags are 0/1 integers on both engines, so one query serves both.
+ */
+export interface Database {
+  deployments: { id: Generated<number>; version: string; node_version: string; started_at: string };
+  health_checks: { id: Generated<number>; status: string; version: string; checked_at: string };
+  smoke: { id: Generated<number>; written_at: string };
+  users: UsersTable;
+  sessions: { token_hash: string; user_id: string; created_at: string; expires_at: string };
+  api_keys: ApiKeysTable;
+  tiers: TiersTable;
+  scopes: ScopesTable;
+  roles: RolesTable;
+  role_assignments: RoleAssignmentsTable;
+  endpoint_overrides: EndpointOverridesTable;
+  usage_daily: UsageDailyTable;
+  announcements: AnnouncementsTable;
+  audit_log: AuditLogTable;
+  feature_flags: { flag_key: string; definition: string; updated_at: string; updated_by: string };
+  user_groups: UserGroupsTable;
+  user_group_members: { group_name: string; identity_user_id: string; added_at: string };
+  api_groups: ApiGroupsTable;
+  config_snapshots: { id: Generated<number>; created_at: string; created_by: string; reason: string; bundle: string };
+  jobs: JobsTable;
+  workflow_steps: WorkflowStepsTable;
+  flash_messages: FlashMessagesTable;
+  error_events: ErrorEventsTable;
+  rule_sets: RuleSetsTable;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  identifier_type: Generated<string>;
+  name: string | null;
+  password_hash: string;
+  password_salt: string;
+  password_iterations: number;
+  role: string;
+  tier: string;
+  banned: Generated<number>;
+  banned_at: string | null;
+  ban_reason: string | null;
+  api_disabled: Generated<number>;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  /** A JSON array of scope names. */
+  scopes: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface TiersTable {
+  id: Generated<number>;
+  tier_name: string;
+  order_rank: number;
+  rate_limit: number;
+  display_name: string;
+  description: string;
+  /** A JSON object. */
+  features: string;
+  is_active: Generated<number>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface ScopesTable {
+  id: Generated<number>;
+  scope_name: string;
+  display_name: string;
+  description: string;
+  required_tier: string;
+  is_active: Generated<number>;
+}
+
+export interface RolesTable {
+  id: Generated<number>;
+  role_name: string;
+  display_name: string;
+  description: string;
+  /** A JSON array of permission names. */
+  permissions: string;
+  is_active: Generated<number>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface RoleAssignmentsTable {
+  id: Generated<number>;
+  identity_user_id: string;
+  role_name: string;
+  assigned_by: string;
+  assigned_at: string;
+  expires_at: string | null;
+}
+
+export interface EndpointOverridesTable {
+  id: Generated<number>;
+  path_pattern: string;
+  method: Generated<string>;
+  required_tier: string | null;
+  /** A JSON array of scope names, or null. */
+  required_scopes: string | null;
+  is_public: Generated<number>;
+  is_active: Generated<number>;
+}
+
+export interface UsageDailyTable {
+  user_id: string;
+  day: string;
+  route: string;
+  count: number;
+  first_seen: string;
+  last_seen: string;
+}
+
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  title: string;
+  body: Generated<string>;
+  severity: Generated<string>;
+  active_from: string | null;
+  active_until: string | null;
+  is_active: Generated<number>;
+  created_by: Generated<string>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  resource_type: string;
+  resource_id: string | null;
+  old_values: string | null;
+  new_values: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  status: string;
+  metadata: string | null;
+  created_at: string;
+}
+
+export interface UserGroupsTable {
+  id: Generated<number>;
+  group_name: string;
+  display_name: string;
+  description: Generated<string>;
+  is_active: Generated<number>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface ApiGroupsTable extends UserGroupsTable {
+  /** A JSON array of scope names the group's keys may carry. */
+  scopes: Generated<string>;
+}
+
+export interface JobsTable {
+  id: string;
+  owner_id: string;
+  /** `compile`, `batch` or `workflow`. */
+  kind: string;
+  /** `queued`, `running`, `completed`, `failed` or `cancelled`. */
+  state: string;
+  /** A JSON object: what to compile. */
+  payload: string;
+  /** A JSON object, written with the state `completed` in one statement. */
+  result: string | null;
+  error: string | null;
+  attempts: Generated<number>;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+}
+
+export interface WorkflowStepsTable {
+  job_id: string;
+  step_index: number;
+  name: string;
+  /** `running`, `completed` or `failed`. */
+  state: string;
+  attempts: Generated<number>;
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
+  /** A JSON value: what later steps (and a resumed run) read instead of doing the step again. */
+  output: string | null;
+  error: string | null;
+}
+
+export interface FlashMessagesTable {
+  token: string;
+  code: string | null;
+  message: string;
+  type: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface ErrorEventsTable {
+  id: string;
+  source: string;
+  severity: string;
+  message: string;
+  stack: string | null;
+  /** JSON text. */
+  context: string | null;
+  url: string | null;
+  user_agent: string | null;
+  session_id: string | null;
+  created_at: string;
+}
+
+export interface RuleSetsTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  description: string | null;
+  /** A JSON array of rule lines. */
+  rules: string;
+  rule_count: number;
+  created_at: string;
+  updated_at: string;
+}

@@ -1,0 +1,133 @@
+import type Database from 'libsql';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type TransactionSettings,
+} from 'kysely';
+
+type LibsqlDatabase = InstanceType<typeof Database>;
+type Statement = ReturnType<LibsqlDatabase['prepare']>;
+
+/** Prepared statements kept per SQL text; the store's queries are a few dozen texts. */
+const MAX_STATEMENTS = 500;
+
+/** One libsql connection; statements are compiled once per SQL text. */
+class LibsqlConnection implements DatabaseConnection {
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(readonly db: LibsqlDatabase) {}
+
+  private prepare(sql: string): Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      if (this.statements.size >= MAX_STATEMENTS) this.statements.clear();
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const stmt = this.prepare(query.sql);
+    const parameters = query.parameters as unknown[];
+    if (stmt.reader) return { rows: stmt.all(parameters) as R[] };
+    const { changes, lastInsertRowid } = stmt.run(parameters);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  // biome-ignore lint/correctness/useYield: the store never streams
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming is not supported by the SQLite store');
+  }
+}
+
+/**
+ * kysely's driver over libsql's synchronous, better-sqlite3-style API: one connection, taken in
+ * turn. Write transactions begin IMMEDIATE, so a database another process holds fails at once at
+ * BEGIN (with `busy_timeout` 0 nothing ever waits inside SQLite and blocks the event loop; the
+ * store retries asynchronously), and a transaction never fails halfway when it turns to writing.
+ */
+class LibsqlDriver implements Driver {
+  private readonly connection: LibsqlConnection;
+  private queue: Promise<void> = Promise.resolve();
+  private release: (() => void) | undefined;
+
+  constructor(db: LibsqlDatabase) {
+    this.connection = new LibsqlConnection(db);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const previous = this.queue;
+    let release!: () => void;
+    this.queue = new Promise((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    this.release = release;
+    return this.connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await connection.executeQuery(raw(settings.accessMode === 'read only' ? 'begin' : 'begin immediate'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    // A BEGIN refused as busy left no transaction to roll back; the busy error is what counts.
+    if (this.connection.db.inTransaction) await connection.executeQuery(raw('rollback'));
+  }
+
+  async releaseConnection(): Promise<void> {
+    const release = this.release;
+    this.release = undefined;
+    release?.();
+  }
+
+  async destroy(): Promise<void> {
+    this.connection.db.close();
+  }
+}
+
+const raw = (sql: string) => CompiledQuery.raw(sql);
+
+/** SQLite runs DDL in transactions too, so every migration is applied whole or not at all. */
+class TransactionalSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+/** kysely's SQLite dialect (its query compiler, adapter, introspector) over an open libsql database. */
+export class LibsqlDialect implements Dialect {
+  constructor(private readonly db: LibsqlDatabase) {}
+
+  createDriver(): Driver {
+    return new LibsqlDriver(this.db);
+  }
+
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
+  }
+
+  createAdapter() {
+    return new TransactionalSqliteAdapter();
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: kysely's own signature
+  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new SqliteIntrospector(db);
+  }
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeEach, describe, expect, test } from 'vitest';
+import type { Store } from '../../src/server/store/store.js';
+import { ENGINES, freshStore } from '../support/stores.js';
+
+const t = (s: number) => new Date(Date.parse('2026-01-01T00:00:00Z') + s * 1000).toISOString();
+const A = { owner: 'process-a', until: t(10) };
+const B = { owner: 'process-b', until: t(30) };
+
+/** The job table's transitions, on each engine: only those of docs/server.md can happen. */
+describe.each(ENGINES)('$engine job table', (engine) => {
+  const open: Store[] = [];
+  const fresh = async () => {
+    const store = await freshStore(engine);
+    open.push(store);
+    return store;
+  };
+  beforeEach((ctx) => {
+    if (engine.skip) ctx.skip(engine.skip);
+  });
+  afterAll(async () => {
+    await Promise.all(open.map((s) => s.close()));
+    engine.cleanup();
+  });
+  const job = (id: string, at = t(0)) => ({
+    id,
+    ownerId: 'u1',
+    kind: 'compile' as const,
+    payload: { n: id },
+    createdAt: at,
+  });
+  const end = (state: 'completed' | 'failed', s: number, extra: { result?: unknown; error?: string } = {}) => ({
+    state,
+    at: t(s),
+    durationMs: 20,
+    ...extra,
+  });
+
+  test('a job is claimed once, oldest first; a lapsed lease is taken again, its old holder cannot end it', async () => {
+    const store = await fresh();
+    await store.jobs.enqueue(job('j2', t(1)));
+    await store.jobs.enqueue(job('j1', t(0)));
+    expect(await store.jobs.claim(A, t(2))).toMatchObject({
+      id: 'j1',
+      state: 'running',
+      attempts: 1,
+      payload: { n: 'j1' },
+    });
+    expect((await store.jobs.claim(A, t(2)))?.id).toBe('j2');
+    expect(await store.jobs.claim(A, t(2))).toBeNull();
+    // A's lease ends at t(10); at t(11) B takes j1 again.
+    expect(await store.jobs.claim(B, t(11))).toMatchObject({ id: 'j1', attempts: 2 });
+    expect(await store.jobs.renew(['j1', 'j2'], { owner: 'process-a', until: t(40) })).toEqual(['j1']);
+    expect(await store.jobs.finish('j1', 'process-a', end('completed', 12, { result: 'late' }))).toBe(false);
+    expect(await store.jobs.finish('j1', 'process-b', end('completed', 13, { result: { ok: 1 } }))).toBe(true);
+    // Ended once: a second end is refused and the first result stays.
+    expect(await store.jobs.finish('j1', 'process-b', end('failed', 14, { error: 'x' }))).toBe(false);
+    expect(await store.jobs.job('j1')).toMatchObject({ state: 'completed', result: { ok: 1 }, finishedAt: t(13) });
+  });
+
+  test('cancel: a queued job is never claimed; a running one loses its lease; a finished one stays', async () => {
+    const store = await fresh();
+    await store.jobs.enqueue(job('q'));
+    expect(await store.jobs.cancel('q', 'someone-else', t(1))).toBe(false);
+    expect(await store.jobs.cancel('q', 'u1', t(1))).toBe(true);
+    expect(await store.jobs.claim(A, t(100))).toBeNull();
+    await store.jobs.enqueue(job('r'));
+    await store.jobs.claim(A, t(2));
+    expect(await store.jobs.cancel('r', null, t(3))).toBe(true);
+    expect(await store.jobs.renew(['r'], A)).toEqual(['r']);
+    expect(await store.jobs.finish('r', 'process-a', end('completed', 4, { result: 1 }))).toBe(false);
+    expect(await store.jobs.cancel('r', null, t(5))).toBe(false);
+    expect(await store.jobs.job('r')).toMatchObject({ state: 'cancelled', result: null });
+  });
+
+  test('release puts a running job back; counts, history, and the sweep of old results', async () => {
+    const store = await fresh();
+    for (const [i, id] of ['a', 'b', 'c'].entries()) await store.jobs.enqueue(job(id, t(i)));
+    await store.jobs.claim(A, t(5));
+    await store.jobs.release(['a'], 'process-a');
+    expect(await store.jobs.job('a')).toMatchObject({ state: 'queued', attempts: 1 });
+    await store.jobs.claim(A, t(6));
+    await store.jobs.finish('a', 'process-a', end('completed', 7, { result: 1 }));
+    await store.jobs.claim(A, t(8));
+    await store.jobs.finish('b', 'process-a', end('failed', 9, { error: 'boom' }));
+    expect(await store.jobs.counts(t(8))).toEqual({
+      queued: 1,
+      running: 0,
+      completed: 1,
+      failed: 1,
+      cancelled: 0,
+      totalProcessingMs: 40,
+      finishedSince: 1,
+      oldestQueuedAt: t(2),
+    });
+    const page = await store.jobs.history('u1', 2, 0);
+    expect(page.total).toBe(3);
+    expect(page.jobs.map((j) => j.id)).toEqual(['c', 'b']);
+    expect(await store.jobs.sweep(t(8))).toBe(1);
+    expect(await store.jobs.job('a')).toBeNull();
+    expect(await store.jobs.job('b')).not.toBeNull();
+  });
+});
