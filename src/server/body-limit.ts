@@ -3,7 +3,12 @@ import { bodyLimit } from 'hono/body-limit';
 import type { IncomingMessage } from 'node:http';
 import { problem } from './problem.js';
 
+/** The body every route accepts unless its own limit says otherwise. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
 class TooLarge extends Error {}
+/** The client went away before its body was complete: not the server's error, nothing to log. */
+class BodyAborted extends Error {}
 
 function readIncoming(incoming: IncomingMessage, maxSize: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -21,21 +26,31 @@ function readIncoming(incoming: IncomingMessage, maxSize: number): Promise<strin
     };
     incoming.on('data', onData);
     incoming.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    incoming.once('error', reject);
+    incoming.once('error', () => reject(new BodyAborted()));
+    incoming.once('close', () => {
+      if (!incoming.complete) reject(new BodyAborted());
+    });
   });
 }
+
+/** Set on a request's context by the first limit that applies to it, which is the one. */
+const LIMITED = 'flcBodyLimited' as never;
 
 /**
  * A body-size limit enforced before the body is parsed (413 beyond `maxSize`). On the
  * Node server the body is read straight from the socket into Hono's body cache: asking
  * the adaptor for the body would build a full fetch `Request` (abort signal, web
  * streams), which costs more than the rest of a small request. Elsewhere (in-process
- * `app.request`), Hono's own `bodyLimit` does the job.
+ * `app.request`), Hono's own `bodyLimit` does the job. Routes with a limit of their own
+ * register it before the app's default (`DEFAULT_BODY_LIMIT` on every route), which then
+ * leaves their requests alone.
  */
 export function limitedBody(maxSize: number): MiddlewareHandler {
   const tooLarge = (c: Context) => problem(c, 413, `Request body larger than ${maxSize} bytes`);
   const fallback = bodyLimit({ maxSize, onError: tooLarge });
   return async (c, next) => {
+    if (c.get(LIMITED)) return next();
+    c.set(LIMITED, true as never);
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     if (!incoming || typeof incoming.on !== 'function') return fallback(c, next);
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
@@ -45,6 +60,7 @@ export function limitedBody(maxSize: number): MiddlewareHandler {
       text = await readIncoming(incoming, maxSize);
     } catch (e) {
       if (e instanceof TooLarge) return tooLarge(c);
+      if (e instanceof BodyAborted) return problem(c, 400, 'The request body ended before it was complete');
       throw e;
     }
     // Hono keeps body promises here (its type says string); json() parses this text.

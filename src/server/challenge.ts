@@ -30,7 +30,11 @@ export function challengeGate(settings: ChallengeSettings, fetchImpl: typeof fet
     const form = new URLSearchParams({ secret: settings.secretKey, response: token });
     let ok = false;
     try {
-      const res = await fetchImpl(settings.verifyUrl, { method: 'POST', body: form, signal: AbortSignal.timeout(10_000) });
+      const res = await fetchImpl(settings.verifyUrl, {
+        method: 'POST',
+        body: form,
+        signal: AbortSignal.timeout(10_000),
+      });
       ok = res.ok && ((await res.json()) as { success?: boolean }).success === true;
     } catch {
       ok = false;

@@ -1,11 +1,93 @@
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import ipaddr from 'ipaddr.js';
+import { ConfigError } from '../core/errors/config-error.js';
 
-/** The client's address: the socket's peer (no proxy headers are trusted); 'unknown' in-process. */
-export function clientAddress(c: Context): string {
+/** Whether an address is one of the reverse proxies whose `X-Forwarded-For` is believed. */
+export type TrustedProxies = (address: string) => boolean;
+
+/** No proxy is trusted: the client is the socket's peer. */
+export const NO_PROXIES: TrustedProxies = () => false;
+
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+function parse(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const trimmed = address.trim();
+  // ipaddr.process turns IPv4-mapped IPv6 (`::ffff:10.0.0.1`, as Node reports IPv4 peers on a
+  // dual-stack socket) into plain IPv4, so one range matches both forms.
+  return ipaddr.isValid(trimmed) ? ipaddr.process(trimmed) : null;
+}
+
+/**
+ * `--trust-proxy` / `FLC_TRUST_PROXY`: addresses or CIDR ranges, separated by commas or spaces
+ * (e.g. `127.0.0.1, 10.0.0.0/8, ::1`).
+ */
+export function parseTrustedProxies(setting: string | undefined): TrustedProxies {
+  const entries = (setting ?? '').split(/[\s,]+/).filter(Boolean);
+  if (entries.length === 0) return NO_PROXIES;
+  const ranges: Range[] = entries.map((entry) => {
+    try {
+      if (entry.includes('/')) {
+        const [net, bits] = ipaddr.parseCIDR(entry);
+        if (net.kind() === 'ipv6' && (net as ipaddr.IPv6).isIPv4MappedAddress())
+          return [(net as ipaddr.IPv6).toIPv4Address(), bits - 96];
+        return [net, bits];
+      }
+      const addr = ipaddr.process(entry);
+      return [addr, addr.kind() === 'ipv4' ? 32 : 128];
+    } catch {
+      throw new ConfigError([
+        { path: 'trust-proxy', message: `not an address or CIDR range: ${JSON.stringify(entry)}` },
+      ]);
+    }
+  });
+  return (address) => {
+    const addr = parse(address);
+    return addr !== null && ranges.some(([net, bits]) => net.kind() === addr.kind() && addr.match(net, bits));
+  };
+}
+
+function socketAddress(c: Context): string {
   try {
     return getConnInfo(c).remote.address ?? 'unknown';
   } catch {
     return 'unknown';
   }
+}
+
+/**
+ * The client's address. Without trusted proxies: the socket's peer. When the peer is a trusted
+ * proxy, `X-Forwarded-For` is read from the right, skipping trusted proxies; the first address
+ * that is not one is the client. An entry that is not an address ends the walk at the proxy that
+ * sent it; a chain of trusted proxies only gives its leftmost entry.
+ */
+export function resolveClientAddress(c: Context, trusted: TrustedProxies): string {
+  let client = socketAddress(c);
+  if (!trusted(client)) return normalise(client);
+  const forwarded = (c.req.header('x-forwarded-for') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (let i = forwarded.length - 1; i >= 0; i -= 1) {
+    if (parse(forwarded[i]) === null) break;
+    client = forwarded[i];
+    if (!trusted(client)) break;
+  }
+  return normalise(client);
+}
+
+function normalise(address: string): string {
+  return parse(address)?.toString() ?? address;
+}
+
+const KEY = 'clientAddress';
+
+/** Remembers the address the access gate worked out, for every later reader of this request. */
+export function setClientAddress(c: Context, address: string): void {
+  c.set(KEY as never, address as never);
+}
+
+/** The client's address as the access gate worked it out (else the socket's peer; 'unknown' in-process). */
+export function clientAddress(c: Context): string {
+  return (c.get(KEY as never) as string | undefined) ?? normalise(socketAddress(c));
 }

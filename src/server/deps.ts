@@ -2,6 +2,15 @@ import type { SourceReader } from '../core/load/source-reader.js';
 import type { ChallengeSettings } from './challenge.js';
 import type { Store } from './store/store.js';
 import type { UsageRecorder } from './access/usage.js';
+import type { NotifySettings } from './notify/settings.js';
+import type { CompilePool } from '../node/compile-pool.js';
+import type { TrustedProxies } from './client-address.js';
+import type { GatewaySettings } from './access/gateway.js';
+import type { JobRunner } from './queue/runner.js';
+import type { ContainerCompiler } from '../node/container-compiler.js';
+import type { FlashSettings } from './flash/flash-messages.js';
+import type { LiveSessions } from './live-sessions.js';
+import type { ErrorEventWriter } from './error-events.js';
 
 /** What a reader reports about each HTTP response. */
 export interface NetworkReport {
@@ -25,10 +34,9 @@ export interface ReaderHooks {
 
 export type ReaderFactory = (hooks?: ReaderHooks) => SourceReader & { close(): Promise<void> };
 
-
 /** What the app is built from; nothing starts or reads the environment on import. */
 export interface AppDeps {
-  /** What survives restarts (SQLite on one machine). */
+  /** What survives restarts: SQLite on one machine, PostgreSQL shared by several servers. */
   store: Store;
   /** Readers for server-side compiles (the safe reader in production). */
   makeReader: ReaderFactory;
@@ -41,8 +49,26 @@ export interface AppDeps {
   envOverrides?: unknown;
   /** Bot-challenge verification; off without a secret. */
   challenge?: ChallengeSettings;
-  /** The error tracker's public DSN for browsers (ERRORTRACKER_DSN). */
-  errorTrackerDsn?: string;
+  /** The error tracker's DSN for browsers (SENTRY_DSN), shown by /api/sentry-config without any secret part. */
+  browserDsn?: string;
+  /** Targets of POST /api/notify (none without settings). */
+  notify?: NotifySettings;
   /** Where per-user request counts go; the server flushes it at shutdown (one is made if absent). */
   usage?: UsageRecorder;
+  /** Where compiles and rule matching run, with their deadline (in-process without one). */
+  pool?: CompilePool;
+  /** Reverse proxies whose `X-Forwarded-For` names the client (`--trust-proxy`); none by default. */
+  trustedProxies?: TrustedProxies;
+  /** The access gateway whose assertion config apply, revert and data erasure need (none: no check). */
+  gateway?: GatewaySettings;
+  /** Runs queued jobs; without one the app makes its own, started by the first job. */
+  queue?: JobRunner;
+  /** Compiles in a separate, limited process (`POST /api/compile/container`); the defaults without one. */
+  container?: ContainerCompiler;
+  /** Flash token lifetime and the login location of the redirect contract (60 s, `/login` by default). */
+  flash?: FlashSettings;
+  /** The open WebSocket connections (made by the app if absent). */
+  liveSessions?: LiveSessions;
+  /** Where browser error reports are written after their answer; the server flushes it at shutdown. */
+  errorEvents?: ErrorEventWriter;
 }

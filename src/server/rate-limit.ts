@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto';
+import type { Pool } from 'pg';
+import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
+
 /** The outcome of counting one request. */
 export interface RateHit {
   /** True when this request is over the limit. */
@@ -9,18 +13,71 @@ export interface RateHit {
 }
 
 /**
- * A fixed-window request counter per key (an address, a user). The limit is given with each
- * hit, so a changed limit applies at once. In memory, behind this small interface so a shared
- * store can back it when one process is not enough.
+ * A per-minute request counter per key (an address, a user, an email). The limit is given with
+ * each hit, so a limit changed in the tier table applies at once.
  */
 export interface RateLimiter {
-  hit(key: string, limit: number): RateHit;
+  hit(key: string, limit: number): Promise<RateHit>;
 }
 
-export function fixedWindowLimiter(windowMs: number, now: () => number): RateLimiter {
+const WINDOW_SECONDS = 60;
+/**
+ * rate-limiter-flexible refuses past a fixed number of points; the limit here comes with each
+ * hit instead, so the library only counts (up to this) and the comparison is made below.
+ */
+const COUNT_ONLY = 1_000_000_000;
+
+/** Counts with a rate-limiter-flexible limiter (a fixed window per key, from its first hit). */
+function counting(limiter: RateLimiterAbstract): RateLimiter {
+  return {
+    async hit(key, limit) {
+      // PostgreSQL keeps keys of at most 255 characters; an email and an address can make more.
+      const res = await limiter.consume(
+        key.length > 120 ? createHash('sha256').update(key).digest('base64url') : key,
+        1,
+      );
+      return {
+        limited: res.consumedPoints > limit,
+        remaining: Math.max(0, limit - res.consumedPoints),
+        resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+      };
+    },
+  };
+}
+
+/** Counts in this process's memory (the SQLite store: one process). */
+export function memoryRateLimiter(name: string): RateLimiter {
+  return counting(new RateLimiterMemory({ keyPrefix: name, points: COUNT_ONLY, duration: WINDOW_SECONDS }));
+}
+
+/**
+ * Counts in PostgreSQL's `rate_limits` table (migration 006), so every process on the database
+ * counts together. Should the database fail, counting goes on in memory until it answers again.
+ */
+export function postgresRateLimiter(pool: Pool, name: string): RateLimiter {
+  const insurance = new RateLimiterMemory({ keyPrefix: name, points: COUNT_ONLY, duration: WINDOW_SECONDS });
+  return counting(
+    new RateLimiterPostgres({
+      storeClient: pool,
+      storeType: 'pool',
+      tableName: 'rate_limits',
+      tableCreated: true,
+      keyPrefix: name,
+      points: COUNT_ONLY,
+      duration: WINDOW_SECONDS,
+      insuranceLimiter: insurance,
+    }),
+  );
+}
+
+/**
+ * A fixed-window counter in this process's memory, with an injected clock (the streaming routes'
+ * per-address limit, which stays per process).
+ */
+export function fixedWindowLimiter(windowMs: number, now: () => number) {
   const windows = new Map<string, { start: number; count: number }>();
   return {
-    hit(key, limit) {
+    hit(key: string, limit: number): RateHit {
       const t = now();
       let w = windows.get(key);
       if (!w || t - w.start >= windowMs) {

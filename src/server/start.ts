@@ -7,8 +7,21 @@ import { SafeSourceReader } from '../node/safe-reader.js';
 import { ConfigError } from '../core/errors/config-error.js';
 import { MemoryHttpCache } from '../node/http-cache.js';
 import { DEFAULT_VERIFY_URL } from './challenge.js';
-import { SqliteStore } from './store/sqlite-store.js';
+import { gatewaySettingsFromEnv } from './access/gateway.js';
+import { openStore } from './store/open.js';
+import type { StoreLocation } from './store/location.js';
 import { UsageRecorder } from './access/usage.js';
+import { notifySettingsFromEnv } from './notify/settings.js';
+import { CompilePool, type CompilePoolOptions } from '../node/compile-pool.js';
+import type { AddressPolicy } from '../node/address-policy.js';
+import { DEFAULT_BODY_LIMIT } from './body-limit.js';
+import { parseTrustedProxies } from './client-address.js';
+import { JobRunner, QUEUE_DEFAULTS, type QueueOptions } from './queue/runner.js';
+import { jobExecutor } from './queue/execute.js';
+import { PgBossDispatch } from './queue/pg-boss-dispatch.js';
+import { CONTAINER_DEFAULTS, ContainerCompiler, type ContainerOptions } from '../node/container-compiler.js';
+import { flashSettingsFromEnv } from './flash/flash-messages.js';
+import { ErrorEventWriter } from './error-events.js';
 
 export interface RunningServer {
   url: string;
@@ -17,16 +30,26 @@ export interface RunningServer {
 }
 
 /** Starts the HTTP server on `host:port` (port 0 picks a free one). */
-export function startServer(opts: {
+export async function startServer(opts: {
   host: string;
   port: number;
   version: string;
   allowPrivateSources: boolean;
-  /** The SQLite file (created and migrated on first start). */
-  dbFile: string;
+  /** The store: a SQLite file (created on first start) or a PostgreSQL database; migrated on start. */
+  store: StoreLocation;
+  /** Reverse proxies whose `X-Forwarded-For` names the client (addresses or CIDRs, comma-separated). */
+  trustProxy?: string;
   log: (m: string) => void;
   /** WebSocket timings; tests shorten them. */
   wsTiming?: WsTiming;
+  /** The worker pool's size and deadlines (`--compile-workers`, `--compile-timeout`). */
+  pool?: CompilePoolOptions;
+  /** Replaces the address policy of downloads (tests let a loopback address play the Internet). */
+  addressPolicy?: AddressPolicy;
+  /** The job queue's workers, retention and lease (`--queue-*`). */
+  queue?: Partial<QueueOptions>;
+  /** Container compiles' memory, time and concurrency limits (`--container-*`, `--containers`). */
+  container?: Partial<ContainerOptions>;
 }): Promise<RunningServer> {
   const cache = new MemoryHttpCache();
   const makeReader = (hooks?: import('./deps.js').ReaderHooks) =>
@@ -35,6 +58,7 @@ export function startServer(opts: {
       onResponse: hooks?.onResponse,
       onCache: hooks?.onCache,
       allowPrivate: opts.allowPrivateSources,
+      policy: opts.addressPolicy,
       timeoutMs: 30_000,
       retries: 2,
       maxBytes: 20 * 1024 * 1024,
@@ -42,42 +66,90 @@ export function startServer(opts: {
     });
   const envOverrides = parseOverrides(process.env.FLC_CONFIG_OVERRIDES);
   const env = process.env;
-  const challenge = { secretKey: env.CHALLENGE_SECRET_KEY || undefined, siteKey: env.CHALLENGE_SITE_KEY || undefined, verifyUrl: env.CHALLENGE_VERIFY_URL || DEFAULT_VERIFY_URL };
-  const store = new SqliteStore(opts.dbFile);
+  const challenge = {
+    secretKey: env.CHALLENGE_SECRET_KEY || undefined,
+    siteKey: env.CHALLENGE_SITE_KEY || undefined,
+    verifyUrl: env.CHALLENGE_VERIFY_URL || DEFAULT_VERIFY_URL,
+  };
+  const trustedProxies = parseTrustedProxies(opts.trustProxy);
+  const flash = flashSettingsFromEnv(env);
+  const store = await openStore(opts.store, { log: opts.log });
+  opts.log(`store: ${store.description}`);
   const startedAt = Date.now();
-  store.recordDeployment({ version: opts.version, nodeVersion: process.version, startedAt: new Date(startedAt).toISOString() });
+  await store.recordDeployment({
+    version: opts.version,
+    nodeVersion: process.version,
+    startedAt: new Date(startedAt).toISOString(),
+  });
   const usage = new UsageRecorder(store, () => Date.now(), 1_000, opts.log);
   // Counts of a quiet second are written by the timer rather than the next request.
-  const flushing = setInterval(() => usage.flush(), 1_000);
+  const flushing = setInterval(() => void usage.flush(), 1_000);
   flushing.unref();
-  const deps = { version: opts.version, now: () => Date.now(), startedAt, store, makeReader, envOverrides, challenge, errorTrackerDsn: env.ERRORTRACKER_DSN || undefined, usage };
-  const app = createApp(deps, opts.log, opts.wsTiming);
-  const wss = new WebSocketServer({ noServer: true });
+  const deps = {
+    version: opts.version,
+    now: () => Date.now(),
+    startedAt,
+    store,
+    makeReader,
+    envOverrides,
+    challenge,
+    browserDsn: env.SENTRY_DSN || undefined,
+    notify: notifySettingsFromEnv(env),
+    usage,
+    pool: new CompilePool(opts.pool),
+    trustedProxies,
+    gateway: gatewaySettingsFromEnv(env),
+    container: new ContainerCompiler({ ...CONTAINER_DEFAULTS, ...opts.container }),
+    flash,
+    errorEvents: new ErrorEventWriter(store, opts.log),
+  };
+  const queueOptions = { ...QUEUE_DEFAULTS, ...opts.queue };
+  // On PostgreSQL pg-boss delivers jobs to every server on the database; on SQLite each looks itself.
+  const dispatch =
+    opts.store.engine === 'postgres' ? new PgBossDispatch(opts.store.url, queueOptions, opts.log) : undefined;
+  const queue = new JobRunner(store.jobs, jobExecutor(deps), queueOptions, deps.now, opts.log, dispatch);
+  const app = createApp({ ...deps, queue }, opts.log, opts.wsTiming);
+  // A message is held whole before it is parsed: the same limit as a request body.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: DEFAULT_BODY_LIMIT });
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: opts.host, port: opts.port, websocket: { server: wss } }, (info: AddressInfo) => {
-      const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-      resolve({
-        url: `http://${host}:${info.port}`,
-        close: (graceMs = 10_000) =>
-          new Promise<void>((done) => {
-            const force = setTimeout(() => {
-              (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-            }, graceMs);
-            force.unref();
-            // Open WebSockets are closed so their compilations are cancelled.
-            for (const client of wss.clients) client.close(1001, 'server shutting down');
-            server.close(() => {
-              clearTimeout(force);
-              clearInterval(flushing);
-              usage.flush();
-              store.close();
-              done();
-            });
-            (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
-          }),
-      });
+    const server = serve(
+      { fetch: app.fetch, hostname: opts.host, port: opts.port, websocket: { server: wss } },
+      (info: AddressInfo) => {
+        const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+        // Jobs accepted before a restart (or left by a process that died) are taken up now.
+        queue.start();
+        resolve({
+          url: `http://${host}:${info.port}`,
+          close: (graceMs = 10_000) =>
+            new Promise<void>((done) => {
+              // Compiles in flight end now (as cancelled), so their requests answer and close; queued
+              // jobs running here go back to the queue for the next start.
+              const released = queue.stop();
+              void deps.pool.destroy();
+              const force = setTimeout(() => {
+                (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+              }, graceMs);
+              force.unref();
+              // Open WebSockets are closed so their compilations are cancelled.
+              for (const client of wss.clients) client.close(1001, 'server shutting down');
+              server.close(() => {
+                clearTimeout(force);
+                clearInterval(flushing);
+                void released
+                  .then(() => usage.flush())
+                  .then(() => deps.errorEvents.flush())
+                  .then(() => store.close())
+                  .catch((err: Error) => opts.log(`store: closing failed: ${err.message}`))
+                  .finally(done);
+              });
+              (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+            }),
+        });
+      },
+    );
+    server.once('error', (err) => {
+      void store.close().finally(() => reject(err));
     });
-    server.once('error', reject);
   });
 }
 

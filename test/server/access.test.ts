@@ -1,6 +1,6 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { createApp } from '../../src/server/app.js';
-import { SqliteStore } from '../../src/server/store/sqlite-store.js';
+import { openStore } from '../../src/server/store/open.js';
 import { startSession } from '../../src/server/auth/sessions.js';
 import { issueApiKey } from '../../src/server/auth/identity.js';
 import type { User } from '../../src/server/store/accounts.js';
@@ -12,49 +12,68 @@ import { sha256 } from '../../src/server/hash.js';
  * column here, not read from the server's policy table.
  */
 
-// Each request moves the clock past the rate-limit window, so only access decides.
+// Each request moves the clock (the app's and Date's, which the rate limiter reads) past the
+// rate-limit window, so only access decides.
 let clock = Date.parse('2026-08-01T00:00:00Z');
-const store = new SqliteStore(':memory:');
-const app = createApp({ store, version: '1', now: () => clock, startedAt: clock, makeReader: () => { throw new Error('no compile reaches a source here'); } });
+vi.useFakeTimers({ toFake: ['Date'] });
+function tick(ms: number) {
+  clock += ms;
+  vi.setSystemTime(clock);
+}
+vi.setSystemTime(clock);
+const store = await openStore(':memory:');
+const app = createApp({
+  store,
+  version: '1',
+  now: () => clock,
+  startedAt: clock,
+  makeReader: () => {
+    throw new Error('no compile reaches a source here');
+  },
+});
 const password = { hash: 'h', salt: 's', iterations: 1 };
-const make = (email: string, role: 'admin' | 'user', tier: string, roles: string[] = []) => {
-  const user = store.createUser({ email, role, tier, password });
-  for (const r of roles) store.assignRole(user.id, r, 'test', new Date(clock).toISOString());
+const make = async (email: string, role: 'admin' | 'user', tier: string, roles: string[] = []) => {
+  const user = await store.createUser({ email, role, tier, password });
+  for (const r of roles) await store.assignRole(user.id, r, 'test', new Date(clock).toISOString());
   return user;
 };
-const free = make('free@example.org', 'user', 'free');
-const pro = make('pro@example.org', 'user', 'pro');
-const bare = make('bare@example.org', 'admin', 'admin');
-const viewer = make('viewer@example.org', 'admin', 'admin', ['viewer']);
-const superAdmin = make('super@example.org', 'admin', 'admin', ['super-admin']);
-const banned = make('banned@example.org', 'user', 'pro');
-store.updateUser(banned.id, { banned: true }, new Date(clock).toISOString());
-const disabled = make('disabled@example.org', 'admin', 'admin', ['super-admin']);
-store.updateUser(disabled.id, { apiDisabled: true }, new Date(clock).toISOString());
+const free = await make('free@example.org', 'user', 'free');
+const pro = await make('pro@example.org', 'user', 'pro');
+const bare = await make('bare@example.org', 'admin', 'admin');
+const viewer = await make('viewer@example.org', 'admin', 'admin', ['viewer']);
+const superAdmin = await make('super@example.org', 'admin', 'admin', ['super-admin']);
+const banned = await make('banned@example.org', 'user', 'pro');
+await store.updateUser(banned.id, { banned: true }, new Date(clock).toISOString());
+const disabled = await make('disabled@example.org', 'admin', 'admin', ['super-admin']);
+await store.updateUser(disabled.id, { apiDisabled: true }, new Date(clock).toISOString());
 
-const session = (u: User) => startSession(store, u, clock).token;
-const key = (u: User, scopes: string[]) => issueApiKey(store, u, { name: 'k', scopes }, clock).text;
+const session = async (u: User) => (await startSession(store, u, clock)).token;
+const key = async (u: User, scopes: string[]) => (await issueApiKey(store, u, { name: 'k', scopes }, clock)).text;
 
 /** A fresh credential per request (sign-out ends sessions; the clock moves). */
-const CALLERS: Record<string, () => string | undefined> = {
-  anonymous: () => undefined,
-  free: () => session(free),
-  pro: () => session(pro),
-  'admin without a role': () => session(bare),
-  'admin with viewer': () => session(viewer),
-  'admin with super-admin': () => session(superAdmin),
-  'key without admin scope': () => key(superAdmin, ['compile', 'rules']),
-  'key with admin scope': () => key(superAdmin, ['compile', 'rules', 'admin']),
-  banned: () => session(banned),
-  api_disabled: () => session(disabled),
-  'expired session': () => {
+const CALLERS: Record<string, () => Promise<string | undefined>> = {
+  anonymous: async () => undefined,
+  free: async () => await session(free),
+  pro: async () => await session(pro),
+  'admin without a role': async () => await session(bare),
+  'admin with viewer': async () => await session(viewer),
+  'admin with super-admin': async () => await session(superAdmin),
+  'key without admin scope': async () => await key(superAdmin, ['compile', 'rules']),
+  'key with admin scope': async () => await key(superAdmin, ['compile', 'rules', 'admin']),
+  banned: async () => await session(banned),
+  api_disabled: async () => await session(disabled),
+  'expired session': async () => {
     const token = `flcs_expired${clock}`;
-    store.createSession(sha256(token), { userId: pro.id, createdAt: new Date(clock - 2_000).toISOString(), expiresAt: new Date(clock - 1_000).toISOString() });
+    await store.createSession(sha256(token), {
+      userId: pro.id,
+      createdAt: new Date(clock - 2_000).toISOString(),
+      expiresAt: new Date(clock - 1_000).toISOString(),
+    });
     return token;
   },
-  'revoked key': () => {
-    const text = key(pro, ['compile', 'rules']);
-    store.revokeApiKey(pro.id, store.apiKeys(pro.id).at(-1)!.id, new Date(clock).toISOString());
+  'revoked key': async () => {
+    const text = await key(pro, ['compile', 'rules']);
+    await store.revokeApiKey(pro.id, (await store.apiKeys(pro.id)).at(-1)!.id, new Date(clock).toISOString());
     return text;
   },
 };
@@ -137,11 +156,39 @@ const EXPECTED: Record<string, Record<Auth, 'ok' | 401 | 403>> = {
   anonymous: { No: 'ok', Session: 401, 'Free+': 401, 'Pro+': 403, 'Admin read': 401, 'Admin write': 401 },
   free: { No: 'ok', Session: 'ok', 'Free+': 'ok', 'Pro+': 403, 'Admin read': 403, 'Admin write': 403 },
   pro: { No: 'ok', Session: 'ok', 'Free+': 'ok', 'Pro+': 'ok', 'Admin read': 403, 'Admin write': 403 },
-  'admin without a role': { No: 'ok', Session: 'ok', 'Free+': 'ok', 'Pro+': 'ok', 'Admin read': 403, 'Admin write': 403 },
+  'admin without a role': {
+    No: 'ok',
+    Session: 'ok',
+    'Free+': 'ok',
+    'Pro+': 'ok',
+    'Admin read': 403,
+    'Admin write': 403,
+  },
   'admin with viewer': { No: 'ok', Session: 'ok', 'Free+': 'ok', 'Pro+': 'ok', 'Admin read': 'ok', 'Admin write': 403 },
-  'admin with super-admin': { No: 'ok', Session: 'ok', 'Free+': 'ok', 'Pro+': 'ok', 'Admin read': 'ok', 'Admin write': 'ok' },
-  'key without admin scope': { No: 'ok', Session: 403, 'Free+': 'ok', 'Pro+': 'ok', 'Admin read': 403, 'Admin write': 403 },
-  'key with admin scope': { No: 'ok', Session: 403, 'Free+': 'ok', 'Pro+': 'ok', 'Admin read': 'ok', 'Admin write': 'ok' },
+  'admin with super-admin': {
+    No: 'ok',
+    Session: 'ok',
+    'Free+': 'ok',
+    'Pro+': 'ok',
+    'Admin read': 'ok',
+    'Admin write': 'ok',
+  },
+  'key without admin scope': {
+    No: 'ok',
+    Session: 403,
+    'Free+': 'ok',
+    'Pro+': 'ok',
+    'Admin read': 403,
+    'Admin write': 403,
+  },
+  'key with admin scope': {
+    No: 'ok',
+    Session: 403,
+    'Free+': 'ok',
+    'Pro+': 'ok',
+    'Admin read': 'ok',
+    'Admin write': 'ok',
+  },
   banned: { No: 'ok', Session: 403, 'Free+': 403, 'Pro+': 403, 'Admin read': 403, 'Admin write': 403 },
   api_disabled: { No: 'ok', Session: 403, 'Free+': 403, 'Pro+': 403, 'Admin read': 403, 'Admin write': 403 },
   'expired session': { No: 'ok', Session: 401, 'Free+': 401, 'Pro+': 401, 'Admin read': 401, 'Admin write': 401 },
@@ -149,23 +196,27 @@ const EXPECTED: Record<string, Record<Auth, 'ok' | 401 | 403>> = {
 };
 
 async function send(method: string, path: string, token: string | undefined) {
-  clock += 61_000;
+  tick(61_000);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   // Bodies that no route can act on (every one of them answers 4xx to `{}`), so nothing changes.
   const body = method === 'GET' || method === 'DELETE' ? undefined : '{}';
   const res = await app.request(path, { method, headers, body });
-  return { status: res.status, detail: res.status === 401 || res.status === 403 ? ((await res.json()) as { detail: string }).detail : '' };
+  return {
+    status: res.status,
+    detail: res.status === 401 || res.status === 403 ? ((await res.json()) as { detail: string }).detail : '',
+  };
 }
 
 describe('access matrix', () => {
   test.each(Object.keys(CALLERS))('%s', async (caller) => {
     const wrong: string[] = [];
     for (const [method, path, auth] of ROUTES) {
-      const { status, detail } = await send(method, path, CALLERS[caller]());
+      const { status, detail } = await send(method, path, await CALLERS[caller]());
       const expected = EXPECTED[caller][auth];
       const got = status === 401 || status === 403 ? status : 'ok';
-      if (got !== expected || status === 429 || status >= 500) wrong.push(`${method} ${path} (${auth}): expected ${expected}, got ${status} ${detail}`);
+      if (got !== expected || status === 429 || status >= 500)
+        wrong.push(`${method} ${path} (${auth}): expected ${expected}, got ${status} ${detail}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -174,80 +225,132 @@ describe('access matrix', () => {
     const detail = async (method: string, path: string, token?: string) => (await send(method, path, token)).detail;
     expect(await detail('POST', '/api/compile')).toBe('Authentication required');
     expect(await detail('POST', '/api/compile/async')).toBe('This route needs the pro tier or higher');
-    expect(await detail('POST', '/api/compile/async', session(free))).toBe('This route needs the pro tier or higher');
-    expect(await detail('GET', '/api/keys', CALLERS['expired session']())).toBe('Invalid or expired credentials');
-    expect(await detail('GET', '/api/keys', session(banned))).toBe('This account is banned');
-    expect(await detail('GET', '/api/keys', session(disabled))).toBe('API access is disabled for this account');
-    expect(await detail('GET', '/api/admin/users', session(pro))).toBe('Administrators only');
-    expect(await detail('GET', '/api/admin/users', key(superAdmin, ['compile']))).toBe('API key missing required scope: admin');
-    expect(await detail('DELETE', '/admin/local-users/x', session(viewer))).toBe('Missing permission: users:manage');
-    expect(await detail('POST', '/api/auth/sign-out', key(pro, ['compile']))).toBe('This route needs a signed-in session, not an API key');
+    expect(await detail('POST', '/api/compile/async', await session(free))).toBe(
+      'This route needs the pro tier or higher',
+    );
+    expect(await detail('GET', '/api/keys', await CALLERS['expired session']())).toBe('Invalid or expired credentials');
+    expect(await detail('GET', '/api/keys', await session(banned))).toBe('This account is banned');
+    expect(await detail('GET', '/api/keys', await session(disabled))).toBe('API access is disabled for this account');
+    expect(await detail('GET', '/api/admin/users', await session(pro))).toBe('Administrators only');
+    expect(await detail('GET', '/api/admin/users', await key(superAdmin, ['compile']))).toBe(
+      'API key missing required scope: admin',
+    );
+    expect(await detail('DELETE', '/admin/local-users/x', await session(viewer))).toBe(
+      'Missing permission: users:manage',
+    );
+    expect(await detail('POST', '/api/auth/sign-out', await key(pro, ['compile']))).toBe(
+      'This route needs a signed-in session, not an API key',
+    );
   });
 
   test('a key reaches only the routes of its scopes', async () => {
-    const rulesOnly = key(pro, ['rules']);
+    const rulesOnly = await key(pro, ['rules']);
     expect((await send('POST', '/api/validate-rule', rulesOnly)).status).toBe(422);
     const compile = await send('POST', '/api/compile', rulesOnly);
     expect(compile).toEqual({ status: 403, detail: 'API key missing required scope: compile' });
   });
 
   test('a key cannot grant more than its creator holds', async () => {
-    const narrow = key(pro, ['rules']);
-    clock += 61_000;
+    const narrow = await key(pro, ['rules']);
+    tick(61_000);
     const res = await app.request('/api/keys', {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${narrow}` },
       body: JSON.stringify({ name: 'wider', scopes: ['rules', 'compile'] }),
     });
     expect(res.status).toBe(403);
-    clock += 61_000;
+    tick(61_000);
     const adminScope = await app.request('/api/keys', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${session(pro)}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await session(pro)}` },
       body: JSON.stringify({ name: 'admin', scopes: ['admin'] }),
     });
     expect(adminScope.status).toBe(403);
   });
 });
 
+const overridden = await openStore(':memory:');
+const user = await overridden.createUser({ email: 'u@example.org', role: 'user', tier: 'free', password });
+const proUser = await overridden.createUser({ email: 'p@example.org', role: 'user', tier: 'pro', password });
+const admin = await overridden.createUser({ email: 'a@example.org', role: 'admin', tier: 'admin', password });
+await overridden.assignRole(admin.id, 'viewer', 'test', new Date(clock).toISOString());
+const served = createApp({
+  store: overridden,
+  version: '1',
+  now: () => clock,
+  startedAt: clock,
+  makeReader: () => {
+    throw new Error('unused');
+  },
+});
 describe('endpoint overrides', () => {
-  const overridden = new SqliteStore(':memory:');
-  const user = overridden.createUser({ email: 'u@example.org', role: 'user', tier: 'free', password });
-  const proUser = overridden.createUser({ email: 'p@example.org', role: 'user', tier: 'pro', password });
-  const admin = overridden.createUser({ email: 'a@example.org', role: 'admin', tier: 'admin', password });
-  overridden.assignRole(admin.id, 'viewer', 'test', new Date(clock).toISOString());
-  const served = createApp({ store: overridden, version: '1', now: () => clock, startedAt: clock, makeReader: () => { throw new Error('unused'); } });
   const call = async (method: string, path: string, token?: string) => {
-    clock += 61_000;
-    return (await served.request(path, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: method === 'GET' ? undefined : '{"rule":"||a^"}' })).status;
+    tick(61_000);
+    return (
+      await served.request(path, {
+        method,
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: method === 'GET' ? undefined : '{"rule":"||a^"}',
+      })
+    ).status;
   };
 
-  test('an override makes a route public, raises its tier, or asks for scopes; the most specific one wins', async () => {
+  test('an override makes a route public, raises its tier or asks for scopes; the most specific wins', async () => {
     expect(await call('POST', '/api/validate-rule')).toBe(401);
-    overridden.createEndpointOverride({ pathPattern: '/api/validate-rule', method: 'POST', requiredTier: null, requiredScopes: null, isPublic: true });
+    await overridden.createEndpointOverride({
+      pathPattern: '/api/validate-rule',
+      method: 'POST',
+      requiredTier: null,
+      requiredScopes: null,
+      isPublic: true,
+    });
     expect(await call('POST', '/api/validate-rule')).toBe(200);
 
-    const free = startSession(overridden, user, clock).token;
+    const free = (await startSession(overridden, user, clock)).token;
     expect(await call('POST', '/api/validate', free)).toBe(422);
-    overridden.createEndpointOverride({ pathPattern: '/api/*', method: '*', requiredTier: 'pro', requiredScopes: null, isPublic: false });
+    await overridden.createEndpointOverride({
+      pathPattern: '/api/*',
+      method: '*',
+      requiredTier: 'pro',
+      requiredScopes: null,
+      isPublic: false,
+    });
     expect(await call('POST', '/api/validate', free)).toBe(403);
-    expect(await call('POST', '/api/validate', startSession(overridden, proUser, clock).token)).toBe(422);
+    expect(await call('POST', '/api/validate', (await startSession(overridden, proUser, clock)).token)).toBe(422);
     // The exact override on validate-rule is more specific than the prefix.
     expect(await call('POST', '/api/validate-rule')).toBe(200);
     // Public routes under the prefix now need the tier too.
     expect(await call('GET', '/api/version', free)).toBe(403);
-    overridden.createEndpointOverride({ pathPattern: '/api/version', method: 'GET', requiredTier: 'anonymous', requiredScopes: null, isPublic: false });
+    await overridden.createEndpointOverride({
+      pathPattern: '/api/version',
+      method: 'GET',
+      requiredTier: 'anonymous',
+      requiredScopes: null,
+      isPublic: false,
+    });
     expect(await call('GET', '/api/version')).toBe(200);
 
-    const rulesKey = issueApiKey(overridden, proUser, { name: 'k', scopes: ['rules'] }, clock).text;
+    const rulesKey = (await issueApiKey(overridden, proUser, { name: 'k', scopes: ['rules'] }, clock)).text;
     expect(await call('GET', '/api/keys', rulesKey)).toBe(200);
-    overridden.createEndpointOverride({ pathPattern: '/api/keys', method: 'GET', requiredTier: null, requiredScopes: ['compile'], isPublic: false });
+    await overridden.createEndpointOverride({
+      pathPattern: '/api/keys',
+      method: 'GET',
+      requiredTier: null,
+      requiredScopes: ['compile'],
+      isPublic: false,
+    });
     expect(await call('GET', '/api/keys', rulesKey)).toBe(403);
   });
 
   test('overrides never open an admin route', async () => {
-    overridden.createEndpointOverride({ pathPattern: '/api/admin/*', method: '*', requiredTier: null, requiredScopes: null, isPublic: true });
+    await overridden.createEndpointOverride({
+      pathPattern: '/api/admin/*',
+      method: '*',
+      requiredTier: null,
+      requiredScopes: null,
+      isPublic: true,
+    });
     expect(await call('GET', '/api/admin/users')).toBe(401);
-    expect(await call('GET', '/api/admin/users', startSession(overridden, admin, clock).token)).toBe(200);
+    expect(await call('GET', '/api/admin/users', (await startSession(overridden, admin, clock)).token)).toBe(200);
   });
 });

@@ -11,10 +11,15 @@ const { request } = testApp({
   version: '9.9.9',
   now: () => clock,
   startedAt: clock,
-  makeReader: () => new SafeSourceReader({ allowPrivate: false, timeoutMs: 1000, retries: 0, maxBytes: 1024, userAgent: 'test' }),
+  makeReader: () =>
+    new SafeSourceReader({ allowPrivate: false, timeoutMs: 1000, retries: 0, maxBytes: 1024, userAgent: 'test' }),
 });
 const post = (path: string, body: unknown) =>
-  request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  request(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 const noDuration = (o: Record<string, unknown>) => ({ ...o, duration: 'x' });
 
 describe('info routes', () => {
@@ -34,13 +39,19 @@ describe('info routes', () => {
   });
 
   test('without a challenge secret or DSN the browser config routes say so', async () => {
-    expect(await (await request('/api/turnstile-config')).json()).toEqual({ enabled: false, siteKey: null });
-    expect(await (await request('/api/sentry-config')).json()).toEqual({ enabled: false, dsn: null });
+    expect(await (await request('/api/turnstile-config')).json()).toEqual({ success: true, enabled: false });
+    expect(await (await request('/api/sentry-config')).json()).toEqual({ success: true, enabled: false });
   });
 
   test('GET /api/schemas gives JSON Schemas of the request bodies', async () => {
     const body = await (await request('/api/schemas')).json();
-    expect(Object.keys(body.schemas).sort()).toEqual(['astParseRequest', 'astWalkRequest', 'configuration', 'validateListRequest', 'validateRuleRequest']);
+    expect(Object.keys(body.schemas).sort()).toEqual([
+      'astParseRequest',
+      'astWalkRequest',
+      'configuration',
+      'validateListRequest',
+      'validateRuleRequest',
+    ]);
     expect(body.schemas.configuration.required).toEqual(['name', 'sources']);
     expect(body.schemas.configuration.additionalProperties).toBe(false);
   });
@@ -125,7 +136,9 @@ describe('POST /api/ast/parse and /api/validate', () => {
   test('parse gives type, category, dialect, validity and tree per rule', async () => {
     const res = await post('/api/ast/parse', { rules: ['||a.com^$dnstype=A', 'example.com##'] });
     const body = await res.json();
-    expect(body.results.map((r: { ruleType: string; syntax: string; valid: boolean }) => [r.ruleType, r.syntax, r.valid])).toEqual([
+    expect(
+      body.results.map((r: { ruleType: string; syntax: string; valid: boolean }) => [r.ruleType, r.syntax, r.valid]),
+    ).toEqual([
       ['NetworkRule', 'AdGuard', true],
       ['InvalidRule', 'Common', false],
     ]);
@@ -134,11 +147,18 @@ describe('POST /api/ast/parse and /api/validate', () => {
   test('validate reports per-line errors with line numbers and totals', async () => {
     const res = await post('/api/validate', { text: '! c\n||ok.com^\n\nexample.com##\n||a.com^$bogus', strict: true });
     const body = await res.json();
-    expect(body).toMatchObject({ success: true, valid: false, totals: { lines: 5, valid: 1, invalid: 2, comments: 1, empty: 1 } });
+    expect(body).toMatchObject({
+      success: true,
+      valid: false,
+      totals: { lines: 5, valid: 1, invalid: 2, comments: 1, empty: 1 },
+    });
     expect(body.errors.map((e: { line: number }) => e.line)).toEqual([4, 5]);
   });
 
-  test.each([['/api/ast/parse', { rules: [] }], ['/api/validate', {}]])('422 on %s', async (path, body) => {
+  test.each([
+    ['/api/ast/parse', { rules: [] }],
+    ['/api/validate', {}],
+  ])('422 on %s', async (path, body) => {
     expect((await post(path, body)).status).toBe(422);
   });
 });
@@ -150,28 +170,154 @@ describe('OpenAPI', () => {
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
-    expect(Object.keys(doc.paths).sort()).toEqual([
-      '/api', '/api/admin/auth/config', '/api/ast/parse', '/api/ast/walk', '/api/auth/get-session', '/api/auth/providers', '/api/auth/sign-in/email',
-      '/api/auth/sign-out', '/api/auth/sign-up/email', '/api/compile', '/api/compile/batch', '/api/compile/stream',
-      '/api/configuration/defaults', '/api/configuration/resolve', '/api/configuration/validate', '/api/container/status',
-      '/api/deployments', '/api/deployments/stats', '/api/health', '/api/health/db-smoke', '/api/health/latest', '/api/keys',
-      '/api/keys/{id}', '/api/metrics', '/api/metrics/prometheus',
-      '/api/schemas', '/api/sentry-config', '/api/turnstile-config', '/api/validate', '/api/validate-rule', '/api/version',
-      '/api/ws/compile', '/compile/stream', '/ws/compile',
-      '/api/admin/users', '/api/admin/users/{id}', '/api/admin/users/{id}/ban', '/api/admin/users/{id}/unban', '/api/admin/usage/{userId}',
-      '/admin/local-users', '/admin/local-users/{id}', '/admin/usage/{userId}', '/admin/system/my-permissions',
-    ].sort());
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      [
+        '/api',
+        '/api/admin/agents/sessions',
+        '/api/admin/auth/config',
+        '/api/admin/errors',
+        '/api/admin/neon/branches',
+        '/api/admin/neon/project',
+        '/api/admin/neon/query',
+        '/api/admin/storage/checkpoint',
+        '/api/admin/storage/prune',
+        '/api/admin/storage/tables',
+        '/api/admin/storage/tables/{name}',
+        '/api/admin/storage/vacuum',
+        '/api/ast/parse',
+        '/api/ast/walk',
+        '/api/auth/change-password',
+        '/api/auth/get-session',
+        '/api/auth/providers',
+        '/api/auth/sign-in/email',
+        '/api/auth/sign-out',
+        '/api/auth/sign-out-all',
+        '/api/auth/sign-up/email',
+        '/api/compile',
+        '/api/compile/batch',
+        '/api/compile/stream',
+        '/api/compile/async',
+        '/api/compile/batch/async',
+        '/api/compile/container',
+        '/api/queue/results/{id}',
+        '/api/queue/cancel/{id}',
+        '/api/queue/stats',
+        '/api/queue/history',
+        '/api/queue/events/{id}',
+        '/api/workflow/compile',
+        '/api/workflow/{id}',
+        '/api/configuration/defaults',
+        '/api/configuration/resolve',
+        '/api/configuration/validate',
+        '/api/container/status',
+        '/api/deployments',
+        '/api/deployments/stats',
+        '/api/errors/codes',
+        '/api/errors/codes/{code}',
+        '/api/flash',
+        '/api/flash/{token}',
+        '/api/health',
+        '/api/health/db-smoke',
+        '/api/health/latest',
+        '/api/keys',
+        '/api/keys/{id}',
+        '/api/log/frontend-error',
+        '/api/metrics',
+        '/api/metrics/prometheus',
+        '/api/notify',
+        '/api/rules',
+        '/api/rules/{id}',
+        '/api/schemas',
+        '/api/sentry-config',
+        '/api/trpc/{procedure}',
+        '/api/turnstile-config',
+        '/api/validate',
+        '/api/validate-rule',
+        '/api/version',
+        '/api/ws/compile',
+        '/compile/stream',
+        '/ws/compile',
+        '/api/admin/users',
+        '/api/admin/users/{id}',
+        '/api/admin/users/{id}/ban',
+        '/api/admin/users/{id}/unban',
+        '/api/admin/usage/{userId}',
+        '/admin/local-users',
+        '/admin/local-users/{id}',
+        '/admin/local-users/{id}/reset-password',
+        '/admin/usage/{userId}',
+        '/admin/system/my-permissions',
+        '/admin/system/users/{userId}/data-export',
+        '/admin/system/users/{userId}/data-erase',
+        '/admin/system/config/export',
+        '/admin/system/config/import',
+        '/admin/system/config/snapshots',
+        '/admin/system/config/snapshots/{id}',
+        '/admin/system/config/snapshots/{id}/revert',
+        '/admin/config/feature-flags',
+        '/admin/config/feature-flags/{key}',
+        '/admin/system/announcements',
+        '/admin/system/announcements/{id}',
+        '/admin/system/audit',
+        '/admin/system/endpoints',
+        '/admin/system/endpoints/{id}',
+        '/admin/system/my-context',
+        '/admin/system/roles',
+        '/admin/system/roles/assign',
+        '/admin/system/roles/assignments',
+        '/admin/system/roles/revoke',
+        '/admin/system/roles/{id}',
+        '/admin/system/scopes',
+        '/admin/system/scopes/{name}',
+        '/admin/system/tiers',
+        '/admin/system/tiers/{name}',
+      ].sort(),
+    );
   });
 });
 
 describe('hostile bodies', () => {
   const runs = Number(process.env.FC_RUNS ?? 200);
-  test.each(['/api/validate-rule', '/api/ast/walk', '/api/ast/parse', '/api/validate', '/api/compile', '/api/compile/stream', '/api/compile/batch', '/api/configuration/validate', '/api/configuration/resolve'])('%s never answers 5xx', async (path) => {
+  test.each([
+    '/api/validate-rule',
+    '/api/ast/walk',
+    '/api/ast/parse',
+    '/api/validate',
+    '/api/compile',
+    '/api/compile/stream',
+    '/api/compile/batch',
+    '/api/configuration/validate',
+    '/api/configuration/resolve',
+    '/api/trpc/compile',
+    '/api/trpc/validateRule',
+    '/api/trpc/ast.parse',
+    '/api/trpc/ast.walk',
+  ])('%s never answers 5xx', async (path) => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.jsonValue(), fc.string(), fc.record({ rule: fc.anything(), rules: fc.anything(), text: fc.anything(), nodeTypes: fc.anything(), maxDepth: fc.anything(), configuration: fc.oneof(fc.anything(), fc.record({ name: fc.string(), sources: fc.array(fc.record({ source: fc.string() })) })), requests: fc.anything(), config: fc.anything(), override: fc.anything() })), async (body) => {
-        const res = await post(path, typeof body === 'string' ? body : JSON.stringify(body));
-        expect(res.status).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.jsonValue(),
+          fc.string(),
+          fc.record({
+            rule: fc.anything(),
+            rules: fc.anything(),
+            text: fc.anything(),
+            nodeTypes: fc.anything(),
+            maxDepth: fc.anything(),
+            configuration: fc.oneof(
+              fc.anything(),
+              fc.record({ name: fc.string(), sources: fc.array(fc.record({ source: fc.string() })) }),
+            ),
+            requests: fc.anything(),
+            config: fc.anything(),
+            override: fc.anything(),
+          }),
+        ),
+        async (body) => {
+          const res = await post(path, typeof body === 'string' ? body : JSON.stringify(body));
+          expect(res.status).toBeLessThan(500);
+        },
+      ),
       { numRuns: runs },
     );
   });

@@ -14,16 +14,19 @@ beforeAll(async () => {
     req.on('end', () => {
       seen.push(body);
       const form = new URLSearchParams(body);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: form.get('response') === 'good' && form.get('secret') === 's3cret' }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ success: form.get('response') === 'good' && form.get('secret') === 's3cret' }));
     });
   });
   ({ request } = testApp({
     version: '1',
     now: () => Date.now(),
     startedAt: 0,
-    makeReader: () => new SafeSourceReader({ allowPrivate: false, timeoutMs: 1000, retries: 0, maxBytes: 1024, userAgent: 't' }),
+    makeReader: () =>
+      new SafeSourceReader({ allowPrivate: false, timeoutMs: 1000, retries: 0, maxBytes: 1024, userAgent: 't' }),
     challenge: { secretKey: 's3cret', siteKey: 'public-key', verifyUrl: `${verifier.url}/siteverify` },
-    errorTrackerDsn: 'https://public@errors.example/1',
+    browserDsn: 'https://public:legacy-secret@errors.example/prefix/1?x=y',
   }));
 });
 afterAll(() => verifier.close());
@@ -32,7 +35,14 @@ const post = (path: string, body: unknown) =>
   request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('bot-challenge verification', () => {
-  test.each(['/api/ast/walk', '/api/configuration/validate', '/api/configuration/resolve', '/api/compile', '/api/compile/batch', '/api/compile/stream'])('%s: 403 without or with a bad token', async (path) => {
+  test.each([
+    '/api/ast/walk',
+    '/api/configuration/validate',
+    '/api/configuration/resolve',
+    '/api/compile',
+    '/api/compile/batch',
+    '/api/compile/stream',
+  ])('%s: 403 without or with a bad token', async (path) => {
     expect((await post(path, { rules: ['a'] })).status).toBe(403);
     const bad = await post(path, { rules: ['a'], challengeToken: 'bad' });
     expect(bad.status).toBe(403);
@@ -47,8 +57,20 @@ describe('bot-challenge verification', () => {
 
   test('validate-rule stays open; the browser config routes say what is configured', async () => {
     expect((await post('/api/validate-rule', { rule: '||a^' })).status).toBe(200);
-    expect(await (await request('/api/turnstile-config')).json()).toEqual({ enabled: true, siteKey: 'public-key' });
-    expect(await (await request('/api/sentry-config')).json()).toEqual({ enabled: true, dsn: 'https://public@errors.example/1' });
-    expect(await (await request('/api/container/status')).json()).toMatchObject({ status: 'running', containerized: false });
+    expect(await (await request('/api/turnstile-config')).json()).toEqual({
+      success: true,
+      enabled: true,
+      siteKey: 'public-key',
+    });
+    // A legacy DSN's secret key (and any query) never reaches browsers.
+    expect(await (await request('/api/sentry-config')).json()).toEqual({
+      success: true,
+      enabled: true,
+      dsn: 'https://public@errors.example/prefix/1',
+    });
+    expect(await (await request('/api/container/status')).json()).toMatchObject({
+      status: 'running',
+      containerized: false,
+    });
   });
 });

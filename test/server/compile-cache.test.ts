@@ -12,7 +12,16 @@ const { request } = testApp({
   now: () => Date.now(),
   startedAt: 0,
   makeReader: (hooks) =>
-    new SafeSourceReader({ allowPrivate: true, timeoutMs: 5_000, retries: 0, maxBytes: 1 << 20, userAgent: 't', cache: httpCache, onCache: hooks?.onCache, onResponse: hooks?.onResponse }),
+    new SafeSourceReader({
+      allowPrivate: true,
+      timeoutMs: 5_000,
+      retries: 0,
+      maxBytes: 1 << 20,
+      userAgent: 't',
+      cache: httpCache,
+      onCache: hooks?.onCache,
+      onResponse: hooks?.onResponse,
+    }),
 });
 const compile = (file: string, headers: Record<string, string> = {}) =>
   request('/api/compile', {
@@ -76,7 +85,10 @@ describe('compile cache and request sharing', () => {
 
   test('identical requests in flight share one compilation', async () => {
     const before = lists.requests.filter((r) => r.path === '/slow.txt').length;
-    const [a, b] = await Promise.all([compile('slow.txt', { 'cache-control': 'no-cache' }), compile('slow.txt', { 'cache-control': 'no-cache' })]);
+    const [a, b] = await Promise.all([
+      compile('slow.txt', { 'cache-control': 'no-cache' }),
+      compile('slow.txt', { 'cache-control': 'no-cache' }),
+    ]);
     const dedup = [a, b].map((r) => r.headers.get('x-request-deduplication'));
     expect(dedup.sort()).toEqual(['HIT', null].sort());
     expect(lists.requests.filter((r) => r.path === '/slow.txt').length - before).toBe(1);

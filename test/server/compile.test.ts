@@ -9,19 +9,35 @@ const makeApp = (allowPrivate: boolean) =>
     version: '1.0.0',
     now: () => Date.parse('2026-02-03T04:05:06Z'),
     startedAt: 0,
-    makeReader: (hooks) => new SafeSourceReader({ allowPrivate, timeoutMs: 5_000, retries: 0, maxBytes: 1024, userAgent: 'test', onResponse: hooks?.onResponse }),
+    makeReader: (hooks) =>
+      new SafeSourceReader({
+        allowPrivate,
+        timeoutMs: 5_000,
+        retries: 0,
+        maxBytes: 1024,
+        userAgent: 'test',
+        onResponse: hooks?.onResponse,
+      }),
   });
 const trusting = makeApp(true);
 const safe = makeApp(false);
 const post = (app: ReturnType<typeof makeApp>, path: string, body: unknown) =>
   app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const config = (...sources: string[]) => ({ configuration: { name: 'Served', sources: sources.map((source) => ({ source })), transformations: ['Compress', 'Validate'] } });
+const config = (...sources: string[]) => ({
+  configuration: {
+    name: 'Served',
+    sources: sources.map((source) => ({ source })),
+    transformations: ['Compress', 'Validate'],
+  },
+});
 
 beforeAll(async () => {
   lists = await startServer((req, res) => {
     if (req.url === '/big.txt') return void res.writeHead(200).end('x'.repeat(5000));
     if (req.url === '/broken.txt') return void res.writeHead(500).end();
-    res.writeHead(200, { 'content-type': 'text/plain' }).end('0.0.0.0 ads.example.com\n0.0.0.0 sub.ads.example.com\n||bad.example^$media');
+    res
+      .writeHead(200, { 'content-type': 'text/plain' })
+      .end('0.0.0.0 ads.example.com\n0.0.0.0 sub.ads.example.com\n||bad.example^$media');
   });
 });
 afterAll(() => lists.close());
@@ -33,7 +49,11 @@ function events(text: string): [string, unknown][] {
     .filter((block) => block.trim())
     .map((block) => {
       const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message';
-      const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+      const data = block
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+        .join('\n');
       return [event, JSON.parse(data)];
     });
 }
@@ -43,7 +63,12 @@ describe('POST /api/compile', () => {
     const res = await post(trusting, '/api/compile', config(`${lists.url}/a.txt`));
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toMatchObject({ success: true, ruleCount: 1, compiledAt: '2026-02-03T04:05:06.000Z', metrics: { sourceCount: 1, ruleCount: 1 } });
+    expect(body).toMatchObject({
+      success: true,
+      ruleCount: 1,
+      compiledAt: '2026-02-03T04:05:06.000Z',
+      metrics: { sourceCount: 1, ruleCount: 1 },
+    });
     expect(body.rules).toContain('||ads.example.com^');
     expect(body.rules).toContain('! Compiled by flc v1.0.0');
   });
@@ -73,26 +98,49 @@ describe('POST /api/compile', () => {
 });
 
 describe('POST /api/compile/stream', () => {
-  test.each(['/api/compile/stream', '/compile/stream'])('%s streams the core events, then result and done', async (path) => {
-    const res = await post(trusting, path, config(`${lists.url}/a.txt?token=secret`));
-    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
-    const all = events(await res.text());
-    const network = all.filter(([e]) => e === 'network' || e === 'metric');
-    expect(network.map(([e]) => e)).toEqual(['network', 'metric']);
-    expect(network[0][1]).toMatchObject({ method: 'GET', url: `${lists.url}/a.txt`, statusCode: 200, responseSize: Buffer.byteLength("0.0.0.0 ads.example.com\n0.0.0.0 sub.ads.example.com\n||bad.example^$media") });
-    expect(network[1][1]).toMatchObject({ metric: 'download speed', unit: 'bytes/s', dimensions: { url: `${lists.url}/a.txt` } });
-    const stream = all.filter(([e]) => e !== 'network' && e !== 'metric');
-    const names = stream.map(([e]) => e);
-    expect(names).toEqual([
-      'source:start', 'source:complete', 'progress',
-      'transformation:start', 'transformation:complete', 'transformation:start', 'transformation:complete',
-      'progress', 'result', 'done',
-    ]);
-    const complete = stream.find(([e]) => e === 'transformation:complete')![1] as { name: string; inputCount: number; outputCount: number };
-    // List-level transformations see the source block too: 3 header lines + 3 rules.
-    expect(complete).toMatchObject({ name: 'Compress', inputCount: 6, outputCount: 5 });
-    expect(stream[8][1]).toMatchObject({ ruleCount: 1, metrics: { sourceCount: 1 } });
-  });
+  test.each(['/api/compile/stream', '/compile/stream'])(
+    '%s streams the core events, then result and done',
+    async (path) => {
+      const res = await post(trusting, path, config(`${lists.url}/a.txt?token=secret`));
+      expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+      const all = events(await res.text());
+      const network = all.filter(([e]) => e === 'network' || e === 'metric');
+      expect(network.map(([e]) => e)).toEqual(['network', 'metric']);
+      expect(network[0][1]).toMatchObject({
+        method: 'GET',
+        url: `${lists.url}/a.txt`,
+        statusCode: 200,
+        responseSize: Buffer.byteLength('0.0.0.0 ads.example.com\n0.0.0.0 sub.ads.example.com\n||bad.example^$media'),
+      });
+      expect(network[1][1]).toMatchObject({
+        metric: 'download speed',
+        unit: 'bytes/s',
+        dimensions: { url: `${lists.url}/a.txt` },
+      });
+      const stream = all.filter(([e]) => e !== 'network' && e !== 'metric');
+      const names = stream.map(([e]) => e);
+      expect(names).toEqual([
+        'source:start',
+        'source:complete',
+        'progress',
+        'transformation:start',
+        'transformation:complete',
+        'transformation:start',
+        'transformation:complete',
+        'progress',
+        'result',
+        'done',
+      ]);
+      const complete = stream.find(([e]) => e === 'transformation:complete')![1] as {
+        name: string;
+        inputCount: number;
+        outputCount: number;
+      };
+      // List-level transformations see the source block too: 3 header lines + 3 rules.
+      expect(complete).toMatchObject({ name: 'Compress', inputCount: 6, outputCount: 5 });
+      expect(stream[8][1]).toMatchObject({ ruleCount: 1, metrics: { sourceCount: 1 } });
+    },
+  );
 
   test('a failing source ends the stream with an error event', async () => {
     const res = await post(trusting, '/api/compile/stream', config(`${lists.url}/broken.txt`));

@@ -10,10 +10,15 @@ const { request } = testApp({
   now: () => clock,
   startedAt: 0,
   envOverrides: { description: 'from the environment' },
-  makeReader: () => new SafeSourceReader({ allowPrivate: true, timeoutMs: 5_000, retries: 0, maxBytes: 1 << 20, userAgent: 'test' }),
+  makeReader: () =>
+    new SafeSourceReader({ allowPrivate: true, timeoutMs: 5_000, retries: 0, maxBytes: 1 << 20, userAgent: 'test' }),
 });
 const post = (path: string, body: unknown) =>
-  request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  request(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 beforeAll(async () => {
   lists = await startServer((_req, res) => res.writeHead(200).end('||a.example^\n||a.example^'));
@@ -31,9 +36,17 @@ describe('configuration routes', () => {
   });
 
   test('POST /api/configuration/validate: valid, and invalid with path-level errors, both 200', async () => {
-    const ok = await post('/api/configuration/validate', { configuration: { name: 'L', sources: [{ url: 'https://x/a.txt' }] } });
-    expect(await ok.json()).toEqual({ success: true, valid: true, configuration: { name: 'L', sources: [{ source: 'https://x/a.txt' }] } });
-    const bad = await post('/api/configuration/validate', { configuration: { name: '', sources: [{ source: 'a', colour: 1 }] } });
+    const ok = await post('/api/configuration/validate', {
+      configuration: { name: 'L', sources: [{ url: 'https://x/a.txt' }] },
+    });
+    expect(await ok.json()).toEqual({
+      success: true,
+      valid: true,
+      configuration: { name: 'L', sources: [{ source: 'https://x/a.txt' }] },
+    });
+    const bad = await post('/api/configuration/validate', {
+      configuration: { name: '', sources: [{ source: 'a', colour: 1 }] },
+    });
     expect(bad.status).toBe(200);
     const body = await bad.json();
     expect(body).toMatchObject({ success: false, valid: false });
@@ -43,8 +56,15 @@ describe('configuration routes', () => {
 
   test('POST /api/configuration/resolve merges overrides, then the environment ones', async () => {
     const config = { name: 'L', sources: [{ source: 'https://x/a.txt' }], transformations: ['Deduplicate'] };
-    const res = await post('/api/configuration/resolve', { config, override: { name: 'M', transformations: ['Compress'] }, applyEnvOverrides: true });
-    expect(await res.json()).toEqual({ success: true, resolved: { ...config, name: 'M', transformations: ['Compress'], description: 'from the environment' } });
+    const res = await post('/api/configuration/resolve', {
+      config,
+      override: { name: 'M', transformations: ['Compress'] },
+      applyEnvOverrides: true,
+    });
+    expect(await res.json()).toEqual({
+      success: true,
+      resolved: { ...config, name: 'M', transformations: ['Compress'], description: 'from the environment' },
+    });
     const invalid = await post('/api/configuration/resolve', { config, override: { sources: [] } });
     expect(invalid.status).toBe(400);
     expect((await invalid.json()).detail).toMatch(/sources/);
@@ -55,7 +75,10 @@ describe('POST /api/compile/batch', () => {
   test('one result per request, failures included', async () => {
     const res = await post('/api/compile/batch', {
       requests: [
-        { id: 'one', configuration: { name: 'A', sources: [{ source: `${lists.url}/a.txt` }], transformations: ['Deduplicate'] } },
+        {
+          id: 'one',
+          configuration: { name: 'A', sources: [{ source: `${lists.url}/a.txt` }], transformations: ['Deduplicate'] },
+        },
         { id: 'two', configuration: { name: 'B', sources: [] } },
       ],
     });
@@ -67,7 +90,15 @@ describe('POST /api/compile/batch', () => {
 
   test.each([
     [{ requests: Array.from({ length: 11 }, (_, i) => ({ id: String(i), configuration: {} })) }, /at most 10 requests/],
-    [{ requests: [{ id: 'a', configuration: {} }, { id: 'a', configuration: {} }] }, /ids must be unique/],
+    [
+      {
+        requests: [
+          { id: 'a', configuration: {} },
+          { id: 'a', configuration: {} },
+        ],
+      },
+      /ids must be unique/,
+    ],
     [{ requests: [] }, /must not be empty/],
   ])('400 for %#', async (body, message) => {
     const res = await post('/api/compile/batch', body);

@@ -6,7 +6,14 @@ import { BODY_LIMITS } from '../../src/server/routes/rules.js';
 let server: RunningServer;
 let token: string;
 beforeAll(async () => {
-  server = await startServer({ host: '127.0.0.1', port: 0, version: '1.0.0', allowPrivateSources: false, dbFile: ':memory:', log: () => undefined });
+  server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    version: '1.0.0',
+    allowPrivateSources: false,
+    store: { engine: 'sqlite', file: ':memory:' },
+    log: () => undefined,
+  });
   const signUp = await fetch(`${server.url}/api/auth/sign-up/email`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -20,7 +27,10 @@ afterAll(() => server.close(1_000));
 function send(path: string, body: string, chunked = false): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const url = new URL(path, server.url);
-    const headers: Record<string, string | number> = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+    const headers: Record<string, string | number> = {
+      'content-type': 'application/json',
+      authorization: `Bearer ${token}`,
+    };
     if (!chunked) headers['content-length'] = Buffer.byteLength(body);
     const req = request(url, { method: 'POST', headers }, (res) => {
       let text = '';
@@ -60,7 +70,10 @@ describe('request bodies on the Node server (read from the socket)', () => {
   });
 
   test('compile bodies go through the same path (a refused source is 422)', async () => {
-    const res = await send('/api/compile', JSON.stringify({ configuration: { name: 'x', sources: [{ source: 'file:///etc/passwd' }] } }));
+    const res = await send(
+      '/api/compile',
+      JSON.stringify({ configuration: { name: 'x', sources: [{ source: 'file:///etc/passwd' }] } }),
+    );
     expect(res.status).toBe(422);
     expect(JSON.parse(res.body).error).toContain('file:///etc/passwd');
   });

@@ -10,7 +10,9 @@ describe('flc serve', () => {
   test('listens on 127.0.0.1, answers, and shuts down cleanly on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'flc-serve-'));
     const db = join(dir, 'flc.db');
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     const url = await new Promise<string>((resolveUrl, reject) => {
       child.stderr.on('data', (d) => {

@@ -4,7 +4,12 @@ import { describe, expect, test, vi } from 'vitest';
 // generic problem, log the stack on the server, and send no internals to the client.
 vi.mock('../../src/core/ast/walk.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/core/ast/walk.js')>();
-  return { ...original, walkAst: () => { throw new TypeError('walker exploded at secret/path.ts:42'); } };
+  return {
+    ...original,
+    walkAst: () => {
+      throw new TypeError('walker exploded at secret/path.ts:42');
+    },
+  };
 });
 
 const { testApp } = await import('../support/test-app.js');
@@ -13,7 +18,11 @@ describe('POST /api/ast/walk when the walker fails', () => {
   test('500 problem details without internals; the stack goes to the log', async () => {
     const logged: string[] = [];
     const { request } = testApp({ now: () => 0 }, (m) => logged.push(m));
-    const res = await request('/api/ast/walk', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules: ['||a^'] }) });
+    const res = await request('/api/ast/walk', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ rules: ['||a^'] }),
+    });
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     const text = await res.text();

@@ -2,7 +2,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { ApiKey, EndpointOverride, Scope, Tier, User } from '../store/accounts.js';
 import { problem } from '../problem.js';
-import { clientAddress } from '../client-address.js';
+import { clientAddress, NO_PROXIES, resolveClientAddress, setClientAddress } from '../client-address.js';
+import { StoreUnavailableError } from '../../core/errors/store-unavailable-error.js';
 import { bearerToken } from '../auth/sessions.js';
 import { IdentityResolver, type Identity } from '../auth/identity.js';
 import type { RateLimiter } from '../rate-limit.js';
@@ -20,12 +21,19 @@ export interface Caller {
   /** Scopes the caller may use: a key's own scopes, a session's every scope; both only as far as the tier allows. */
   scopes(): ReadonlySet<string>;
   /** Admin permissions from the caller's assigned roles (administrators only; empty otherwise). Read on first use. */
-  permissions(): ReadonlySet<string>;
+  permissions(): Promise<ReadonlySet<string>>;
 }
 
 /** The tiers migration 004 seeds, for when the store cannot be read or a rule names a missing tier. */
 const SEEDED_TIERS = new Map<string, Tier>(
-  ([['anonymous', 10], ['free', 60], ['pro', 300], ['admin', 0]] as const).map(([name, rateLimit], orderRank) => [name, { name, orderRank, rateLimit, features: {} }]),
+  (
+    [
+      ['anonymous', 10],
+      ['free', 60],
+      ['pro', 300],
+      ['admin', 0],
+    ] as const
+  ).map(([name, rateLimit], orderRank) => [name, { name, orderRank, rateLimit, features: {} }]),
 );
 const SEEDED_ANONYMOUS = SEEDED_TIERS.get('anonymous')!;
 
@@ -45,28 +53,44 @@ const SEEDED_TABLES: AccessTables = {
   permissions: new Map(),
 };
 
-function accessTables(deps: AppDeps, log: (message: string) => void, maxAgeMs = 1_000): () => AccessTables {
+function accessTables(deps: AppDeps, log: (message: string) => void, maxAgeMs = 1_000): () => Promise<AccessTables> {
   let cached: AccessTables | undefined;
   let generation = -1;
   let loadedAt = 0;
-  return () => {
-    const t = deps.now();
+  // One reload at a time; requests meanwhile wait for it rather than start their own.
+  let loading: Promise<AccessTables> | undefined;
+  const load = async (t: number): Promise<AccessTables> => {
+    const store = deps.store;
     try {
-      if (!cached || generation !== deps.store.accessGeneration() || t - loadedAt >= maxAgeMs || t < loadedAt) {
-        generation = deps.store.accessGeneration();
-        loadedAt = t;
-        cached = {
-          tiers: new Map(deps.store.tiers().map((tier) => [tier.name, tier])),
-          scopes: deps.store.scopes(),
-          overrides: deps.store.endpointOverrides(),
-          permissions: new Map(deps.store.roles().map((r) => [r.name, r.permissions])),
-        };
-      }
+      const seen = store.accessGeneration();
+      const [tiers, scopes, overrides, roles] = await Promise.all([
+        store.tiers(),
+        store.scopes(),
+        store.endpointOverrides(),
+        store.roles(),
+      ]);
+      generation = seen;
+      loadedAt = t;
+      cached = {
+        tiers: new Map(tiers.map((tier) => [tier.name, tier])),
+        scopes,
+        overrides,
+        permissions: new Map(roles.map((r) => [r.name, r.permissions])),
+      };
     } catch (err) {
       // A broken store must not take the public routes (health among them) down with it.
       log(`access: cannot read the access tables: ${(err as Error).message}`);
     }
     return cached ?? SEEDED_TABLES;
+  };
+  return async () => {
+    const t = deps.now();
+    const fresh = cached && generation === deps.store.accessGeneration() && t - loadedAt < maxAgeMs && t >= loadedAt;
+    if (fresh && cached) return cached;
+    loading ??= load(t).finally(() => {
+      loading = undefined;
+    });
+    return loading;
   };
 }
 
@@ -81,8 +105,15 @@ interface Rule {
   scopes: readonly string[];
 }
 
-/** The most specific active override for a path and method: exact paths before prefixes, longer prefixes first, a method before `*`. */
-export function matchOverride(overrides: readonly EndpointOverride[], method: string, path: string): EndpointOverride | undefined {
+/**
+ * The most specific active override for a path and method: exact paths before prefixes, longer prefixes first, a
+ * method before `*`.
+ */
+export function matchOverride(
+  overrides: readonly EndpointOverride[],
+  method: string,
+  path: string,
+): EndpointOverride | undefined {
   let best: EndpointOverride | undefined;
   let bestScore = -1;
   for (const o of overrides) {
@@ -116,7 +147,8 @@ function ruleFor(policy: RoutePolicy | undefined, override: EndpointOverride | u
   };
   // Admin routes keep their rule: an override cannot open the administration.
   if (!override || base.admin) return base;
-  if (override.isPublic || override.requiredTier === 'anonymous') return { ...base, public: true, session: false, tier: null };
+  if (override.isPublic || override.requiredTier === 'anonymous')
+    return { ...base, public: true, session: false, tier: null };
   return {
     ...base,
     public: base.public && !override.requiredTier && !override.requiredScopes,
@@ -132,28 +164,46 @@ type Denial = [status: 401 | 403, detail: string];
  * table and the endpoint overrides, then the caller's per-minute rate limit. Passing callers
  * are set as `caller` on the context and their requests are counted in the usage records.
  */
-export function accessGate(deps: AppDeps, usage: UsageRecorder, limiter: RateLimiter, log: (message: string) => void = () => undefined): MiddlewareHandler {
+export function accessGate(
+  deps: AppDeps,
+  usage: UsageRecorder,
+  limiter: RateLimiter,
+  log: (message: string) => void = () => undefined,
+): MiddlewareHandler {
   const tables = accessTables(deps, log);
-  const identities = new IdentityResolver(deps.store);
-  const rank = (t: AccessTables, name: string) => t.tiers.get(name)?.orderRank ?? SEEDED_TIERS.get(name)?.orderRank ?? Number.MAX_SAFE_INTEGER;
+  // Several servers on one database: each request looks its token up, so that a revocation or a
+  // ban made through another server applies at once. One server: a token is remembered a second.
+  const identities = new IdentityResolver(deps.store, deps.store.engine === 'sqlite' ? 1_000 : 0);
+  const trusted = deps.trustedProxies ?? NO_PROXIES;
+  const rank = (t: AccessTables, name: string) =>
+    t.tiers.get(name)?.orderRank ?? SEEDED_TIERS.get(name)?.orderRank ?? Number.MAX_SAFE_INTEGER;
   // A user whose tier is missing or inactive counts as free.
   const tierOf = (t: AccessTables, user: User | null): Tier =>
-    (user ? (t.tiers.get(user.tier) ?? t.tiers.get('free')) : undefined) ?? t.tiers.get('anonymous') ?? SEEDED_ANONYMOUS;
+    (user ? (t.tiers.get(user.tier) ?? t.tiers.get('free')) : undefined) ??
+    t.tiers.get('anonymous') ??
+    SEEDED_ANONYMOUS;
   const scopesOf = (t: AccessTables, user: User, key: ApiKey | null): Set<string> => {
     const allowed = t.scopes.filter((s) => rank(t, s.requiredTier) <= rank(t, user.tier)).map((s) => s.name);
     return new Set(key ? allowed.filter((s) => key.scopes.includes(s)) : allowed);
   };
 
-  const permissionsOf = (t: AccessTables, user: User, at: number): Set<string> => {
+  const permissionsOf = async (t: AccessTables, user: User, at: number): Promise<Set<string>> => {
     const granted = new Set<string>();
     if (user.role !== 'admin') return granted;
-    for (const role of deps.store.rolesOf(user.id, new Date(at).toISOString())) for (const p of t.permissions.get(role) ?? []) granted.add(p);
+    for (const role of await deps.store.rolesOf(user.id, new Date(at).toISOString()))
+      for (const p of t.permissions.get(role) ?? []) granted.add(p);
     return granted;
   };
 
-  function deny(t: AccessTables, rule: Rule, identity: Identity, permissions: () => Set<string>): Denial | null {
+  async function deny(
+    t: AccessTables,
+    rule: Rule,
+    identity: Identity,
+    permissions: () => Promise<Set<string>>,
+  ): Promise<Denial | null> {
     if (identity.kind === 'anonymous') {
-      if (rule.tier && rank(t, rule.tier) > rank(t, 'free')) return [403, `This route needs the ${rule.tier} tier or higher`];
+      if (rule.tier && rank(t, rule.tier) > rank(t, 'free'))
+        return [403, `This route needs the ${rule.tier} tier or higher`];
       return [401, 'Authentication required'];
     }
     if (identity.kind === 'invalid') return [401, 'Invalid or expired credentials'];
@@ -165,35 +215,47 @@ export function accessGate(deps: AppDeps, usage: UsageRecorder, limiter: RateLim
     if (rule.admin) {
       if (user.role !== 'admin' || user.tier !== 'admin') return [403, 'Administrators only'];
       if (key && !key.scopes.includes('admin')) return [403, 'API key missing required scope: admin'];
-      if (rule.permission && !permissions().has(rule.permission)) return [403, `Missing permission: ${rule.permission}`];
+      if (rule.permission && !(await permissions()).has(rule.permission))
+        return [403, `Missing permission: ${rule.permission}`];
       return null;
     }
-    if (rule.tier && rank(t, tierOf(t, user).name) < rank(t, rule.tier)) return [403, `This route needs the ${rule.tier} tier or higher`];
+    if (rule.tier && rank(t, tierOf(t, user).name) < rank(t, rule.tier))
+      return [403, `This route needs the ${rule.tier} tier or higher`];
     const scopes = scopesOf(t, user, key);
-    const missing = rule.scopes.find((s) => !scopes.has(s) && (key !== null || t.scopes.some((known) => known.name === s)));
-    if (missing) return [403, key ? `API key missing required scope: ${missing}` : `Your tier does not allow the scope: ${missing}`];
+    const missing = rule.scopes.find(
+      (s) => !scopes.has(s) && (key !== null || t.scopes.some((known) => known.name === s)),
+    );
+    if (missing)
+      return [
+        403,
+        key ? `API key missing required scope: ${missing}` : `Your tier does not allow the scope: ${missing}`,
+      ];
     return null;
   }
 
   return async (c: Context, next) => {
-    const t = tables();
+    setClientAddress(c, resolveClientAddress(c, trusted));
+    const t = await tables();
     const at = deps.now();
     const policy = policyFor(c.req.method, c.req.path);
     const rule = ruleFor(policy, matchOverride(t.overrides, c.req.method, c.req.path));
     let identity: Identity;
     try {
-      identity = identities.resolve(bearerToken(c.req.header('authorization')), at);
+      identity = await identities.resolve(bearerToken(c.req.header('authorization')), at);
     } catch (err) {
       if (!rule.public) {
+        if (err instanceof StoreUnavailableError) throw err;
         log(`access: cannot resolve the caller: ${(err as Error).message}`);
         return problem(c, 503, 'The account store is unavailable');
       }
       identity = { kind: 'anonymous' };
     }
 
-    let permissions: Set<string> | undefined;
-    const permissionsOnce = () => (permissions ??= 'user' in identity ? permissionsOf(t, identity.user, at) : new Set<string>());
-    const denial = rule.public ? null : deny(t, rule, identity, permissionsOnce);
+    c.set('identity' as never, identity as never);
+    let permissions: Promise<Set<string>> | undefined;
+    const permissionsOnce = () =>
+      (permissions ??= 'user' in identity ? permissionsOf(t, identity.user, at) : Promise.resolve(new Set<string>()));
+    const denial = rule.public ? null : await deny(t, rule, identity, permissionsOnce);
     if (denial) return problem(c, denial[0], denial[1]);
     // On public routes unusable credentials (unknown, expired, banned, disabled) count as none.
     const known = identity.kind === 'session' || identity.kind === 'key' ? identity : null;
@@ -203,7 +265,7 @@ export function accessGate(deps: AppDeps, usage: UsageRecorder, limiter: RateLim
     const tier = tierOf(t, user);
 
     if (policy?.rateLimited !== false && tier.rateLimit > 0) {
-      const hit = limiter.hit(user ? `user:${user.id}` : `ip:${clientAddress(c)}`, tier.rateLimit);
+      const hit = await limiter.hit(user ? `user:${user.id}` : `ip:${clientAddress(c)}`, tier.rateLimit);
       c.header('x-ratelimit-limit', String(tier.rateLimit));
       c.header('x-ratelimit-remaining', String(hit.remaining));
       c.header('x-ratelimit-reset', String(hit.resetSeconds));
@@ -220,16 +282,34 @@ export function accessGate(deps: AppDeps, usage: UsageRecorder, limiter: RateLim
       user,
       key,
       tier,
-      scopes: () => (user ? (scopes ??= scopesOf(t, user, key)) : none),
-      permissions: () => (user ? permissionsOnce() : none),
+      scopes: () => {
+        if (!user) return none;
+        scopes ??= scopesOf(t, user, key);
+        return scopes;
+      },
+      permissions: () => (user ? permissionsOnce() : Promise.resolve(none)),
     };
     c.set('caller' as never, caller as never);
-    if (user && policy) usage.record(user.id, `${policy.method === '*' ? c.req.method : policy.method} ${policy.pattern}`);
+    if (user && policy)
+      usage.record(user.id, `${policy.method === '*' ? c.req.method : policy.method} ${policy.pattern}`);
     await next();
   };
 }
 
 /** The caller the gate let through (anonymous when the gate did not run). */
 export function callerOf(c: Context): Caller {
-  return (c.get('caller' as never) as Caller | undefined) ?? { user: null, key: null, tier: SEEDED_ANONYMOUS, scopes: () => new Set(), permissions: () => new Set() };
+  return (
+    (c.get('caller' as never) as Caller | undefined) ?? {
+      user: null,
+      key: null,
+      tier: SEEDED_ANONYMOUS,
+      scopes: () => new Set(),
+      permissions: async () => new Set(),
+    }
+  );
+}
+
+/** Who the gate found the caller to be, even when it refused them (for the audit of refusals). */
+export function identityOf(c: Context): Identity | undefined {
+  return c.get('identity' as never) as Identity | undefined;
 }

@@ -3,7 +3,10 @@
  * admin system routes, as data. The gate reads this table, then the store's endpoint overrides.
  */
 
-/** `public`: anyone; `session`: a signed-in session; a tier name: that tier or higher; `admin`: an administrator with `permission`. */
+/**
+ * `public`: anyone; `session`: a signed-in session; a tier name: that tier or higher; `admin`: an administrator with
+ * `permission`.
+ */
 export type Requirement = 'public' | 'session' | 'free' | 'pro' | 'admin';
 
 export interface RoutePolicy {
@@ -36,6 +39,8 @@ const SUMMARY: Row[] = [
   ['POST', '/api/auth/sign-up/email', 'public'],
   ['POST', '/api/auth/sign-in/email', 'public'],
   ['POST', '/api/auth/sign-out', 'session'],
+  ['POST', '/api/auth/sign-out-all', 'session'],
+  ['POST', '/api/auth/change-password', 'session'],
   ['GET', '/api/auth/get-session', 'public'],
   ['POST', '/api/compile', 'free', 'compile'],
   ['POST', '/api/compile/stream', 'free', 'compile'],
@@ -51,11 +56,17 @@ const SUMMARY: Row[] = [
   ['GET', '/api/queue/history', 'free', 'compile'],
   ['GET', '/api/queue/results/:id', 'free', 'compile'],
   ['DELETE', '/api/queue/cancel/:id', 'free', 'compile'],
+  // Not in the specification's summary: a queued job's progress (docs/server.md).
+  ['GET', '/api/queue/events/:id', 'free', 'compile'],
   ['GET', '/api/configuration/defaults', 'public'],
   ['POST', '/api/configuration/validate', 'free', 'compile'],
   ['POST', '/api/configuration/resolve', 'free', 'compile'],
   ['GET', '/api/rules', 'free', 'rules'],
   ['GET', '/api/rules/:id', 'free', 'rules'],
+  // Saving, changing and deleting rule sets (flc's additions).
+  ['POST', '/api/rules', 'free', 'rules'],
+  ['PATCH', '/api/rules/:id', 'free', 'rules'],
+  ['DELETE', '/api/rules/:id', 'free', 'rules'],
   ['GET', '/api/health', 'public'],
   ['GET', '/api/health/latest', 'public'],
   ['GET', '/api/health/db-smoke', 'public'],
@@ -81,9 +92,23 @@ const SUMMARY: Row[] = [
   ['GET', '/api/admin/neon/branches', 'admin', 'admin:read'],
   ['POST', '/api/admin/neon/query', 'admin', 'admin:write'],
   ['GET', '/api/admin/agents/sessions', 'admin', 'admin:read'],
+  // Browser error reports (flc's addition).
+  ['GET', '/api/admin/errors', 'admin', 'admin:read'],
+  // Each tRPC procedure as its REST twin; calls are not batched, so one path is one procedure.
+  ['*', '/api/trpc/compile', 'free', 'compile'],
+  ['*', '/api/trpc/validateRule', 'free', 'rules'],
+  ['*', '/api/trpc/ast.parse', 'free', 'rules'],
+  ['*', '/api/trpc/ast.walk', 'free', 'rules'],
+  ['*', '/api/trpc/rules.list', 'free', 'rules'],
+  ['*', '/api/trpc/rules.get', 'free', 'rules'],
+  ['*', '/api/trpc/rules.create', 'free', 'rules'],
+  ['*', '/api/trpc/rules.update', 'free', 'rules'],
+  ['*', '/api/trpc/rules.delete', 'free', 'rules'],
   ['*', '/api/trpc/*', 'free'],
   ['POST', '/api/notify', 'public'],
   ['GET', '/api/flash/:token', 'public'],
+  // The legacy `error=<CODE>` parameter resolved (flc's addition).
+  ['GET', '/api/flash', 'public'],
   ['POST', '/api/log/frontend-error', 'public'],
   ['POST', '/api/ast/walk', 'free', 'rules'],
   // The streaming routes also answer without the `/api` prefix.
@@ -98,6 +123,7 @@ const ADMIN: Row[] = [
   ['POST', '/admin/local-users', 'admin', 'users:manage'],
   ['PATCH', '/admin/local-users/:id', 'admin', 'users:manage'],
   ['DELETE', '/admin/local-users/:id', 'admin', 'users:manage'],
+  ['POST', '/admin/local-users/:id/reset-password', 'admin', 'users:manage'],
   ['GET', '/admin/usage/:userId', 'admin', 'users:read'],
   ['GET', '/admin/system/roles', 'admin', 'admin:read'],
   ['POST', '/admin/system/roles', 'admin', 'roles:write'],

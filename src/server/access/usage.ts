@@ -8,6 +8,8 @@ import type { AccountStore, UsageEntry } from '../store/accounts.js';
 export class UsageRecorder {
   private pending = new Map<string, UsageEntry>();
   private lastFlush: number;
+  /** Writes run one after another, so a flush that returns has written everything before it. */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: AccountStore,
@@ -30,17 +32,22 @@ export class UsageRecorder {
     } else {
       this.pending.set(id, { userId, day, route, count: 1, firstSeen: at, lastSeen: at });
     }
-    if (t - this.lastFlush >= this.flushEveryMs || this.pending.size >= 1_000) this.flush();
+    if (t - this.lastFlush >= this.flushEveryMs || this.pending.size >= 1_000) void this.flush();
   }
 
-  /** Writes what is pending. A failed write keeps the counts for the next attempt. */
-  flush(): void {
+  /** Writes what is pending (never rejects). A failed write keeps the counts for the next attempt. */
+  flush(): Promise<void> {
     this.lastFlush = this.now();
-    if (this.pending.size === 0) return;
+    if (this.pending.size === 0) return this.writing;
     const entries = [...this.pending.values()];
     this.pending = new Map();
+    this.writing = this.writing.then(() => this.write(entries));
+    return this.writing;
+  }
+
+  private async write(entries: UsageEntry[]): Promise<void> {
     try {
-      this.store.addUsage(entries);
+      await this.store.addUsage(entries);
     } catch (err) {
       this.log(`usage: could not write ${entries.length} counts: ${(err as Error).message}`);
       for (const e of entries) {

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { sha256 } from '../hash.js';
 import type { AccountStore, ApiKey, Session, User } from '../store/accounts.js';
 import { resolveSession } from './sessions.js';
+import { batchedLookups, directLookups, type IdentityLookups } from './lookups.js';
 
 export const API_KEY_PREFIX = 'flc_';
 
@@ -20,9 +21,18 @@ export type Identity =
 const TOUCH_EVERY_MS = 60_000;
 
 /** Creates a key: the text is returned once; only its hash is stored. */
-export function issueApiKey(store: AccountStore, user: User, opts: { name: string; scopes: string[]; expiresInDays?: number }, now: number) {
+export async function issueApiKey(
+  store: AccountStore,
+  user: User,
+  /** `notAfter` (ms since the epoch): the latest expiry allowed, which is also the default. */
+  opts: { name: string; scopes: string[]; expiresInDays?: number; notAfter?: number | null },
+  now: number,
+) {
   const text = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
-  const key = store.createApiKey(
+  const requested = opts.expiresInDays ? now + opts.expiresInDays * 86_400_000 : null;
+  const latest = opts.notAfter ?? null;
+  const expires = requested === null ? latest : latest === null ? requested : Math.min(requested, latest);
+  const key = await store.createApiKey(
     {
       id: randomUUID(),
       userId: user.id,
@@ -30,7 +40,7 @@ export function issueApiKey(store: AccountStore, user: User, opts: { name: strin
       prefix: text.slice(0, 12),
       scopes: opts.scopes,
       createdAt: new Date(now).toISOString(),
-      expiresAt: opts.expiresInDays ? new Date(now + opts.expiresInDays * 86_400_000).toISOString() : null,
+      expiresAt: expires === null ? null : new Date(expires).toISOString(),
     },
     sha256(text),
   );
@@ -38,45 +48,57 @@ export function issueApiKey(store: AccountStore, user: User, opts: { name: strin
 }
 
 /** Resolves a bearer token: `flc_…` keys (live and unexpired), else sessions. */
-export function resolveIdentity(store: AccountStore, token: string | null, now: number): Identity {
+export async function resolveIdentity(
+  store: AccountStore,
+  token: string | null,
+  now: number,
+  lookups: IdentityLookups = directLookups(store),
+): Promise<Identity> {
   if (!token) return { kind: 'anonymous' };
   if (token.startsWith(API_KEY_PREFIX)) {
-    const key = store.apiKeyByHash(sha256(token));
-    if (!key || key.revokedAt || (key.expiresAt && Date.parse(key.expiresAt) <= now)) return { kind: 'invalid' };
-    const user = store.userById(key.userId);
-    if (!user) return { kind: 'invalid' };
+    const found = await lookups.key(sha256(token));
+    if (!found) return { kind: 'invalid' };
+    const { key, user } = found;
+    if (key.revokedAt || (key.expiresAt && Date.parse(key.expiresAt) <= now)) return { kind: 'invalid' };
     touch(store, key, now);
     return { kind: 'key', user, key };
   }
-  const found = resolveSession(store, token, now);
+  const found = await resolveSession(store, token, now, lookups);
   return found ? { kind: 'session', user: found.user, session: found.session } : { kind: 'invalid' };
 }
 
+/** Bookkeeping that never fails or holds up the request (a busy store just misses one). */
 function touch(store: AccountStore, key: ApiKey, now: number): void {
   if (!key.lastUsedAt || now - Date.parse(key.lastUsedAt) >= TOUCH_EVERY_MS) {
     key.lastUsedAt = new Date(now).toISOString();
-    store.touchApiKey(key.id, key.lastUsedAt);
+    store.touchApiKey(key.id, key.lastUsedAt).catch(() => undefined);
   }
 }
 
 /**
- * `resolveIdentity` with a short memory: a token that resolved to a user in the last second is
- * not looked up again, unless this process changed an account since (the store's
+ * `resolveIdentity` with a short memory: a token that resolved to a user in the last `maxAgeMs`
+ * is not looked up again, unless this process changed an account since (the store's
  * `accountGeneration`: bans, deletions, sign-outs, revocations), so such a change applies to the
- * very next request, and one made by another process (`flc user remove`) within a second.
+ * very next request, and one made by another process (`flc user remove`) within `maxAgeMs`.
+ * With `maxAgeMs` 0 (a store shared by several servers) every request looks its token up, in
+ * queries shared by the requests waiting at the same moment (`batchedLookup`).
  */
 export class IdentityResolver {
   private readonly recent = new Map<string, { identity: Identity & { user: User }; at: number; until: number }>();
   private generation = -1;
+  private readonly lookups: IdentityLookups;
 
   constructor(
     private readonly store: AccountStore,
     private readonly maxAgeMs = 1_000,
     private readonly maxEntries = 10_000,
-  ) {}
+  ) {
+    this.lookups = maxAgeMs > 0 ? directLookups(store) : batchedLookups(store);
+  }
 
-  resolve(token: string | null, now: number): Identity {
+  async resolve(token: string | null, now: number): Promise<Identity> {
     if (!token) return { kind: 'anonymous' };
+    if (this.maxAgeMs <= 0) return resolveIdentity(this.store, token, now, this.lookups);
     const generation = this.store.accountGeneration();
     if (generation !== this.generation) {
       this.recent.clear();
@@ -88,11 +110,16 @@ export class IdentityResolver {
       return seen.identity;
     }
     this.recent.delete(token);
-    const identity = resolveIdentity(this.store, token, now);
-    if (identity.kind === 'session' || identity.kind === 'key') {
+    const identity = await resolveIdentity(this.store, token, now, this.lookups);
+    // An account changed while the lookup ran may have made this answer stale: not kept.
+    if ((identity.kind === 'session' || identity.kind === 'key') && this.store.accountGeneration() === generation) {
       if (this.recent.size >= this.maxEntries) this.recent.clear();
       const expiresAt = identity.kind === 'session' ? identity.session.expiresAt : identity.key.expiresAt;
-      this.recent.set(token, { identity, at: now, until: expiresAt ? Date.parse(expiresAt) : Number.POSITIVE_INFINITY });
+      this.recent.set(token, {
+        identity,
+        at: now,
+        until: expiresAt ? Date.parse(expiresAt) : Number.POSITIVE_INFINITY,
+      });
     }
     return identity;
   }

@@ -21,7 +21,13 @@ export async function hashPassword(password: string, iterations = PASSWORD_ITERA
 
 export async function verifyPassword(password: string, stored: PasswordHash): Promise<boolean> {
   const expected = Buffer.from(stored.hash, 'base64');
-  const actual = await derive(password, Buffer.from(stored.salt, 'base64'), stored.iterations, expected.length, 'sha256');
+  const actual = await derive(
+    password,
+    Buffer.from(stored.salt, 'base64'),
+    stored.iterations,
+    expected.length,
+    'sha256',
+  );
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 

@@ -1,14 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { sha256 } from '../hash.js';
 import type { AccountStore, Session, User } from '../store/accounts.js';
+import { directLookups, type IdentityLookups } from './lookups.js';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
 
 /** Starts a session; the token is random and only its hash is stored. */
-export function startSession(store: AccountStore, user: User, now: number): { token: string; session: Session } {
+export async function startSession(
+  store: AccountStore,
+  user: User,
+  now: number,
+): Promise<{ token: string; session: Session }> {
   const token = `flcs_${randomBytes(32).toString('base64url')}`;
-  const session = { userId: user.id, createdAt: new Date(now).toISOString(), expiresAt: new Date(now + SESSION_TTL_MS).toISOString() };
-  store.createSession(sha256(token), session);
+  const session = {
+    userId: user.id,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + SESSION_TTL_MS).toISOString(),
+  };
+  await store.createSession(sha256(token), session);
   return { token, session };
 }
 
@@ -19,19 +28,24 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 /** The live session and user of a token; expired sessions are deleted and count as none. */
-export function resolveSession(store: AccountStore, token: string | null, now: number): { session: Session; user: User } | null {
+export async function resolveSession(
+  store: AccountStore,
+  token: string | null,
+  now: number,
+  lookups: IdentityLookups = directLookups(store),
+): Promise<{ session: Session; user: User } | null> {
   if (!token) return null;
   const hash = sha256(token);
-  const session = store.sessionByTokenHash(hash);
-  if (!session) return null;
-  if (Date.parse(session.expiresAt) <= now) {
-    store.deleteSession(hash);
+  const found = await lookups.session(hash);
+  if (!found) return null;
+  if (Date.parse(found.session.expiresAt) <= now) {
+    // Housekeeping: not awaited, so a busy store cannot hold up or fail the request.
+    store.deleteSession(hash).catch(() => undefined);
     return null;
   }
-  const user = store.userById(session.userId);
-  return user ? { session, user } : null;
+  return found;
 }
 
-export function endSession(store: AccountStore, token: string): void {
-  store.deleteSession(sha256(token));
+export async function endSession(store: AccountStore, token: string): Promise<void> {
+  await store.deleteSession(sha256(token));
 }

@@ -1,3 +1,4 @@
+import { KEYS_SCOPE } from './keys.js';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
 import { problemResponse } from '../problem.js';
@@ -7,21 +8,35 @@ import { PASSWORD_ITERATIONS } from '../auth/password.js';
 import { SESSION_TTL_MS } from '../auth/sessions.js';
 import { API_KEY_PREFIX } from '../auth/identity.js';
 
-const denied = { 401: problemResponse('Not signed in'), 403: problemResponse('Not an administrator with the permission, or an API key without the admin scope') };
+const denied = {
+  401: problemResponse('Not signed in'),
+  403: problemResponse('Not an administrator with the permission, or an API key without the admin scope'),
+};
 
 /** Prometheus label values: backslash, quote and newline escaped. */
 const label = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
-/** `/api/metrics/prometheus`, `/api/admin/auth/config`, `/admin/system/my-permissions` (the access gate checks the caller). */
+/**
+ * `/api/metrics/prometheus`, `/api/admin/auth/config`, `/admin/system/my-permissions` (the access gate checks the
+ * caller).
+ */
 export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: RequestMetrics): void {
   app.openapi(
     createRoute({
       method: 'get',
       path: '/admin/system/my-permissions',
       summary: "The caller's permissions, resolved from their assigned roles (any administrator)",
-      responses: { 200: { description: 'Permissions', content: { 'application/json': { schema: z.object({ success: z.literal(true), permissions: z.array(z.string()) }) } } }, ...denied },
+      responses: {
+        200: {
+          description: 'Permissions',
+          content: {
+            'application/json': { schema: z.object({ success: z.literal(true), permissions: z.array(z.string()) }) },
+          },
+        },
+        ...denied,
+      },
     }),
-    (c) => c.json({ success: true as const, permissions: [...callerOf(c).permissions()].sort() }, 200),
+    async (c) => c.json({ success: true as const, permissions: [...(await callerOf(c).permissions())].sort() }, 200),
   );
 
   app.openapi(
@@ -29,9 +44,13 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
       method: 'get',
       path: '/api/metrics/prometheus',
       summary: 'Request counters in the Prometheus text format (admin, metrics:read)',
-      responses: { 200: { description: 'Prometheus exposition text', content: { 'text/plain': { schema: z.string() } } }, ...denied },
+      responses: {
+        200: { description: 'Prometheus exposition text', content: { 'text/plain': { schema: z.string() } } },
+        ...denied,
+      },
     }),
-    (c) => {
+    async (c) => {
+      const deployments = (await deps.store.deploymentStats()).total;
       const lines = [
         '# HELP flc_requests_total HTTP requests handled, by route pattern.',
         '# TYPE flc_requests_total counter',
@@ -44,7 +63,7 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
         `flc_uptime_seconds ${Math.round((deps.now() - deps.startedAt) / 1000)}`,
         '# HELP flc_deployments_total Recorded starts of the server.',
         '# TYPE flc_deployments_total counter',
-        `flc_deployments_total ${deps.store.deploymentStats().total}`,
+        `flc_deployments_total ${deployments}`,
         '',
       ];
       return c.text(lines.join('\n'), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
@@ -70,6 +89,7 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
                 apiKeys: z.object({ prefix: z.string(), scopes: z.array(z.string()) }),
                 tiers: z.array(z.object({ name: z.string(), rateLimit: z.number() })),
                 roles: z.array(z.object({ name: z.string(), permissions: z.array(z.string()) })),
+                store: z.object({ engine: z.enum(['sqlite', 'postgres']), location: z.string() }),
               }),
             },
           },
@@ -77,16 +97,23 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
         ...denied,
       },
     }),
-    (c) =>
-      c.json({
-        success: true as const,
-        providers: ['email'],
-        signUpEnabled: true,
-        password: { algorithm: 'PBKDF2-SHA256', iterations: PASSWORD_ITERATIONS },
-        sessionTtlSeconds: SESSION_TTL_MS / 1000,
-        apiKeys: { prefix: API_KEY_PREFIX, scopes: deps.store.scopes().map((s) => s.name) },
-        tiers: deps.store.tiers().map((t) => ({ name: t.name, rateLimit: t.rateLimit })),
-        roles: deps.store.roles(),
-      }, 200),
+    async (c) => {
+      const [scopes, tiers, roles] = await Promise.all([deps.store.scopes(), deps.store.tiers(), deps.store.roles()]);
+      return c.json(
+        {
+          success: true as const,
+          providers: ['email'],
+          signUpEnabled: true,
+          password: { algorithm: 'PBKDF2-SHA256', iterations: PASSWORD_ITERATIONS },
+          sessionTtlSeconds: SESSION_TTL_MS / 1000,
+          apiKeys: { prefix: API_KEY_PREFIX, scopes: [...scopes.map((s) => s.name), KEYS_SCOPE] },
+          tiers: tiers.map((t) => ({ name: t.name, rateLimit: t.rateLimit })),
+          roles,
+          // The engine and where (a URL without its password): which store these users live in.
+          store: { engine: deps.store.engine, location: deps.store.description },
+        },
+        200,
+      );
+    },
   );
 }

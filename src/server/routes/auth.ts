@@ -1,10 +1,13 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { clientAddress } from '../client-address.js';
 import type { AppDeps } from '../deps.js';
 import { problem, problemResponse } from '../problem.js';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/password.js';
 import { bearerToken, endSession, resolveSession, startSession } from '../auth/sessions.js';
-import { fixedWindowLimiter } from '../rate-limit.js';
+import { emailSchema, nameSchema } from '../auth/identifiers.js';
+import type { RateHit } from '../rate-limit.js';
+import { registerPasswordRoutes } from './password.js';
 
 /** A user as the account and admin routes show it (never a password hash). */
 export const userSchema = z.object({
@@ -22,27 +25,51 @@ export const userSchema = z.object({
 });
 const session = z.object({ createdAt: z.string(), expiresAt: z.string() });
 /** A new or given password: 8 to 1,024 characters (also for `/admin/local-users`). */
-export const passwordSchema = z.string().min(8, 'password must be at least 8 characters').max(1024, 'password must be at most 1024 characters');
-const credentials = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email('email must be a valid address')),
-  password: passwordSchema,
-});
-const tokenAndUser = { description: 'The session token (shown once) and the user', content: { 'application/json': { schema: z.object({ token: z.string(), user: userSchema }) } } };
+export const passwordSchema = z
+  .string()
+  .min(8, 'password must be at least 8 characters')
+  .max(1024, 'password must be at most 1024 characters');
+const credentials = z.object({ email: emailSchema, password: passwordSchema });
+const tokenAndUser = {
+  description: 'The session token (shown once) and the user',
+  content: { 'application/json': { schema: z.object({ token: z.string(), user: userSchema }) } },
+};
 
 /** Sign-in attempts: 10 per minute per identifier and address, and 30 per address. */
 export const SIGN_IN_LIMITS = { perIdentifier: 10, perAddress: 30 } as const;
+/** Sign-ups: 5 per minute per address, whatever token the request carries (each costs a password hash). */
+export const SIGN_UP_LIMITS = { perAddress: 5 } as const;
 
+/** 429 with `Retry-After` when any of the hits is over its limit; null otherwise. */
+export function refusedByLimits(c: Context, hits: RateHit[], detail: string): Response | null {
+  const over = hits.filter((h) => h.limited);
+  if (over.length === 0) return null;
+  c.header('retry-after', String(Math.max(...over.map((h) => h.resetSeconds))));
+  return problem(c, 429, detail);
+}
 
 /** `/api/auth/*`: local accounts with email and password, sessions by bearer token. */
 export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
-  const attempts = fixedWindowLimiter(60_000, deps.now);
+  // Counted in the store's limiter: shared by every server on one PostgreSQL database.
+  const attempts = deps.store.rateLimiter('auth');
 
   app.openapi(
     createRoute({
       method: 'get',
       path: '/api/auth/providers',
       summary: 'How users can sign in',
-      responses: { 200: { description: 'Providers', content: { 'application/json': { schema: z.object({ providers: z.array(z.object({ id: z.string(), type: z.string(), signUp: z.boolean() })) }) } } } },
+      responses: {
+        200: {
+          description: 'Providers',
+          content: {
+            'application/json': {
+              schema: z.object({
+                providers: z.array(z.object({ id: z.string(), type: z.string(), signUp: z.boolean() })),
+              }),
+            },
+          },
+        },
+      },
     }),
     (c) => c.json({ providers: [{ id: 'email', type: 'credentials', signUp: true }] }, 200),
   );
@@ -52,15 +79,39 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       method: 'post',
       path: '/api/auth/sign-up/email',
       summary: 'Create a local account and sign in',
-      request: { body: { required: true, content: { 'application/json': { schema: credentials.extend({ name: z.string().max(200).optional() }) } } } },
-      responses: { 200: tokenAndUser, 409: problemResponse('The email is already registered'), 422: problemResponse('Invalid email or password') },
+      request: {
+        body: {
+          required: true,
+          content: { 'application/json': { schema: credentials.extend({ name: nameSchema.optional() }) } },
+        },
+      },
+      responses: {
+        200: tokenAndUser,
+        409: problemResponse('The email is already registered'),
+        422: problemResponse('Invalid email, password or name'),
+        429: problemResponse('Too many sign-ups from this address'),
+      },
     }),
     async (c) => {
       const body = c.req.valid('json');
-      if (deps.store.userByEmail(body.email)) return problem(c, 409, 'An account with this email already exists') as never;
+      const refused = refusedByLimits(
+        c,
+        [await attempts.hit(`sign-up-ip:${clientAddress(c)}`, SIGN_UP_LIMITS.perAddress)],
+        'Too many sign-ups from this address; try again later',
+      );
+      if (refused) return refused as never;
+      if (await deps.store.userByEmail(body.email))
+        return problem(c, 409, 'An account with this email already exists') as never;
       const password = await hashPassword(body.password);
-      const created = deps.store.createUser({ email: body.email, name: body.name ?? null, role: 'user', tier: 'free', password });
-      return c.json({ token: startSession(deps.store, created, deps.now()).token, user: created }, 200);
+      // Two sign-ups racing with one email: the store's unique email makes the later one a 409.
+      const created = await deps.store.createUser({
+        email: body.email,
+        name: body.name ?? null,
+        role: 'user',
+        tier: 'free',
+        password,
+      });
+      return c.json({ token: (await startSession(deps.store, created, deps.now())).token, user: created }, 200);
     },
   );
 
@@ -70,23 +121,29 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       path: '/api/auth/sign-in/email',
       summary: 'Sign in with email and password',
       request: { body: { required: true, content: { 'application/json': { schema: credentials } } } },
-      responses: { 200: tokenAndUser, 401: problemResponse('Wrong email or password (the same answer for both)'), 403: problemResponse('Banned'), 429: problemResponse('Too many attempts') },
+      responses: {
+        200: tokenAndUser,
+        401: problemResponse('Wrong email or password (the same answer for both)'),
+        403: problemResponse('Banned'),
+        429: problemResponse('Too many attempts'),
+      },
     }),
     async (c) => {
       const { email, password } = c.req.valid('json');
       const address = clientAddress(c);
-      const hits = [attempts.hit(`id:${email}|${address}`, SIGN_IN_LIMITS.perIdentifier), attempts.hit(`ip:${address}`, SIGN_IN_LIMITS.perAddress)];
-      if (hits.some((h) => h.limited)) {
-        c.header('retry-after', String(Math.max(...hits.filter((h) => h.limited).map((h) => h.resetSeconds))));
-        return problem(c, 429, 'Too many sign-in attempts; try again later') as never;
-      }
-      const found = deps.store.userByEmail(email);
+      const hits = await Promise.all([
+        attempts.hit(`sign-in-id:${email}|${address}`, SIGN_IN_LIMITS.perIdentifier),
+        attempts.hit(`sign-in-ip:${address}`, SIGN_IN_LIMITS.perAddress),
+      ]);
+      const refused = refusedByLimits(c, hits, 'Too many sign-in attempts; try again later');
+      if (refused) return refused as never;
+      const found = await deps.store.userByEmail(email);
       // Verify against a dummy hash for unknown users: same work, same answer.
       const ok = await verifyPassword(password, found?.password ?? DUMMY_HASH);
       if (!found || !ok) return problem(c, 401, 'Invalid email or password') as never;
       if (found.banned) return problem(c, 403, 'This account is banned') as never;
       const { password: _hash, ...publicUser } = found;
-      return c.json({ token: startSession(deps.store, publicUser, deps.now()).token, user: publicUser }, 200);
+      return c.json({ token: (await startSession(deps.store, publicUser, deps.now())).token, user: publicUser }, 200);
     },
   );
 
@@ -95,12 +152,19 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       method: 'post',
       path: '/api/auth/sign-out',
       summary: 'End the current session',
-      responses: { 200: { description: 'Signed out', content: { 'application/json': { schema: z.object({ success: z.literal(true) }) } } }, 401: problemResponse('No valid session') },
+      responses: {
+        200: {
+          description: 'Signed out',
+          content: { 'application/json': { schema: z.object({ success: z.literal(true) }) } },
+        },
+        401: problemResponse('No valid session'),
+      },
     }),
-    (c) => {
+    async (c) => {
       const token = bearerToken(c.req.header('authorization'));
-      if (!token || !resolveSession(deps.store, token, deps.now())) return problem(c, 401, 'A valid session is required') as never;
-      endSession(deps.store, token);
+      if (!token || !(await resolveSession(deps.store, token, deps.now())))
+        return problem(c, 401, 'A valid session is required') as never;
+      await endSession(deps.store, token);
       return c.json({ success: true as const }, 200);
     },
   );
@@ -110,12 +174,24 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       method: 'get',
       path: '/api/auth/get-session',
       summary: 'The current session and user, or nulls',
-      responses: { 200: { description: 'Session', content: { 'application/json': { schema: z.object({ session: session.nullable(), user: userSchema.nullable() }) } } } },
+      responses: {
+        200: {
+          description: 'Session',
+          content: {
+            'application/json': { schema: z.object({ session: session.nullable(), user: userSchema.nullable() }) },
+          },
+        },
+      },
     }),
-    (c) => {
-      const found = resolveSession(deps.store, bearerToken(c.req.header('authorization')), deps.now());
+    async (c) => {
+      const found = await resolveSession(deps.store, bearerToken(c.req.header('authorization')), deps.now());
       if (!found) return c.json({ session: null, user: null }, 200);
-      return c.json({ session: { createdAt: found.session.createdAt, expiresAt: found.session.expiresAt }, user: found.user }, 200);
+      return c.json(
+        { session: { createdAt: found.session.createdAt, expiresAt: found.session.expiresAt }, user: found.user },
+        200,
+      );
     },
   );
+
+  registerPasswordRoutes(app, deps, attempts);
 }

@@ -14,11 +14,20 @@ import { problem, problemResponse } from '../problem.js';
 import { fixedWindowLimiter } from '../rate-limit.js';
 import { CompileCache, configurationKey, recordingReader } from '../compile-cache.js';
 import { clientAddress } from '../client-address.js';
+import type { CompilePool } from '../../node/compile-pool.js';
+import { callerOf } from '../access/gate.js';
+import { depsForCaller, usesRuleSets } from '../rule-sets/rule-set-source.js';
 
 /** The configuration defaults' limits (the specification's Limits table). */
-export const COMPILE_LIMITS = { maxSources: 20, maxExclusions: 1000, bodyBytes: 1024 * 1024, batch: 10, streamsPerMinute: 10 } as const;
+export const COMPILE_LIMITS = {
+  maxSources: 20,
+  maxExclusions: 1000,
+  bodyBytes: 1024 * 1024,
+  batch: 10,
+  streamsPerMinute: 10,
+} as const;
 
-const compileRequest = z.object({ configuration: z.unknown(), challengeToken: z.string().optional() });
+export const compileRequest = z.object({ configuration: z.unknown(), challengeToken: z.string().optional() });
 const compileResponse = z.object({
   success: z.literal(true),
   rules: z.array(z.string()),
@@ -28,16 +37,19 @@ const compileResponse = z.object({
   cached: z.boolean().optional(),
   deduplicated: z.boolean().optional(),
 });
-const failure = z.object({ success: z.literal(false), error: z.string(), errors: z.array(z.object({ path: z.string(), message: z.string() })).optional() });
+const failure = z.object({
+  success: z.literal(false),
+  error: z.string(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
 
-const batchRequest = z.object({
+export const batchRequest = z.object({
   requests: z
     .array(z.object({ id: z.string().min(1), configuration: z.unknown(), benchmark: z.boolean().optional() }))
     .min(1, 'requests must not be empty')
     .max(10, 'at most 10 requests in a batch')
     .refine((r) => new Set(r.map((x) => x.id)).size === r.length, 'request ids must be unique'),
 });
-
 
 /** Validates the configuration and applies the server's limits on it. */
 export function checkedConfiguration(raw: unknown): Configuration {
@@ -46,9 +58,15 @@ export function checkedConfiguration(raw: unknown): Configuration {
   if (config.sources.length > COMPILE_LIMITS.maxSources) {
     issues.push({ path: 'sources', message: `at most ${COMPILE_LIMITS.maxSources} sources` });
   }
-  const patterns = [config, ...config.sources].reduce((n, s) => n + (s.exclusions?.length ?? 0) + (s.inclusions?.length ?? 0), 0);
+  const patterns = [config, ...config.sources].reduce(
+    (n, s) => n + (s.exclusions?.length ?? 0) + (s.inclusions?.length ?? 0),
+    0,
+  );
   if (patterns > COMPILE_LIMITS.maxExclusions) {
-    issues.push({ path: 'exclusions', message: `at most ${COMPILE_LIMITS.maxExclusions} exclusion and inclusion patterns in all` });
+    issues.push({
+      path: 'exclusions',
+      message: `at most ${COMPILE_LIMITS.maxExclusions} exclusion and inclusion patterns in all`,
+    });
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return config;
@@ -70,35 +88,62 @@ export async function runCompile(
   onEvent?: (e: CompileEvent) => void,
   signal?: AbortSignal,
   onNetwork?: (event: 'network' | 'metric' | 'cache', data: object) => void,
+  /** Where the compile runs: the server's worker pool unless another (a container) is given. */
+  runner: Pick<CompilePool, 'compile'> | undefined = deps.pool,
 ) {
   const base = deps.makeReader({
     onResponse: onNetwork
       ? (r) => {
           const url = sanitizeUrl(r.url);
-          onNetwork('network', { method: 'GET', url, statusCode: r.status, durationMs: r.durationMs, ...(r.bytes !== undefined ? { responseSize: r.bytes } : {}) });
+          onNetwork('network', {
+            method: 'GET',
+            url,
+            statusCode: r.status,
+            durationMs: r.durationMs,
+            ...(r.bytes !== undefined ? { responseSize: r.bytes } : {}),
+          });
           if (r.bytes && r.durationMs > 0) {
-            onNetwork('metric', { metric: 'download speed', value: Math.round((r.bytes * 1000) / r.durationMs), unit: 'bytes/s', dimensions: { url } });
+            onNetwork('metric', {
+              metric: 'download speed',
+              value: Math.round((r.bytes * 1000) / r.durationMs),
+              unit: 'bytes/s',
+              dimensions: { url },
+            });
           }
         }
       : undefined,
     onCache: onNetwork
       ? (r) => {
           const key = sha256(r.url).slice(0, 16);
-          onNetwork('cache', { eventId: randomUUID(), category: 'cache', operation: r.operation, key, ...(r.size !== undefined ? { size: r.size } : {}) });
+          onNetwork('cache', {
+            eventId: randomUUID(),
+            category: 'cache',
+            operation: r.operation,
+            key,
+            ...(r.size !== undefined ? { size: r.size } : {}),
+          });
         }
       : undefined,
   });
   const { reader, read } = recordingReader(base);
   const started = performance.now();
   try {
-    const result = await compile(config, { reader, compiler: `flc v${deps.version}`, now: () => new Date(deps.now()), onEvent, signal });
+    const options = { reader, compiler: `flc v${deps.version}`, now: () => new Date(deps.now()), onEvent, signal };
+    // In the server's worker pool, with its deadline; in-process only when the app is built without one.
+    const result = runner ? await runner.compile(config, options) : await compile(config, options);
     return { result, totalDurationMs: Math.round(performance.now() - started), inputs: read };
   } finally {
     await base.close();
   }
 }
 
-export function resultBody(config: Configuration, { result, totalDurationMs }: { result: CompileResult; totalDurationMs: number }) {
+export function resultBody(
+  config: Configuration,
+  {
+    result,
+    totalDurationMs,
+  }: { result: Pick<CompileResult, 'lines' | 'ruleCount' | 'compiledAt'>; totalDurationMs: number },
+) {
   return {
     rules: result.lines,
     ruleCount: result.ruleCount,
@@ -107,8 +152,37 @@ export function resultBody(config: Configuration, { result, totalDurationMs }: {
   };
 }
 
+/**
+ * A batch's compiles one after another; each request succeeds or fails on its own. A cancelled
+ * batch stops at once rather than failing its remaining requests one by one.
+ */
+export async function compileBatch(
+  deps: AppDeps,
+  requests: { id: string; configuration: unknown }[],
+  signal?: AbortSignal,
+) {
+  const results = [];
+  for (const request of requests) {
+    try {
+      const config = checkedConfiguration(request.configuration);
+      const body = resultBody(config, await runCompile(deps, config, undefined, signal));
+      results.push({
+        id: request.id,
+        success: true,
+        rules: body.rules,
+        ruleCount: body.ruleCount,
+        compiledAt: body.compiledAt,
+      });
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      results.push({ id: request.id, success: false, error: (e as Error).message });
+    }
+  }
+  return results;
+}
+
 /** An SSE payload for a core event; diagnostics get the specification's enriched shape. */
-function ssePayload(e: CompileEvent, now: number): unknown {
+export function ssePayload(e: CompileEvent, now: number): unknown {
   if (e.type !== 'diagnostic') {
     const { type: _type, ...rest } = e;
     return rest;
@@ -127,7 +201,8 @@ function ssePayload(e: CompileEvent, now: number): unknown {
 /** Body-size limits and the streaming rate limit; registered before anything reads a body. */
 export function registerCompileLimits(app: OpenAPIHono, deps: AppDeps): void {
   const limit = limitedBody(COMPILE_LIMITS.bodyBytes);
-  for (const path of ['/api/compile', '/api/compile/stream', '/compile/stream', '/api/compile/batch']) app.use(path, limit);
+  for (const path of ['/api/compile', '/api/compile/stream', '/compile/stream', '/api/compile/batch'])
+    app.use(path, limit);
 
   // Streaming endpoints (server-sent events and WebSocket connections): 10 per minute per IP.
   const streams = fixedWindowLimiter(60_000, deps.now);
@@ -153,23 +228,21 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       summary: 'Compile up to 10 configurations',
       request: { body: { required: true, content: { 'application/json': { schema: batchRequest } } } },
       responses: {
-        200: { description: 'One result per request, in order', content: { 'application/json': { schema: z.object({ success: z.literal(true), results: z.array(z.record(z.string(), z.unknown())) }) } } },
+        200: {
+          description: 'One result per request, in order',
+          content: {
+            'application/json': {
+              schema: z.object({ success: z.literal(true), results: z.array(z.record(z.string(), z.unknown())) }),
+            },
+          },
+        },
         400: problemResponse('Malformed JSON, more than 10 requests, or duplicate ids'),
         413: problemResponse('Body too large'),
       },
     }),
     async (c) => {
-      const { requests } = c.req.valid('json');
-      const results = [];
-      for (const request of requests) {
-        try {
-          const config = checkedConfiguration(request.configuration);
-          const body = resultBody(config, await runCompile(deps, config, undefined, c.req.raw.signal));
-          results.push({ id: request.id, success: true, rules: body.rules, ruleCount: body.ruleCount, compiledAt: body.compiledAt });
-        } catch (e) {
-          results.push({ id: request.id, success: false, error: (e as Error).message });
-        }
-      }
+      const own = depsForCaller(deps, callerOf(c).user?.id ?? null);
+      const results = await compileBatch(own, c.req.valid('json').requests, c.req.raw.signal);
       return c.json({ success: true as const, results }, 200);
     },
   );
@@ -184,16 +257,22 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
         200: { description: 'The compiled list', content: { 'application/json': { schema: compileResponse } } },
         400: problemResponse('Malformed JSON'),
         413: problemResponse('Body too large'),
-        422: { description: 'Invalid configuration, or a refused source (named)', content: { 'application/json': { schema: failure } } },
+        422: {
+          description: 'Invalid configuration, or a refused source (named)',
+          content: { 'application/json': { schema: failure } },
+        },
         502: problemResponse('A source failed upstream'),
       },
     }),
     async (c) => {
       const config = checkedConfiguration(c.req.valid('json').configuration);
-      const key = configurationKey(config);
+      const owner = callerOf(c).user?.id ?? null;
+      const own = depsForCaller(deps, owner);
+      // Saved rule sets read differently for each caller: their compiles are never shared across users.
+      const key = usesRuleSets(config) ? `${configurationKey(config)}\u0000${owner}` : configurationKey(config);
       const bypass = /no-cache|no-store/i.test(c.req.header('cache-control') ?? '');
       if (!bypass) {
-        const reader = deps.makeReader();
+        const reader = own.makeReader();
         try {
           const hit = await cache.lookup(key, deps.now(), (location) => reader.read(location));
           if (hit) {
@@ -206,7 +285,7 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       }
       const { value, shared } = await cache.shared(key, async () => {
         // Not tied to this request's signal: another request may be waiting on it.
-        const outcome = await runCompile(deps, config);
+        const outcome = await runCompile(own, config);
         const body = { success: true as const, ...resultBody(config, outcome) };
         cache.store(key, outcome.inputs, body, deps.now());
         return body;
@@ -223,7 +302,9 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const streamSpec = {
     method: 'post' as const,
     summary: 'Compile with progress as server-sent events',
-    description: 'Events: source:start, source:complete, source:error, transformation:start, transformation:complete, progress, log, diagnostic, then result and done (or error). Served at /api/compile/stream and /compile/stream.',
+    description:
+      'Events: source:start, source:complete, source:error, transformation:start, transformation:complete, ' +
+      'progress, log, diagnostic, then result and done (or error). Served at /api/compile/stream and /compile/stream.',
     request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
     responses: {
       200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
@@ -233,7 +314,9 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
     },
   };
   for (const path of ['/api/compile/stream', '/compile/stream']) {
-    app.openapi(createRoute({ ...streamSpec, path }), (c) => streamCompile(c, deps, c.req.valid('json').configuration));
+    app.openapi(createRoute({ ...streamSpec, path }), (c) =>
+      streamCompile(c, depsForCaller(deps, callerOf(c).user?.id ?? null), c.req.valid('json').configuration),
+    );
   }
 }
 
@@ -249,7 +332,13 @@ function streamCompile(c: Context, deps: AppDeps, rawConfiguration: unknown): Re
       queue = queue.then(() => sse.writeSSE({ event, data: JSON.stringify(data) }));
     };
     try {
-      const outcome = await runCompile(deps, config, (e) => send(e.type, ssePayload(e, deps.now())), controller.signal, send);
+      const outcome = await runCompile(
+        deps,
+        config,
+        (e) => send(e.type, ssePayload(e, deps.now())),
+        controller.signal,
+        send,
+      );
       const body = resultBody(config, outcome);
       send('result', { rules: body.rules, ruleCount: body.ruleCount, metrics: body.metrics });
       send('done', {});

@@ -10,7 +10,8 @@ const issue = z.object({ path: z.string(), message: z.string() });
 /** Objects merge key by key; arrays and scalars in `override` replace. */
 export function mergeConfiguration(base: unknown, override: unknown): unknown {
   if (override === undefined) return base;
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!isObject(base) || !isObject(override)) return override;
   const out: Record<string, unknown> = { ...base };
   for (const [k, v] of Object.entries(override)) out[k] = mergeConfiguration(base[k], v);
@@ -24,18 +25,39 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
       method: 'get',
       path: '/api/configuration/defaults',
       summary: 'Defaults and limits for compile configurations',
-      responses: { 200: { description: 'Defaults', content: { 'application/json': { schema: z.object({ success: z.literal(true), defaults: z.record(z.string(), z.unknown()), limits: z.object({ maxSources: z.number(), maxExclusions: z.number() }), supportedSourceTypes: z.array(z.string()) }) } } } },
+      responses: {
+        200: {
+          description: 'Defaults',
+          content: {
+            'application/json': {
+              schema: z.object({
+                success: z.literal(true),
+                defaults: z.record(z.string(), z.unknown()),
+                limits: z.object({ maxSources: z.number(), maxExclusions: z.number() }),
+                supportedSourceTypes: z.array(z.string()),
+              }),
+            },
+          },
+        },
+      },
     }),
     (c) =>
-      c.json({
-        success: true as const,
-        defaults: {
-          compilation: { transformations: [], onSourceError: 'fail', availableTransformations: [...TRANSFORMATION_NAMES] },
-          validation: { strict: false },
+      c.json(
+        {
+          success: true as const,
+          defaults: {
+            compilation: {
+              transformations: [],
+              onSourceError: 'fail',
+              availableTransformations: [...TRANSFORMATION_NAMES],
+            },
+            validation: { strict: false },
+          },
+          limits: { maxSources: COMPILE_LIMITS.maxSources, maxExclusions: COMPILE_LIMITS.maxExclusions },
+          supportedSourceTypes: ['adblock', 'hosts'],
         },
-        limits: { maxSources: COMPILE_LIMITS.maxSources, maxExclusions: COMPILE_LIMITS.maxExclusions },
-        supportedSourceTypes: ['adblock', 'hosts'],
-      }, 200),
+        200,
+      ),
   );
 
   app.openapi(
@@ -43,10 +65,36 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
       method: 'post',
       path: '/api/configuration/validate',
       summary: 'Validate a configuration',
-      request: { body: { required: true, content: { 'application/json': { schema: z.object({ configuration: z.unknown(), challengeToken: z.string().optional() }) } } } },
+      request: {
+        body: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: z.object({ configuration: z.unknown(), challengeToken: z.string().optional() }),
+            },
+          },
+        },
+      },
       responses: {
-        200: { description: 'Valid, or the problems by path', content: { 'application/json': { schema: z.union([z.object({ success: z.literal(true), valid: z.literal(true), configuration: z.record(z.string(), z.unknown()) }), z.object({ success: z.literal(false), valid: z.literal(false), errors: z.array(issue) })]) } } },
-        400: { description: 'Malformed body', content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } } },
+        200: {
+          description: 'Valid, or the problems by path',
+          content: {
+            'application/json': {
+              schema: z.union([
+                z.object({
+                  success: z.literal(true),
+                  valid: z.literal(true),
+                  configuration: z.record(z.string(), z.unknown()),
+                }),
+                z.object({ success: z.literal(false), valid: z.literal(false), errors: z.array(issue) }),
+              ]),
+            },
+          },
+        },
+        400: {
+          description: 'Malformed body',
+          content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } },
+        },
       },
     }),
     (c) => {
@@ -65,10 +113,34 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
       method: 'post',
       path: '/api/configuration/resolve',
       summary: 'Merge a configuration with overrides and validate the result',
-      request: { body: { required: true, content: { 'application/json': { schema: z.object({ config: z.unknown(), override: z.unknown().optional(), applyEnvOverrides: z.boolean().optional(), challengeToken: z.string().optional() }) } } } },
+      request: {
+        body: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: z.object({
+                config: z.unknown(),
+                override: z.unknown().optional(),
+                applyEnvOverrides: z.boolean().optional(),
+                challengeToken: z.string().optional(),
+              }),
+            },
+          },
+        },
+      },
       responses: {
-        200: { description: 'The merged configuration', content: { 'application/json': { schema: z.object({ success: z.literal(true), resolved: z.record(z.string(), z.unknown()) }) } } },
-        400: { description: 'Malformed or invalid', content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } } },
+        200: {
+          description: 'The merged configuration',
+          content: {
+            'application/json': {
+              schema: z.object({ success: z.literal(true), resolved: z.record(z.string(), z.unknown()) }),
+            },
+          },
+        },
+        400: {
+          description: 'Malformed or invalid',
+          content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } },
+        },
       },
     }),
     (c) => {

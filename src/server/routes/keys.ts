@@ -16,7 +16,20 @@ const apiKey = z.object({
 });
 const publicKey = <T extends { userId?: string }>({ userId: _owner, ...rest }: T) => rest;
 
-/** `GET/POST /api/keys`, `DELETE /api/keys/:id`, for signed-in users (or their keys); the access gate checks the caller. */
+/**
+ * The key-management scope: with it, an API key lists, creates and revokes its owner's keys;
+ * without it, a key sees and revokes only itself and creates none. A signed-in session needs
+ * no scope. Built in rather than a row of the scopes table, because the key routes enforce it.
+ */
+export const KEYS_SCOPE = 'keys';
+
+type Caller = ReturnType<typeof callerOf>;
+/** Whether the caller may manage every key of its owner: a session, or a key with the `keys` scope. */
+const managesKeys = (caller: Caller) => caller.key === null || caller.key.scopes.includes(KEYS_SCOPE);
+
+/**
+ * `GET/POST /api/keys`, `DELETE /api/keys/:id`, for signed-in users (or their keys); the access gate checks the caller.
+ */
 export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const caller = (c: Parameters<typeof callerOf>[0]) => callerOf(c).user;
 
@@ -25,12 +38,20 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       method: 'get',
       path: '/api/keys',
       summary: "The caller's API keys (never their text)",
-      responses: { 200: { description: 'Keys', content: { 'application/json': { schema: z.object({ success: z.literal(true), keys: z.array(apiKey) }) } } }, 401: problemResponse('Not signed in') },
+      responses: {
+        200: {
+          description: 'Keys',
+          content: { 'application/json': { schema: z.object({ success: z.literal(true), keys: z.array(apiKey) }) } },
+        },
+        401: problemResponse('Not signed in'),
+      },
     }),
-    (c) => {
+    async (c) => {
       const user = caller(c);
       if (!user) return problem(c, 401, 'Authentication required') as never;
-      return c.json({ success: true as const, keys: deps.store.apiKeys(user.id).map(publicKey) }, 200);
+      const own = callerOf(c).key;
+      const keys = (await deps.store.apiKeys(user.id)).filter((k) => managesKeys(callerOf(c)) || k.id === own?.id);
+      return c.json({ success: true as const, keys: keys.map(publicKey) }, 200);
     },
   );
 
@@ -54,25 +75,42 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
         },
       },
       responses: {
-        201: { description: 'The key, shown once', content: { 'application/json': { schema: apiKey.extend({ success: z.literal(true), key: z.string() }) } } },
+        201: {
+          description: 'The key, shown once',
+          content: { 'application/json': { schema: apiKey.extend({ success: z.literal(true), key: z.string() }) } },
+        },
         401: problemResponse('Not signed in'),
-        403: problemResponse('A scope the caller does not have'),
+        403: problemResponse('A scope the caller does not have, a later expiry than the calling key, or no keys scope'),
         422: problemResponse('Invalid request'),
       },
     }),
-    (c) => {
+    async (c) => {
       const user = caller(c);
       if (!user) return problem(c, 401, 'Authentication required') as never;
       const body = c.req.valid('json');
+      const parent = callerOf(c).key;
+      if (!managesKeys(callerOf(c)))
+        return problem(c, 403, `Creating keys with an API key needs the ${KEYS_SCOPE} scope`) as never;
       const scopes = body.scopes ?? ['compile', 'rules'];
-      const known = new Set(deps.store.scopes().map((s) => s.name));
+      const known = new Set([...(await deps.store.scopes()).map((s) => s.name), KEYS_SCOPE]);
       const unknown = scopes.find((s) => !known.has(s));
       if (unknown !== undefined) return problem(c, 422, `unknown scope ${JSON.stringify(unknown)}`) as never;
       // A key never carries more than its creator may use (a key can only make narrower keys).
-      const held = callerOf(c).scopes();
+      const held = new Set([...callerOf(c).scopes(), KEYS_SCOPE]);
       const beyond = scopes.find((s) => !held.has(s));
       if (beyond !== undefined) return problem(c, 403, `You cannot grant the scope ${JSON.stringify(beyond)}`) as never;
-      const { text, key } = issueApiKey(deps.store, user, { name: body.name, scopes, expiresInDays: body.expiresInDays }, deps.now());
+      // Nor does it outlive its creator: a key's child expires no later than the key.
+      const now = deps.now();
+      const notAfter = parent?.expiresAt ? Date.parse(parent.expiresAt) : null;
+      if (notAfter !== null && body.expiresInDays !== undefined && now + body.expiresInDays * 86_400_000 > notAfter) {
+        return problem(c, 403, `A key made with an API key cannot expire after it (${parent?.expiresAt})`) as never;
+      }
+      const { text, key } = await issueApiKey(
+        deps.store,
+        user,
+        { name: body.name, scopes, expiresInDays: body.expiresInDays, notAfter },
+        now,
+      );
       return c.json({ success: true as const, key: text, ...publicKey(key) }, 201);
     },
   );
@@ -83,12 +121,22 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       path: '/api/keys/{id}',
       summary: 'Revoke an API key',
       request: { params: z.object({ id: z.string() }) },
-      responses: { 200: { description: 'Revoked', content: { 'application/json': { schema: z.object({ success: z.literal(true) }) } } }, 401: problemResponse('Not signed in'), 404: problemResponse('No such live key of yours') },
+      responses: {
+        200: {
+          description: 'Revoked',
+          content: { 'application/json': { schema: z.object({ success: z.literal(true) }) } },
+        },
+        401: problemResponse('Not signed in'),
+        404: problemResponse('No such live key of yours (for a key without the keys scope: other than itself)'),
+      },
     }),
-    (c) => {
+    async (c) => {
       const user = caller(c);
       if (!user) return problem(c, 401, 'Authentication required') as never;
-      if (!deps.store.revokeApiKey(user.id, c.req.valid('param').id, new Date(deps.now()).toISOString())) {
+      const { id } = c.req.valid('param');
+      // A key without the keys scope sees only itself (GET), so the others are no keys it knows of.
+      const visible = managesKeys(callerOf(c)) || callerOf(c).key?.id === id;
+      if (!visible || !(await deps.store.revokeApiKey(user.id, id, new Date(deps.now()).toISOString()))) {
         return problem(c, 404, 'No such key') as never;
       }
       return c.json({ success: true as const }, 200);

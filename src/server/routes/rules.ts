@@ -3,11 +3,17 @@ import { validateRule, validateRuleRequestSchema, formatDuration } from '../../c
 import { walkAst, astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRules, parseRulesRequestSchema, validateList, validateListRequestSchema } from '../../core/ast/list.js';
 import { NODE_TYPES } from '../../core/ast/node-types.js';
+import { VALIDATOR_OPTIONS, type ValidatorName } from '../../core/transforms/validator-verdicts.js';
 import { limitedBody } from '../body-limit.js';
 import { problemResponse } from '../problem.js';
+import type { CompilePool } from '../../node/compile-pool.js';
+import { matchesWithoutRegex } from '../../core/ast/match.js';
 
 const failure = z.object({ success: z.literal(false), error: z.string() });
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
 
 const validateRuleResponse = z.object({
   success: z.literal(true),
@@ -23,18 +29,68 @@ const validateRuleResponse = z.object({
   matchResult: z.boolean().optional(),
   exception: z.boolean().optional(),
   dependsOn: z.array(z.string()).optional(),
+  validators: z
+    .record(
+      z.enum(Object.keys(VALIDATOR_OPTIONS) as [ValidatorName, ...ValidatorName[]]),
+      z.object({
+        kept: z.boolean(),
+        reason: z.string().optional().describe('why the transformation drops the rule'),
+        rule: z.string().optional().describe('the rule as the IP variants rewrite it before checking'),
+      }),
+    )
+    .describe("whether each Validate transformation of a compile keeps the rule (compile's verdict, not AGTree's)"),
 });
 
 const walkResponse = z.object({
   success: z.literal(true),
-  nodes: z.array(z.object({ type: z.enum(NODE_TYPES), depth: z.number().int(), key: z.string().nullable().optional(), index: z.number().int().nullable().optional(), node: z.record(z.string(), z.unknown()) })),
+  nodes: z.array(
+    z.object({
+      type: z.enum(NODE_TYPES),
+      depth: z.number().int(),
+      key: z.string().nullable().optional(),
+      index: z.number().int().nullable().optional(),
+      node: z.record(z.string(), z.unknown()),
+    }),
+  ),
   summary: z.record(z.string(), z.number()),
   duration: z.string(),
 });
 
+/**
+ * The 200 body of `/api/validate-rule` (and the tRPC `validateRule` procedure). A match may run the
+ * rule's regular expression, which can backtrack for ever: with a pool, that match runs there, with a budget.
+ */
+export async function validateRuleAnswer(
+  input: z.infer<typeof validateRuleRequestSchema>,
+  pool?: CompilePool,
+): Promise<z.infer<typeof validateRuleResponse>> {
+  const inPool = pool && input.testUrl !== undefined && !matchesWithoutRegex(input.rule);
+  const result = inPool ? await pool.validateRule(input) : validateRule(input);
+  return result as z.infer<typeof validateRuleResponse>;
+}
+
+/** The 200 body of `/api/ast/walk` (and the tRPC `ast.walk` procedure). */
+export function walkAnswer(input: z.infer<typeof astWalkRequestSchema>) {
+  const started = performance.now();
+  const result = walkAst(input);
+  return { success: true as const, ...result, duration: formatDuration(performance.now() - started) } as z.infer<
+    typeof walkResponse
+  >;
+}
+
+/** The 200 body of `/api/ast/parse` (and the tRPC `ast.parse` procedure). */
+export function parseAnswer(input: z.infer<typeof parseRulesRequestSchema>) {
+  const started = performance.now();
+  const { results } = parseRules(input);
+  return {
+    success: true as const,
+    results: results as unknown as Record<string, unknown>[],
+    duration: formatDuration(performance.now() - started),
+  };
+}
+
 /** Body-size limits, enforced before the body is parsed (413 beyond). */
 export const BODY_LIMITS = { rule: 64 * 1024, list: 3 * 1024 * 1024 } as const;
-
 
 /** Body-size limits of the rule routes; registered before anything reads a body. */
 export function registerRuleLimits(app: OpenAPIHono): void {
@@ -46,8 +102,7 @@ export function registerRuleLimits(app: OpenAPIHono): void {
 }
 
 /** `/api/validate-rule`, `/api/validate`, `/api/ast/parse`, `/api/ast/walk`. */
-export function registerRuleRoutes(app: OpenAPIHono): void {
-
+export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
   app.openapi(
     createRoute({
       method: 'post',
@@ -61,7 +116,7 @@ export function registerRuleRoutes(app: OpenAPIHono): void {
         422: json(failure, 'Schema failure; messages joined by "; "'),
       },
     }),
-    (c) => c.json(validateRule(c.req.valid('json')) as z.infer<typeof validateRuleResponse>, 200),
+    async (c) => c.json(await validateRuleAnswer(c.req.valid('json'), pool), 200),
   );
 
   app.openapi(
@@ -78,11 +133,7 @@ export function registerRuleRoutes(app: OpenAPIHono): void {
         500: problemResponse('Unexpected walker failure'),
       },
     }),
-    (c) => {
-      const started = performance.now();
-      const result = walkAst(c.req.valid('json'));
-      return c.json({ success: true as const, ...result, duration: formatDuration(performance.now() - started) } as z.infer<typeof walkResponse>, 200);
-    },
+    (c) => c.json(walkAnswer(c.req.valid('json')), 200),
   );
 
   app.openapi(
@@ -92,17 +143,20 @@ export function registerRuleRoutes(app: OpenAPIHono): void {
       summary: 'Parse rules: type, category, dialect, validity and tree per rule',
       request: { body: { required: true, content: { 'application/json': { schema: parseRulesRequestSchema } } } },
       responses: {
-        200: json(z.object({ success: z.literal(true), results: z.array(z.record(z.string(), z.unknown())), duration: z.string() }), 'Per-rule results'),
+        200: json(
+          z.object({
+            success: z.literal(true),
+            results: z.array(z.record(z.string(), z.unknown())),
+            duration: z.string(),
+          }),
+          'Per-rule results',
+        ),
         400: problemResponse('Malformed JSON'),
         413: problemResponse('Body too large'),
         422: json(failure, 'Schema failure'),
       },
     }),
-    (c) => {
-      const started = performance.now();
-      const { results } = parseRules(c.req.valid('json'));
-      return c.json({ success: true as const, results: results as unknown as Record<string, unknown>[], duration: formatDuration(performance.now() - started) }, 200);
-    },
+    (c) => c.json(parseAnswer(c.req.valid('json')), 200),
   );
 
   app.openapi(

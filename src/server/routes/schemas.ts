@@ -25,7 +25,16 @@ export function registerSchemaRoutes(app: OpenAPIHono): void {
       method: 'get',
       path: '/api/schemas',
       summary: 'JSON Schemas of the request bodies and the compile configuration',
-      responses: { 200: { description: 'Schemas by name', content: { 'application/json': { schema: z.object({ success: z.literal(true), schemas: z.record(z.string(), z.unknown()) }) } } } },
+      responses: {
+        200: {
+          description: 'Schemas by name',
+          content: {
+            'application/json': {
+              schema: z.object({ success: z.literal(true), schemas: z.record(z.string(), z.unknown()) }),
+            },
+          },
+        },
+      },
     }),
     (c) => c.json({ success: true as const, schemas }, 200),
   );
@@ -34,7 +43,10 @@ export function registerSchemaRoutes(app: OpenAPIHono): void {
       method: 'get',
       path,
       summary: 'WebSocket compile protocol (welcome, compile, cancel, ping; events, results)',
-      responses: { 101: { description: 'Switching to the WebSocket protocol' }, 426: { description: 'Not a WebSocket upgrade request' } },
+      responses: {
+        101: { description: 'Switching to the WebSocket protocol' },
+        426: { description: 'Not a WebSocket upgrade request' },
+      },
     });
   }
 }

@@ -20,7 +20,12 @@ export function registerMetricsMiddleware(app: OpenAPIHono, metrics: RequestMetr
   });
 }
 
-const deployment = z.object({ id: z.number().int(), version: z.string(), nodeVersion: z.string(), startedAt: z.string() });
+const deployment = z.object({
+  id: z.number().int(),
+  version: z.string(),
+  nodeVersion: z.string(),
+  startedAt: z.string(),
+});
 
 /** `/api/deployments`, `/api/deployments/stats`, `/api/health/latest`, `/api/health/db-smoke`, `/api/metrics`. */
 export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: RequestMetrics): void {
@@ -30,27 +35,72 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       path: '/api/deployments',
       summary: 'Recent starts of the server, newest first',
       request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).optional() }) },
-      responses: { 200: { description: 'Deployments', content: { 'application/json': { schema: z.object({ success: z.literal(true), deployments: z.array(deployment) }) } } } },
+      responses: {
+        200: {
+          description: 'Deployments',
+          content: {
+            'application/json': { schema: z.object({ success: z.literal(true), deployments: z.array(deployment) }) },
+          },
+        },
+      },
     }),
-    (c) => c.json({ success: true as const, deployments: deps.store.deployments(c.req.valid('query').limit ?? 50) }, 200),
+    async (c) =>
+      c.json(
+        { success: true as const, deployments: await deps.store.deployments(c.req.valid('query').limit ?? 50) },
+        200,
+      ),
   );
   app.openapi(
     createRoute({
       method: 'get',
       path: '/api/deployments/stats',
       summary: 'Starts per version',
-      responses: { 200: { description: 'Counts', content: { 'application/json': { schema: z.object({ success: z.literal(true), currentVersion: z.string(), total: z.number(), versions: z.array(z.object({ version: z.string(), count: z.number(), firstStartedAt: z.string(), lastStartedAt: z.string() })) }) } } } },
+      responses: {
+        200: {
+          description: 'Counts',
+          content: {
+            'application/json': {
+              schema: z.object({
+                success: z.literal(true),
+                currentVersion: z.string(),
+                total: z.number(),
+                versions: z.array(
+                  z.object({
+                    version: z.string(),
+                    count: z.number(),
+                    firstStartedAt: z.string(),
+                    lastStartedAt: z.string(),
+                  }),
+                ),
+              }),
+            },
+          },
+        },
+      },
     }),
-    (c) => c.json({ success: true as const, currentVersion: deps.version, ...deps.store.deploymentStats() }, 200),
+    async (c) =>
+      c.json({ success: true as const, currentVersion: deps.version, ...(await deps.store.deploymentStats()) }, 200),
   );
   app.openapi(
     createRoute({
       method: 'get',
       path: '/api/health/latest',
       summary: 'The last recorded health check',
-      responses: { 200: { description: 'The check, or null before the first', content: { 'application/json': { schema: z.object({ success: z.literal(true), check: z.object({ status: z.string(), version: z.string(), checkedAt: z.string() }).nullable() }) } } } },
+      responses: {
+        200: {
+          description: 'The check, or null before the first',
+          content: {
+            'application/json': {
+              schema: z.object({
+                success: z.literal(true),
+                check: z.object({ status: z.string(), version: z.string(), checkedAt: z.string() }).nullable(),
+              }),
+            },
+          },
+        },
+      },
     }),
-    (c) => c.json({ success: true as const, check: deps.store.latestHealth() }, 200),
+    async (c) => c.json({ success: true as const, check: await deps.store.latestHealth() }, 200),
   );
   app.openapi(
     createRoute({
@@ -58,18 +108,31 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       path: '/api/health/db-smoke',
       summary: 'Write, read back and delete a row in the store',
       responses: {
-        200: { description: 'The store works', content: { 'application/json': { schema: z.object({ success: z.literal(true), ok: z.literal(true), latencyMs: z.number() }) } } },
-        503: { description: 'The store does not work', content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } } },
+        200: {
+          description: 'The store works',
+          content: {
+            'application/json': {
+              schema: z.object({ success: z.literal(true), ok: z.literal(true), latencyMs: z.number() }),
+            },
+          },
+        },
+        503: {
+          description: 'The store does not work',
+          content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } },
+        },
       },
     }),
-    (c) => {
+    async (c) => {
       const started = performance.now();
       try {
-        deps.store.smoke(new Date(deps.now()).toISOString());
+        await deps.store.smoke(new Date(deps.now()).toISOString());
       } catch (e) {
         return problem(c, 503, `Store check failed: ${(e as Error).message}`) as never;
       }
-      return c.json({ success: true as const, ok: true as const, latencyMs: Math.round((performance.now() - started) * 100) / 100 }, 200);
+      return c.json(
+        { success: true as const, ok: true as const, latencyMs: Math.round((performance.now() - started) * 100) / 100 },
+        200,
+      );
     },
   );
   app.openapi(
@@ -77,8 +140,29 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       method: 'get',
       path: '/api/metrics',
       summary: 'Request counts since this process started',
-      responses: { 200: { description: 'Counters', content: { 'application/json': { schema: z.object({ success: z.literal(true), uptimeSeconds: z.number(), requests: z.object({ total: z.number(), byRoute: z.record(z.string(), z.number()), byStatus: z.record(z.string(), z.number()) }) }) } } } },
+      responses: {
+        200: {
+          description: 'Counters',
+          content: {
+            'application/json': {
+              schema: z.object({
+                success: z.literal(true),
+                uptimeSeconds: z.number(),
+                requests: z.object({
+                  total: z.number(),
+                  byRoute: z.record(z.string(), z.number()),
+                  byStatus: z.record(z.string(), z.number()),
+                }),
+              }),
+            },
+          },
+        },
+      },
     }),
-    (c) => c.json({ success: true as const, uptimeSeconds: Math.round((deps.now() - deps.startedAt) / 1000), requests: metrics }, 200),
+    (c) =>
+      c.json(
+        { success: true as const, uptimeSeconds: Math.round((deps.now() - deps.startedAt) / 1000), requests: metrics },
+        200,
+      ),
   );
 }

@@ -5,8 +5,10 @@ import type { User, UserPatch } from '../store/accounts.js';
 import { problem, problemResponse } from '../problem.js';
 import { hashPassword } from '../auth/password.js';
 import { callerOf } from '../access/gate.js';
+import { recordAudit } from '../audit/trail.js';
 import type { UsageRecorder } from '../access/usage.js';
 import { passwordSchema, userSchema } from './auth.js';
+import { emailProblem, IDENTIFIER_LIMITS } from '../auth/identifiers.js';
 
 /** The local-users list: limit 1–100 (default 50). Usage: 1–90 days back (default 30). */
 export const USER_LIMITS = { pageMax: 100, pageDefault: 50, usageDaysMax: 90, usageDaysDefault: 30 } as const;
@@ -15,12 +17,29 @@ const TIERS = ['free', 'pro', 'admin'] as const;
 /** The tier a role gets when none is given. */
 const defaultTier = (role: 'admin' | 'user') => (role === 'admin' ? 'admin' : 'free');
 
-const denied = { 401: problemResponse('Not signed in'), 403: problemResponse('Not an administrator with the permission') };
+const denied = {
+  401: problemResponse('Not signed in'),
+  403: problemResponse('Not an administrator with the permission'),
+};
 const notFound = problemResponse('No such user');
-const json = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { 'application/json': { schema } } });
+const json = <T extends z.ZodType>(description: string, schema: T) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
 const page = z.object({
-  limit: z.coerce.number().int().min(1).max(USER_LIMITS.pageMax).default(USER_LIMITS.pageDefault).openapi({ param: { name: 'limit', in: 'query' } }),
-  offset: z.coerce.number().int().min(0).default(0).openapi({ param: { name: 'offset', in: 'query' } }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(USER_LIMITS.pageMax)
+    .default(USER_LIMITS.pageDefault)
+    .openapi({ param: { name: 'limit', in: 'query' } }),
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .openapi({ param: { name: 'offset', in: 'query' } }),
 });
 const idParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
 
@@ -46,15 +65,22 @@ const toLocal = (u: User): z.infer<typeof localUser> => ({
   updated_at: u.updatedAt,
 });
 
-/** An email address (stored lowercase) or an E.164 phone number. */
+/** An email address (stored lowercase, at most 254 characters) or an E.164 phone number. */
 const identifier = z
   .string()
   .trim()
   .transform((v, ctx) => {
     if (/^\+[1-9]\d{6,14}$/.test(v)) return { value: v, type: 'phone' as const };
     const email = v.toLowerCase();
-    if (z.email().safeParse(email).success) return { value: email, type: 'email' as const };
-    ctx.addIssue({ code: 'custom', message: 'identifier must be an email address or an E.164 phone number' });
+    const problem = emailProblem(email);
+    if (!problem) return { value: email, type: 'email' as const };
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        email.length > IDENTIFIER_LIMITS.emailMax
+          ? problem
+          : 'identifier must be an email address or an E.164 phone number',
+    });
     return z.NEVER;
   });
 
@@ -62,7 +88,9 @@ const usage = z.object({
   success: z.literal(true),
   userId: z.string(),
   total: z.object({ count: z.number().int(), firstSeen: z.string().nullable(), lastSeen: z.string().nullable() }),
-  days: z.array(z.object({ date: z.string(), count: z.number().int(), routes: z.record(z.string(), z.number().int()) })),
+  days: z.array(
+    z.object({ date: z.string(), count: z.number().int(), routes: z.record(z.string(), z.number().int()) }),
+  ),
   lookbackDays: z.number().int(),
 });
 
@@ -79,31 +107,40 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
    * own account (administrators do not ban, delete, demote or disable themselves and so lock
    * everyone out); null when it may go ahead.
    */
-  function refusal(c: Context, id: string): Response | null {
-    if (!deps.store.userById(id)) return problem(c, 404, `No user with id ${id}`);
-    if (callerOf(c).user?.id === id) return problem(c, 403, 'Administrators cannot change, ban or delete their own account here');
+  async function refusal(c: Context, id: string): Promise<Response | null> {
+    if (!(await deps.store.userById(id))) return problem(c, 404, `No user with id ${id}`);
+    if (callerOf(c).user?.id === id)
+      return problem(c, 403, 'Administrators cannot change, ban or delete their own account here');
     return null;
   }
 
-  function change(c: Context, id: string, patch: UserPatch): { user: User } | Response {
-    return refusal(c, id) ?? { user: deps.store.updateUser(id, patch, at())! };
+  async function change(c: Context, id: string, patch: UserPatch): Promise<{ user: User } | Response> {
+    const refused = await refusal(c, id);
+    if (refused) return refused;
+    const before = await deps.store.userById(id);
+    const user = (await deps.store.updateUser(id, patch, at()))!;
+    await recordAudit(c, deps, { oldValues: before, newValues: user });
+    return { user };
   }
 
-  function remove(c: Context, id: string): Response | null {
-    const refused = refusal(c, id);
-    if (!refused) deps.store.deleteUser(id);
-    return refused;
+  async function remove(c: Context, id: string): Promise<Response | null> {
+    const refused = await refusal(c, id);
+    if (refused) return refused;
+    const before = await deps.store.userById(id);
+    await deps.store.deleteUser(id);
+    await recordAudit(c, deps, { oldValues: before });
+    return null;
   }
 
-  function usageOf(userId: string, days: number) {
-    recorder.flush();
+  async function usageOf(userId: string, days: number) {
+    await recorder.flush();
     const today = Date.parse(`${at().slice(0, 10)}T00:00:00Z`);
     const from = new Date(today - (days - 1) * 86_400_000).toISOString().slice(0, 10);
     const byDay = new Map<string, { date: string; count: number; routes: Record<string, number> }>();
     let count = 0;
     let firstSeen: string | null = null;
     let lastSeen: string | null = null;
-    for (const row of deps.store.usage(userId, from)) {
+    for (const row of await deps.store.usage(userId, from)) {
       const day = byDay.get(row.day) ?? { date: row.day, count: 0, routes: {} };
       byDay.set(row.day, day);
       day.count += row.count;
@@ -112,25 +149,48 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       if (!firstSeen || row.firstSeen < firstSeen) firstSeen = row.firstSeen;
       if (!lastSeen || row.lastSeen > lastSeen) lastSeen = row.lastSeen;
     }
-    return { success: true as const, userId, total: { count, firstSeen, lastSeen }, days: [...byDay.values()], lookbackDays: days };
+    return {
+      success: true as const,
+      userId,
+      total: { count, firstSeen, lastSeen },
+      days: [...byDay.values()],
+      lookbackDays: days,
+    };
   }
 
   /**
    * List, get and delete, the same for both views of the users: the account routes' shape
    * under `/api/admin/users`, the specification's local-user records under `/admin/local-users`.
    */
-  function registerReads<S extends z.ZodType>(prefix: string, schema: S, show: (u: User) => z.infer<S>, what: string): void {
+  function registerReads<S extends z.ZodType>(
+    prefix: string,
+    schema: S,
+    show: (u: User) => z.infer<S>,
+    what: string,
+  ): void {
     app.openapi(
       createRoute({
         method: 'get',
         path: prefix,
         summary: `List ${what}, oldest first (admin, users:read)`,
         request: { query: page },
-        responses: { 200: json(`A page of ${what}`, z.object({ success: z.literal(true), users: z.array(schema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })), ...denied },
+        responses: {
+          200: json(
+            `A page of ${what}`,
+            z.object({
+              success: z.literal(true),
+              users: z.array(schema),
+              total: z.number().int(),
+              limit: z.number().int(),
+              offset: z.number().int(),
+            }),
+          ),
+          ...denied,
+        },
       }),
-      (c) => {
+      async (c) => {
         const { limit, offset } = c.req.valid('query');
-        const { users, total } = deps.store.usersPage(limit, offset);
+        const { users, total } = await deps.store.usersPage(limit, offset);
         return c.json({ success: true as const, users: users.map(show), total, limit, offset } as never, 200);
       },
     );
@@ -141,11 +201,15 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         path: `${prefix}/{id}`,
         summary: `One of the ${what} (admin, users:read)`,
         request: { params: idParam },
-        responses: { 200: json('The user', z.object({ success: z.literal(true), user: schema })), ...denied, 404: notFound },
+        responses: {
+          200: json('The user', z.object({ success: z.literal(true), user: schema })),
+          ...denied,
+          404: notFound,
+        },
       }),
-      (c) => {
+      async (c) => {
         const { id } = c.req.valid('param');
-        const user = deps.store.userById(id);
+        const user = await deps.store.userById(id);
         if (!user) return problem(c, 404, `No user with id ${id}`) as never;
         return c.json({ success: true as const, user: show(user) } as never, 200);
       },
@@ -157,11 +221,15 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         path: `${prefix}/{id}`,
         summary: 'Delete a user with their sessions, keys, roles and usage (admin, users:manage)',
         request: { params: idParam },
-        responses: { 200: json('Deleted', z.object({ success: z.literal(true), message: z.string() })), ...denied, 404: notFound },
+        responses: {
+          200: json('Deleted', z.object({ success: z.literal(true), message: z.string() })),
+          ...denied,
+          404: notFound,
+        },
       }),
-      (c) => {
+      async (c) => {
         const { id } = c.req.valid('param');
-        const refused = remove(c, id);
+        const refused = await remove(c, id);
         return refused ? (refused as never) : c.json({ success: true as const, message: `User ${id} deleted` }, 200);
       },
     );
@@ -184,18 +252,30 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
           content: {
             'application/json': {
               schema: z
-                .object({ role: z.enum(['admin', 'user']).optional(), tier: z.enum(TIERS).optional(), apiDisabled: z.boolean().optional() })
+                .object({
+                  role: z.enum(['admin', 'user']).optional(),
+                  tier: z.enum(TIERS).optional(),
+                  apiDisabled: z.boolean().optional(),
+                })
                 .strict()
                 .refine((b) => Object.keys(b).length > 0, 'give at least one of role, tier, apiDisabled'),
             },
           },
         },
       },
-      responses: { 200: json('The updated user', z.object({ success: z.literal(true), user: userSchema })), ...denied, 404: notFound, 422: problemResponse('Invalid change') },
+      responses: {
+        200: json('The updated user', z.object({ success: z.literal(true), user: userSchema })),
+        ...denied,
+        404: notFound,
+        422: problemResponse('Invalid change'),
+      },
     }),
-    (c) => {
+    async (c) => {
       const body = c.req.valid('json');
-      const done = change(c, c.req.valid('param').id, { ...body, tier: body.tier ?? (body.role ? defaultTier(body.role) : undefined) });
+      const done = await change(c, c.req.valid('param').id, {
+        ...body,
+        tier: body.tier ?? (body.role ? defaultTier(body.role) : undefined),
+      });
       return done instanceof Response ? (done as never) : c.json({ success: true as const, user: done.user }, 200);
     },
   );
@@ -205,18 +285,37 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       createRoute({
         method: 'post',
         path: `/api/admin/users/{id}/${action}`,
-        summary: action === 'ban' ? 'Ban a user: their sessions end and their keys stop working (admin, users:manage)' : 'Lift a ban (admin, users:manage)',
+        summary:
+          action === 'ban'
+            ? 'Ban a user: their sessions end and their keys stop working (admin, users:manage)'
+            : 'Lift a ban (admin, users:manage)',
         request: {
           params: idParam,
           ...(action === 'ban'
-            ? { body: { required: false, content: { 'application/json': { schema: z.object({ reason: z.string().trim().max(500).optional() }) } } } }
+            ? {
+                body: {
+                  required: false,
+                  content: {
+                    'application/json': { schema: z.object({ reason: z.string().trim().max(500).optional() }) },
+                  },
+                },
+              }
             : {}),
         },
-        responses: { 200: json('The user', z.object({ success: z.literal(true), user: userSchema })), ...denied, 404: notFound },
+        responses: {
+          200: json('The user', z.object({ success: z.literal(true), user: userSchema })),
+          ...denied,
+          404: notFound,
+        },
       }),
       async (c) => {
-        const reason = action === 'ban' ? ((c.req.valid('json' as never) as { reason?: string } | undefined)?.reason ?? null) : null;
-        const done = change(c, c.req.valid('param').id, action === 'ban' ? { banned: true, banReason: reason } : { banned: false });
+        const reason =
+          action === 'ban' ? ((c.req.valid('json' as never) as { reason?: string } | undefined)?.reason ?? null) : null;
+        const done = await change(
+          c,
+          c.req.valid('param').id,
+          action === 'ban' ? { banned: true, banReason: reason } : { banned: false },
+        );
         return done instanceof Response ? (done as never) : c.json({ success: true as const, user: done.user }, 200);
       },
     );
@@ -232,24 +331,39 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       request: {
         body: {
           required: true,
-          content: { 'application/json': { schema: z.object({ identifier, password: passwordSchema, role: z.enum(['admin', 'user']).default('user'), tier: z.enum(TIERS).optional() }) } },
+          content: {
+            'application/json': {
+              schema: z.object({
+                identifier,
+                password: passwordSchema,
+                role: z.enum(['admin', 'user']).default('user'),
+                tier: z.enum(TIERS).optional(),
+              }),
+            },
+          },
         },
       },
-      responses: { 201: json('The new user', z.object({ success: z.literal(true), user: localUser })), ...denied, 409: problemResponse('The identifier is taken'), 422: problemResponse('Invalid user') },
+      responses: {
+        201: json('The new user', z.object({ success: z.literal(true), user: localUser })),
+        ...denied,
+        409: problemResponse('The identifier is taken'),
+        422: problemResponse('Invalid user'),
+      },
     }),
     async (c) => {
       const body = c.req.valid('json');
-      if (deps.store.userByEmail(body.identifier.value)) return problem(c, 409, `The identifier ${body.identifier.value} is already registered`) as never;
+      if (await deps.store.userByEmail(body.identifier.value))
+        return problem(c, 409, `The identifier ${body.identifier.value} is already registered`) as never;
       const hashed = await hashPassword(body.password);
-      // Checked again after hashing: another request may have taken the identifier meanwhile.
-      if (deps.store.userByEmail(body.identifier.value)) return problem(c, 409, `The identifier ${body.identifier.value} is already registered`) as never;
-      const user = deps.store.createUser({
+      // Another request may take the identifier meanwhile: the store's unique email makes it a 409.
+      const user = await deps.store.createUser({
         email: body.identifier.value,
         identifierType: body.identifier.type,
         role: body.role,
         tier: body.tier ?? defaultTier(body.role),
         password: hashed,
       });
+      await recordAudit(c, deps, { resourceId: user.id, newValues: toLocal(user) });
       return c.json({ success: true as const, user: toLocal(user) }, 201);
     },
   );
@@ -266,23 +380,65 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
           content: {
             'application/json': {
               schema: z
-                .object({ role: z.enum(['admin', 'user']).optional(), tier: z.enum(TIERS).optional(), api_disabled: z.union([z.literal(0), z.literal(1)]).optional() })
+                .object({
+                  role: z.enum(['admin', 'user']).optional(),
+                  tier: z.enum(TIERS).optional(),
+                  api_disabled: z.union([z.literal(0), z.literal(1)]).optional(),
+                })
                 .strict()
-                .refine((b) => b.role !== undefined || b.tier !== undefined || b.api_disabled !== undefined, 'give at least one of role, tier, api_disabled'),
+                .refine(
+                  (b) => b.role !== undefined || b.tier !== undefined || b.api_disabled !== undefined,
+                  'give at least one of role, tier, api_disabled',
+                ),
             },
           },
         },
       },
-      responses: { 200: json('The updated user', z.object({ success: z.literal(true), user: localUser })), ...denied, 404: notFound, 422: problemResponse('Invalid change') },
+      responses: {
+        200: json('The updated user', z.object({ success: z.literal(true), user: localUser })),
+        ...denied,
+        404: notFound,
+        422: problemResponse('Invalid change'),
+      },
     }),
-    (c) => {
+    async (c) => {
       const body = c.req.valid('json');
-      const done = change(c, c.req.valid('param').id, {
+      const done = await change(c, c.req.valid('param').id, {
         role: body.role,
         tier: body.tier ?? (body.role ? defaultTier(body.role) : undefined),
         apiDisabled: body.api_disabled === undefined ? undefined : body.api_disabled === 1,
       });
-      return done instanceof Response ? (done as never) : c.json({ success: true as const, user: toLocal(done.user) }, 200);
+      return done instanceof Response
+        ? (done as never)
+        : c.json({ success: true as const, user: toLocal(done.user) }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/admin/local-users/{id}/reset-password',
+      summary: "Set a user's password; every session of theirs ends (admin, users:manage)",
+      request: {
+        params: idParam,
+        body: { required: true, content: { 'application/json': { schema: z.object({ password: passwordSchema }) } } },
+      },
+      responses: {
+        200: json('Reset', z.object({ success: z.literal(true), sessionsEnded: z.number().int() })),
+        ...denied,
+        404: notFound,
+        422: problemResponse('Invalid password'),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      // An administrator's own password is changed with the current one (`/api/auth/change-password`).
+      const refused = await refusal(c, id);
+      if (refused) return refused as never;
+      const hashed = await hashPassword(c.req.valid('json').password);
+      const ended = await deps.store.setPassword(id, hashed, null, at());
+      if (ended === null) return problem(c, 404, `No user with id ${id}`) as never;
+      return c.json({ success: true as const, sessionsEnded: ended }, 200);
     },
   );
 
@@ -297,15 +453,21 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         request: {
           params: z.object({ userId: z.string().openapi({ param: { name: 'userId', in: 'path' } }) }),
           query: z.object({
-            days: z.coerce.number().int().min(1).max(USER_LIMITS.usageDaysMax).default(USER_LIMITS.usageDaysDefault).openapi({ param: { name: 'days', in: 'query' } }),
+            days: z.coerce
+              .number()
+              .int()
+              .min(1)
+              .max(USER_LIMITS.usageDaysMax)
+              .default(USER_LIMITS.usageDaysDefault)
+              .openapi({ param: { name: 'days', in: 'query' } }),
           }),
         },
         responses: { 200: json('The usage record', usage), ...denied, 404: notFound },
       }),
-      (c) => {
+      async (c) => {
         const { userId } = c.req.valid('param');
-        if (!deps.store.userById(userId)) return problem(c, 404, `No user with id ${userId}`) as never;
-        return c.json(usageOf(userId, c.req.valid('query').days), 200);
+        if (!(await deps.store.userById(userId))) return problem(c, 404, `No user with id ${userId}`) as never;
+        return c.json(await usageOf(userId, c.req.valid('query').days), 200);
       },
     );
   }

@@ -1,12 +1,17 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { upgradeWebSocket } from '@hono/node-server';
 import type { WSContext } from 'hono/ws';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES } from 'node:http';
 import { problem } from '../problem.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { checkedConfiguration, resultBody, runCompile } from './compile.js';
+import { callerOf } from '../access/gate.js';
+import { clientAddress } from '../client-address.js';
+import { depsForCaller } from '../rule-sets/rule-set-source.js';
 import { AbortedError } from '../../core/errors/aborted-error.js';
 import { FlcError } from '../../core/errors/flc-error.js';
 
@@ -16,10 +21,38 @@ export interface WsTiming {
   idleMs: number;
 }
 
+/**
+ * A refused upgrade (401, 403, 429, …) answered with its problem body. The Node adaptor answers
+ * a refused upgrade with the status and headers only, so the response is written to the socket
+ * here, which the adaptor then leaves alone. Registered before the access gate.
+ */
+export const answerRefusedUpgrade: MiddlewareHandler = async (c, next) => {
+  await next();
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const socket = incoming?.socket;
+  if (c.req.header('upgrade')?.toLowerCase() !== 'websocket' || c.res.status < 400 || !socket || socket.destroyed)
+    return;
+  const body = Buffer.from(await c.res.clone().arrayBuffer());
+  const lines = [`HTTP/1.1 ${c.res.status} ${STATUS_CODES[c.res.status] ?? ''}`, 'connection: close'];
+  c.res.headers.forEach((value, name) => {
+    if (name !== 'content-length' && name !== 'connection') lines.push(`${name}: ${value}`);
+  });
+  lines.push(`content-length: ${body.length}`);
+  socket.end(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), body]));
+  // Ended here, the socket takes no second answer: the adaptor's own empty refusal after this is
+  // a write after end, whose error its socket handler swallows.
+  socket.destroySoon();
+};
+
 export const WS_LIMITS: WsTiming = { maxConcurrentCompilations: 3, heartbeatMs: 30_000, idleMs: 5 * 60_000 };
 
 const clientMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('compile'), sessionId: z.string().min(1), configuration: z.unknown(), benchmark: z.boolean().optional() }),
+  z.object({
+    type: z.literal('compile'),
+    sessionId: z.string().min(1),
+    configuration: z.unknown(),
+    benchmark: z.boolean().optional(),
+  }),
   z.object({ type: z.literal('cancel'), sessionId: z.string().min(1) }),
   z.object({ type: z.literal('ping') }),
 ]);
@@ -30,7 +63,12 @@ const clientMessage = z.discriminatedUnion('type', [
  * work, ping/pong, a heartbeat every 30 s and a close after 5 idle minutes.
  */
 export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing = WS_LIMITS): void {
-  const handler = upgradeWebSocket(() => {
+  const handler = upgradeWebSocket((c) => {
+    // The caller's saved rule sets are what `flc-ruleset:` sources of this connection read.
+    const caller = callerOf(c);
+    const own = depsForCaller(deps, caller.user?.id ?? null);
+    const live = deps.liveSessions;
+    let liveId = '';
     const sessions = new Map<string, AbortController>();
     let heartbeat: NodeJS.Timeout | undefined;
     let idle: NodeJS.Timeout | undefined;
@@ -44,35 +82,74 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
     };
 
     const compileSession = async (ws: WSContext, sessionId: string, raw: unknown) => {
-      if (sessions.has(sessionId)) return send(ws, { type: 'error', error: `session ${sessionId} is already compiling`, code: 'SESSION_EXISTS', sessionId });
+      if (sessions.has(sessionId))
+        return send(ws, {
+          type: 'error',
+          error: `session ${sessionId} is already compiling`,
+          code: 'SESSION_EXISTS',
+          sessionId,
+        });
       if (sessions.size >= timing.maxConcurrentCompilations) {
-        return send(ws, { type: 'error', error: `at most ${timing.maxConcurrentCompilations} compilations at once per connection`, code: 'TOO_MANY_COMPILATIONS', sessionId });
+        return send(ws, {
+          type: 'error',
+          error: `at most ${timing.maxConcurrentCompilations} compilations at once per connection`,
+          code: 'TOO_MANY_COMPILATIONS',
+          sessionId,
+        });
       }
       const controller = new AbortController();
       sessions.set(sessionId, controller);
       try {
         const config = checkedConfiguration(raw);
+        live?.compileStarted(liveId, sessionId, config.name ?? null);
         send(ws, { type: 'compile:started', sessionId, configurationName: config.name });
-        const outcome = await runCompile(deps, config, (e) => send(ws, { type: 'event', sessionId, eventType: e.type, data: e }), controller.signal);
+        const outcome = await runCompile(
+          own,
+          config,
+          (e) => send(ws, { type: 'event', sessionId, eventType: e.type, data: e }),
+          controller.signal,
+        );
         send(ws, { type: 'compile:complete', sessionId, ...resultBody(config, outcome) });
       } catch (e) {
         if (e instanceof AbortedError || controller.signal.aborted) send(ws, { type: 'compile:cancelled', sessionId });
         // No stack traces to clients: the error's message and stable code only.
-        else send(ws, { type: 'compile:error', sessionId, error: (e as Error).message, details: { code: e instanceof FlcError ? e.code : 'INTERNAL' } });
+        else
+          send(ws, {
+            type: 'compile:error',
+            sessionId,
+            error: (e as Error).message,
+            details: { code: e instanceof FlcError ? e.code : 'INTERNAL' },
+          });
       } finally {
         sessions.delete(sessionId);
+        live?.compileEnded(liveId, sessionId);
       }
     };
 
     return {
       onOpen(_event, ws) {
+        liveId =
+          live?.connect({
+            userId: caller.user?.id ?? null,
+            email: caller.user?.email ?? null,
+            via: caller.key ? 'key' : caller.user ? 'session' : 'anonymous',
+            keyId: caller.key?.id ?? null,
+            address: clientAddress(c),
+          }) ?? '';
         send(ws, {
           type: 'welcome',
           version: deps.version,
           connectionId: randomUUID(),
-          capabilities: { maxConcurrentCompilations: timing.maxConcurrentCompilations, supportsPauseResume: false, supportsStreaming: true },
+          capabilities: {
+            maxConcurrentCompilations: timing.maxConcurrentCompilations,
+            supportsPauseResume: false,
+            supportsStreaming: true,
+          },
         });
-        heartbeat = setInterval(() => send(ws, { type: 'heartbeat', timestamp: new Date(deps.now()).toISOString() }), timing.heartbeatMs);
+        heartbeat = setInterval(
+          () => send(ws, { type: 'heartbeat', timestamp: new Date(deps.now()).toISOString() }),
+          timing.heartbeatMs,
+        );
         heartbeat.unref();
         touch(ws);
       },
@@ -82,17 +159,28 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
         try {
           parsed = clientMessage.parse(JSON.parse(String(event.data)));
         } catch {
-          return send(ws, { type: 'error', error: 'expected JSON {type: "compile" | "cancel" | "ping", …}', code: 'INVALID_MESSAGE' });
+          return send(ws, {
+            type: 'error',
+            error: 'expected JSON {type: "compile" | "cancel" | "ping", …}',
+            code: 'INVALID_MESSAGE',
+          });
         }
         if (parsed.type === 'ping') return send(ws, { type: 'pong', timestamp: new Date(deps.now()).toISOString() });
         if (parsed.type === 'cancel') {
           const controller = sessions.get(parsed.sessionId);
-          if (!controller) return send(ws, { type: 'error', error: `no compilation ${parsed.sessionId}`, code: 'UNKNOWN_SESSION', sessionId: parsed.sessionId });
+          if (!controller)
+            return send(ws, {
+              type: 'error',
+              error: `no compilation ${parsed.sessionId}`,
+              code: 'UNKNOWN_SESSION',
+              sessionId: parsed.sessionId,
+            });
           return controller.abort(new Error('cancelled by the client'));
         }
         void compileSession(ws, parsed.sessionId, parsed.configuration);
       },
       onClose() {
+        live?.disconnect(liveId);
         clearInterval(heartbeat);
         clearTimeout(idle);
         for (const controller of sessions.values()) controller.abort(new Error('connection closed'));
@@ -100,7 +188,8 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
     };
   });
   // A plain GET (no upgrade) falls through the upgrade handler to this answer.
-  const notUpgrade = (c: Context) => problem(c, 426, 'This endpoint speaks WebSocket: send an Upgrade: websocket request');
+  const notUpgrade = (c: Context) =>
+    problem(c, 426, 'This endpoint speaks WebSocket: send an Upgrade: websocket request');
   app.get('/api/ws/compile', handler, notUpgrade);
   app.get('/ws/compile', handler, notUpgrade);
 }

@@ -1,0 +1,67 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppDeps } from '../deps.js';
+import type { AuditEntry } from '../store/admin.js';
+import { clientAddress } from '../client-address.js';
+import { callerOf, identityOf } from '../access/gate.js';
+import { auditedRoute } from './actions.js';
+
+/** What a route tells the audit log about a change it made. */
+export interface AuditDetails {
+  resourceId?: string | null;
+  oldValues?: unknown;
+  newValues?: unknown;
+  status?: AuditEntry['status'];
+  metadata?: unknown;
+  /** Overrides the route's action (e.g. a revert audited as `config.revert`). */
+  action?: string;
+}
+
+const AUDITED = 'auditWritten';
+const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+
+async function write(c: Context, deps: AppDeps, d: AuditDetails, log: (m: string) => void): Promise<void> {
+  const route = auditedRoute(c.req.method, c.req.path);
+  const identity = identityOf(c);
+  const user = callerOf(c).user ?? (identity && 'user' in identity ? identity.user : null);
+  c.set(AUDITED as never, true as never);
+  try {
+    await deps.store.appendAudit({
+      actor_id: user?.id ?? null,
+      actor_email: user?.email ?? null,
+      action: d.action ?? route?.action ?? `${c.req.method} ${c.req.path}`,
+      resource_type: route?.resourceType ?? 'unknown',
+      resource_id: d.resourceId === undefined ? (route?.resourceId ?? null) : d.resourceId,
+      old_values: json(d.oldValues),
+      new_values: json(d.newValues),
+      ip_address: clientAddress(c) || null,
+      user_agent: c.req.header('user-agent') ?? null,
+      status: d.status ?? 'success',
+      metadata: json(d.metadata),
+      created_at: new Date(deps.now()).toISOString(),
+    });
+  } catch (err) {
+    // The change itself is done; a lost audit row is logged loudly rather than reported as the change failing.
+    log(`audit: cannot write ${route?.action ?? c.req.path}: ${(err as Error).message}`);
+  }
+}
+
+/** Records one audit row for the current request (a route calls it with the values it changed). */
+export function recordAudit(c: Context, deps: AppDeps, d: AuditDetails, log: (m: string) => void = () => undefined) {
+  return write(c, deps, d, log);
+}
+
+/**
+ * Wraps the admin routes (registered before the access gate): a refusal (401, 403) is audited as
+ * `denied`; a change the route did not audit itself gets its row after the response (`failure`
+ * for an error status), so that every change and every refused attempt leaves exactly one row.
+ */
+export function auditTrail(deps: AppDeps, log: (m: string) => void): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    if (!auditedRoute(c.req.method, c.req.path) || c.get(AUDITED as never)) return;
+    const status = c.res.status;
+    if (status === 401 || status === 403) await write(c, deps, { status: 'denied' }, log);
+    else if (c.req.method !== 'GET' && c.req.method !== 'HEAD')
+      await write(c, deps, { status: status >= 400 ? 'failure' : 'success' }, log);
+  };
+}

@@ -1,0 +1,35 @@
+import { z } from '@hono/zod-openapi';
+
+/** The longest email address SMTP can carry (RFC 5321 path limit), and the longest display name. */
+export const IDENTIFIER_LIMITS = { emailMax: 254, nameMax: 100 } as const;
+
+/** C0 and C1 control characters (tabs and line breaks included): never part of a name. */
+const CONTROL = /\p{Cc}/u;
+
+/** Why `name` cannot be a user's name, or null when it can (sign-up, `flc user add`). */
+export function nameProblem(name: string): string | null {
+  if (name.length > IDENTIFIER_LIMITS.nameMax) return `name must be at most ${IDENTIFIER_LIMITS.nameMax} characters`;
+  if (CONTROL.test(name)) return 'name must not contain control characters';
+  return null;
+}
+
+/** Why `email` (already trimmed and lowercased) cannot be a sign-in email, or null when it can. */
+export function emailProblem(email: string): string | null {
+  if (email.length > IDENTIFIER_LIMITS.emailMax)
+    return `email must be at most ${IDENTIFIER_LIMITS.emailMax} characters`;
+  return z.email().safeParse(email).success ? null : 'email must be a valid address';
+}
+
+/** A sign-in email: trimmed, lowercased, at most 254 characters. */
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(IDENTIFIER_LIMITS.emailMax, `email must be at most ${IDENTIFIER_LIMITS.emailMax} characters`)
+  .pipe(z.email('email must be a valid address'));
+
+/** A display name: at most 100 characters, no control characters. */
+export const nameSchema = z.string().superRefine((name, ctx) => {
+  const problem = nameProblem(name);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});

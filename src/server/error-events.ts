@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import type { Store } from './store/store.js';
+import type { ErrorEvent } from './store/service-records.js';
+
+/** What `POST /api/log/frontend-error` writes as `source`, whatever the client said. */
+export const FRONTEND_SOURCE = 'frontend';
+
+/**
+ * Writes browser error reports after their response has gone: each insert is started on the next
+ * turn of the event loop, and a failed one is logged, never retried or answered.
+ */
+export class ErrorEventWriter {
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** A new event's id: 16 random bytes in hex (the specification's). */
+  static newId(): string {
+    return randomBytes(16).toString('hex');
+  }
+
+  schedule(event: ErrorEvent): void {
+    const write = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.store.addErrorEvent(event))
+      .catch((err: Error) => this.log(`frontend-error: cannot store event ${event.id}: ${err.message}`))
+      .finally(() => this.pending.delete(write));
+    this.pending.add(write);
+  }
+
+  /** Waits for the inserts scheduled so far (shutdown, tests). */
+  async flush(): Promise<void> {
+    await Promise.all([...this.pending]);
+  }
+}

@@ -1,0 +1,42 @@
+import type { AppDeps } from '../deps.js';
+import type { Job } from '../store/jobs.js';
+import { checkedConfiguration, compileBatch, resultBody, runCompile, ssePayload } from '../routes/compile.js';
+import type { JobEmit } from './runner.js';
+import { runWorkflow } from './workflow.js';
+
+/** What a compile job carries: the configuration it was accepted with. */
+export interface CompilePayload {
+  configuration: unknown;
+}
+
+/** What a batch job carries: the batch request's items. */
+export interface BatchPayload {
+  requests: { id: string; configuration: unknown }[];
+}
+
+/**
+ * Runs one queued job through the server's one compile path (`runCompile`, in the worker pool),
+ * sending the events `/api/compile/stream` sends. The answer is the job's stored result.
+ */
+export function jobExecutor(deps: AppDeps) {
+  return async (job: Job, signal: AbortSignal, emit: JobEmit): Promise<unknown> => {
+    if (job.kind === 'workflow') return runWorkflow(deps, job, signal, emit);
+    if (job.kind === 'batch') {
+      const results = await compileBatch(deps, (job.payload as BatchPayload).requests, signal);
+      emit('result', { results });
+      emit('done', {});
+      return { success: true, results };
+    }
+    const config = checkedConfiguration((job.payload as CompilePayload).configuration);
+    try {
+      const outcome = await runCompile(deps, config, (e) => emit(e.type, ssePayload(e, deps.now())), signal, emit);
+      const body = resultBody(config, outcome);
+      emit('result', { rules: body.rules, ruleCount: body.ruleCount, metrics: body.metrics });
+      emit('done', {});
+      return { success: true, ...body };
+    } catch (e) {
+      emit('error', { error: (e as Error).message });
+      throw e;
+    }
+  };
+}

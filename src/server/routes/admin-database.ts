@@ -1,0 +1,170 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppDeps } from '../deps.js';
+import { limitedBody } from '../body-limit.js';
+import { problem, problemResponse } from '../problem.js';
+import { QueryRefusedError } from '../admin/query-result.js';
+import { formatDuration } from '../../core/ast/validate-rule.js';
+import { jsonResponse } from './paging.js';
+
+/** The read-only query's limits: its text, its time and its rows. */
+export const QUERY_LIMITS = {
+  bodyBytes: 64 * 1024,
+  timeoutDefaultMs: 5_000,
+  timeoutMaxMs: 30_000,
+  rowsDefault: 100,
+  rowsMax: 1_000,
+} as const;
+
+const refusals = {
+  401: problemResponse('Not signed in'),
+  403: problemResponse('Not an administrator with the permission'),
+};
+const Q = QUERY_LIMITS;
+const queryRequest = z.object({
+  query: z.string().min(1).max(Q.bodyBytes),
+  timeoutMs: z.number().int().min(100).max(Q.timeoutMaxMs).default(Q.timeoutDefaultMs),
+  maxRows: z.number().int().min(1).max(Q.rowsMax).default(Q.rowsDefault),
+});
+
+export function registerAdminDatabaseLimits(app: OpenAPIHono): void {
+  app.use('/api/admin/neon/query', limitedBody(Q.bodyBytes));
+}
+
+/**
+ * The specification's hosted-database views, answered for flc's own store: `/api/admin/neon/project`,
+ * `/branches` and `POST /query`; and `/api/admin/agents/sessions`, the open WebSocket connections.
+ */
+export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): void {
+  const admin = () => deps.store.databaseAdmin();
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/admin/neon/project',
+      summary: 'The local database: engine, version, location (no password), size (admin:read)',
+      responses: {
+        200: jsonResponse(
+          'The database',
+          z.object({
+            success: z.literal(true),
+            project: z.object({
+              engine: z.enum(['sqlite', 'postgres']),
+              version: z.string(),
+              location: z.string(),
+              sizeBytes: z.number(),
+              schema: z.string().optional(),
+              schemaSizeBytes: z.number().optional(),
+              tables: z.number().int(),
+              migrations: z.number().int(),
+            }),
+          }),
+        ),
+        ...refusals,
+      },
+    }),
+    async (c) => c.json({ success: true as const, project: await admin().info() }, 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/admin/neon/branches',
+      summary: 'The database as the primary branch, configuration snapshots as its branches (admin:read)',
+      responses: {
+        200: jsonResponse(
+          'The branches, the database first',
+          z.object({
+            success: z.literal(true),
+            branches: z.array(
+              z.object({
+                id: z.string(),
+                name: z.string(),
+                kind: z.enum(['database', 'snapshot']),
+                primary: z.boolean(),
+                current: z.boolean(),
+                parentId: z.string().nullable(),
+                createdAt: z.string().nullable(),
+                createdBy: z.string().optional(),
+              }),
+            ),
+          }),
+        ),
+        ...refusals,
+      },
+    }),
+    async (c) => c.json({ success: true as const, branches: await admin().branches() }, 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/admin/neon/query',
+      summary: 'One read-only SQL statement, time-limited (admin:write)',
+      request: { body: { required: true, content: { 'application/json': { schema: queryRequest } } } },
+      responses: {
+        200: jsonResponse(
+          'The rows',
+          z.object({
+            success: z.literal(true),
+            columns: z.array(z.string()),
+            rows: z.array(z.array(z.unknown())),
+            rowCount: z.number().int(),
+            truncated: z.boolean(),
+            duration: z.string(),
+          }),
+        ),
+        400: problemResponse('Malformed JSON'),
+        408: problemResponse('The query ran past its time and was ended'),
+        413: problemResponse(`Body larger than ${Q.bodyBytes} bytes`),
+        422: problemResponse('Not one read-only statement, or refused by the database'),
+        ...refusals,
+      },
+    }),
+    async (c) => {
+      const { query, timeoutMs, maxRows } = c.req.valid('json');
+      const started = performance.now();
+      try {
+        const answer = await admin().readOnlyQuery(query, timeoutMs, maxRows);
+        return c.json(
+          { success: true as const, ...answer, duration: formatDuration(performance.now() - started) },
+          200,
+        );
+      } catch (err) {
+        if (err instanceof QueryRefusedError) return problem(c, err.status, err.message) as never;
+        throw err;
+      }
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/admin/agents/sessions',
+      summary: "This server's open WebSocket connections: who, since when, running compiles (admin:read)",
+      responses: {
+        200: jsonResponse(
+          'The connections, oldest first',
+          z.object({
+            success: z.literal(true),
+            sessions: z.array(
+              z.object({
+                id: z.string(),
+                userId: z.string().nullable(),
+                email: z.string().nullable(),
+                via: z.enum(['session', 'key', 'anonymous']),
+                keyId: z.string().nullable(),
+                address: z.string(),
+                connectedAt: z.string(),
+                compiles: z.array(
+                  z.object({ sessionId: z.string(), configurationName: z.string().nullable(), startedAt: z.string() }),
+                ),
+              }),
+            ),
+            total: z.number().int(),
+          }),
+        ),
+        ...refusals,
+      },
+    }),
+    (c) => {
+      const sessions = deps.liveSessions?.list() ?? [];
+      return c.json({ success: true as const, sessions, total: sessions.length }, 200);
+    },
+  );
+}

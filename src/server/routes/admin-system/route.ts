@@ -1,0 +1,82 @@
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { problemResponse } from '../../problem.js';
+
+/** What an admin route declares: its facts in one descriptor (the gate's policy table holds its permission). */
+export interface AdminRouteDef {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** OpenAPI style: `/admin/system/roles/{id}`. */
+  path: string;
+  summary: string;
+  body?: z.ZodType;
+  query?: z.ZodObject;
+  params?: z.ZodObject;
+  /** The success status (200 unless said). */
+  status?: 200 | 201;
+  /** Extra documented failures. */
+  failures?: Record<number, string>;
+}
+
+export interface AdminInput {
+  // biome-ignore lint/suspicious/noExplicitAny: each route reads the fields its own schema validated
+  body: any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  query: any;
+  params: Record<string, string>;
+}
+
+/** Every admin response is JSON with `success`; the fields beyond it are described in docs/server.md. */
+const ok = z.object({ success: z.boolean() }).passthrough();
+
+/** Declares an admin route with zod schemas (validation and `/api/openapi.json` from one place). */
+export function adminRoute(
+  app: OpenAPIHono,
+  def: AdminRouteDef,
+  handler: (c: Context, input: AdminInput) => Promise<Response>,
+): void {
+  const failures = Object.fromEntries(
+    Object.entries({
+      401: 'Not signed in',
+      403: 'Not an administrator with the permission, or an API key without the admin scope',
+      ...def.failures,
+    }).map(([status, text]) => [status, problemResponse(text)]),
+  );
+  const route = createRoute({
+    method: def.method,
+    path: def.path,
+    summary: def.summary,
+    request: {
+      ...(def.body ? { body: { content: { 'application/json': { schema: def.body } }, required: true } } : {}),
+      ...(def.query ? { query: def.query } : {}),
+      ...(def.params ? { params: def.params } : {}),
+    },
+    responses: {
+      [def.status ?? 200]: { description: 'Done', content: { 'application/json': { schema: ok } } },
+      ...failures,
+    },
+  });
+  const run = (c: Context) =>
+    handler(c, {
+      body: def.body ? c.req.valid('json' as never) : undefined,
+      query: def.query ? c.req.valid('query' as never) : {},
+      params: def.params ? c.req.valid('param' as never) : {},
+    });
+  app.openapi(route, run as never);
+}
+
+/** A path parameter for the OpenAPI document. */
+export const pathParam = (name: string) =>
+  z.object({
+    [name]: z
+      .string()
+      .min(1)
+      .openapi({ param: { name, in: 'path' } }),
+  });
+
+/** An integer id in the path. */
+export const idParam = z.object({
+  id: z
+    .string()
+    .regex(/^\d+$/, 'must be an integer id')
+    .openapi({ param: { name: 'id', in: 'path' } }),
+});

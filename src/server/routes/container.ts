@@ -1,0 +1,95 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppDeps } from '../deps.js';
+import { problem, problemResponse } from '../problem.js';
+import { checkedConfiguration, compileRequest, resultBody, runCompile } from './compile.js';
+import { type ContainerCompiler, ContainersBusyError } from '../../node/container-compiler.js';
+
+const limits = z.object({ memoryMb: z.number(), timeoutMs: z.number(), maxConcurrent: z.number() });
+
+/** `POST /api/compile/container` and `GET /api/container/status`. */
+export function registerContainerRoutes(app: OpenAPIHono, deps: AppDeps, container: ContainerCompiler): void {
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/compile/container',
+      summary: 'Compile in a separate process with a memory and a time limit',
+      request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
+      responses: {
+        200: {
+          description: 'The compiled list, as POST /api/compile answers it, with the limits it ran under',
+          content: {
+            'application/json': {
+              schema: z.object({
+                success: z.literal(true),
+                rules: z.array(z.string()),
+                ruleCount: z.number().int(),
+                compiledAt: z.string(),
+                metrics: z.object({ totalDurationMs: z.number(), sourceCount: z.number(), ruleCount: z.number() }),
+                container: limits,
+              }),
+            },
+          },
+        },
+        422: problemResponse('Invalid configuration, a refused source, or a limit exceeded (named)'),
+        503: problemResponse('Every container is in use'),
+      },
+    }),
+    async (c) => {
+      const config = checkedConfiguration(c.req.valid('json').configuration);
+      try {
+        const outcome = await runCompile(deps, config, undefined, c.req.raw.signal, undefined, container);
+        return c.json({ success: true as const, ...resultBody(config, outcome), container: container.options }, 200);
+      } catch (e) {
+        if (!(e instanceof ContainersBusyError)) throw e;
+        c.header('retry-after', '5');
+        return problem(c, 503, e.message) as never;
+      }
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/container/status',
+      summary: 'Whether container compiles (a separate process per compile) are available, and their limits',
+      responses: {
+        200: {
+          description: 'Status',
+          content: {
+            'application/json': {
+              schema: z.object({
+                success: z.literal(true),
+                status: z.string(),
+                containerized: z.boolean(),
+                runtime: z.string(),
+                uptimeSeconds: z.number(),
+                memoryRssBytes: z.number(),
+                available: z.boolean(),
+                isolation: z.literal('process'),
+                limits,
+                running: z.number().int(),
+              }),
+            },
+          },
+        },
+      },
+    }),
+    async (c) =>
+      c.json(
+        {
+          success: true as const,
+          status: 'running',
+          // Compiles are isolated in processes, not in a container runtime such as Docker.
+          containerized: false,
+          runtime: `node ${process.version}`,
+          uptimeSeconds: Math.round((deps.now() - deps.startedAt) / 1000),
+          memoryRssBytes: process.memoryUsage.rss(),
+          available: await container.available(),
+          isolation: 'process' as const,
+          limits: container.options,
+          running: container.active,
+        },
+        200,
+      ),
+  );
+}

@@ -1,0 +1,52 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { ERROR_CODES, resolveErrorCode } from '../error-codes.js';
+
+const definition = z.object({
+  message: z.string(),
+  severity: z.enum(['low', 'medium', 'high', 'critical']),
+  adminMessage: z.string().optional(),
+  ctaLabel: z.string().optional(),
+  ctaRoute: z.string().optional(),
+});
+const codes = Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]];
+
+/** `GET /api/errors/codes` (the registry) and `/api/errors/codes/:code` (one code resolved, UNKNOWN if unknown). */
+export function registerErrorCodeRoutes(app: OpenAPIHono): void {
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/errors/codes',
+      summary: 'The client-facing error code registry',
+      responses: {
+        200: {
+          description: 'Every code with its message, severity and call to action',
+          content: {
+            'application/json': {
+              schema: z.object({ success: z.literal(true), codes: z.record(z.enum(codes), definition) }),
+            },
+          },
+        },
+      },
+    }),
+    (c) => c.json({ success: true as const, codes: ERROR_CODES }, 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/errors/codes/{code}',
+      summary: 'Resolve one error code, as a legacy `error=<CODE>` parameter is resolved',
+      request: { params: z.object({ code: z.string() }) },
+      responses: {
+        200: {
+          description: "The code's definition; UNKNOWN's for a code the registry lacks",
+          content: {
+            'application/json': {
+              schema: z.object({ success: z.literal(true), error: definition.extend({ code: z.enum(codes) }) }),
+            },
+          },
+        },
+      },
+    }),
+    (c) => c.json({ success: true as const, error: resolveErrorCode(c.req.valid('param').code) }, 200),
+  );
+}

@@ -1,0 +1,76 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppDeps } from '../deps.js';
+import { resolveErrorCode, resolveErrorPayload } from '../error-codes.js';
+import { takeFlash } from '../flash/flash-messages.js';
+
+const resolved = z.object({
+  code: z.string(),
+  message: z.string(),
+  severity: z.enum(['low', 'medium', 'high', 'critical']),
+  adminMessage: z.string().optional(),
+  ctaLabel: z.string().optional(),
+  ctaRoute: z.string().optional(),
+});
+const flashBody = resolved.extend({ success: z.literal(true), type: z.string(), createdAt: z.string() });
+const problemSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  instance: z.string(),
+});
+
+const NOT_FOUND = JSON.stringify({
+  type: 'about:blank',
+  title: 'Not Found',
+  status: 404,
+  detail: 'No such flash message: the token is unknown, already read or expired',
+  instance: '/api/flash',
+});
+
+/** The one 404 of the route: byte for byte the same for unknown, consumed, expired and malformed tokens. */
+const notFound = (c: Context) => c.body(NOT_FOUND, 404, { 'content-type': 'application/problem+json' });
+
+/** `GET /api/flash/:token` (read once) and `GET /api/flash?error=<CODE>` (the legacy parameter). */
+export function registerFlashRoutes(app: OpenAPIHono, deps: AppDeps): void {
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/flash/{token}',
+      summary: 'Read a one-time flash message (deleted by the read)',
+      request: { params: z.object({ token: z.string() }) },
+      responses: {
+        200: {
+          description: 'The message, resolved through the error-code registry',
+          content: { 'application/json': { schema: flashBody } },
+        },
+        404: {
+          description: 'Unknown, consumed or expired token (one body)',
+          content: { 'application/problem+json': { schema: problemSchema } },
+        },
+      },
+    }),
+    async (c) => {
+      const entry = await takeFlash(deps.store, c.req.valid('param').token, deps.now());
+      if (!entry) return notFound(c) as never;
+      const payload = resolveErrorPayload({ code: entry.code, message: entry.message });
+      return c.json({ success: true as const, ...payload, type: entry.type, createdAt: entry.createdAt }, 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/flash',
+      summary: 'Resolve a legacy `error=<CODE>` parameter through the error-code registry',
+      request: { query: z.object({ error: z.string().max(128).optional() }) },
+      responses: {
+        200: {
+          description: "The code's definition; UNKNOWN's for an absent or unknown code",
+          content: { 'application/json': { schema: resolved.extend({ success: z.literal(true) }) } },
+        },
+      },
+    }),
+    (c) => c.json({ success: true as const, ...resolveErrorCode(c.req.valid('query').error) }, 200),
+  );
+}

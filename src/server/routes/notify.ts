@@ -1,0 +1,91 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppDeps } from '../deps.js';
+import { limitedBody } from '../body-limit.js';
+import { problem, problemResponse } from '../problem.js';
+import { issueMessages } from '../../core/ast/issues.js';
+import { formatDuration } from '../../core/ast/validate-rule.js';
+import { outboundRequests } from '../notify/targets.js';
+import { deliverAll } from '../notify/deliver.js';
+import { DEFAULT_METRICS_API_URL, DEFAULT_NOTIFY_TIMEOUT_MS } from '../notify/settings.js';
+
+/** The notify body's size cap (the specification leaves it open; the frontend-error log's 64 KB). */
+export const NOTIFY_BODY_BYTES = 64 * 1024;
+
+const notifyRequest = z.object({
+  event: z.string().min(1).max(256).describe('machine-readable name'),
+  message: z.string().min(1),
+  level: z.enum(['info', 'warn', 'error', 'debug']).default('info'),
+  source: z.string().max(256).optional(),
+  timestamp: z.iso.datetime({ offset: true }).optional().describe('ISO 8601; default now'),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+const delivery = z.object({
+  target: z.enum(['generic', 'errortracker', 'metrics']),
+  success: z.boolean(),
+  statusCode: z.number().int().optional(),
+  error: z.string().optional(),
+});
+const outcome = z.object({
+  success: z.boolean(),
+  event: z.string(),
+  deliveries: z.array(delivery),
+  duration: z.string(),
+});
+
+const NONE_CONFIGURED = 'No notification target is configured: set WEBHOOK_URL, ERRORTRACKER_DSN or METRICS_API_KEY';
+
+const route = createRoute({
+  method: 'post',
+  path: '/api/notify',
+  summary: 'Send an event to every configured notification target (webhook, error tracker, metrics service)',
+  request: { body: { required: true, content: { 'application/json': { schema: notifyRequest } } } },
+  responses: {
+    200: { description: 'At least one target delivered', content: { 'application/json': { schema: outcome } } },
+    400: problemResponse('Malformed JSON'),
+    413: problemResponse(`Body larger than ${NOTIFY_BODY_BYTES} bytes`),
+    422: problemResponse('The body fails the schema'),
+    429: problemResponse('Rate limit exceeded'),
+    502: { description: 'Every target failed', content: { 'application/json': { schema: outcome } } },
+    503: {
+      description: 'No target configured',
+      content: { 'application/json': { schema: z.object({ success: z.literal(false), error: z.string() }) } },
+    },
+  },
+});
+
+/** Body limit, then the body read as text once, so the webhook gets exactly what was sent. */
+export function registerNotifyLimits(app: OpenAPIHono): void {
+  app.use('/api/notify', limitedBody(NOTIFY_BODY_BYTES));
+  app.use('/api/notify', async (c, next) => {
+    if (c.req.method === 'POST') await c.req.text();
+    await next();
+  });
+}
+
+/** `POST /api/notify`: fans one event out to the configured targets in parallel. */
+export function registerNotifyRoutes(app: OpenAPIHono, deps: AppDeps, log: (message: string) => void): void {
+  const settings = deps.notify ?? { metricsApiUrl: DEFAULT_METRICS_API_URL, timeoutMs: DEFAULT_NOTIFY_TIMEOUT_MS };
+  // A body that fails the schema is a problem like the other refusals of this route.
+  const invalid = (result: { success: boolean; error?: z.ZodError }, c: Context) =>
+    result.success ? undefined : (problem(c, 422, issueMessages(result.error as z.ZodError).join('; ')) as never);
+  app.openapi(
+    route,
+    async (c) => {
+      const body = c.req.valid('json');
+      const started = performance.now();
+      const event = { ...body, timestamp: body.timestamp ?? new Date(deps.now()).toISOString() };
+      const requests = outboundRequests(settings, event, await c.req.text(), deps.version);
+      if (requests.length === 0) return c.json({ success: false as const, error: NONE_CONFIGURED }, 503);
+      const deliveries = await deliverAll(requests, settings.timeoutMs);
+      for (const d of deliveries) {
+        if (!d.success) log(`notify: delivery of ${JSON.stringify(body.event)} to ${d.target} failed: ${d.error}`);
+      }
+      const success = deliveries.some((d) => d.success);
+      const answer = { success, event: body.event, deliveries, duration: formatDuration(performance.now() - started) };
+      return success ? c.json(answer, 200) : c.json(answer, 502);
+    },
+    invalid,
+  );
+}

@@ -1,0 +1,90 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppDeps } from '../deps.js';
+import { problem, problemResponse } from '../problem.js';
+import { hashPassword, verifyPassword } from '../auth/password.js';
+import { bearerToken } from '../auth/sessions.js';
+import { callerOf } from '../access/gate.js';
+import { sha256 } from '../hash.js';
+import type { RateLimiter } from '../rate-limit.js';
+import { passwordSchema, refusedByLimits } from './auth.js';
+
+/** Password changes: 10 attempts per minute per account (a stolen session cannot guess the password fast). */
+export const CHANGE_PASSWORD_LIMITS = { perAccount: 10 } as const;
+
+const ok = <T extends z.ZodRawShape>(description: string, shape: T) => ({
+  description,
+  content: { 'application/json': { schema: z.object({ success: z.literal(true), ...shape }) } },
+});
+
+/**
+ * A signed-in user's own password and sessions: `change-password` (with the current password;
+ * the user's other sessions end) and `sign-out-all` (every session ends, this one too). Both need
+ * a session, not an API key (the access policy); keys are managed under `/api/keys`.
+ */
+export function registerPasswordRoutes(app: OpenAPIHono, deps: AppDeps, attempts: RateLimiter): void {
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/auth/change-password',
+      summary: "Change the signed-in user's password; their other sessions end",
+      request: {
+        body: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: z.object({ currentPassword: z.string().min(1).max(1024), newPassword: passwordSchema }),
+            },
+          },
+        },
+      },
+      responses: {
+        200: ok('Changed; this session goes on, every other one has ended', {
+          sessionsEnded: z.number().int(),
+        }),
+        401: problemResponse('No valid session'),
+        403: problemResponse('The current password is wrong'),
+        422: problemResponse('Invalid new password'),
+        429: problemResponse('Too many attempts'),
+      },
+    }),
+    async (c) => {
+      const user = callerOf(c).user;
+      const token = bearerToken(c.req.header('authorization'));
+      if (!user || !token) return problem(c, 401, 'A valid session is required') as never;
+      const body = c.req.valid('json');
+      const refused = refusedByLimits(
+        c,
+        [await attempts.hit(`change-password:${user.id}`, CHANGE_PASSWORD_LIMITS.perAccount)],
+        'Too many password changes; try again later',
+      );
+      if (refused) return refused as never;
+      const found = await deps.store.userWithPassword(user.id);
+      if (!found || !(await verifyPassword(body.currentPassword, found.password)))
+        return problem(c, 403, 'The current password is wrong') as never;
+      const ended = await deps.store.setPassword(
+        user.id,
+        await hashPassword(body.newPassword),
+        sha256(token),
+        new Date(deps.now()).toISOString(),
+      );
+      return c.json({ success: true as const, sessionsEnded: ended ?? 0 }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/auth/sign-out-all',
+      summary: 'End every session of the signed-in user, this one included (API keys stay)',
+      responses: {
+        200: ok('Signed out everywhere', { sessionsEnded: z.number().int() }),
+        401: problemResponse('No valid session'),
+      },
+    }),
+    async (c) => {
+      const user = callerOf(c).user;
+      if (!user) return problem(c, 401, 'A valid session is required') as never;
+      return c.json({ success: true as const, sessionsEnded: await deps.store.deleteSessions(user.id) }, 200);
+    },
+  );
+}

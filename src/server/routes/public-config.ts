@@ -1,0 +1,57 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppDeps } from '../deps.js';
+import { parseDsn } from '../notify/targets.js';
+
+const turnstileConfig = z.object({
+  success: z.literal(true),
+  enabled: z.boolean().describe('true when POSTs to the compile, walk and configuration routes need a token'),
+  siteKey: z.string().nullable().optional().describe('the public site key (null when only the secret is set)'),
+});
+const sentryConfig = z.object({
+  success: z.literal(true),
+  enabled: z.boolean(),
+  dsn: z.string().optional().describe('the public DSN: scheme, public key, host and project, never a secret key'),
+});
+
+/** A DSN as browsers may see it: the public key, host, path and project; no secret, query or fragment. */
+export function publicDsn(text: string | undefined): string | undefined {
+  const dsn = text ? parseDsn(text) : null;
+  if (!dsn) return undefined;
+  return `${dsn.base.replace('://', `://${encodeURIComponent(dsn.publicKey)}@`)}/${dsn.projectId}`;
+}
+
+/** `GET /api/turnstile-config` and `GET /api/sentry-config`: the public settings a browser client needs. */
+export function registerPublicConfigRoutes(app: OpenAPIHono, deps: AppDeps): void {
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/turnstile-config',
+      summary: 'Bot-challenge settings for browsers',
+      responses: {
+        200: {
+          description: 'Whether a challenge token is required, and the public site key',
+          content: { 'application/json': { schema: turnstileConfig } },
+        },
+      },
+    }),
+    (c) =>
+      deps.challenge?.secretKey
+        ? c.json({ success: true as const, enabled: true, siteKey: deps.challenge.siteKey ?? null }, 200)
+        : c.json({ success: true as const, enabled: false }, 200),
+  );
+  const dsn = publicDsn(deps.browserDsn);
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/sentry-config',
+      summary: 'Error-tracker settings for browsers',
+      responses: {
+        200: { description: 'The public DSN, if any', content: { 'application/json': { schema: sentryConfig } } },
+      },
+    }),
+    (c) =>
+      dsn
+        ? c.json({ success: true as const, enabled: true, dsn }, 200)
+        : c.json({ success: true as const, enabled: false }, 200),
+  );
+}

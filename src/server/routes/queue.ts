@@ -1,0 +1,296 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../deps.js';
+import { problem, problemResponse } from '../problem.js';
+import { callerOf } from '../access/gate.js';
+import { limitedBody } from '../body-limit.js';
+import { batchRequest, checkedConfiguration, COMPILE_LIMITS, compileRequest } from './compile.js';
+import { FINISHED_STATES, type Job, type JobKind } from '../store/jobs.js';
+import type { JobRunner } from '../queue/runner.js';
+
+const accepted = z.object({ success: z.literal(true), requestId: z.string(), status: z.literal('queued') });
+export const jobView = z.object({
+  success: z.literal(true),
+  requestId: z.string(),
+  kind: z.string(),
+  status: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']),
+  attempts: z.number().int(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  result: z.unknown().optional(),
+  error: z.string().optional(),
+});
+const idParam = z.object({ id: z.string() });
+
+/** A job as the owner sees it; the result only once it is there. */
+export function viewOf(job: Job) {
+  return {
+    success: true as const,
+    requestId: job.id,
+    kind: job.kind,
+    status: job.state,
+    attempts: job.attempts,
+    createdAt: job.createdAt,
+    startedAt: job.startedAt,
+    finishedAt: job.finishedAt,
+    durationMs: job.durationMs,
+    ...(job.result !== null ? { result: job.result } : {}),
+    ...(job.error !== null ? { error: job.error } : {}),
+  };
+}
+
+/** The caller's own job; another owner's job is as unknown as one that never was. */
+export async function ownJob(deps: AppDeps, c: Context, id: string): Promise<Job | null> {
+  const user = callerOf(c).user;
+  const job = await deps.store.jobs.job(id);
+  return job && user && job.ownerId === user.id ? job : null;
+}
+
+/** The body limit of a synchronous compile applies to the queued ones too. */
+export function registerQueueLimits(app: OpenAPIHono): void {
+  const limit = limitedBody(COMPILE_LIMITS.bodyBytes);
+  for (const path of ['/api/compile/async', '/api/compile/batch/async', '/api/workflow/compile']) app.use(path, limit);
+}
+
+/** `POST /api/compile/async`, `/api/compile/batch/async` and the `/api/queue/*` routes. */
+/** Writes a job for the caller and wakes the queue; answers 202 with its id (`extra` added). */
+export async function enqueueJob(
+  c: Context,
+  deps: AppDeps,
+  queue: JobRunner,
+  kind: JobKind,
+  payload: unknown,
+  extra: (id: string) => object = () => ({}),
+) {
+  const user = callerOf(c).user;
+  if (!user) return problem(c, 401, 'Authentication required');
+  const id = randomUUID();
+  const createdAt = new Date(deps.now()).toISOString();
+  await queue.enqueue({ id, ownerId: user.id, kind, payload, createdAt });
+  return c.json({ success: true as const, requestId: id, ...extra(id), status: 'queued' as const }, 202);
+}
+
+export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobRunner): void {
+  const enqueue = (c: Context, kind: JobKind, payload: unknown) => enqueueJob(c, deps, queue, kind, payload);
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/compile/async',
+      summary: 'Queue a compile; its result is read from /api/queue/results/:id',
+      request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
+      responses: {
+        202: { description: 'Queued', content: { 'application/json': { schema: accepted } } },
+        403: problemResponse('Anonymous or below the pro tier'),
+        422: problemResponse('Invalid configuration'),
+      },
+    }),
+    async (c) => {
+      const { configuration } = c.req.valid('json');
+      checkedConfiguration(configuration);
+      return (await enqueue(c, 'compile', { configuration })) as never;
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/compile/batch/async',
+      summary: 'Queue a batch of up to 10 compiles as one job',
+      request: { body: { required: true, content: { 'application/json': { schema: batchRequest } } } },
+      responses: {
+        202: { description: 'Queued', content: { 'application/json': { schema: accepted } } },
+        400: problemResponse('Malformed JSON, more than 10 requests, or duplicate ids'),
+        403: problemResponse('Anonymous or below the pro tier'),
+      },
+    }),
+    async (c) => {
+      const requests = c.req.valid('json').requests.map(({ id, configuration }) => ({ id, configuration }));
+      return (await enqueue(c, 'batch', { requests })) as never;
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/queue/results/{id}',
+      summary: "A queued job's state, and its result once it has one",
+      request: { params: idParam },
+      responses: {
+        200: { description: 'The job', content: { 'application/json': { schema: jobView } } },
+        404: problemResponse('No such job of the caller'),
+      },
+    }),
+    async (c) => {
+      const job = await ownJob(deps, c, c.req.valid('param').id);
+      if (!job) return problem(c, 404, 'No such job') as never;
+      return c.json(viewOf(job), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/api/queue/cancel/{id}',
+      summary: 'Cancel a queued or running job',
+      request: { params: idParam },
+      responses: {
+        200: { description: 'Cancelled', content: { 'application/json': { schema: jobView } } },
+        404: problemResponse('No such job of the caller'),
+        409: problemResponse('The job has already finished'),
+      },
+    }),
+    async (c) => {
+      const job = await ownJob(deps, c, c.req.valid('param').id);
+      if (!job) return problem(c, 404, 'No such job') as never;
+      const cancelled = await deps.store.jobs.cancel(job.id, job.ownerId, new Date(deps.now()).toISOString());
+      queue.abort(job.id);
+      const now = (await deps.store.jobs.job(job.id)) ?? job;
+      if (!cancelled) return problem(c, 409, `The job has already finished (${now.state})`) as never;
+      return c.json(viewOf(now), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/queue/stats',
+      summary: "The queue's counts and timings (all jobs kept, every owner)",
+      responses: {
+        200: {
+          description: 'Statistics',
+          content: {
+            'application/json': {
+              schema: z.object({
+                pending: z.number(),
+                completed: z.number(),
+                failed: z.number(),
+                cancelled: z.number(),
+                totalProcessingTime: z.number(),
+                averageProcessingTime: z.number(),
+                processingRate: z.number(),
+                queueLag: z.number(),
+              }),
+            },
+          },
+        },
+      },
+    }),
+    async (c) => {
+      const now = deps.now();
+      const n = await deps.store.jobs.counts(new Date(now - 60_000).toISOString());
+      const finished = n.completed + n.failed;
+      return c.json(
+        {
+          pending: n.queued + n.running,
+          completed: n.completed,
+          failed: n.failed,
+          cancelled: n.cancelled,
+          totalProcessingTime: n.totalProcessingMs,
+          averageProcessingTime: finished === 0 ? 0 : Math.round(n.totalProcessingMs / finished),
+          processingRate: n.finishedSince,
+          queueLag: n.oldestQueuedAt === null ? 0 : Math.max(0, now - Date.parse(n.oldestQueuedAt)),
+        },
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/queue/history',
+      summary: "The caller's jobs, newest first (an administrator's `all=true`: everyone's)",
+      request: {
+        query: z.object({
+          limit: z.coerce.number().int().min(1).max(100).default(20),
+          offset: z.coerce.number().int().min(0).default(0),
+          all: z.enum(['true', 'false']).optional(),
+        }),
+      },
+      responses: {
+        200: {
+          description: 'A page of jobs (without their results)',
+          content: {
+            'application/json': {
+              schema: z.object({
+                success: z.literal(true),
+                jobs: z.array(jobView.extend({ ownerId: z.string().optional() })),
+                total: z.number().int(),
+                limit: z.number().int(),
+                offset: z.number().int(),
+              }),
+            },
+          },
+        },
+      },
+    }),
+    async (c) => {
+      const { limit, offset, all } = c.req.valid('query');
+      const user = callerOf(c).user;
+      if (!user) return problem(c, 401, 'Authentication required') as never;
+      const everyone = all === 'true' && user.role === 'admin';
+      const page = await deps.store.jobs.history(everyone ? null : user.id, limit, offset);
+      const jobs = page.jobs.map((j) => ({ ...viewOf(j), ...(everyone ? { ownerId: j.ownerId } : {}) }));
+      return c.json({ success: true as const, jobs, total: page.total, limit, offset }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/queue/events/{id}',
+      summary: "A job's progress as server-sent events (the events of /api/compile/stream)",
+      description:
+        'While the job runs in the process that answers: the compile events, then result and done (or error). ' +
+        'Then, or for a job that runs elsewhere: a status event on each change of state, and end with the final one.',
+      request: { params: idParam },
+      responses: {
+        200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
+        404: problemResponse('No such job of the caller'),
+      },
+    }),
+    async (c) => {
+      const job = await ownJob(deps, c, c.req.valid('param').id);
+      if (!job) return problem(c, 404, 'No such job') as never;
+      return watchJob(c, deps, queue, job) as never;
+    },
+  );
+}
+
+/** Streams a job's events until it ends: its own events while it runs here, its state always. */
+function watchJob(c: Context, deps: AppDeps, queue: JobRunner, job: Job): Response {
+  return streamSSE(c, async (sse) => {
+    let sending = Promise.resolve();
+    const send = (event: string, data: unknown) => {
+      sending = sending.then(() => sse.writeSSE({ event, data: JSON.stringify(data) }));
+    };
+    const unsubscribe = queue.subscribe(job.id, (event, data) => {
+      if (event !== 'finished') send(event, data);
+    });
+    let closed = false;
+    sse.onAbort(() => {
+      closed = true;
+    });
+    let last = '';
+    try {
+      while (!closed) {
+        const now = await deps.store.jobs.job(job.id);
+        if (!now) break;
+        if (now.state !== last) {
+          last = now.state;
+          send('status', { requestId: now.id, status: now.state, attempts: now.attempts });
+        }
+        if (FINISHED_STATES.includes(now.state)) break;
+        await sse.sleep(250);
+      }
+    } finally {
+      unsubscribe();
+    }
+    await sending;
+  });
+}

@@ -1,0 +1,115 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppDeps } from '../deps.js';
+import { callerOf } from '../access/gate.js';
+import { problem, problemResponse } from '../problem.js';
+import {
+  type Outcome,
+  ruleSetCreate,
+  ruleSetId,
+  ruleSetPatch,
+  ruleSetSchema,
+  ruleSetService,
+  ruleSetSummarySchema,
+} from '../rule-sets/rule-sets.js';
+import { jsonResponse, pageQuery } from './paging.js';
+
+const refusals = {
+  401: problemResponse('Not signed in'),
+  403: problemResponse('Tier, scope or (for all=true) administrator missing'),
+  404: problemResponse("No such rule set (or another user's)"),
+  422: problemResponse('The body or a parameter fails the schema, or the per-user limit is reached'),
+};
+const idParam = z.object({ id: ruleSetId.shape.id.openapi({ param: { name: 'id', in: 'path' } }) });
+const one = z.object({ success: z.literal(true), ruleSet: ruleSetSchema });
+const body = <T extends z.ZodType>(schema: T) => ({
+  body: { required: true, content: { 'application/json': { schema } } },
+});
+
+/** The answer of an outcome: its value under `key`, or its refusal as a problem. */
+function answer<T>(c: Context, outcome: Outcome<T>, key: string, status: 200 | 201 = 200): Response {
+  if (!outcome.ok) return problem(c, outcome.status, outcome.message);
+  return c.json({ success: true, [key]: outcome.value }, status);
+}
+
+/** `/api/rules` and `/api/rules/:id`: saved rule sets, each its creator's. */
+export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
+  const service = ruleSetService(deps);
+  const listQuery = pageQuery().extend({
+    all: z
+      .enum(['true', 'false'])
+      .default('false')
+      .openapi({ param: { name: 'all', in: 'query' }, description: "administrators: every user's rule sets" }),
+  });
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/rules',
+      summary: "The caller's saved rule sets (without their rules); all=true: everyone's, for administrators",
+      request: { query: listQuery },
+      responses: {
+        200: jsonResponse(
+          'A page of rule sets, oldest first',
+          z.object({
+            success: z.literal(true),
+            ruleSets: z.array(ruleSetSummarySchema),
+            total: z.number().int(),
+            limit: z.number().int(),
+            offset: z.number().int(),
+          }),
+        ),
+        ...refusals,
+      },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const outcome = await service.list(callerOf(c), { ...q, all: q.all === 'true' });
+      if (!outcome.ok) return problem(c, outcome.status, outcome.message) as never;
+      return c.json({ success: true as const, ...outcome.value, limit: q.limit, offset: q.offset }, 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/rules',
+      summary: 'Save a rule set (owned by the caller)',
+      request: body(ruleSetCreate),
+      responses: { 201: jsonResponse('The saved rule set', one), ...refusals },
+    }),
+    async (c) => answer(c, await service.create(callerOf(c), c.req.valid('json')), 'ruleSet', 201) as never,
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/rules/{id}',
+      summary: 'One saved rule set with its rules (its owner, or an administrator)',
+      request: { params: idParam },
+      responses: { 200: jsonResponse('The rule set', one), ...refusals },
+    }),
+    async (c) => answer(c, await service.get(callerOf(c), c.req.valid('param').id), 'ruleSet') as never,
+  );
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/api/rules/{id}',
+      summary: 'Change the name, description or rules of one of your rule sets',
+      request: { params: idParam, ...body(ruleSetPatch) },
+      responses: { 200: jsonResponse('The rule set as changed', one), ...refusals },
+    }),
+    async (c) =>
+      answer(c, await service.update(callerOf(c), c.req.valid('param').id, c.req.valid('json')), 'ruleSet') as never,
+  );
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/api/rules/{id}',
+      summary: 'Delete one of your rule sets',
+      request: { params: idParam },
+      responses: {
+        200: jsonResponse('Deleted', z.object({ success: z.literal(true), deleted: z.object({ id: z.string() }) })),
+        ...refusals,
+      },
+    }),
+    async (c) => answer(c, await service.remove(callerOf(c), c.req.valid('param').id), 'deleted') as never,
+  );
+}

@@ -1,0 +1,92 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { AppDeps } from '../deps.js';
+import { problem, problemResponse } from '../problem.js';
+import { checkedConfiguration, compileRequest } from './compile.js';
+import { enqueueJob, jobView, ownJob, viewOf } from './queue.js';
+import type { JobRunner } from '../queue/runner.js';
+import { workflowStepNames } from '../queue/workflow.js';
+
+const step = z.object({
+  index: z.number().int(),
+  name: z.string(),
+  state: z.enum(['pending', 'running', 'completed', 'failed']),
+  attempts: z.number().int(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  error: z.string().optional(),
+});
+
+/** `POST /api/workflow/compile` and `GET /api/workflow/:id`: a compile as durable, resumable steps. */
+export function registerWorkflowRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobRunner): void {
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/workflow/compile',
+      summary: 'Start a compile workflow (fetch each source, transform, assemble, store)',
+      request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
+      responses: {
+        202: {
+          description: 'Queued',
+          content: {
+            'application/json': {
+              schema: z.object({
+                success: z.literal(true),
+                requestId: z.string(),
+                workflowId: z.string(),
+                status: z.literal('queued'),
+              }),
+            },
+          },
+        },
+        403: problemResponse('Anonymous or below the pro tier'),
+        422: problemResponse('Invalid configuration'),
+      },
+    }),
+    async (c) => {
+      const { configuration } = c.req.valid('json');
+      checkedConfiguration(configuration);
+      return (await enqueueJob(c, deps, queue, 'workflow', { configuration }, (id) => ({ workflowId: id }))) as never;
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/workflow/{id}',
+      summary: "A workflow's state, each step's state and timing, and its result once it has one",
+      request: { params: z.object({ id: z.string() }) },
+      responses: {
+        200: {
+          description: 'The workflow',
+          content: {
+            'application/json': {
+              schema: jobView.extend({ workflowId: z.string(), steps: z.array(step) }),
+            },
+          },
+        },
+        404: problemResponse('No such workflow of the caller'),
+      },
+    }),
+    async (c) => {
+      const job = await ownJob(deps, c, c.req.valid('param').id);
+      if (job?.kind !== 'workflow') return problem(c, 404, 'No such workflow') as never;
+      const recorded = await deps.store.jobs.steps(job.id);
+      const sources = (job.payload as { configuration: { sources: { source: string }[] } }).configuration.sources;
+      const steps = workflowStepNames(sources).map((name, index) => {
+        const s = recorded.find((r) => r.index === index);
+        return {
+          index,
+          name,
+          state: s?.state ?? ('pending' as const),
+          attempts: s?.attempts ?? 0,
+          startedAt: s?.startedAt ?? null,
+          finishedAt: s?.finishedAt ?? null,
+          durationMs: s?.durationMs ?? null,
+          ...(s?.error ? { error: s.error } : {}),
+        };
+      });
+      return c.json({ ...viewOf(job), workflowId: job.id, steps }, 200);
+    },
+  );
+}

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { z } from '@hono/zod-openapi';
+import type { AppDeps } from '../deps.js';
+import type { Caller } from '../access/gate.js';
+import type { RuleSet, RuleSetSummary } from '../store/service-records.js';
+
+/** Limits of a saved rule set (the request body's 1 MiB bounds its size as a whole). */
+export const RULE_SET_LIMITS = { name: 100, description: 1000, rules: 50_000, rule: 4096, perUser: 100 } as const;
+
+const L = RULE_SET_LIMITS;
+const rule = z
+  .string()
+  .max(L.rule, `a rule is at most ${L.rule} characters`)
+  .refine((r) => !/[\r\n]/.test(r), 'a rule is one line');
+const rules = z.array(rule).max(L.rules, `at most ${L.rules} rules`);
+const name = z.string().trim().min(1).max(L.name);
+const description = z.string().max(L.description).nullable();
+
+export const ruleSetCreate = z.object({ name, description: description.optional(), rules });
+export const ruleSetPatch = z
+  .object({ name: name.optional(), description: description.optional(), rules: rules.optional() })
+  .refine((p) => p.name !== undefined || p.description !== undefined || p.rules !== undefined, 'nothing to change');
+export const ruleSetId = z.object({ id: z.string().min(1).max(100) });
+export const ruleSetList = z.object({
+  all: z.boolean().default(false),
+  limit: z.number().int().min(1).max(100).default(50),
+  offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+});
+
+export const ruleSetSummarySchema = z.object({
+  id: z.string(),
+  ownerId: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  ruleCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export const ruleSetSchema = ruleSetSummarySchema.extend({ rules: z.array(z.string()) });
+
+/** What a rule-set operation answers: a value, or a refusal with its status (the route words it). */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; status: 403 | 404 | 422; message: string };
+
+const NOT_FOUND = { ok: false as const, status: 404 as const, message: 'No such rule set' };
+
+/** An administrator acting as one: a session, or a key with the `admin` scope. */
+export function isAdmin(caller: Caller): boolean {
+  const u = caller.user;
+  return !!u && u.role === 'admin' && u.tier === 'admin' && (!caller.key || caller.key.scopes.includes('admin'));
+}
+
+/** The rule-set operations of the REST routes and the tRPC procedures, with their access rules. */
+export function ruleSetService(deps: AppDeps) {
+  const at = () => new Date(deps.now()).toISOString();
+  return {
+    async list(
+      caller: Caller,
+      q: z.infer<typeof ruleSetList>,
+    ): Promise<Outcome<{ ruleSets: RuleSetSummary[]; total: number }>> {
+      if (q.all && !isAdmin(caller))
+        return { ok: false, status: 403, message: "Only administrators list every user's rule sets" };
+      return { ok: true, value: await deps.store.ruleSets(q.all ? null : caller.user!.id, q.limit, q.offset) };
+    },
+    /** The owner's, or any for an administrator; another user's is as absent as an unknown id. */
+    async get(caller: Caller, id: string): Promise<Outcome<RuleSet>> {
+      const found = await deps.store.ruleSet(id);
+      if (!found || (found.ownerId !== caller.user!.id && !isAdmin(caller))) return NOT_FOUND;
+      return { ok: true, value: found };
+    },
+    async create(caller: Caller, input: z.infer<typeof ruleSetCreate>): Promise<Outcome<RuleSet>> {
+      const owner = caller.user!.id;
+      if ((await deps.store.ruleSets(owner, 1, 0)).total >= L.perUser)
+        return { ok: false, status: 422, message: `At most ${L.perUser} saved rule sets per user` };
+      const now = at();
+      const value = await deps.store.createRuleSet({
+        id: randomUUID(),
+        ownerId: owner,
+        name: input.name,
+        description: input.description ?? null,
+        rules: input.rules,
+        ruleCount: input.rules.length,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return { ok: true, value };
+    },
+    /** Changes are the owner's only (an administrator reads others' rule sets but does not edit them). */
+    async update(caller: Caller, id: string, patch: z.infer<typeof ruleSetPatch>): Promise<Outcome<RuleSet>> {
+      const value = await deps.store.updateRuleSet(id, caller.user!.id, patch, at());
+      return value ? { ok: true, value } : NOT_FOUND;
+    },
+    async remove(caller: Caller, id: string): Promise<Outcome<{ id: string }>> {
+      return (await deps.store.deleteRuleSet(id, caller.user!.id)) ? { ok: true, value: { id } } : NOT_FOUND;
+    },
+  };
+}

@@ -1,0 +1,135 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import type { Context } from 'hono';
+import type { AppDeps } from '../deps.js';
+import { ConfigError } from '../../core/errors/config-error.js';
+import { validateRuleRequestSchema } from '../../core/ast/validate-rule.js';
+import { astWalkRequestSchema } from '../../core/ast/walk.js';
+import { parseRulesRequestSchema } from '../../core/ast/list.js';
+import { checkedConfiguration, compileRequest, resultBody, runCompile } from '../routes/compile.js';
+import { parseAnswer, validateRuleAnswer, walkAnswer } from '../routes/rules.js';
+import { callerOf } from '../access/gate.js';
+import { depsForCaller } from '../rule-sets/rule-set-source.js';
+import {
+  type Outcome,
+  ruleSetCreate,
+  ruleSetId,
+  ruleSetList,
+  ruleSetPatch,
+  ruleSetService,
+} from '../rule-sets/rule-sets.js';
+
+/** What every procedure sees: the request's Hono context (the access gate has already let the caller in). */
+export interface TrpcContext {
+  c: Context;
+}
+
+const CODE_BY_STATUS: Readonly<Record<number, TRPC_ERROR_CODE_KEY>> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** The tRPC error code of an HTTP status. */
+export function trpcCodeOf(status: number): TRPC_ERROR_CODE_KEY {
+  return CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
+}
+
+/** Input issues as the REST routes word them: `path: message`, joined by `; `. */
+function issueText(issues: readonly { path?: readonly unknown[]; message: string }[]): string {
+  return issues
+    .map((i) => {
+      const path = (i.path ?? []).map((p) => String((p as { key?: unknown })?.key ?? p)).join('.');
+      return path && !i.message.startsWith(path) ? `${path}: ${i.message}` : i.message;
+    })
+    .join('; ');
+}
+
+/**
+ * The procedures of `/api/trpc`, over the REST routes' own input schemas and functions. A
+ * failure is turned into a response by the app's error handler (the one place that decides
+ * statuses), then carried over to the tRPC code of that status with the same message.
+ */
+export function createTrpcRouter(deps: AppDeps, toResponse: (err: Error, c: Context) => Response) {
+  const t = initTRPC.context<TrpcContext>().create({
+    isDev: false,
+    errorFormatter: ({ shape, error }) => {
+      const cause = error.cause as { issues?: unknown } | undefined;
+      const issues = error.code === 'BAD_REQUEST' && Array.isArray(cause?.issues) ? cause.issues : null;
+      const { stack: _stack, ...data } = shape.data as typeof shape.data & { stack?: string };
+      return {
+        ...shape,
+        message: issues ? issueText(issues) : shape.message,
+        data: { ...data, ...(error.cause instanceof ConfigError ? { errors: error.cause.issues } : {}) },
+      };
+    },
+  });
+
+  const procedure = t.procedure.use(async ({ ctx, next }) => {
+    const result = await next();
+    if (result.ok || result.error.code !== 'INTERNAL_SERVER_ERROR' || !(result.error.cause instanceof Error))
+      return result;
+    const cause = result.error.cause;
+    const res = toResponse(cause, ctx.c);
+    const body = (await res.json()) as { detail?: string; error?: string };
+    throw new TRPCError({
+      code: trpcCodeOf(res.status),
+      message: body.detail ?? body.error ?? 'Unexpected server error',
+      cause,
+    });
+  });
+
+  const ownDeps = (c: Context) => depsForCaller(deps, callerOf(c).user?.id ?? null);
+  const ruleSets = ruleSetService(deps);
+  /** A rule-set outcome's value, or its refusal as the tRPC error of the same status. */
+  const outcomeValue = <T>(outcome: Outcome<T>): T => {
+    if (!outcome.ok) throw new TRPCError({ code: trpcCodeOf(outcome.status), message: outcome.message });
+    return outcome.value;
+  };
+
+  // Mutations, like the REST routes' POSTs: inputs stay out of URLs, under the body limits and the bot challenge.
+  return t.router({
+    compile: procedure.input(compileRequest).mutation(async ({ input, ctx }) => {
+      const config = checkedConfiguration(input.configuration);
+      return {
+        success: true as const,
+        ...resultBody(config, await runCompile(ownDeps(ctx.c), config, undefined, ctx.c.req.raw.signal)),
+      };
+    }),
+    validateRule: procedure
+      .input(validateRuleRequestSchema)
+      .mutation(({ input }) => validateRuleAnswer(input, deps.pool)),
+    ast: t.router({
+      parse: procedure.input(parseRulesRequestSchema).mutation(({ input }) => parseAnswer(input)),
+      walk: procedure.input(astWalkRequestSchema).mutation(({ input }) => walkAnswer(input)),
+    }),
+    // The REST rule-set routes' schemas and access rules; answers are their bodies' values.
+    rules: t.router({
+      list: procedure
+        .input(ruleSetList)
+        .mutation(async ({ input, ctx }) => outcomeValue(await ruleSets.list(callerOf(ctx.c), input))),
+      get: procedure
+        .input(ruleSetId)
+        .mutation(async ({ input, ctx }) => outcomeValue(await ruleSets.get(callerOf(ctx.c), input.id))),
+      create: procedure
+        .input(ruleSetCreate)
+        .mutation(async ({ input, ctx }) => outcomeValue(await ruleSets.create(callerOf(ctx.c), input))),
+      update: procedure
+        .input(ruleSetId.extend({ patch: ruleSetPatch }))
+        .mutation(async ({ input, ctx }) =>
+          outcomeValue(await ruleSets.update(callerOf(ctx.c), input.id, input.patch)),
+        ),
+      delete: procedure
+        .input(ruleSetId)
+        .mutation(async ({ input, ctx }) => outcomeValue(await ruleSets.remove(callerOf(ctx.c), input.id))),
+    }),
+  });
+}
+
+export type AppRouter = ReturnType<typeof createTrpcRouter>;

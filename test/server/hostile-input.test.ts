@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { testApp } from '../support/test-app.js';
+import { SafeSourceReader } from '../../src/node/safe-reader.js';
+import { CompilePool } from '../../src/node/compile-pool.js';
+import { startServer, type TestServer } from '../support/http-server.js';
+import { matchesWithoutRegex } from '../../src/core/ast/match.js';
+
+// Short deadlines, so that the hostile requests fail within the test; the defaults are a minute and a second.
+const pool = new CompilePool({ size: 2, deadlineMs: 3_000, matchBudgetMs: 1_000 });
+let lists: TestServer;
+const { request } = testApp({
+  pool,
+  makeReader: () =>
+    new SafeSourceReader({ allowPrivate: true, timeoutMs: 5_000, retries: 0, maxBytes: 1 << 20, userAgent: 'test' }),
+});
+const post = (path: string, body: unknown) =>
+  request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const compileWith = (exclusion: string) =>
+  post('/api/compile', {
+    configuration: { name: 'hostile', sources: [{ source: `${lists.url}/a.txt` }], exclusions: [exclusion] },
+  });
+
+beforeAll(async () => {
+  lists = await startServer((_req, res) => res.end(`${'a'.repeat(400)}\n||ok.example^\n`));
+});
+afterAll(async () => {
+  await lists.close();
+  await pool.destroy();
+});
+
+describe('no request holds the event loop', () => {
+  test('/api/health answers within 200 ms while hostile requests run, which fail by their deadline', async () => {
+    const started = performance.now();
+    const hostile = [
+      post('/api/validate-rule', { rule: '/(a+)+b/', testUrl: `https://${'a'.repeat(34)}.com/` }),
+      compileWith('a*a*a*a*a*a*b'),
+      compileWith('/(a+)+b/'),
+    ];
+    // Until the hostile requests end, the health check is asked again and again, each answer timed.
+    let settled = false;
+    const done = Promise.allSettled(hostile).finally(() => {
+      settled = true;
+    });
+    const timings: number[] = [];
+    while (!settled) {
+      const asked = performance.now();
+      const res = await request('/api/health');
+      expect(res.status).toBe(200);
+      timings.push(performance.now() - asked);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await done;
+    expect(timings.length).toBeGreaterThan(5);
+    expect(Math.max(...timings)).toBeLessThan(200);
+
+    const [rule, wildcard, regex] = await Promise.all(hostile);
+    // The backtracking regex is stopped after its budget.
+    expect(rule.status).toBe(422);
+    expect((await rule.json()).error).toMatch(/Matching the rule against testUrl took longer than .* 1000 ms/);
+    // The wildcard is matched in linear time: no timeout, the line is kept.
+    expect(wildcard.status).toBe(200);
+    expect((await wildcard.json()).rules).toContain('a'.repeat(400));
+    // The /regex/ exclusion backtracks for ever: the compile fails by its deadline.
+    expect(regex.status).toBe(422);
+    expect((await regex.json()).error).toMatch(/The compilation took longer than its deadline of 3000 ms/);
+    expect(performance.now() - started).toBeLessThan(30_000);
+  }, 60_000);
+
+  test('only rules whose match needs no regular expression skip the pool', () => {
+    for (const rule of ['||ads.example.com^', '@@||ads.example.com^$third-party,domain=a.org', '$third-party'])
+      expect(matchesWithoutRegex(rule), rule).toBe(true);
+    for (const rule of ['/(a+)+b/', '/ads$/', '||ads*.example^', 'ads', '0.0.0.0 ads.example', 'example.org##.ad'])
+      expect(matchesWithoutRegex(rule), rule).toBe(false);
+  });
+
+  test('a rule whose regex is harmless is matched in the pool as in-process', async () => {
+    const res = await post('/api/validate-rule', { rule: '/ads[0-9]+/', testUrl: 'https://ads12.example/' });
+    expect(res.status).toBe(200);
+    expect((await res.json()).matchResult).toBe(true);
+  });
+});
