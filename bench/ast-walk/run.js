@@ -11,7 +11,8 @@ import { withManifest } from '../shipped.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
-const list = args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a)) ?? resolve(ROOT, '../shared/corpus/easylist.txt');
+const list =
+  args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a)) ?? resolve(ROOT, '../shared/corpus/easylist.txt');
 const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
 
 function time(cmdArgs) {
@@ -38,12 +39,14 @@ const ratio = median(walks.map((w, i) => w / bases[i]));
 const table = [
   `### ${new Date().toISOString().slice(0, 10)} — ast-walk`,
   '',
-  `Median of ${runs} interleaved runs, whole processes, output to /dev/null; flc as installed (with its oclif manifest).`,
+  `Median of ${runs} interleaved runs, whole processes, output to /dev/null; ` +
+    'flc as installed (with its oclif manifest).',
   '',
   '| what | wall | note |',
   '|---|---|---|',
   `| AGTree alone, FilterListParser on ${list.split('/').pop()} | ${base.toFixed(2)} s | baseline |`,
-  `| \`flc ast-walk ${list.split('/').pop()}\` | ${walk.toFixed(2)} s | ${ratio.toFixed(2)}x the baseline (median of the per-pair ratios; target <= 1.5x) |`,
+  `| \`flc ast-walk ${list.split('/').pop()}\` | ${walk.toFixed(2)} s | ` +
+    `${ratio.toFixed(2)}x the baseline (median of the per-pair ratios; target <= 1.5x) |`,
   '',
 ].join('\n');
 console.log(table);

@@ -28,7 +28,8 @@ export function* syntheticLines(count, seed = 42) {
     else if (r < 0.75) line = `||${host()}^`;
     else if (r < 0.8) line = `||${host()}^$third-party`;
     else if (r < 0.83) line = `@@||${host()}^`;
-    else if (r < 0.85) line = `||${Math.floor(rand() * 256)}.${Math.floor(rand() * 256)}.1.${Math.floor(rand() * 256)}^`;
+    else if (r < 0.85)
+      line = `||${Math.floor(rand() * 256)}.${Math.floor(rand() * 256)}.1.${Math.floor(rand() * 256)}^`;
     else if (r < 0.9) line = `! comment ${word()}`;
     else if (r < 0.93) line = `# hosts comment ${word()}`;
     else if (r < 0.95) line = '';
@@ -47,7 +48,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const line of syntheticLines(count)) {
     buf.push(line);
     if (buf.length === 10_000) {
-      out.write(buf.join('\n') + '\n');
+      out.write(`${buf.join('\n')}\n`);
       buf = [];
     }
   }

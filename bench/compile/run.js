@@ -7,7 +7,7 @@
 // Usage: node bench/compile/run.js [--runs N] [--skip-reference] [--write]
 // --write appends the results table to bench/RESULTS.md.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync, appendFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync, appendFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpus, totalmem } from 'node:os';
@@ -22,17 +22,28 @@ const REFERENCE = join(ROOT, 'node_modules/@adguard/hostlist-compiler/src/cli.js
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 3;
-const TRANSFORMATIONS = ['RemoveComments', 'Compress', 'Validate', 'Deduplicate', 'RemoveEmptyLines', 'TrimLines', 'InsertFinalNewLine'];
+const TRANSFORMATIONS = [
+  'RemoveComments',
+  'Compress',
+  'Validate',
+  'Deduplicate',
+  'RemoveEmptyLines',
+  'TrimLines',
+  'InsertFinalNewLine',
+];
 
 function ensureInput(count) {
   const file = join(TMP, `synthetic-${count}.txt`);
   if (!existsSync(file)) {
     const lines = [];
     for (const line of syntheticLines(count)) lines.push(line);
-    writeFileSync(file, lines.join('\n') + '\n');
+    writeFileSync(file, `${lines.join('\n')}\n`);
   }
   const config = join(TMP, `config-${count}.json`);
-  writeFileSync(config, JSON.stringify({ name: 'Bench', sources: [{ source: file }], transformations: TRANSFORMATIONS }));
+  writeFileSync(
+    config,
+    JSON.stringify({ name: 'Bench', sources: [{ source: file }], transformations: TRANSFORMATIONS }),
+  );
   return config;
 }
 
@@ -73,18 +84,34 @@ const cpuBefore = cpuTimes();
 
 withManifest(ROOT, () => {
   const big = ensureInput(1_000_000);
-  const m = summarise(Array.from({ length: runs }, () => flcOnce(big, join(TMP, 'out-1m.txt'))), 1_000_000);
-  rows.push(['flc, 1,000,000 lines', `${m.seconds.toFixed(2)} s`, `${m.rssMb.toFixed(0)} MB`, `${Math.round(m.rulesPerSecond).toLocaleString('en')} lines/s`, 'target <= 3 s, <= 400 MB']);
+  const m = summarise(
+    Array.from({ length: runs }, () => flcOnce(big, join(TMP, 'out-1m.txt'))),
+    1_000_000,
+  );
+  rows.push([
+    'flc, 1,000,000 lines',
+    `${m.seconds.toFixed(2)} s`,
+    `${m.rssMb.toFixed(0)} MB`,
+    `${Math.round(m.rulesPerSecond).toLocaleString('en')} lines/s`,
+    'target <= 3 s, <= 400 MB',
+  ]);
 
   const mid = ensureInput(300_000);
   const flcSamples = [];
   const refSamples = [];
   for (let i = 0; i < runs; i += 1) {
     flcSamples.push(flcOnce(mid, join(TMP, 'out-300k.txt')));
-    if (!args.includes('--skip-reference')) refSamples.push(measure(process.execPath, [REFERENCE, '-c', mid, '-o', join(TMP, 'out-300k-ref.txt')]));
+    if (!args.includes('--skip-reference'))
+      refSamples.push(measure(process.execPath, [REFERENCE, '-c', mid, '-o', join(TMP, 'out-300k-ref.txt')]));
   }
   const f = summarise(flcSamples, 300_000);
-  rows.push(['flc, 300,000 lines', `${f.seconds.toFixed(2)} s`, `${f.rssMb.toFixed(0)} MB`, `${Math.round(f.rulesPerSecond).toLocaleString('en')} lines/s`, '']);
+  rows.push([
+    'flc, 300,000 lines',
+    `${f.seconds.toFixed(2)} s`,
+    `${f.rssMb.toFixed(0)} MB`,
+    `${Math.round(f.rulesPerSecond).toLocaleString('en')} lines/s`,
+    '',
+  ]);
   if (refSamples.length > 0) {
     const r = summarise(refSamples, 300_000);
     const ratios = refSamples.map((ref, i) => ref.seconds / flcSamples[i].seconds);
@@ -93,7 +120,8 @@ withManifest(ROOT, () => {
       `${r.seconds.toFixed(2)} s`,
       `${r.rssMb.toFixed(0)} MB`,
       `${Math.round(r.rulesPerSecond).toLocaleString('en')} lines/s`,
-      `flc is ${median(ratios).toFixed(1)}x faster (median of the ${ratios.length} run pairs: ${ratios.map((x) => x.toFixed(1)).join(', ')}; target >= 20x)`,
+      `flc is ${median(ratios).toFixed(1)}x faster (median of the ${ratios.length} run pairs: ` +
+        `${ratios.map((x) => x.toFixed(1)).join(', ')}; target >= 20x)`,
     ]);
   }
 
@@ -104,16 +132,26 @@ withManifest(ROOT, () => {
     startNode.push(measure(process.execPath, ['-e', '']).seconds);
     startFlc.push(measure(process.execPath, [FLC, '--version']).seconds);
   }
-  rows.push(['`flc --version` start', `${median(startFlc).toFixed(3)} s`, '', '', `bare node ${median(startNode).toFixed(3)} s: ${(median(startFlc) / median(startNode)).toFixed(2)}x (target <= 2x)`]);
+  rows.push([
+    '`flc --version` start',
+    `${median(startFlc).toFixed(3)} s`,
+    '',
+    '',
+    `bare node ${median(startNode).toFixed(3)} s: ${(median(startFlc) / median(startNode)).toFixed(2)}x (target <= 2x)`,
+  ]);
 });
 
 const cpuAfter = cpuTimes();
-const steal = cpuBefore && cpuAfter ? (100 * (cpuAfter.steal - cpuBefore.steal)) / (cpuAfter.total - cpuBefore.total) : NaN;
-const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+const steal =
+  cpuBefore && cpuAfter ? (100 * (cpuAfter.steal - cpuBefore.steal)) / (cpuAfter.total - cpuBefore.total) : NaN;
+const memory = `${(totalmem() / 2 ** 30).toFixed(0)} GiB`;
+const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${memory}, Node ${process.version}`;
 const table = [
   `### ${new Date().toISOString().slice(0, 10)} — ${machine}`,
   '',
-  `Median of ${runs} runs (whole processes, start-up included, as installed: with the oclif manifest); peak RSS is the largest of them. CPU steal during the run: ${steal.toFixed(0)}% (time the VM's host gave to other guests).`,
+  `Median of ${runs} runs (whole processes, start-up included, as installed: with the oclif manifest); ` +
+    'peak RSS is the largest of them. ' +
+    `CPU steal during the run: ${steal.toFixed(0)}% (time the VM's host gave to other guests).`,
   '',
   '| what | wall | peak RSS | throughput | note |',
   '|---|---|---|---|---|',

@@ -4,7 +4,9 @@
 //      tier has no rate limit; every request still resolves its session and is counted);
 //   2. POST /api/compile/stream compiling the bundled example lists (served over loopback),
 //      10 requests (the streaming limit is 10 per minute per IP).
-// Usage: node bench/serve/run.js [--duration S] [--write]
+// Usage: node bench/serve/run.js [--duration S] [--postgres [URL]] [--write]
+//   --postgres: the store on PostgreSQL instead of the default SQLite file: a fresh database is
+//   made on the server at URL (default postgres://postgres@127.0.0.1:5432/postgres) and dropped after.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -20,7 +23,9 @@ const duration = Number(args[args.indexOf('--duration') + 1]) || 10;
 // The example lists over HTTP, since a server compile reads only http(s) sources.
 const lists = createServer((req, res) => {
   try {
-    res.writeHead(200, { 'content-type': 'text/plain' }).end(readFileSync(join(ROOT, 'examples/lists', (req.url ?? '').replace(/[^a-z.-]/g, ''))));
+    res
+      .writeHead(200, { 'content-type': 'text/plain' })
+      .end(readFileSync(join(ROOT, 'examples/lists', (req.url ?? '').replace(/[^a-z.-]/g, ''))));
   } catch {
     res.writeHead(404).end();
   }
@@ -29,10 +34,36 @@ await new Promise((r) => lists.listen(0, '127.0.0.1', r));
 const listsUrl = `http://127.0.0.1:${lists.address().port}`;
 
 const dir = mkdtempSync(join(tmpdir(), 'flc-bench-serve-'));
+const pgAt = args.indexOf('--postgres');
+const pgBase =
+  pgAt < 0
+    ? null
+    : args[pgAt + 1]?.startsWith('postgres')
+      ? args[pgAt + 1]
+      : 'postgres://postgres@127.0.0.1:5432/postgres';
+const pgName = `flc_bench_${Date.now()}`;
+let db = join(dir, 'flc.db');
+if (pgBase) {
+  const admin = new pg.Client({ connectionString: pgBase });
+  await admin.connect();
+  await admin.query(`create database ${pgName}`);
+  await admin.end();
+  const u = new URL(pgBase);
+  u.pathname = `/${pgName}`;
+  db = u.toString();
+}
 const PASSWORD = 'bench password';
-const add = spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), 'user', 'add', 'bench@example.org', '--role', 'admin', '--db', join(dir, 'flc.db')], { input: `${PASSWORD}\n`, encoding: 'utf8' });
+const add = spawnSync(
+  process.execPath,
+  [join(ROOT, 'bin/run.js'), 'user', 'add', 'bench@example.org', '--role', 'admin', '--db', db],
+  { input: `${PASSWORD}\n`, encoding: 'utf8' },
+);
 if (add.status !== 0) throw new Error(`flc user add failed: ${add.stderr}`);
-const server = spawn(process.execPath, [join(ROOT, 'bin/run.js'), 'serve', '--port', '0', '--db', join(dir, 'flc.db'), '--allow-private-sources'], { stdio: ['ignore', 'ignore', 'pipe'] });
+const server = spawn(
+  process.execPath,
+  [join(ROOT, 'bin/run.js'), 'serve', '--port', '0', '--db', db, '--allow-private-sources'],
+  { stdio: ['ignore', 'ignore', 'pipe'] },
+);
 const url = await new Promise((resolveUrl, reject) => {
   let err = '';
   server.stderr.on('data', (d) => {
@@ -44,15 +75,29 @@ const url = await new Promise((resolveUrl, reject) => {
 });
 
 const run = (opts) => new Promise((r, j) => autocannon(opts, (e, res) => (e ? j(e) : r(res))));
-const signIn = await fetch(`${url}/api/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.org', password: PASSWORD }) });
+const signIn = await fetch(`${url}/api/auth/sign-in/email`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ email: 'bench@example.org', password: PASSWORD }),
+});
 const json = { 'content-type': 'application/json', authorization: `Bearer ${(await signIn.json()).token}` };
 
-await run({ url: `${url}/api/validate-rule`, method: 'POST', headers: json, body: JSON.stringify({ rule: '||warmup.example^' }), connections: 10, duration: 2 });
+await run({
+  url: `${url}/api/validate-rule`,
+  method: 'POST',
+  headers: json,
+  body: JSON.stringify({ rule: '||warmup.example^' }),
+  connections: 10,
+  duration: 2,
+});
 const rule = await run({
   url: `${url}/api/validate-rule`,
   method: 'POST',
   headers: json,
-  body: JSON.stringify({ rule: '||ads.example.com^$third-party,domain=example.org', testUrl: 'https://ads.example.com/banner' }),
+  body: JSON.stringify({
+    rule: '||ads.example.com^$third-party,domain=example.org',
+    testUrl: 'https://ads.example.com/banner',
+  }),
   connections: 50,
   duration,
 });
@@ -60,22 +105,41 @@ const rule = await run({
 const configuration = JSON.parse(readFileSync(join(ROOT, 'examples/flc.config.json'), 'utf8'));
 for (const s of configuration.sources) s.source = `${listsUrl}/${s.source.split('/').pop()}`;
 configuration.exclusions_sources = configuration.exclusions_sources.map((s) => `${listsUrl}/${s.split('/').pop()}`);
-const sse = await run({ url: `${url}/api/compile/stream`, method: 'POST', headers: json, body: JSON.stringify({ configuration }), connections: 1, amount: 10 });
+const sse = await run({
+  url: `${url}/api/compile/stream`,
+  method: 'POST',
+  headers: json,
+  body: JSON.stringify({ configuration }),
+  connections: 1,
+  amount: 10,
+});
 
 server.kill('SIGTERM');
 lists.close();
 await new Promise((r) => server.once('exit', r));
 rmSync(dir, { recursive: true, force: true });
+if (pgBase) {
+  const admin = new pg.Client({ connectionString: pgBase });
+  await admin.connect();
+  await admin.query(`drop database if exists ${pgName} with (force)`);
+  await admin.end();
+}
+const storeName = pgBase ? 'PostgreSQL' : 'SQLite';
 
+const autocannonVersion = JSON.parse(readFileSync(join(ROOT, 'node_modules/autocannon/package.json'), 'utf8')).version;
 const table = [
-  `### ${new Date().toISOString().slice(0, 10)} — flc serve (autocannon ${JSON.parse(readFileSync(join(ROOT, 'node_modules/autocannon/package.json'), 'utf8')).version})`,
+  `### ${new Date().toISOString().slice(0, 10)} — flc serve (autocannon ${autocannonVersion})`,
   '',
   'Server and load generator on the same 2-core machine (one core each, roughly).',
   '',
   '| what | requests/s (mean) | latency p50 / p99 | non-2xx | note |',
   '|---|---|---|---|---|',
-  `| POST /api/validate-rule, 50 connections, ${duration} s | ${Math.round(rule.requests.average).toLocaleString('en')} | ${rule.latency.p50} / ${rule.latency.p99} ms | ${rule.non2xx} | target >= 5,000 requests/s |`,
-  `| POST /api/compile/stream, bundled example lists, 10 requests, 1 connection | ${rule ? sse.requests.average.toFixed(1) : ''} | ${sse.latency.p50} / ${sse.latency.p99} ms | ${sse.non2xx} | whole stream, to \`done\` |`,
+  `| POST /api/validate-rule, 50 connections, ${duration} s, ${storeName} store | ` +
+    `${Math.round(rule.requests.average).toLocaleString('en')} | ` +
+    `${rule.latency.p50} / ${rule.latency.p99} ms | ${rule.non2xx} | target >= 5,000 requests/s |`,
+  '| POST /api/compile/stream, bundled example lists, 10 requests, 1 connection | ' +
+    `${rule ? sse.requests.average.toFixed(1) : ''} | ${sse.latency.p50} / ${sse.latency.p99} ms | ${sse.non2xx} | ` +
+    'whole stream, to `done` |',
   '',
 ].join('\n');
 console.log(table);
