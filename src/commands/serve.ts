@@ -123,5 +123,8 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
+    // Everything flc opened is closed now; a timer or socket a library left open must not keep a
+    // stopped server's process alive (a supervisor would wait for it, then kill it).
+    setTimeout(() => process.exit(), 2_000).unref();
   }
 }

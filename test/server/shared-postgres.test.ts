@@ -113,3 +113,19 @@ describe('two flc serve processes on one PostgreSQL database', () => {
     expect((await call(a.url, 'GET', '/api/auth/get-session', annOnB)).json).toEqual({ session: null, user: null });
   });
 });
+
+describe('flc serve on PostgreSQL, stopped at once', () => {
+  beforeEach((ctx) => {
+    if (!POSTGRES_URL) ctx.skip(POSTGRES_SKIP_REASON);
+  });
+
+  // SIGTERM as soon as it listens, while pg-boss is still creating its schema on a fresh
+  // database: the fetchers it would start afterwards must not keep the process alive.
+  test('exits when told to stop while its queue is still starting', async () => {
+    const db = await freshPostgresUrl();
+    const server = await startServe(['--db', db]);
+    const exited = new Promise<number | null>((done) => server.child.once('exit', (code) => done(code)));
+    server.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 30_000);
+});

@@ -19,6 +19,7 @@ export type DispatchHandler = (id: string) => Promise<void>;
 export class PgBossDispatch {
   private boss: PgBoss | undefined;
   private readonly workers: string[] = [];
+  private stopping = false;
 
   constructor(
     private readonly url: string,
@@ -61,7 +62,9 @@ export class PgBossDispatch {
   /** Starts `workers` fetchers, each running one job at a time. */
   async start(handler: DispatchHandler): Promise<void> {
     const boss = await this.started();
-    for (let i = 0; i < this.options.workers; i += 1) {
+    // A stop that came while pg-boss was starting (a slow database, a quick SIGTERM) wins: a
+    // fetcher started after it would poll forever and keep the process from exiting.
+    for (let i = 0; i < this.options.workers && !this.stopping; i += 1) {
       let self = '';
       self = await boss.work<{ id: string }>(QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
         try {
@@ -82,11 +85,20 @@ export class PgBossDispatch {
 
   /** Stops fetching; jobs in flight are left to the caller. */
   async stopFetching(): Promise<void> {
+    this.stopping = true;
+    await this.settled();
     await this.boss?.offWork(QUEUE).catch(() => undefined);
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
+    await this.settled();
     await this.boss?.stop({ graceful: true, wait: true, timeout: 3_000, close: true }).catch(() => undefined);
+  }
+
+  /** Waits for a pg-boss start in progress, so that stopping reaches what it starts. */
+  private async settled(): Promise<void> {
+    await this.starting?.catch(() => undefined);
   }
 }
 
