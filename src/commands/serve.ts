@@ -114,8 +114,9 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       },
       log: (m) => this.note(`flc: ${m}`),
     });
-    this.note(`flc: listening on ${server.url}`);
-    await new Promise<void>((resolve) => {
+    // The handlers are in place before the line that says the server is up: a supervisor that
+    // stops it on seeing that line must not meet the default action, which kills at once.
+    const stopped = new Promise<void>((resolve) => {
       const stop = (signal: string) => {
         this.note(`flc: ${signal}, finishing requests in flight`);
         void server.close().then(resolve);
@@ -123,6 +124,8 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
+    this.note(`flc: listening on ${server.url}`);
+    await stopped;
     // Everything flc opened is closed now; a timer or socket a library left open must not keep a
     // stopped server's process alive (a supervisor would wait for it, then kill it).
     setTimeout(() => process.exit(), 2_000).unref();

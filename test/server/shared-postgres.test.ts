@@ -124,8 +124,10 @@ describe('flc serve on PostgreSQL, stopped at once', () => {
   test('exits when told to stop while its queue is still starting', async () => {
     const db = await freshPostgresUrl();
     const server = await startServe(['--db', db]);
-    const exited = new Promise<number | null>((done) => server.child.once('exit', (code) => done(code)));
+    const exited = new Promise<string>((done) =>
+      server.child.once('exit', (code, signal) => done(`${code} ${signal}`)),
+    );
     server.child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await exited, server.log()).toBe('0 null');
   }, 30_000);
 });
