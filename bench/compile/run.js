@@ -48,6 +48,7 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const withReference = !args.includes('--skip-reference');
+const measured = [];
 
 /** Writes a generated list and its configuration once; returns the configuration's path. */
 function generatedConfig(name, count, options) {
@@ -67,11 +68,13 @@ function generatedConfig(name, count, options) {
 function measure(cmd, cmdArgs) {
   const started = process.hrtime.bigint();
   const options = { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } };
-  const r = TIME ? spawnSync(TIME, ['-f', '%M', cmd, ...cmdArgs], options) : spawnSync(cmd, cmdArgs, options);
+  const r = TIME ? spawnSync(TIME, ['-f', '%M %U %S', cmd, ...cmdArgs], options) : spawnSync(cmd, cmdArgs, options);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (r.status !== 0) throw new Error(`${cmd} ${cmdArgs.join(' ')} failed:\n${r.stderr}`);
-  const rssKb = TIME ? Number(r.stderr.trim().split('\n').pop()) : Number.NaN;
-  return { seconds, rssMb: rssKb / 1024 };
+  const [rssKb, user, system] = TIME ? r.stderr.trim().split('\n').pop().split(' ').map(Number) : [];
+  const sample = { seconds, rssMb: rssKb / 1024, cpuSeconds: user + system };
+  measured.push(sample);
+  return sample;
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -83,18 +86,28 @@ function summarise(samples, count) {
   return { seconds, rssMb: Math.max(...samples.map((s) => s.rssMb)), linesPerSecond: count / seconds };
 }
 
-/** CPU time the hypervisor gave to others (steal), from /proc/stat; null where unavailable. */
+/** The machine's CPU counters from /proc/stat (clock ticks, 100 a second); null where unavailable. */
 function cpuTimes() {
   try {
     const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    return { steal: f[7], total: f.reduce((a, b) => a + b, 0) };
+    return { busy: f[0] + f[1] + f[2] + f[5] + f[6], steal: f[7], total: f.reduce((a, b) => a + b, 0) };
   } catch {
     return null;
   }
 }
 
-const stealSince = (before, after = cpuTimes()) =>
-  before && after ? (100 * (after.steal - before.steal)) / (after.total - before.total) : Number.NaN;
+/**
+ * What else ran during a case: steal (% of the CPU time the VM's host gave to other guests) and the
+ * cores other processes of this machine kept busy on average (its busy time less the bench's own).
+ */
+function contention(before, samples, after = cpuTimes()) {
+  if (!before || !after) return 'contention unknown';
+  const steal = (100 * (after.steal - before.steal)) / (after.total - before.total);
+  const wall = (after.total - before.total) / 100 / cpus().length;
+  const ours = samples.reduce((n, s) => n + s.cpuSeconds, 0);
+  const others = Math.max(0, (after.busy - before.busy) / 100 - ours) / wall;
+  return `steal ${steal.toFixed(0)}%, other processes ${others.toFixed(2)} cores`;
+}
 
 const VOLATILE = /^! (Last modified|Compiled by)/;
 
@@ -120,8 +133,7 @@ const row = (what, m, count, note = '') =>
 function flcAlone(label, config, count, target) {
   const before = cpuTimes();
   const samples = Array.from({ length: runs }, () => flcOnce(config, join(TMP, 'out-flc.txt')));
-  const steal = stealSince(before);
-  row(`flc, ${label}`, summarise(samples, count), count, `${target}; steal ${steal.toFixed(0)}%`);
+  row(`flc, ${label}`, summarise(samples, count), count, `${target}; ${contention(before, samples)}`);
 }
 
 /** Interleaved pairs flc/reference on one configuration; outputs compared after the first pair. */
@@ -144,9 +156,9 @@ function againstReference(name, label, config, count, targetOf) {
       );
     }
   }
-  const steal = stealSince(before);
+  const busy = contention(before, [...flcSamples, ...refSamples]);
   const f = summarise(flcSamples, count);
-  row(`flc, ${label}`, f, count, withReference ? '' : `steal ${steal.toFixed(0)}%`);
+  row(`flc, ${label}`, f, count, withReference ? '' : busy);
   if (!withReference) return;
   const r = summarise(refSamples, count);
   const ratios = refSamples.map((ref, i) => ref.seconds / flcSamples[i].seconds);
@@ -156,7 +168,7 @@ function againstReference(name, label, config, count, targetOf) {
     r,
     count,
     `flc is ${median(ratios).toFixed(1)}x faster (per pair: ${ratios.map((x) => x.toFixed(1)).join(', ')}; ` +
-      `${targetOf(r.seconds)}); ${same}; steal ${steal.toFixed(0)}%`,
+      `${targetOf(r.seconds)}); ${same}; ${busy}`,
   );
 }
 
@@ -229,7 +241,7 @@ withManifest(ROOT, () => {
   }
 });
 
-const steal = stealSince(cpuBefore);
+const busy = contention(cpuBefore, measured);
 const memory = `${(totalmem() / 2 ** 30).toFixed(0)} GiB`;
 const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${memory}, Node ${process.version}`;
 const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
@@ -239,7 +251,8 @@ const table = [
   `\`node bench/compile/run.js --runs ${runs}${only === CASES ? '' : ` --only ${only.join(',')}`}\`. ` +
     `Median of ${runs} runs (whole processes, start-up included, as installed: with the oclif manifest); ` +
     'peak RSS is the largest of them; throughput counts input lines. ' +
-    `CPU steal during the run: ${steal.toFixed(0)}% (time the VM's host gave to other guests), ` +
+    `Contention during the run: ${busy} (steal: CPU time the VM's host gave to other guests; ` +
+    "other processes: this machine's busy time less the bench's own, in cores on average), " +
     `${((Date.now() - started) / 60000).toFixed(0)} min in all.`,
   '',
   '| what | wall | peak RSS | throughput | note |',
