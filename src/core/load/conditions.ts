@@ -46,54 +46,90 @@ export function evaluateCondition(raw: string): boolean {
   return expr === 'true';
 }
 
-/** Index of the directive closing the block that starts at `from`, or -1. */
-function blockEnd(lines: string[], directive: string, from: number, to: number): number {
+/** A line starting with `!#` (every directive does): its index in the list and its text. */
+export interface Directive {
+  readonly index: number;
+  readonly text: string;
+}
+
+/** The lines of `lines` that start with `!#`. */
+export function directivesOf(lines: readonly string[]): Directive[] {
+  const found: Directive[] = [];
+  lines.forEach((text, index) => {
+    if (text.startsWith('!#')) found.push({ index, text });
+  });
+  return found;
+}
+
+/**
+ * Position in `directives` of the one closing the block that starts at `from`, or -1: a nested
+ * `!#if` opens a level that `directive` closes (so in a search for `!#else`, a nested `!#else`
+ * closes it, as the reference counts).
+ */
+function blockEnd(directives: readonly Directive[], directive: string, from: number, to: number): number {
   let depth = 0;
-  for (let i = from; i < to; i += 1) {
-    if (lines[i].startsWith(IF)) depth += 1;
-    else if (lines[i].startsWith(directive)) {
-      if (depth === 0) return i;
+  for (let d = from; d < to; d += 1) {
+    const text = directives[d].text;
+    if (text.startsWith(IF)) depth += 1;
+    else if (text.startsWith(directive)) {
+      if (depth === 0) return d;
       depth -= 1;
     }
   }
   return -1;
 }
 
-/** The indexes of the lines that survive condition resolution, in order. */
-export function resolveConditions(lines: string[]): number[] {
-  const kept: number[] = [];
+/**
+ * Which of a list's `count` lines survive condition resolution (1 kept, 0 dropped), given its
+ * directives: the lines of a block whose condition fails, and the `!#if`/`!#else`/`!#endif` lines
+ * themselves, are dropped. Only directive lines are read, so the list may be in any form.
+ */
+export function conditionMask(count: number, directives: readonly Directive[]): Uint8Array {
+  const keep = new Uint8Array(count).fill(1);
+  const at = (d: number) => directives[d].index;
   const walk = (from: number, to: number): void => {
-    for (let i = from; i < to; i += 1) {
-      const line = lines[i];
-      if (line.startsWith(IF)) {
-        const end = blockEnd(lines, ENDIF, i + 1, to);
-        if (end === -1) throw new ConditionError(`condition end not found for '${line}'`, i);
-        const elseAt = blockEnd(lines, ELSE, i + 1, end);
+    for (let d = from; d < to; d += 1) {
+      const { index, text } = directives[d];
+      if (text.startsWith(IF)) {
+        const end = blockEnd(directives, ENDIF, d + 1, to);
+        if (end === -1) throw new ConditionError(`condition end not found for '${text}'`, index);
+        const elseAt = blockEnd(directives, ELSE, d + 1, end);
         let matched: boolean;
         try {
-          matched = evaluateCondition(line.substring(IF.length).trim());
+          matched = evaluateCondition(text.substring(IF.length).trim());
         } catch (e) {
-          throw new ConditionError(`invalid condition '${line}': ${(e as Error).message}`, i);
+          throw new ConditionError(`invalid condition '${text}': ${(e as Error).message}`, index);
         }
-        if (elseAt === -1) {
-          if (matched) walk(i + 1, end);
+        if (elseAt !== -1 && directives[elseAt].text.trim().length !== ELSE.length) {
+          throw new ConditionError(`invalid directive '${directives[elseAt].text}'`, at(elseAt));
+        }
+        const middle = elseAt === -1 ? end : elseAt;
+        if (matched) {
+          walk(d + 1, middle);
+          keep.fill(0, at(middle), at(end));
         } else {
-          if (lines[elseAt].trim().length !== ELSE.length) {
-            throw new ConditionError(`invalid directive '${lines[elseAt]}'`, elseAt);
-          }
-          if (matched) walk(i + 1, elseAt);
-          else walk(elseAt + 1, end);
+          keep.fill(0, index, at(middle));
+          if (elseAt !== -1) walk(elseAt + 1, end);
         }
-        i = end;
-      } else if (line.startsWith(ELSE)) {
-        throw new ConditionError(`unexpected '${line}' without !#if`, i);
-      } else if (line.startsWith(ENDIF)) {
-        throw new ConditionError(`unexpected '${line}' without !#if`, i);
-      } else {
-        kept.push(i);
+        keep[index] = 0;
+        keep[at(middle)] = 0;
+        keep[at(end)] = 0;
+        d = end;
+      } else if (text.startsWith(ELSE) || text.startsWith(ENDIF)) {
+        throw new ConditionError(`unexpected '${text}' without !#if`, index);
       }
     }
   };
-  walk(0, lines.length);
+  walk(0, directives.length);
+  return keep;
+}
+
+/** The indexes of the lines that survive condition resolution, in order. */
+export function resolveConditions(lines: string[]): number[] {
+  const keep = conditionMask(lines.length, directivesOf(lines));
+  const kept: number[] = [];
+  keep.forEach((k, i) => {
+    if (k === 1) kept.push(i);
+  });
   return kept;
 }

@@ -1,10 +1,22 @@
 import type { SourceReader } from './source-reader.js';
 import type { Lines } from '../transforms/lines.js';
-import { packOrigin } from '../transforms/lines.js';
-import { packBytes, packText, type ListData } from '../transforms/packed.js';
+import { concatLines, keepWhere, packOrigin, unpackOrigin } from '../transforms/lines.js';
+import {
+  concatPacked,
+  isPacked,
+  keepWherePacked,
+  lineCount,
+  lineText,
+  packBytes,
+  packText,
+  slicePacked,
+  unpackLines,
+  type ListData,
+  type PackedLines,
+} from '../transforms/packed.js';
 import { splitInKernel } from '../transforms/kernel.js';
 import { splitText } from './split.js';
-import { ConditionError, resolveConditions } from './conditions.js';
+import { ConditionError, conditionMask, type Directive, directivesOf } from './conditions.js';
 import { SourceRefusedError } from '../errors/source-refused-error.js';
 import { DirectiveError } from '../errors/directive-error.js';
 
@@ -32,12 +44,26 @@ function originOf(location: string): string | null {
 }
 
 /** Drops `! Diff-Path:` lines near the top of an included list, as the reference does. */
-function dropDiffPath(lines: Lines): void {
-  for (let i = 0; i < Math.min(DIFF_PATH_SCAN, lines.text.length); i += 1) {
-    if (lines.text[i].trim().startsWith(DIFF_PATH)) {
-      lines.text.splice(i, 1);
-      if (lines.from) lines.from = Float64Array.from([...lines.from.subarray(0, i), ...lines.from.subarray(i + 1)]);
-    }
+function dropDiffPath(list: ListData): ListData {
+  const n = Math.min(DIFF_PATH_SCAN, lineCount(list));
+  const text = (i: number) => (isPacked(list) ? lineText(list, i) : list.text[i]);
+  let keep: Uint8Array | undefined;
+  for (let i = 0; i < n; i += 1) {
+    if (!text(i).trim().startsWith(DIFF_PATH)) continue;
+    keep ??= new Uint8Array(lineCount(list)).fill(1);
+    keep[i] = 0;
+  }
+  if (!keep) return list;
+  return isPacked(list) ? keepWherePacked(list, keep) : keepWhere(list, keep);
+}
+
+/** `conditionMask`, its errors as DirectiveError at the line's number in the file. */
+function resolved(location: string, count: number, directives: Directive[], lineNo: (i: number) => number) {
+  try {
+    return conditionMask(count, directives);
+  } catch (e) {
+    if (e instanceof ConditionError) throw new DirectiveError(location, lineNo(e.index), e.message);
+    throw e;
   }
 }
 
@@ -52,25 +78,21 @@ async function load(location: string, ctx: LoadContext, chain: string[], read?: 
     for (let i = 0; i < from.length; i += 1) from[i] = packOrigin(fileId, split.numbers![i]);
     return { text: split.lines, from };
   }
-  let kept: number[];
-  try {
-    kept = resolveConditions(split.lines);
-  } catch (e) {
-    if (e instanceof ConditionError)
-      throw new DirectiveError(location, split.numbers?.[e.index] ?? e.index + 1, e.message);
-    throw e;
-  }
+  const numbers = split.numbers;
+  const lineOf = (i: number) => (numbers ? numbers[i] : i + 1);
+  const keep = resolved(location, split.lines.length, directivesOf(split.lines), lineOf);
   const out: string[] = [];
   const from: number[] = [];
-  for (const index of kept) {
+  for (let index = 0; index < keep.length; index += 1) {
+    if (keep[index] === 0) continue;
     const line = split.lines[index];
-    const lineNo = split.numbers ? split.numbers[index] : index + 1;
+    const lineNo = lineOf(index);
     if (!line.startsWith(INCLUDE)) {
       out.push(line);
       if (ctx.tracked) from.push(packOrigin(fileId, lineNo));
       continue;
     }
-    const included = await loadInclude(line.substring(INCLUDE.length).trim(), location, lineNo, ctx, chain);
+    const included = asLines(await loadInclude(line.substring(INCLUDE.length).trim(), location, lineNo, ctx, chain));
     for (const t of included.text) out.push(t);
     if (ctx.tracked && included.from) for (const f of included.from) from.push(f);
   }
@@ -89,16 +111,15 @@ async function loadInclude(ref: string, parent: string, lineNo: number, ctx: Loa
   const child = ctx.reader.resolve(ref, parent);
   if (chain.includes(child)) throw fail(`!#include cycle: ${[...chain, child].join(' -> ')}`);
   if (chain.length >= MAX_INCLUDE_DEPTH) throw fail(`!#include nested deeper than ${MAX_INCLUDE_DEPTH} levels`);
-  let included: Lines;
+  let included: ListData;
   try {
-    included = await load(child, ctx, [...chain, child]);
+    included = await loadPacked(child, ctx, [...chain, child]);
   } catch (e) {
     // A refused include is the request's fault (the server answers 422 naming it), not a broken list.
     if (e instanceof DirectiveError || e instanceof SourceRefusedError) throw e;
     throw fail(`failed to resolve !#include ${ref}: ${(e as Error).message}`, e);
   }
-  dropDiffPath(included);
-  return included;
+  return dropDiffPath(included);
 }
 
 /**
@@ -111,30 +132,86 @@ export function loadList(location: string, ctx: LoadContext): Promise<Lines> {
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** `loadList`, but a list without directives comes back packed (see transforms/packed.ts). */
-export async function loadListPacked(location: string, ctx: LoadContext): Promise<ListData> {
-  // Every directive starts a line with `!#` (conditions.ts, INCLUDE above), so a list with no
-  // such line loads as it is split, and is packed; one with directives is loaded as strings.
+/** `loadList`, but the list comes back packed (see transforms/packed.ts) unless its text cannot be. */
+export function loadListPacked(location: string, ctx: LoadContext): Promise<ListData> {
+  return loadPacked(location, ctx, [location]);
+}
+
+async function loadPacked(location: string, ctx: LoadContext, chain: string[]): Promise<ListData> {
   const given = ctx.reader.readBytes ? await ctx.reader.readBytes(location, ctx.signal) : null;
   // The file's id is `ctx.files.length` read right before its push, after the await: lists load
   // concurrently, and another may have taken the number meanwhile.
-  if (given) {
-    // Without line numbers to keep, a long list is split by the WebAssembly kernel.
-    const split = ctx.tracked ? undefined : splitInKernel(given.bytes, given.length, true);
-    const packed =
-      split !== undefined
-        ? split
-        : packBytes(given.bytes, ctx.tracked ? ctx.files.length : undefined, given.length, true);
-    if (packed) {
-      ctx.files.push(location);
-      return packed;
-    }
+  let packed: PackedLines | null | undefined;
+  // Without line numbers to keep, a long list is split by the WebAssembly kernel.
+  if (given && !ctx.tracked) packed = splitInKernel(given.bytes, given.length);
+  if (given && packed === undefined)
+    packed = packBytes(given.bytes, ctx.tracked ? ctx.files.length : undefined, given.length);
+  let text: string | undefined;
+  if (!packed) {
+    text = given ? utf8.decode(given.bytes.subarray(0, given.length)) : await ctx.reader.read(location, ctx.signal);
+    packed = packText(text, ctx.tracked ? ctx.files.length : undefined);
   }
-  const text = given ? utf8.decode(given.bytes.subarray(0, given.length)) : await ctx.reader.read(location, ctx.signal);
-  const packed = packText(text, ctx.tracked ? ctx.files.length : undefined, true);
-  if (packed) {
-    ctx.files.push(location);
-    return packed;
+  if (!packed) return load(location, ctx, chain, text);
+  ctx.files.push(location);
+  return resolvePacked(packed, location, ctx, chain);
+}
+
+/**
+ * A packed list's directives resolved on its bytes: the lines outside live condition blocks are
+ * dropped in place, and each `!#include` line is replaced by the list it names. Only lines that
+ * start with `!#` are decoded.
+ */
+async function resolvePacked(
+  list: PackedLines,
+  location: string,
+  ctx: LoadContext,
+  chain: string[],
+): Promise<ListData> {
+  const { bytes, start, end } = list;
+  const directives: Directive[] = [];
+  for (let i = 0; i < start.length; i += 1) {
+    const s = start[i];
+    if (end[i] - s >= 2 && bytes[s] === 33 && bytes[s + 1] === 35)
+      directives.push({ index: i, text: lineText(list, i) });
   }
-  return load(location, ctx, [location], text);
+  if (directives.length === 0) return list;
+  // Line numbers are kept with provenance only; without, a directive error names index + 1, as
+  // the string path does.
+  const lineNo = (i: number) => (list.from ? unpackOrigin(list.from[i])!.line : i + 1);
+  const keep = resolved(location, start.length, directives, lineNo);
+  // Each live `!#include` is cut out, and where it was (counted in kept lines) its list goes.
+  const includes: { at: number; list: ListData }[] = [];
+  let dropped = 0;
+  let counted = 0;
+  for (const { index, text } of directives) {
+    if (keep[index] === 0 || !text.startsWith(INCLUDE)) continue;
+    keep[index] = 0;
+    dropped += countZeros(keep, counted, index);
+    counted = index;
+    const at = index - dropped;
+    const ref = text.substring(INCLUDE.length).trim();
+    includes.push({ at, list: await loadInclude(ref, location, lineNo(index), ctx, chain) });
+  }
+  const own = keepWherePacked(list, keep);
+  if (includes.length === 0) return own;
+  const parts: ListData[] = [];
+  let cut = 0;
+  for (const include of includes) {
+    parts.push(slicePacked(own, cut, include.at), include.list);
+    cut = include.at;
+  }
+  parts.push(slicePacked(own, cut, own.start.length));
+  if (parts.every(isPacked)) return concatPacked(parts as PackedLines[], ctx.tracked);
+  return concatLines(parts.map(asLines), ctx.tracked);
+}
+
+/** Zeros in `keep[from, to)`. */
+function countZeros(keep: Uint8Array, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i += 1) n += 1 - keep[i];
+  return n;
+}
+
+function asLines(list: ListData): Lines {
+  return isPacked(list) ? unpackLines(list) : list;
 }

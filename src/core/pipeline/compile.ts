@@ -11,7 +11,9 @@ import {
   countPackedRules,
   isPacked,
   joinPacked,
+  keepWherePacked,
   lineCount,
+  lineText,
   packStrings,
   unpackLines,
   type ListData,
@@ -129,11 +131,14 @@ function step<T extends ListData>(
   return out;
 }
 
-function filterStep(run: Run, scope: Scope, lines: Lines, set: PatternSet | null, exclude: boolean): Lines {
+function filterStep(run: Run, scope: Scope, lines: ListData, set: PatternSet | null, exclude: boolean): ListData {
   if (!set || set.size === 0) return lines;
   return step(run, scope, exclude ? 'Exclusions' : 'Inclusions', lines, (ctx) => {
-    const keep = new Uint8Array(lines.text.length);
-    lines.text.forEach((line, i) => {
+    const count = lineCount(lines);
+    const text = isPacked(lines) ? (i: number) => lineText(lines, i) : (i: number) => lines.text[i];
+    const keep = new Uint8Array(count);
+    for (let i = 0; i < count; i += 1) {
+      const line = text(i);
       const hit = set.match(line);
       if ((hit !== null) !== exclude) keep[i] = 1;
       else if (ctx.reporting) {
@@ -142,8 +147,8 @@ function filterStep(run: Run, scope: Scope, lines: Lines, set: PatternSet | null
           : ['not-included', 'matches no inclusion'];
         ctx.removed(line, lines.from?.[i], code, reason);
       }
-    });
-    return keepWhere(lines, keep);
+    }
+    return isPacked(lines) ? keepWherePacked(lines, keep) : keepWhere(lines, keep);
   });
 }
 
@@ -184,11 +189,8 @@ async function applyScope(run: Run, scope: Scope, lines: ListData, cfg: Filterab
     patternSet(run, 'exclusions file', cfg.exclusions, cfg.exclusions_sources),
     patternSet(run, 'inclusions file', cfg.inclusions, cfg.inclusions_sources),
   ]);
-  let out: ListData = lines;
-  if (exclusions?.size || inclusions?.size) {
-    out = filterStep(run, scope, asLines(out), exclusions, true);
-    out = filterStep(run, scope, out, inclusions, false);
-  }
+  let out = filterStep(run, scope, lines, exclusions, true);
+  out = filterStep(run, scope, out, inclusions, false);
   const plan: Transformation[] = planTransformations((cfg.transformations ?? []) as Transformation['name'][]);
   for (const t of plan) {
     const input: ListData = out;

@@ -145,14 +145,10 @@ const SPLIT_MIN_BYTES = 65_536;
  * and split there (`splitPacked`'s byte loop runs cold, once per list, so V8 never optimises it). The list
  * returned views that memory from 0; its line ranges are arrays in it, sized for the most lines
  * the bytes can hold (pages never written cost nothing). Null where `packBytes` gives null (a
- * non-ASCII edge, a directive); undefined for a short list, or without WebAssembly or a memory
+ * non-ASCII edge); undefined for a short list, or without WebAssembly or a memory
  * that large: the caller then packs in TypeScript.
  */
-export function splitInKernel(
-  bytes: Uint8Array,
-  length: number,
-  refuseDirectives: boolean,
-): PackedLines | null | undefined {
+export function splitInKernel(bytes: Uint8Array, length: number): PackedLines | null | undefined {
   if (length < SPLIT_MIN_BYTES) return undefined;
   const range = trimmedRange(bytes, 0, length);
   if (range === null) return null;
@@ -164,7 +160,7 @@ export function splitInKernel(
   const memory = newKernel(ends + 4 * most);
   if (memory === null) return undefined;
   new Uint8Array(memory.buffer).set(bytes.subarray(0, length), KERNEL_BASE);
-  const n = memory.kernel.split(KERNEL_BASE + range[0], KERNEL_BASE + range[1], starts, ends, refuseDirectives ? 1 : 0);
+  const n = memory.kernel.split(KERNEL_BASE + range[0], KERNEL_BASE + range[1], starts, ends, 0);
   if (n === -1) return null;
   const view = (at: number) => new Int32Array(memory.buffer, at, n);
   return packedLines(

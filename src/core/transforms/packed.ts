@@ -89,10 +89,8 @@ const LF = 10;
  * split on runs of CR/LF. Returns null for text that is not well-formed UTF-16 (a lone
  * surrogate would not survive encoding), which then stays in string form.
  * With `fileId`, each line's provenance is its 1-based line number in that file.
- * With `refuseDirectives`, also null when a line starts with `!#` (a directive: the loader
- * resolves those on the lines as strings).
  */
-export function packText(text: string, fileId?: number, refuseDirectives = false): PackedLines | null {
+export function packText(text: string, fileId?: number): PackedLines | null {
   if (!text.isWellFormed()) return null;
   const trimmed = text.trim();
   // Room after the bytes, for the text a rewrite appends: twice the units, as much again for
@@ -106,7 +104,7 @@ export function packText(text: string, fileId?: number, refuseDirectives = false
     used = bytes.length;
   }
   const lead = fileId === undefined ? 0 : countBreaks(text, 0, text.length - text.trimStart().length);
-  return splitPacked(bytes, used, 0, used, 1 + lead, fileId, refuseDirectives);
+  return splitPacked(bytes, used, 0, used, 1 + lead, fileId);
 }
 
 /**
@@ -114,15 +112,9 @@ export function packText(text: string, fileId?: number, refuseDirectives = false
  * checked), without decoding them: the lines are ranges of `bytes` itself, and the bytes
  * after `length` are room for text appended later. Returns null when the list begins or
  * ends, after ASCII whitespace, with a non-ASCII character, which might be whitespace that
- * `trim()` removes; such a list is decoded and packed as text. With `refuseDirectives`,
- * also null when a line starts with `!#`, as `packText`.
+ * `trim()` removes; such a list is decoded and packed as text.
  */
-export function packBytes(
-  bytes: Uint8Array,
-  fileId?: number,
-  length = bytes.length,
-  refuseDirectives = false,
-): PackedLines | null {
+export function packBytes(bytes: Uint8Array, fileId?: number, length = bytes.length): PackedLines | null {
   const range = trimmedRange(bytes, 0, length);
   if (range === null) return null;
   const [s, e] = range;
@@ -130,7 +122,7 @@ export function packBytes(
   if (fileId !== undefined) {
     for (let i = 0; i < s; i += 1) if (bytes[i] === LF || (bytes[i] === CR && bytes[i + 1] !== LF)) lineNo += 1;
   }
-  return splitPacked(bytes, length, s, e, lineNo, fileId, refuseDirectives);
+  return splitPacked(bytes, length, s, e, lineNo, fileId);
 }
 
 /**
@@ -149,7 +141,7 @@ export function trimmedRange(bytes: Uint8Array, from: number, to: number): [numb
 /**
  * Splits `bytes[from, to)` (trimmed) into lines on runs of CR/LF; the first line's number
  * is `lineNo`. The buffer's bytes outside the range stay, unused by any line; those from
- * `used` on are free. With `refuseDirectives`, null when a line starts with `!#`.
+ * `used` on are free.
  */
 function splitPacked(
   bytes: Uint8Array,
@@ -158,13 +150,11 @@ function splitPacked(
   to: number,
   lineNo: number,
   fileId: number | undefined,
-  refuseDirectives: boolean,
-): PackedLines | null {
+): PackedLines {
   let start = new Int32Array(Math.max(16, (to - from) >> 4));
   let end = new Int32Array(start.length);
   let origins = fileId === undefined ? undefined : new Float64Array(start.length);
   if (origins) origins[0] = packOrigin(fileId!, lineNo);
-  if (refuseDirectives && isDirectiveStart(bytes, from, to)) return null;
   start[0] = from;
   // Four bytes at a time where the buffer allows it (see below): words with no byte under 14
   // hold no line break and are passed over whole.
@@ -192,7 +182,6 @@ function splitPacked(
       end = widen(end, new Int32Array(k * 2));
       if (origins) origins = widen(origins, new Float64Array(k * 2));
     }
-    if (refuseDirectives && isDirectiveStart(bytes, j, to)) return null;
     start[k] = j;
     if (origins) origins[k] = packOrigin(fileId!, lineNo);
     i = j - 1;
@@ -200,11 +189,6 @@ function splitPacked(
   end[k] = to;
   const count = k + 1;
   return packedLines(bytes, used, start.subarray(0, count), end.subarray(0, count), origins?.subarray(0, count));
-}
-
-/** Whether the line at `i` starts with `!#`, as every directive the loader knows does. */
-function isDirectiveStart(bytes: Uint8Array, i: number, to: number): boolean {
-  return bytes[i] === 33 && i + 1 < to && bytes[i + 1] === 35;
 }
 
 /** `next` holding `a`'s values at its start (for growing typed arrays). */
@@ -303,6 +287,12 @@ export function keepWherePacked(list: PackedLines, keep: Uint8Array): PackedLine
   );
 }
 
+/** Lines `[from, to)` of the list, as views of its arrays (nothing copied). */
+export function slicePacked(list: PackedLines, from: number, to: number): PackedLines {
+  const { bytes, used, start, end } = list;
+  return packedLines(bytes, used, start.subarray(from, to), end.subarray(from, to), list.from?.subarray(from, to));
+}
+
 /**
  * Concatenates packed lists into one buffer; provenance is kept when `tracked`.
  *
@@ -317,17 +307,17 @@ export function concatPacked(parts: PackedLines[], tracked: boolean): PackedLine
   let count = 0;
   for (const p of parts) count += p.start.length;
   const largest = parts.reduce((a, p) => (p.used > a.used ? p : a), parts[0]);
-  // Each list's bytes once, however often it is a part.
-  const placed = parts.length > 0 ? [...new Set([largest, ...parts])] : [];
+  // Each buffer once, however many parts view it (a list cut around its `!#include` lines).
+  const placed = parts.length > 0 ? [...new Map([largest, ...parts].map((p) => [p.bytes, p])).values()] : [];
   let used = 0;
   for (const p of placed) used += p.used;
-  const shift = new Map<PackedLines, number>();
+  const shift = new Map<Uint8Array, number>();
   const inPlace = parts.length > 0 && largest.bytes.length - largest.used >= used - largest.used;
   const bytes = inPlace ? largest.bytes : new Uint8Array(used + (used >> 1));
   let o = 0;
   for (const p of placed) {
-    if (!(inPlace && p === largest)) bytes.set(p.bytes.subarray(0, p.used), o);
-    shift.set(p, o);
+    if (!(inPlace && p.bytes === largest.bytes)) bytes.set(p.bytes.subarray(0, p.used), o);
+    shift.set(p.bytes, o);
     o += p.used;
   }
   const start = new Int32Array(count);
@@ -335,7 +325,7 @@ export function concatPacked(parts: PackedLines[], tracked: boolean): PackedLine
   const from = tracked ? new Float64Array(count) : undefined;
   let k = 0;
   for (const p of parts) {
-    const by = shift.get(p)!;
+    const by = shift.get(p.bytes)!;
     if (by === 0) {
       start.set(p.start, k);
       end.set(p.end, k);

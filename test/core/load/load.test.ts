@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { splitText } from '../../../src/core/load/split.js';
 import { evaluateCondition, resolveConditions } from '../../../src/core/load/conditions.js';
 import { loadList, loadListPacked } from '../../../src/core/load/load-list.js';
-import { isPacked, unpackLines } from '../../../src/core/transforms/packed.js';
+import { isPacked, type ListData, unpackLines } from '../../../src/core/transforms/packed.js';
 import { unpackOrigin } from '../../../src/core/transforms/lines.js';
 import { DirectiveError } from '../../../src/core/errors/directive-error.js';
 import { memoryReader } from '../../support/memory-reader.js';
@@ -127,17 +127,18 @@ describe('loadListPacked from bytes', () => {
   }
 
   // Each list: whether it comes back packed, and whether it is packed straight from its bytes
-  // (ASCII edges, no `!#`) rather than from their decoded text.
+  // (ASCII edges) rather than from their decoded text. Directives are resolved on the packed
+  // list; an included list is joined to it in a new buffer.
   const cases: [string, boolean, boolean][] = [
     ['/plain.txt', true, true],
     ['/empty.txt', true, true],
     ['/bom.txt', true, false],
     ['/unicode-edge.txt', true, false],
-    ['/directive.txt', false, false],
+    ['/directive.txt', true, false],
     // Only a line that starts with `!#` can be a directive; `!#` elsewhere packs as usual.
     ['/mark-inside.txt', true, true],
     ['/indented-mark.txt', true, true],
-    ['/late-directive.txt', false, false],
+    ['/late-directive.txt', true, true],
   ];
 
   test.each(cases)(
@@ -154,9 +155,9 @@ describe('loadListPacked from bytes', () => {
       expect(isPacked(fromBytes)).toBe(packed);
       // Packed straight from the bytes means the lines are ranges of the very buffer the reader gave.
       expect(isPacked(fromBytes) && fromBytes.bytes === reader.given[0]).toBe(straight);
-      // The list itself is read once, as bytes; only an included list is read as text.
-      expect(reader.byteReads).toEqual([location]);
-      expect(reader.reads).toEqual(location === '/directive.txt' ? ['/plain.txt'] : []);
+      // Each list is read once, as bytes, the included one too.
+      expect(reader.byteReads).toEqual(location === '/directive.txt' ? [location, '/plain.txt'] : [location]);
+      expect(reader.reads).toEqual([]);
     },
   );
 
@@ -169,5 +170,95 @@ describe('loadListPacked from bytes', () => {
       '0.0.0.0 b.example',
       '! comment',
     ]);
+  });
+});
+
+/** A seeded generator of lines, to make lists with directives in every arrangement. */
+function rng(seed: number) {
+  let state = seed >>> 0;
+  return (n: number) => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return Math.floor((state / 4294967296) * n);
+  };
+}
+
+const DIRECTIVE_LINES = [
+  '!#if true',
+  '!#if false',
+  '!#if !false',
+  '!#if (true && !false) || false',
+  '!#if (true',
+  '!#if',
+  '!#else',
+  '!#else junk',
+  '!#endif',
+  '!#include /inc-a.txt',
+  '!#include /inc-b.txt',
+  '!#include /gone.txt',
+  '!#include',
+  '!#safari_cb_affinity(general)',
+  '  !#if false',
+  '! Diff-Path: x.patch',
+];
+const RULES = ['||a.example^', '0.0.0.0 b.example', '! comment', 'c.example', '', '||ü.example^', 'example.org##.ad'];
+
+function listWithDirectives(random: (n: number) => number, lines: number, eol: string): string {
+  const out: string[] = [];
+  for (let i = 0; i < lines; i += 1) {
+    const pool = random(3) === 0 ? DIRECTIVE_LINES : RULES;
+    out.push(pool[random(pool.length)]);
+  }
+  return out.join(eol);
+}
+
+describe('directives resolved on packed lists', () => {
+  test('give the lines, provenance and errors the string path gives, on 600 generated lists', async () => {
+    const random = rng(7);
+    for (let n = 0; n < 600; n += 1) {
+      const eol = random(2) === 0 ? '\n' : '\r\n';
+      const files: Record<string, string> = {
+        '/main.txt': listWithDirectives(random, 1 + random(14), eol),
+        // Included lists: balanced blocks only half the time, a Diff-Path line near the top.
+        '/inc-a.txt': `! Diff-Path: a.patch${eol}${listWithDirectives(random, random(6), eol)}`,
+        '/inc-b.txt': RULES.join(eol),
+      };
+      for (const tracked of [true, false]) {
+        const outcome = async (load: () => Promise<ListData>) => {
+          try {
+            const list = await load();
+            const lines = isPacked(list) ? unpackLines(list) : list;
+            return { text: lines.text, from: lines.from && Array.from(lines.from) };
+          } catch (e) {
+            return { error: (e as Error).message };
+          }
+        };
+        const strings = await outcome(() => loadList('/main.txt', { reader: memoryReader(files), tracked, files: [] }));
+        const packed = await outcome(() =>
+          loadListPacked('/main.txt', { reader: memoryReader(files), tracked, files: [] }),
+        );
+        expect(packed, `${JSON.stringify(files)} tracked: ${tracked}`).toEqual(strings);
+      }
+    }
+  });
+
+  test('a long list split by the kernel keeps its live blocks and includes', async () => {
+    const body = Array.from({ length: 6000 }, (_, i) => `||r${i}.example^`);
+    const text = ['!#if false', '||gone.example^', '!#endif', ...body, '!#include /inc-b.txt', '||last.example^'].join(
+      '\n',
+    );
+    const encoder = new TextEncoder();
+    const files = { '/long.txt': text, '/inc-b.txt': RULES.join('\n') };
+    const reader = Object.assign(memoryReader(files), {
+      async readBytes(location: string) {
+        const bytes = encoder.encode(files[location as keyof typeof files]);
+        return { bytes, length: bytes.length };
+      },
+    });
+    const packed = await loadListPacked('/long.txt', { reader, tracked: false, files: [] });
+    const strings = await loadList('/long.txt', { reader: memoryReader(files), tracked: false, files: [] });
+    expect(isPacked(packed)).toBe(true);
+    expect(unpackLines(packed as Parameters<typeof unpackLines>[0]).text).toEqual(strings.text);
+    expect(strings.text).not.toContain('||gone.example^');
+    expect(strings.text.slice(-3)).toEqual(['||ü.example^', 'example.org##.ad', '||last.example^']);
   });
 });
