@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { firstDifference, flcOutput, referenceOutput } from '../support/reference.js';
+import { ENGINES, firstDifference, flcOutput, referenceOutput } from '../support/reference.js';
 import type { Configuration } from '../../src/core/config/schema.js';
 
 const CORPUS = resolve(import.meta.dirname, '../../../shared/corpus');
@@ -14,16 +14,19 @@ describe('corpus lists under the reference quick configuration', () => {
   });
 
   test.each(lists)(
-    '%s compiles exactly as @adguard/hostlist-compiler 2.1.1',
+    '%s compiles exactly as @adguard/hostlist-compiler 2.1.1, on every engine',
     async (file) => {
       const config: Configuration = {
         name: 'Blocklist',
         sources: [{ source: join(CORPUS, file) }],
         transformations: [...QUICK],
       };
-      const [reference, ours] = await Promise.all([referenceOutput(config), flcOutput(config)]);
-      expect(firstDifference(reference, ours)).toBeNull();
-      expect(ours[1]).toBe('! Title: Blocklist');
+      const [reference, ...ours] = await Promise.all([
+        referenceOutput(config),
+        ...ENGINES.map((engine) => flcOutput(config, engine)),
+      ]);
+      ENGINES.forEach((engine, i) => expect(firstDifference(reference, ours[i]), engine).toBeNull());
+      expect(ours[0][1]).toBe('! Title: Blocklist');
     },
     180_000,
   );

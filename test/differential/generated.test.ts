@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { firstDifference, flcOutput, referenceOutput } from '../support/reference.js';
+import { ENGINES, firstDifference, flcOutput, referenceOutput } from '../support/reference.js';
 import { trickyList } from '../support/tricky-lines.js';
 import { TRANSFORMATION_NAMES, type TransformationName } from '../../src/core/transforms/types.js';
 import type { Configuration } from '../../src/core/config/schema.js';
@@ -14,7 +14,12 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'flc-diff-'));
   writeFileSync(file('a.txt'), trickyList(1500, 1));
   writeFileSync(file('b.txt'), trickyList(1500, 2, '\r\n'));
-  writeFileSync(file('c.txt'), `\n\n  ${trickyList(400, 3, '\n\n')}\r\n\r\n`);
+  // With directives, so that every transformation and combination also runs on a list that has them.
+  writeFileSync(
+    file('c.txt'),
+    `\n\n  ${trickyList(400, 3, '\n\n')}\r\n!#if false\r\n||c-hidden.example^\r\n!#else\r\n||c-else.example^\r\n` +
+      `!#endif\n!#include inc-child.txt\n${trickyList(200, 4)}\r\n\r\n`,
+  );
   writeFileSync(file('excl.txt'), '! exclusions\nex1\n\n/^@@/\n*.org^\n');
   writeFileSync(file('incl.txt'), '# inclusions\n||\n/\\./\n');
   writeFileSync(file('empty.txt'), '');
@@ -45,10 +50,14 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Every engine of flc gives the reference's output. */
 async function same(config: Configuration) {
-  const [reference, ours] = await Promise.all([referenceOutput(config), flcOutput(config)]);
-  expect(firstDifference(reference, ours)).toBeNull();
-  return ours;
+  const [reference, ...ours] = await Promise.all([
+    referenceOutput(config),
+    ...ENGINES.map((engine) => flcOutput(config, engine)),
+  ]);
+  ENGINES.forEach((engine, i) => expect(firstDifference(reference, ours[i]), engine).toBeNull());
+  return ours[0];
 }
 
 const VALIDATORS = [

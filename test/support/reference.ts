@@ -20,11 +20,24 @@ export async function referenceOutput(config: unknown): Promise<string[]> {
   return stripVolatile(await referenceCompile(structuredClone(config)));
 }
 
-/** flc's output for the same configuration. */
-export async function flcOutput(config: Configuration): Promise<string[]> {
+/**
+ * flc's two engines, as `compile` chooses them: the packed one (the default; it works on bytes
+ * where it can) and the plain TypeScript one (`packed: false`); `packed+report` is the packed one
+ * recording every removed line, which keeps provenance and so leaves the kernel's shortcuts out.
+ */
+export const ENGINES = ['packed', 'strings', 'packed+report'] as const;
+export type Engine = (typeof ENGINES)[number];
+
+/** flc's output for the same configuration, from one engine. */
+export async function flcOutput(config: Configuration, engine: Engine = 'packed'): Promise<string[]> {
   const reader = new NodeSourceReader({ ...DEFAULT_HTTP, baseDir: '/', cacheDir: null, userAgent: 'flc-test' });
   try {
-    const result = await compile(config, { reader, compiler: 'flc vtest' });
+    const result = await compile(config, {
+      reader,
+      compiler: 'flc vtest',
+      packed: engine !== 'strings',
+      report: engine === 'packed+report',
+    });
     return stripVolatile(result.lines);
   } finally {
     await reader.close();
