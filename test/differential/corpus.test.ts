@@ -25,7 +25,7 @@ describe('corpus lists under the reference quick configuration', () => {
         referenceOutput(config),
         ...ENGINES.map((engine) => flcOutput(config, engine)),
       ]);
-      ENGINES.forEach((engine, i) => expect(firstDifference(reference, ours[i]), engine).toBeNull());
+      for (const [i, engine] of ENGINES.entries()) expect(firstDifference(reference, ours[i]), engine).toBeNull();
       expect(ours[0][1]).toBe('! Title: Blocklist');
     },
     180_000,

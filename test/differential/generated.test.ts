@@ -56,7 +56,7 @@ async function same(config: Configuration) {
     referenceOutput(config),
     ...ENGINES.map((engine) => flcOutput(config, engine)),
   ]);
-  ENGINES.forEach((engine, i) => expect(firstDifference(reference, ours[i]), engine).toBeNull());
+  for (const [i, engine] of ENGINES.entries()) expect(firstDifference(reference, ours[i]), engine).toBeNull();
   return ours[0];
 }
 
