@@ -272,3 +272,30 @@ describe('packed and string compilation', () => {
     expect((await run(true)).lines).toEqual((await run(false)).lines);
   });
 });
+
+describe('where the packed engine hands over to strings, the events say so', () => {
+  const notes = async (files: Record<string, string>, transformations: string[], packed = true) => {
+    const events: CompileEvent[] = [];
+    await compile(
+      { name: 'L', sources: Object.keys(files).map((source) => ({ source })), transformations } as never,
+      { reader: memoryReader(files), compiler: 'flc', onEvent: (e) => events.push(e), packed },
+    );
+    return events.flatMap((e) => (e.type === 'log' && e.level === 'debug' ? [e.message] : []));
+  };
+
+  test('a transformation without a packed form, once per scope, and nothing when all have one', async () => {
+    const files = { '/a.txt': '||a.example^$third-party\n!#if true\n||b.example^\n!#endif' };
+    expect(await notes(files, ['Compress', 'RemoveModifiers', 'InvertAllow'])).toEqual([
+      'list: RemoveModifiers works on text, so the steps from it on run on strings',
+    ]);
+    expect(await notes(files, ['Compress', 'Validate', 'Deduplicate'])).toEqual([]);
+    // The plain TypeScript engine was asked for: nothing falls back.
+    expect(await notes(files, ['RemoveModifiers'], false)).toEqual([]);
+  });
+
+  test('a source whose text is not well-formed Unicode', async () => {
+    expect(await notes({ '/a.txt': '||a.example^', '/b.txt': '||\ud800.example^' }, [])).toEqual([
+      'source 2: its text (or a list it includes) is not well-formed Unicode, so it compiles on strings',
+    ]);
+  });
+});

@@ -194,6 +194,12 @@ async function applyScope(run: Run, scope: Scope, lines: ListData, cfg: Filterab
   const plan: Transformation[] = planTransformations((cfg.transformations ?? []) as Transformation['name'][]);
   for (const t of plan) {
     const input: ListData = out;
+    if (isPacked(input) && !t.applyPacked) {
+      // The rest of this scope runs on strings: slower, and -v says so.
+      const where = scope.kind === 'global' ? 'list' : `source ${scope.index + 1}`;
+      const message = `${where}: ${t.name} works on text, so the steps from it on run on strings`;
+      run.emit({ type: 'log', level: 'debug', message });
+    }
     out = step(
       run,
       scope,
@@ -252,6 +258,10 @@ async function compileSource(
   await turn;
   run.emit({ type: 'source:complete', index, source: source.source, lineCount: lineCount(lines), durationMs });
   if (run.report) run.report.sources[index] = { source: source.source, lineCount: lineCount(lines), durationMs };
+  if (run.options.packed !== false && !isPacked(lines)) {
+    const message = `source ${index + 1}: its text (or a list it includes) is not well-formed Unicode`;
+    run.emit({ type: 'log', level: 'debug', message: `${message}, so it compiles on strings` });
+  }
   const out = await applyScope(run, scope, lines, source);
   run.emit({ type: 'progress', phase: 'load', completed: index + 1, total });
   return out;
