@@ -276,10 +276,12 @@ describe('packed and string compilation', () => {
 describe('where the packed engine hands over to strings, the events say so', () => {
   const notes = async (files: Record<string, string>, transformations: string[], packed = true) => {
     const events: CompileEvent[] = [];
-    await compile(
-      { name: 'L', sources: Object.keys(files).map((source) => ({ source })), transformations } as never,
-      { reader: memoryReader(files), compiler: 'flc', onEvent: (e) => events.push(e), packed },
-    );
+    await compile({ name: 'L', sources: Object.keys(files).map((source) => ({ source })), transformations } as never, {
+      reader: memoryReader(files),
+      compiler: 'flc',
+      onEvent: (e) => events.push(e),
+      packed,
+    });
     return events.flatMap((e) => (e.type === 'log' && e.level === 'debug' ? [e.message] : []));
   };
 
