@@ -301,3 +301,17 @@ describe('where the packed engine hands over to strings, the events say so', () 
     ]);
   });
 });
+
+test('an exclusions file that many sources share is read once per compile, and applies to each', async () => {
+  const files = {
+    '/a.txt': '||a.example^\n||drop.example^',
+    '/b.txt': '||b.example^\n||drop.example^',
+    '/c.txt': '||c.example^\n||drop.example^',
+    '/excl.txt': '! shared\ndrop.example',
+  };
+  const reader = memoryReader(files);
+  const sources = ['/a.txt', '/b.txt', '/c.txt'].map((source) => ({ source, exclusions_sources: ['/excl.txt'] }));
+  const result = await compile({ name: 'L', sources }, { reader, compiler: 'flc', packed: false });
+  expect(reader.reads.filter((r) => r === '/excl.txt')).toEqual(['/excl.txt']);
+  expect(result.lines.filter((l) => l.startsWith('||'))).toEqual(['||a.example^', '||b.example^', '||c.example^']);
+});

@@ -76,6 +76,8 @@ interface Run {
   skip: boolean;
   /** Where removed lines go: the report's list, or the caller's `onRemoved`; null when nobody asks. */
   removed: ((line: RemovedLine) => void) | null;
+  /** Exclusion and inclusion sets compiled so far, by what they were made from. */
+  patternSets: Map<string, Promise<PatternSet | null>>;
 }
 
 function checkAborted(signal: AbortSignal): void {
@@ -154,13 +156,32 @@ function filterStep(run: Run, scope: Scope, lines: ListData, set: PatternSet | n
 
 type Filterable = Pick<SourceConfig, 'exclusions' | 'exclusions_sources' | 'inclusions' | 'inclusions_sources'>;
 
-async function patternSet(
+/**
+ * The compiled set of these patterns and pattern files. Configurations give many sources the same
+ * exclusion files: each set is read and compiled once per compile.
+ */
+function patternSet(
   run: Run,
   role: 'exclusions file' | 'inclusions file',
   patterns?: string[],
   sources?: string[],
 ): Promise<PatternSet | null> {
-  if (!patterns?.length && !sources?.length) return null;
+  if (!patterns?.length && !sources?.length) return Promise.resolve(null);
+  const key = JSON.stringify([role, patterns ?? [], sources ?? []]);
+  let set = run.patternSets.get(key);
+  if (!set) {
+    set = readPatternSet(run, role, patterns, sources);
+    run.patternSets.set(key, set);
+  }
+  return set;
+}
+
+async function readPatternSet(
+  run: Run,
+  role: 'exclusions file' | 'inclusions file',
+  patterns?: string[],
+  sources?: string[],
+): Promise<PatternSet> {
   const loaded = await Promise.all(
     (sources ?? []).map(async (source) => {
       try {
@@ -336,6 +357,7 @@ export async function compile(config: Configuration, options: CompileOptions): P
     report: options.report === true ? { sources: [], transformations: [], removed: [] } : undefined,
     skip: config.onSourceError === 'skip',
     removed: null,
+    patternSets: new Map(),
   };
   const report = run.report;
   run.removed = options.onRemoved ?? (report ? (line) => report.removed.push(line) : null);
