@@ -81,8 +81,8 @@ class SubstringAutomaton {
   private readonly fail = [0];
   /** Per state, the smallest index among the patterns ending there, itself or through `fail`. */
   private readonly best = [Number.POSITIVE_INFINITY];
-  /** The root's moves as a table: most code units of a line are read at the root. */
-  private readonly root = new Int32Array(0x10000);
+  /** The root's moves on ASCII as a table: most code units of a line are read at the root. */
+  private readonly root = new Int32Array(128);
 
   constructor(texts: readonly (string | null)[]) {
     texts.forEach((text, index) => {
@@ -101,7 +101,7 @@ class SubstringAutomaton {
       }
       this.best[state] = Math.min(this.best[state], index);
     });
-    for (const [code, to] of this.next[0]) this.root[code] = to;
+    for (const [code, to] of this.next[0]) if (code < 128) this.root[code] = to;
     // Breadth first, so a state's fail target (a shorter string) is finished before the state.
     const queue = [...this.next[0].values()];
     for (let q = 0; q < queue.length; q += 1) {
@@ -119,14 +119,15 @@ class SubstringAutomaton {
       const to = this.next[s].get(code);
       if (to !== undefined) return to;
     }
-    return this.root[code];
+    return this.next[0].get(code) ?? 0;
   }
 
   first(line: string): number {
     let state = 0;
     let first = Number.POSITIVE_INFINITY;
     for (let i = 0; i < line.length; i += 1) {
-      state = this.step(state, line.charCodeAt(i));
+      const code = line.charCodeAt(i);
+      state = state === 0 && code < 128 ? this.root[code] : this.step(state, code);
       if (this.best[state] < first) first = this.best[state];
     }
     return first;
