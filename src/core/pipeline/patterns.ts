@@ -72,47 +72,159 @@ export function compilePattern(text: string): LinePattern {
 }
 
 /**
- * A compiled set of patterns. Plain substrings are checked in one pass per line
- * against a map of their first characters, so thousands of patterns stay cheap.
+ * Aho–Corasick over UTF-16 code units: one left-to-right scan of a line finds every pattern in
+ * it, however many there are. `first(line)` is the smallest index (into the texts given) of a
+ * pattern the line contains, or `Infinity`.
  */
-export class PatternSet {
-  readonly size: number;
-  /** Regex and wildcard patterns, in their order (the first that matches is the one reported). */
-  private readonly special: { text: string; regex?: LinePattern; wildcard?: (canonicalLine: string) => boolean }[] = [];
-  private readonly plainByFirst = new Map<string, string[]>();
+class SubstringAutomaton {
+  private readonly next: Map<number, number>[] = [new Map()];
+  private readonly fail = [0];
+  /** Per state, the smallest index among the patterns ending there, itself or through `fail`. */
+  private readonly best = [Number.POSITIVE_INFINITY];
+  /** The root's moves on ASCII as a table: most code units of a line are read at the root. */
+  private readonly root = new Int32Array(128);
 
-  constructor(texts: readonly string[]) {
-    const unique = [...new Set(texts)].filter((t) => t.length > 0);
-    this.size = unique.length;
-    for (const text of unique) {
-      if (text.startsWith('/') && text.endsWith('/') && text.length > 2) {
-        this.special.push({ text, regex: compilePattern(text) });
-      } else if (text.includes('*')) {
-        this.special.push({ text, wildcard: wildcardMatcher(text) });
-      } else {
-        const bucket = this.plainByFirst.get(text[0]);
-        if (bucket) bucket.push(text);
-        else this.plainByFirst.set(text[0], [text]);
+  constructor(texts: readonly (string | null)[]) {
+    texts.forEach((text, index) => {
+      if (text === null) return;
+      let state = 0;
+      for (let i = 0; i < text.length; i += 1) {
+        const code = text.charCodeAt(i);
+        let to = this.next[state].get(code);
+        if (to === undefined) {
+          to = this.next.push(new Map()) - 1;
+          this.next[state].set(code, to);
+          this.fail.push(0);
+          this.best.push(Number.POSITIVE_INFINITY);
+        }
+        state = to;
+      }
+      this.best[state] = Math.min(this.best[state], index);
+    });
+    for (const [code, to] of this.next[0]) if (code < 128) this.root[code] = to;
+    // Breadth first, so a state's fail target (a shorter string) is finished before the state.
+    const queue = [...this.next[0].values()];
+    for (let q = 0; q < queue.length; q += 1) {
+      const state = queue[q];
+      for (const [code, to] of this.next[state]) {
+        this.fail[to] = this.step(this.fail[state], code);
+        this.best[to] = Math.min(this.best[to], this.best[this.fail[to]]);
+        queue.push(to);
       }
     }
   }
 
-  /** The first pattern matching the line, or null. */
-  match(line: string): string | null {
-    if (this.plainByFirst.size > 0) {
-      for (let i = 0; i < line.length; i += 1) {
-        const bucket = this.plainByFirst.get(line[i]);
-        if (!bucket) continue;
-        for (const p of bucket) if (line.startsWith(p, i)) return p;
-      }
+  private step(state: number, code: number): number {
+    for (let s = state; s !== 0; s = this.fail[s]) {
+      const to = this.next[s].get(code);
+      if (to !== undefined) return to;
     }
+    return this.next[0].get(code) ?? 0;
+  }
+
+  first(line: string): number {
+    let state = 0;
+    let first = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < line.length; i += 1) {
+      const code = line.charCodeAt(i);
+      state = state === 0 && code < 128 ? this.root[code] : this.step(state, code);
+      if (this.best[state] < first) first = this.best[state];
+    }
+    return first;
+  }
+}
+
+/** A regex's source, or a wildcard's longest literal part, as one alternative of a set's prefilter. */
+function prefilterSource(text: string, isRegex: boolean): string | null {
+  // Backreferences and named groups change meaning when group numbers shift or names meet.
+  if (isRegex) return /\\[1-9]|\(\?<[^=!]/.test(text) ? null : text.slice(1, -1);
+  const longest = text.split(/\*+/).reduce((a, b) => (b.length > a.length ? b : a));
+  return longest.length > 0 ? longest.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&') : null;
+}
+
+/**
+ * Characters of source per prefilter regex: V8 compiles a long regular expression in more than
+ * linear time and refuses one past a size, so the sources are joined in slices of this length
+ * and a longer pattern is tried alone.
+ */
+const PREFILTER_CHARS = 4_000;
+
+/** A regex or wildcard pattern with its place in the set's order. */
+interface Special {
+  index: number;
+  text: string;
+  /** The prefilter this pattern can match only behind, or -1. */
+  filter: number;
+  regex?: LinePattern;
+  wildcard?: (canonicalLine: string) => boolean;
+}
+
+/**
+ * A compiled set of patterns that names, for a line, the first pattern in the given order that
+ * matches it. Plain substrings share one automaton; regexes and the wildcards' longest literal
+ * parts are joined into prefilter regexes (whose `i` sees case as the wildcards do), and each of
+ * those patterns is tried alone only on the lines that its prefilter lets through.
+ */
+export class PatternSet {
+  readonly size: number;
+  private readonly texts: string[];
+  private readonly plain: SubstringAutomaton;
+  private readonly special: Special[] = [];
+  private readonly prefilters: RegExp[];
+
+  constructor(texts: readonly string[]) {
+    this.texts = [...new Set(texts)].filter((t) => t.length > 0);
+    this.size = this.texts.length;
+    const prefilters: string[][] = [];
+    let length = PREFILTER_CHARS;
+    const plain = this.texts.map((text, index) => {
+      const isRegex = text.startsWith('/') && text.endsWith('/') && text.length > 2;
+      if (!isRegex && !text.includes('*')) return text;
+      const source = prefilterSource(text, isRegex);
+      let filter = -1;
+      if (source !== null && source.length <= PREFILTER_CHARS) {
+        if (length + source.length > PREFILTER_CHARS) {
+          prefilters.push([]);
+          length = 0;
+        }
+        prefilters[prefilters.length - 1].push(source);
+        length += source.length;
+        filter = prefilters.length - 1;
+      }
+      this.special.push(
+        isRegex
+          ? { index, text, filter, regex: compilePattern(text) }
+          : { index, text, filter, wildcard: wildcardMatcher(text) },
+      );
+      return null;
+    });
+    this.plain = new SubstringAutomaton(plain);
+    this.prefilters = prefilters.map((sources) => new RegExp(sources.join('|'), 'mi'));
+  }
+
+  /** The first pattern (in the order given) that matches the line, or null. */
+  match(line: string): string | null {
+    const first = this.plain.first(line);
+    let tested = -1;
+    let passes = true;
     let canonical: string | undefined;
     for (const p of this.special) {
-      if (p.wildcard) {
+      if (p.index > first) break;
+      if (p.filter >= 0) {
+        // Filters come in order, so each is tested at most once per line.
+        if (p.filter !== tested) {
+          tested = p.filter;
+          passes = this.prefilters[tested].test(line);
+        }
+        if (!passes) continue;
+      }
+      if (p.regex) {
+        if (p.regex.test(line)) return p.text;
+      } else if (p.wildcard) {
         canonical ??= canonicalCase(line);
         if (p.wildcard(canonical)) return p.text;
-      } else if (p.regex?.test(line)) return p.text;
+      }
     }
-    return null;
+    return first < this.texts.length ? this.texts[first] : null;
   }
 }

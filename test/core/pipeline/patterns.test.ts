@@ -49,10 +49,14 @@ describe('wildcard patterns', () => {
     );
   });
 
-  test('the set reports the first matching pattern in order, regex or wildcard', () => {
+  test('the set reports the first matching pattern in order, of any kind', () => {
     const set = new PatternSet(['/b+/', '*b*', 'zzz']);
     expect(set.match('abc')).toBe('/b+/');
     expect(new PatternSet(['*B*', '/b+/']).match('abc')).toBe('*B*');
+    // Order, not the place in the line: `c` comes first although `a` is found first.
+    expect(new PatternSet(['c', 'a', 'ab']).match('abc')).toBe('c');
+    expect(new PatternSet(['zz', 'bc', 'abc', '/a/']).match('abc')).toBe('bc');
+    expect(new PatternSet(['/x/', 'abc', '*C']).match('abc')).toBe('abc');
   });
 
   test('a*a*a*a*a*a*b over a long line of a answers at once (no backtracking)', () => {
@@ -64,5 +68,69 @@ describe('wildcard patterns', () => {
     expect(compilePattern('*a*a*a*a*a*a*b*').test(line)).toBe(false);
     // Generous bound: the backtracking regex would not finish in this test's lifetime.
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+const numRuns = Number(process.env.FC_RUNS ?? 3000);
+
+/** What the set must answer: the first unique, non-empty pattern that matches alone. */
+function firstAlone(texts: readonly string[], line: string): string | null {
+  return [...new Set(texts)].find((t) => t.length > 0 && compilePattern(t).test(line)) ?? null;
+}
+
+// Regexes whose meaning could change inside a joined regex (backreferences, named groups, `\1`
+// as an octal escape when there is no group, `\k` as a plain `k`), anchors and case traps.
+const regexes = [
+  String.raw`/a+/ /^s/ /k$/ /(a)\1/ /(?<n>s)\k<n>/ /\1/ /\2/ /\k<n>/ /(a|b)(s)/ /[ß-ſ]/ /\bK/ /(?<=a)b/`,
+  String.raw`/(a)(b)\2/ /(b)\1/ /(?<n>a)b/ /(?<!a)b/`,
+  String.raw`/./ /|/ /^$/ /ı/ /\u212a/ /σ/ /\n/ /a{/ /]/ /[^a]*b$/ /^(?:ab)+$/m`,
+].flatMap((r) => r.split(' '));
+const lineAlphabet = [...alphabet, '/', '|', '^', '\x01', 'n', '{', ']', '<', '>'];
+// Few letters, so that patterns overlap and hide inside one another (`b` in `ab`) often.
+const few = fc.array(fc.constantFrom('a', 'b', 'B', '*'), { maxLength: 4 }).map((a) => a.join(''));
+
+describe('PatternSet', () => {
+  const pattern = fc.oneof(
+    text(5).map((t) => t.replaceAll('*', '')),
+    text(8),
+    fc.constantFrom(...regexes),
+    text(4).map((t) => `/${t.replaceAll('*', '.*').replaceAll('\n', '')}/`),
+    fc.constantFrom('', '*', '**', '//', '/', '*a', 'a*'),
+    few,
+  );
+  const line = fc.oneof(
+    fc.array(fc.constantFrom(...lineAlphabet), { maxLength: 16 }).map((a) => a.join('')),
+    few.map((t) => t.replaceAll('*', 'a').repeat(2)),
+  );
+
+  test('names the same pattern as trying each pattern alone, in order', () => {
+    fc.assert(
+      fc.property(fc.array(pattern, { maxLength: 12 }), fc.array(line, { maxLength: 8 }), (texts, lines) => {
+        const set = new PatternSet(texts);
+        for (const l of lines) expect(set.match(l)).toBe(firstAlone(texts, l));
+      }),
+      { numRuns },
+    );
+  });
+
+  test('backreferences and named groups keep their meaning', () => {
+    // Joined after `(x)`, `\2` would mean `(a)`; two groups named `n` would not compile at all.
+    expect(new PatternSet(['/(x)/', '/(a)(b)\\2/']).match('abb')).toBe('/(a)(b)\\2/');
+    expect(new PatternSet(['/(?<n>a)b/', '/(?<n>s)\\k<n>/']).match('ss')).toBe('/(?<n>s)\\k<n>/');
+  });
+
+  test('past one prefilter regex, each pattern stays behind its own', () => {
+    const texts = Array.from({ length: 260 }, (_, i) => (i % 2 ? `/^x${i}y/` : `*Y${i}z*`));
+    const set = new PatternSet(['plain', ...texts]);
+    for (const l of ['x1y', 'x259yz', 'aY258Z', 'y2z', 'x3y plain', 'plain', 'x2y', 'nothing']) {
+      expect(set.match(l)).toBe(firstAlone(['plain', ...texts], l));
+    }
+  });
+
+  test('long regexes are tried alone: joined, they could pass what V8 accepts', () => {
+    // Each has 16,400 groups; one regex with both would have too many for V8 to build.
+    const texts = ['a', 'b'].map((c) => `/${c}${'(){0}'.repeat(16_400)}/`);
+    const set = new PatternSet(texts);
+    for (const l of ['xb', 'A', 'c']) expect(set.match(l)).toBe(firstAlone(texts, l));
   });
 });
