@@ -313,6 +313,7 @@ describe('every packed transformation equals its string form', () => {
     expect(packedOnes.map((t) => t.name).sort()).toEqual(
       [
         'Compress',
+        'ConvertToAscii',
         'Deduplicate',
         'InsertFinalNewLine',
         'RemoveComments',
