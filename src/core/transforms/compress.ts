@@ -11,7 +11,7 @@ import {
   widen,
   type PackedLines,
 } from './packed.js';
-import { align, copyList, holdList, isRegionFull, KERNEL_BASE, newKernel, PSL_NODE_SLOTS } from './kernel.js';
+import { align, copyList, isRegionFull, KERNEL_BASE, newKernel, PSL_NODE_SLOTS } from './kernel.js';
 import type { TransformContext } from './types.js';
 import {
   ADDRESS_CODE,
@@ -298,7 +298,7 @@ export function compressWasm(lines: PackedLines): PackedLines | null {
   const inEnd = take(4 * n);
   const outStart = take(4 * outCapacity);
   const outEnd = take(4 * outCapacity);
-  // Free again once the list is made, for Deduplicate's kernel (`holdList`).
+  // Free again once the list is made, for Deduplicate's kernel (the list's `kernel`).
   const hostStart = take(4 * outCapacity);
   const hostEnd = take(4 * outCapacity);
   const slots = take(4 * capacity);
@@ -351,9 +351,11 @@ export function compressWasm(lines: PackedLines): PackedLines | null {
     throw error;
   }
   const count = k.parents();
-  holdList(memory, hostStart, top);
   const view = (at: number) => new Int32Array(buffer, at, count);
-  return packedLines(new Uint8Array(buffer, 0, bytesLimit), k.used(), view(outStart), view(outEnd), undefined, true);
+  // The list owns its memory, whose region from hostStart on is free again for later kernel calls.
+  const held = { ...memory, scratch: hostStart, scratchEnd: top };
+  const bytesView = new Uint8Array(buffer, 0, bytesLimit);
+  return packedLines(bytesView, k.used(), view(outStart), view(outEnd), undefined, true, held);
 }
 
 const encoder = new TextEncoder();

@@ -82,7 +82,7 @@ export function deduplicateWasm(lines: PackedLines): Uint8Array | null {
   // The keep bytes, then the table, sized for the lines looked up: with skipHostRules the
   // kernel counts them (marking the host rules in the keep bytes).
   const tableBytes = (looked: number) => 11 * StringTable.capacityFor(looked);
-  let memory: KernelMemory | null | undefined = holding(bytes, start, end);
+  let memory: KernelMemory | null | undefined = holding(lines);
   let inStart = start.byteOffset;
   let inEnd = end.byteOffset;
   let keep = memory?.scratch ?? 0;

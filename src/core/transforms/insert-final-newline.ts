@@ -1,6 +1,6 @@
 import type { Transformation } from './types.js';
 import { SYNTHETIC, concatLines, syntheticLines } from './lines.js';
-import { isBlankAt, packedLines, type PackedLines } from './packed.js';
+import { isBlankAt, withRanges, type PackedLines } from './packed.js';
 
 export const insertFinalNewLine: Transformation = {
   name: 'InsertFinalNewLine',
@@ -31,5 +31,5 @@ function withEmptyLine(lines: PackedLines): PackedLines {
     from.set(lines.from);
     from[n] = SYNTHETIC;
   }
-  return packedLines(lines.bytes, lines.used, start, end, from);
+  return withRanges(lines, start, end, from);
 }

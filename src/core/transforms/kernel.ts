@@ -120,19 +120,10 @@ export function copyList(memory: KernelMemory, lines: PackedLines, inStart: numb
   memory.kernel.rebase(inEnd, n, KERNEL_BASE);
 }
 
-/** Memories holding a list the kernel made, by their buffer, with the region left free. */
-const holders = new WeakMap<ArrayBuffer, KernelMemory>();
-
-/** Records that `memory`'s buffer holds a list, with `[scratch, scratchEnd)` free for later kernel calls. */
-export function holdList(memory: KernelMemory, scratch: number, scratchEnd: number): void {
-  holders.set(memory.buffer, { ...memory, scratch, scratchEnd });
-}
-
 /** The kernel memory a list's bytes and line arrays all live in, or undefined. */
-export function holding(bytes: Uint8Array, start: Int32Array, end: Int32Array): KernelMemory | undefined {
-  const held = holders.get(bytes.buffer as ArrayBuffer);
-  if (held === undefined || bytes.byteOffset !== 0 || start.buffer !== held.buffer || end.buffer !== held.buffer)
-    return undefined;
+export function holding(list: PackedLines): KernelMemory | undefined {
+  const held = list.kernel;
+  if (held === undefined || list.start.buffer !== held.buffer || list.end.buffer !== held.buffer) return undefined;
   return held;
 }
 
@@ -179,9 +170,9 @@ export function splitInKernel(bytes: Uint8Array, length: number): PackedLines | 
  * TypeScript (whose byte loop runs cold).
  */
 export function joinInKernel(list: PackedLines): Uint8Array | null {
-  const held = holders.get(list.bytes.buffer as ArrayBuffer);
+  const held = list.kernel;
   const n = list.start.length;
-  if (held === undefined || list.bytes.byteOffset !== 0 || n === 0) return null;
+  if (held === undefined || n === 0) return null;
   const inStart = align(held.scratch);
   const inEnd = inStart + 4 * n;
   const out = inEnd + 4 * n;

@@ -11,6 +11,7 @@
  * for every other line.
  */
 import type { Lines } from './lines.js';
+import type { KernelMemory } from './kernel.js';
 import { SYNTHETIC, packOrigin } from './lines.js';
 import { isWhitespaceCode } from './rule-text.js';
 import { countBreaks } from '../load/split.js';
@@ -30,6 +31,12 @@ export interface PackedLines {
    * lines up. Only filtering keeps it (`keepWherePacked`); a list made otherwise is false.
    */
   readonly distinctHostRules: boolean;
+  /**
+   * The WebAssembly kernel memory whose buffer holds `bytes` from offset 0, with its free region,
+   * when the kernel made the list (Compress's output): Deduplicate, Validate and the join then
+   * work there in place. Kept by what leaves the bytes where they are (`withRanges`).
+   */
+  readonly kernel?: KernelMemory;
 }
 
 /**
@@ -43,8 +50,20 @@ export function packedLines(
   end: Int32Array,
   from?: Float64Array,
   distinctHostRules = false,
+  kernel?: KernelMemory,
 ): PackedLines {
-  return { bytes, used, start, end, from, distinctHostRules };
+  return { bytes, used, start, end, from, distinctHostRules, kernel };
+}
+
+/** The same bytes (and kernel memory) with other line ranges. */
+export function withRanges(
+  list: PackedLines,
+  start: Int32Array,
+  end: Int32Array,
+  from: Float64Array | undefined,
+  distinctHostRules = false,
+): PackedLines {
+  return packedLines(list.bytes, list.used, start, end, from, distinctHostRules, list.kernel);
 }
 
 /** A working list in either form. */
@@ -277,20 +296,13 @@ export function keepWherePacked(list: PackedLines, keep: Uint8Array): PackedLine
     }
   }
   // Lines that were all different still are.
-  return packedLines(
-    list.bytes,
-    list.used,
-    start.subarray(0, j),
-    end.subarray(0, j),
-    from?.subarray(0, j),
-    list.distinctHostRules,
-  );
+  return withRanges(list, start.subarray(0, j), end.subarray(0, j), from?.subarray(0, j), list.distinctHostRules);
 }
 
 /** Lines `[from, to)` of the list, as views of its arrays (nothing copied). */
 export function slicePacked(list: PackedLines, from: number, to: number): PackedLines {
-  const { bytes, used, start, end } = list;
-  return packedLines(bytes, used, start.subarray(from, to), end.subarray(from, to), list.from?.subarray(from, to));
+  const { start, end } = list;
+  return withRanges(list, start.subarray(from, to), end.subarray(from, to), list.from?.subarray(from, to));
 }
 
 /**
@@ -341,7 +353,7 @@ export function concatPacked(parts: PackedLines[], tracked: boolean): PackedLine
     }
     k += p.start.length;
   }
-  return packedLines(bytes, used, start, end, from);
+  return packedLines(bytes, used, start, end, from, false, inPlace ? largest.kernel : undefined);
 }
 
 /** `isComment` of line `i`, on its bytes. */
@@ -386,9 +398,11 @@ export class PackedBuilder {
   private start: Int32Array;
   private end: Int32Array;
   private from: Float64Array | undefined;
+  private readonly input: PackedLines;
   count = 0;
 
   constructor(input: PackedLines, expectedLines: number) {
+    this.input = input;
     this.bytes = input.bytes;
     this.used = input.used;
     this.start = new Int32Array(Math.max(expectedLines, 16));
@@ -439,6 +453,9 @@ export class PackedBuilder {
       this.start.subarray(0, n),
       this.end.subarray(0, n),
       this.from?.subarray(0, n),
+      false,
+      // Its bytes stay in the input's kernel memory unless appending outgrew them.
+      this.bytes === this.input.bytes ? this.input.kernel : undefined,
     );
   }
 

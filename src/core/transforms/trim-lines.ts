@@ -1,6 +1,6 @@
 import type { Transformation } from './types.js';
 import { withTexts } from './lines.js';
-import { packedLines } from './packed.js';
+import { withRanges } from './packed.js';
 
 /** Strips spaces and tabs (only those) from both ends. */
 export function trimSpacesAndTabs(s: string): string {
@@ -29,6 +29,6 @@ export const trimLines: Transformation = {
       end[i] = e;
     }
     // A new list all the same: trimming can make two plain host rules alike.
-    return packedLines(lines.bytes, lines.used, start, end, lines.from);
+    return withRanges(lines, start, end, lines.from);
   },
 };

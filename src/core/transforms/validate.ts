@@ -54,7 +54,7 @@ function modifierSet(): Int32Array {
  * otherwise, and every line gets `ruleProblemAt`.
  */
 export function kernelVerdicts(lines: PackedLines): Uint8Array | null {
-  const memory = holding(lines.bytes, lines.start, lines.end);
+  const memory = holding(lines);
   if (memory === undefined) return null;
   const n = lines.start.length;
   const mods = align(memory.scratch + n);

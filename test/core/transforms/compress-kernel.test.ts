@@ -20,7 +20,7 @@ import {
   concatPacked,
   joinPacked,
   packBytes,
-  packedLines,
+  withRanges,
   packText,
   unpackLines,
   type PackedLines,
@@ -299,11 +299,11 @@ describe("Compress's WebAssembly kernel", () => {
       // One 206-byte line many times: ranges that do not fit the free region, and ranges that
       // do, with a text that does not (the kernel stops).
       for (const n of [100_000, 2_000]) {
-        const many = packedLines(
-          list.bytes,
-          list.used,
+        const many = withRanges(
+          list,
           new Int32Array(n).fill(list.start[0]),
           new Int32Array(n).fill(list.end[0]),
+          undefined,
         );
         expect(8 * n + 207 * n > 200_000).toBe(true);
         expect(joinInKernel(many), `${n} lines`).toBeNull();
@@ -311,11 +311,11 @@ describe("Compress's WebAssembly kernel", () => {
       // A line longer than the free region, which ends the memory.
       const long = compressWasm(packText(`! ${'x'.repeat(300_000)}`)!)!;
       expect(joinInKernel(long)).toBeNull();
-      const few = packedLines(
-        list.bytes,
-        list.used,
+      const few = withRanges(
+        list,
         new Int32Array(3).fill(list.start[0]),
         new Int32Array(3).fill(list.end[0]),
+        undefined,
       );
       expect(Buffer.from(joinInKernel(few)!).toString()).toBe(Buffer.from(joinPacked(few)).toString());
     });
