@@ -1,27 +1,14 @@
 import type { Configuration, SourceConfig } from '../config/schema.js';
 import type { SourceReader } from '../load/source-reader.js';
-import type { Lines } from '../transforms/lines.js';
 import type { Transformation, TransformContext } from '../transforms/types.js';
 import type { CompileEvent, EventSink, Scope } from './events.js';
 import type { Diagnostic, RemovalCode } from './diagnostics.js';
 import type { CompileReport, RemovedLine } from './report.js';
-import { concatLines, keepWhere, syntheticLines, unpackOrigin } from '../transforms/lines.js';
-import {
-  concatPacked,
-  countPackedRules,
-  isPacked,
-  joinPacked,
-  keepWherePacked,
-  lineCount,
-  lineText,
-  packStrings,
-  unpackLines,
-  type ListData,
-  type PackedLines,
-} from '../transforms/packed.js';
+import { unpackOrigin } from '../transforms/lines.js';
 import { planTransformations } from '../transforms/registry.js';
-import { joinInKernel } from '../transforms/kernel.js';
-import { loadList, loadListPacked, type LoadContext } from '../load/load-list.js';
+import { loadList, type LoadContext } from '../load/load-list.js';
+import { type Engine, stringEngine } from '../engine/engine.js';
+import { packedEngine } from '../engine/packed-engine.js';
 import { PatternSet } from './patterns.js';
 import { listHeader, sourceHeader } from '../output/header.js';
 import { formatLines, type OutputFormat } from '../output/format.js';
@@ -46,8 +33,8 @@ export interface CompileOptions {
   onRemoved?: (line: RemovedLine) => void;
   format?: OutputFormat;
   /**
-   * Work on lists without directives as bytes where the transformations allow
-   * (transforms/packed.ts); on by default. The output is the same either way.
+   * The engine: packed lists of bytes where the transformations allow (engine/packed-engine.ts),
+   * the default, or strings (false). The output is the same either way.
    */
   packed?: boolean;
 }
@@ -65,8 +52,12 @@ export interface CompileResult {
   report?: CompileReport;
 }
 
+/** A list as the engine in use holds it; the pipeline passes it to the engine only. */
+type List = object;
+
 interface Run {
   options: CompileOptions;
+  engine: Engine<List>;
   signal: AbortSignal;
   load: LoadContext;
   emit: EventSink;
@@ -108,20 +99,14 @@ function removalRecorder(run: Run, scope: Scope, transformation: string): Transf
 }
 
 /** Runs one named step, emitting its start/complete events and recording its counts. */
-function step<T extends ListData>(
-  run: Run,
-  scope: Scope,
-  name: string,
-  lines: ListData,
-  fn: (ctx: TransformContext) => T,
-): T {
+function step(run: Run, scope: Scope, name: string, lines: List, fn: (ctx: TransformContext) => List): List {
   checkAborted(run.signal);
-  const inputCount = lineCount(lines);
+  const inputCount = run.engine.count(lines);
   run.emit({ type: 'transformation:start', scope, name, inputCount });
   const started = performance.now();
   const out = fn(removalRecorder(run, scope, name));
   const durationMs = performance.now() - started;
-  const outputCount = lineCount(out);
+  const outputCount = run.engine.count(out);
   run.emit({ type: 'transformation:complete', scope, name, inputCount, outputCount, durationMs });
   run.report?.transformations.push({
     scope: scope.kind === 'global' ? 'global' : scope.index,
@@ -133,24 +118,24 @@ function step<T extends ListData>(
   return out;
 }
 
-function filterStep(run: Run, scope: Scope, lines: ListData, set: PatternSet | null, exclude: boolean): ListData {
+function filterStep(run: Run, scope: Scope, lines: List, set: PatternSet | null, exclude: boolean): List {
   if (!set || set.size === 0) return lines;
+  const { engine } = run;
   return step(run, scope, exclude ? 'Exclusions' : 'Inclusions', lines, (ctx) => {
-    const count = lineCount(lines);
-    const text = isPacked(lines) ? (i: number) => lineText(lines, i) : (i: number) => lines.text[i];
+    const count = engine.count(lines);
     const keep = new Uint8Array(count);
     for (let i = 0; i < count; i += 1) {
-      const line = text(i);
+      const line = engine.text(lines, i);
       const hit = set.match(line);
       if ((hit !== null) !== exclude) keep[i] = 1;
       else if (ctx.reporting) {
         const [code, reason]: [RemovalCode, string] = exclude
           ? ['excluded', `matches exclusion ${hit}`]
           : ['not-included', 'matches no inclusion'];
-        ctx.removed(line, lines.from?.[i], code, reason);
+        ctx.removed(line, engine.origin(lines, i), code, reason);
       }
     }
-    return isPacked(lines) ? keepWherePacked(lines, keep) : keepWhere(lines, keep);
+    return engine.keep(lines, keep);
   });
 }
 
@@ -201,11 +186,7 @@ function asSourceError(source: string, e: unknown, signal: AbortSignal, role: Li
   return new SourceError(source, (e as Error)?.message ?? String(e), { cause: e, role });
 }
 
-function asLines(list: ListData): Lines {
-  return isPacked(list) ? unpackLines(list) : list;
-}
-
-async function applyScope(run: Run, scope: Scope, lines: ListData, cfg: Filterable & { transformations?: string[] }) {
+async function applyScope(run: Run, scope: Scope, lines: List, cfg: Filterable & { transformations?: string[] }) {
   const [exclusions, inclusions] = await Promise.all([
     patternSet(run, 'exclusions file', cfg.exclusions, cfg.exclusions_sources),
     patternSet(run, 'inclusions file', cfg.inclusions, cfg.inclusions_sources),
@@ -214,20 +195,14 @@ async function applyScope(run: Run, scope: Scope, lines: ListData, cfg: Filterab
   out = filterStep(run, scope, out, inclusions, false);
   const plan: Transformation[] = planTransformations((cfg.transformations ?? []) as Transformation['name'][]);
   for (const t of plan) {
-    const input: ListData = out;
-    if (isPacked(input) && !t.applyPacked) {
+    const input = out;
+    const why = run.engine.fallback(input, t);
+    if (why !== null) {
       // The rest of this scope runs on strings: slower, and -v says so.
       const where = scope.kind === 'global' ? 'list' : `source ${scope.index + 1}`;
-      const message = `${where}: ${t.name} works on text, so the steps from it on run on strings`;
-      run.emit({ type: 'log', level: 'debug', message });
+      run.emit({ type: 'log', level: 'debug', message: `${where}: ${why}, so the steps from it on run on strings` });
     }
-    out = step(
-      run,
-      scope,
-      t.name,
-      input,
-      (ctx): ListData => (isPacked(input) && t.applyPacked ? t.applyPacked(input, ctx) : t.apply(asLines(input), ctx)),
-    );
+    out = step(run, scope, t.name, input, (ctx) => run.engine.apply(t, input, ctx));
   }
   return out;
 }
@@ -243,15 +218,13 @@ async function compileSource(
   index: number,
   total: number,
   turn: Promise<unknown>,
-): Promise<ListData | null> {
+): Promise<List | null> {
   const scope: Scope = { kind: 'source', index, source: source.source };
   run.emit({ type: 'source:start', index, source: source.source });
   const started = performance.now();
-  let lines: ListData;
+  let lines: List;
   try {
-    const location = run.options.reader.resolve(source.source, null);
-    lines =
-      run.options.packed === false ? await loadList(location, run.load) : await loadListPacked(location, run.load);
+    lines = await run.engine.load(run.options.reader.resolve(source.source, null), run.load);
   } catch (e) {
     const error = asSourceError(source.source, e, run.signal);
     if (error instanceof AbortedError || run.options.signal?.aborted) throw error;
@@ -277,62 +250,31 @@ async function compileSource(
   }
   const durationMs = performance.now() - started;
   await turn;
-  run.emit({ type: 'source:complete', index, source: source.source, lineCount: lineCount(lines), durationMs });
-  if (run.report) run.report.sources[index] = { source: source.source, lineCount: lineCount(lines), durationMs };
-  if (run.options.packed !== false && !isPacked(lines)) {
-    const message = `source ${index + 1}: its text (or a list it includes) is not well-formed Unicode`;
-    run.emit({ type: 'log', level: 'debug', message: `${message}, so it compiles on strings` });
-  }
+  const lineCount = run.engine.count(lines);
+  run.emit({ type: 'source:complete', index, source: source.source, lineCount, durationMs });
+  if (run.report) run.report.sources[index] = { source: source.source, lineCount, durationMs };
+  const why = run.engine.fallback(lines);
+  if (why !== null)
+    run.emit({ type: 'log', level: 'debug', message: `source ${index + 1}: ${why}, so it compiles on strings` });
   const out = await applyScope(run, scope, lines, source);
   run.emit({ type: 'progress', phase: 'load', completed: index + 1, total });
   return out;
 }
 
-function countRules(lines: string[]): number {
-  let n = 0;
-  for (const l of lines) if (l.trim().length > 0 && !isComment(l)) n += 1;
-  return n;
-}
-
-/** Lines no source supplied (headers), in the form the list around them has. */
-function synthetic(text: string[], tracked: boolean, packed: boolean): ListData {
-  return packed
-    ? packStrings(text, tracked ? syntheticLines(text, true).from : undefined)
-    : syntheticLines(text, tracked);
-}
-
-/** Joins lists: packed when every part is, else as strings. */
-function joinLists(parts: ListData[], tracked: boolean): ListData {
-  if (parts.every(isPacked)) return concatPacked(parts as PackedLines[], tracked);
-  return concatLines(parts.map(asLines), tracked);
-}
-
-const encoder = new TextEncoder();
-
 type Outcome = Pick<CompileResult, 'compiledAt' | 'diagnostics' | 'report'>;
 
 /** The result over the finished list; a packed list becomes strings only if someone asks. */
-function resultOf(list: ListData, outcome: Outcome): CompileResult {
-  if (!isPacked(list)) {
-    const text = list.text;
-    return {
-      ...outcome,
-      lines: text,
-      lineCount: text.length,
-      bytes: () => encoder.encode(text.join('\n')),
-      ruleCount: countRules(text),
-    };
-  }
+function resultOf(engine: Engine<List>, list: List, outcome: Outcome): CompileResult {
   let lines: string[] | undefined;
   return {
     ...outcome,
     get lines() {
-      lines ??= unpackLines(list).text;
+      lines ??= engine.lines(list).text;
       return lines;
     },
-    lineCount: lineCount(list),
-    bytes: () => joinInKernel(list) ?? joinPacked(list),
-    ruleCount: countPackedRules(list),
+    lineCount: engine.count(list),
+    bytes: () => engine.bytes(list),
+    ruleCount: engine.ruleCount(list),
   };
 }
 
@@ -348,8 +290,11 @@ export async function compile(config: Configuration, options: CompileOptions): P
   if (outer?.aborted) forward();
   outer?.addEventListener('abort', forward, { once: true });
   const tracked = options.report === true || options.onRemoved !== undefined;
+  // The engine, chosen once: without the packed one, `stringEngine` alone compiles everything.
+  const engine = (options.packed === false ? stringEngine : packedEngine) as Engine<List>;
   const run: Run = {
     options,
+    engine,
     signal: controller.signal,
     load: { reader: options.reader, signal: controller.signal, tracked, files: [] },
     emit: options.onEvent ?? (() => undefined),
@@ -364,7 +309,7 @@ export async function compile(config: Configuration, options: CompileOptions): P
   try {
     checkAborted(run.signal);
     const total = config.sources.length;
-    const turns: Promise<ListData | null>[] = [];
+    const turns: Promise<List | null>[] = [];
     config.sources.forEach((s, i) => {
       const previous = turns[i - 1] ?? Promise.resolve();
       // The next source's turn comes when this one is done, whether it failed or not.
@@ -376,26 +321,22 @@ export async function compile(config: Configuration, options: CompileOptions): P
       );
     });
     const perSource = await Promise.all(turns);
-    const parts: ListData[] = [];
+    const parts: List[] = [];
     config.sources.forEach((source, i) => {
       const lines = perSource[i];
-      if (!lines) return;
-      parts.push(synthetic(sourceHeader(source), tracked, isPacked(lines)), lines);
+      if (lines) parts.push(engine.synthetic(sourceHeader(source), tracked), lines);
     });
-    let list = await applyScope(run, { kind: 'global' }, joinLists(parts, tracked), config);
+    let list = await applyScope(run, { kind: 'global' }, engine.concat(parts, tracked), config);
     const compiledAt = (options.now ?? (() => new Date()))();
-    list = joinLists(
-      [synthetic(listHeader(config, compiledAt, options.compiler), tracked, isPacked(list)), list],
-      tracked,
-    );
+    list = engine.concat([engine.synthetic(listHeader(config, compiledAt, options.compiler), tracked), list], tracked);
     const format = options.format ?? 'adblock';
     if (format !== 'adblock') {
       const formatted = formatLines(
-        asLines(list),
+        engine.lines(list),
         format,
         removalRecorder(run, { kind: 'global' }, `format:${format}`),
       );
-      list = formatted.lines;
+      list = engine.fromLines(formatted.lines);
       if (formatted.dropped > 0) {
         const diagnostic: Diagnostic = {
           code: 'unsupported-in-format',
@@ -407,7 +348,7 @@ export async function compile(config: Configuration, options: CompileOptions): P
       }
     }
     run.emit({ type: 'progress', phase: 'output', completed: 1, total: 1 });
-    return resultOf(list, { compiledAt, diagnostics: run.diagnostics, report: run.report });
+    return resultOf(engine, list, { compiledAt, diagnostics: run.diagnostics, report: run.report });
   } finally {
     outer?.removeEventListener('abort', forward);
   }

@@ -1,0 +1,65 @@
+/**
+ * The compile engine: how the pipeline holds a list and runs a transformation over it. The
+ * pipeline (pipeline/compile.ts) sees a list only through this interface and picks the engine
+ * once per compile: `stringEngine`, the readable semantics every transformation's `apply`
+ * defines, or `packedEngine` (packed-engine.ts), which holds lists as bytes and runs the fast
+ * forms where they exist. Both give the same output, provenance and removal reasons.
+ */
+import type { Lines } from '../transforms/lines.js';
+import type { Transformation, TransformContext } from '../transforms/types.js';
+import type { LoadContext } from '../load/load-list.js';
+import { concatLines, keepWhere, syntheticLines } from '../transforms/lines.js';
+import { isComment } from '../transforms/rule-text.js';
+import { loadList } from '../load/load-list.js';
+
+export interface Engine<L> {
+  readonly name: string;
+  /** Reads one list with its `!#if` blocks and `!#include` directives resolved. */
+  load(location: string, ctx: LoadContext): Promise<L>;
+  /** Lines no source supplied (headers). */
+  synthetic(text: string[], tracked: boolean): L;
+  concat(parts: L[], tracked: boolean): L;
+  count(list: L): number;
+  /** The text of line `i` (for filters and reports). */
+  text(list: L, i: number): string;
+  /** The provenance of line `i`, when the list carries it. */
+  origin(list: L, i: number): number | undefined;
+  /** The lines whose `keep` flag is 1; the list passed in is consumed. */
+  keep(list: L, keep: Uint8Array): L;
+  /** One transformation over the list, which is consumed. */
+  apply(t: Transformation, list: L, ctx: TransformContext): L;
+  /** Why the list, or the transformation on it, leaves this engine's fast form; null when it does not. */
+  fallback(list: L, t?: Transformation): string | null;
+  /** The list as strings. */
+  lines(list: L): Lines;
+  /** A list of strings in this engine's form. */
+  fromLines(lines: Lines): L;
+  /** The list as written out: its lines joined with LF, UTF-8. */
+  bytes(list: L): Uint8Array;
+  /** Lines that are neither comments nor blank. */
+  ruleCount(list: L): number;
+}
+
+const encoder = new TextEncoder();
+
+/** The readable engine: a list is its lines as strings. */
+export const stringEngine: Engine<Lines> = {
+  name: 'strings',
+  load: loadList,
+  synthetic: syntheticLines,
+  concat: concatLines,
+  count: (list) => list.text.length,
+  text: (list, i) => list.text[i],
+  origin: (list, i) => list.from?.[i],
+  keep: keepWhere,
+  apply: (t, list, ctx) => t.apply(list, ctx),
+  fallback: () => null,
+  lines: (list) => list,
+  fromLines: (lines) => lines,
+  bytes: (list) => encoder.encode(list.text.join('\n')),
+  ruleCount(list) {
+    let n = 0;
+    for (const l of list.text) if (l.trim().length > 0 && !isComment(l)) n += 1;
+    return n;
+  },
+};
