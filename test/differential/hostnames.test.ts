@@ -1,10 +1,11 @@
+import { PACKED_FORMS } from '../../src/core/engine/packed-engine.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TRANSFORMATIONS } from '../../src/core/transforms/registry.js';
-import { packText, unpackLines, type PackedLines } from '../../src/core/transforms/packed.js';
-import { splitInKernel } from '../../src/core/transforms/kernel.js';
+import { packText, unpackLines, type PackedLines } from '../../src/core/engine/packed.js';
+import { splitInKernel } from '../../src/core/engine/kernel.js';
 import type { Transformation, TransformContext } from '../../src/core/transforms/types.js';
 import { runFlc } from '../support/two-clis.js';
 import { referenceValidators } from '../support/reference.js';
@@ -82,8 +83,8 @@ const SHAPES: Record<string, (r: ReturnType<typeof random>) => string> = {
 const quiet: TransformContext = { reporting: false, removed: () => undefined };
 const transformation = (name: string) => TRANSFORMATIONS.find((t) => t.name === name) as Transformation;
 const packedEngine = (t: Transformation, list: PackedLines | null | undefined) => {
-  if (!list || !t.applyPacked) return null;
-  return unpackLines(t.applyPacked(list, quiet) as PackedLines).text;
+  if (!list || !PACKED_FORMS[t.name]) return null;
+  return unpackLines(PACKED_FORMS[t.name]!(list, quiet) as PackedLines).text;
 };
 
 let dir: string;
@@ -108,10 +109,10 @@ describe(`hostname verdicts of every engine equal the reference's Validate (${LI
       const t = transformation(variant);
       expect(t.apply({ text: lines }, quiet).text, `${variant}, string path`).toEqual(expected);
       const packed = packedEngine(t, packText(text));
-      if (t.applyPacked) expect(packed, `${variant}, packed path`).toEqual(expected);
+      if (PACKED_FORMS[t.name]) expect(packed, `${variant}, packed path`).toEqual(expected);
       const bytes = new TextEncoder().encode(text);
       const inKernel = packedEngine(t, splitInKernel(bytes, bytes.length));
-      if (t.applyPacked && inKernel) expect(inKernel, `${variant}, kernel verdicts`).toEqual(expected);
+      if (PACKED_FORMS[t.name] && inKernel) expect(inKernel, `${variant}, kernel verdicts`).toEqual(expected);
       const config = join(dir, `${variant}.json`);
       writeFileSync(config, JSON.stringify({ name: 'h', sources: [{ source: file }], transformations: [variant] }));
       const cli = await runFlc(['-c', config, '-q'], dir);

@@ -1,5 +1,5 @@
 import { exceptions, rules } from 'tldts/dist/es6/src/data/trie.js';
-import { NOT_OWN_SUFFIX, publicSuffixKind } from '../../src/core/transforms/public-suffix.js';
+import { NOT_OWN_SUFFIX, publicSuffixKind } from '../../src/core/rules/public-suffix.js';
 
 type Trie = [number, Record<string, Trie>];
 

@@ -6,7 +6,7 @@ import { strictProblem } from './strict.js';
 import { matchHostname } from './match.js';
 import { InputError } from '../errors/input-error.js';
 import { issueMessages } from './issues.js';
-import { validatorVerdicts, type ValidatorName, type ValidatorVerdict } from '../transforms/validator-verdicts.js';
+import { validatorVerdicts, type ValidatorName, type ValidatorVerdict } from '../rules/validator-verdicts.js';
 
 export const validateRuleRequestSchema = z.object({
   rule: z.string({ error: 'rule must be a string' }).min(1, 'rule must not be empty'),

@@ -9,7 +9,7 @@ import type { Lines } from '../transforms/lines.js';
 import type { Transformation, TransformContext } from '../transforms/types.js';
 import type { LoadContext } from '../load/load-list.js';
 import { concatLines, keepWhere, syntheticLines } from '../transforms/lines.js';
-import { isComment } from '../transforms/rule-text.js';
+import { isComment } from '../rules/rule-text.js';
 import { loadList } from '../load/load-list.js';
 
 export interface Engine<L> {

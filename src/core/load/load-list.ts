@@ -13,8 +13,8 @@ import {
   unpackLines,
   type ListData,
   type PackedLines,
-} from '../transforms/packed.js';
-import { splitInKernel } from '../transforms/kernel.js';
+} from '../engine/packed.js';
+import { splitInKernel } from '../engine/kernel.js';
 import { splitText } from './split.js';
 import { ConditionError, conditionMask, type Directive, directivesOf } from './conditions.js';
 import { SourceRefusedError } from '../errors/source-refused-error.js';

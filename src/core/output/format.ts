@@ -1,12 +1,6 @@
 import type { Lines } from '../transforms/lines.js';
 import type { TransformContext } from '../transforms/types.js';
-import {
-  etcHostsHostnames,
-  isComment,
-  isEtcHostsRule,
-  isJustDomain,
-  parseAdblockRule,
-} from '../transforms/rule-text.js';
+import { etcHostsHostnames, isComment, isEtcHostsRule, isJustDomain, parseAdblockRule } from '../rules/rule-text.js';
 
 export const OUTPUT_FORMATS = ['adblock', 'hosts', 'domains'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -12,7 +12,7 @@ import { packedEngine } from '../engine/packed-engine.js';
 import { PatternSet } from './patterns.js';
 import { listHeader, sourceHeader } from '../output/header.js';
 import { formatLines, type OutputFormat } from '../output/format.js';
-import { isComment } from '../transforms/rule-text.js';
+import { isComment } from '../rules/rule-text.js';
 import { type ListRole, SourceError } from '../errors/source-error.js';
 import { AbortedError } from '../errors/aborted-error.js';
 import { FlcError } from '../errors/flc-error.js';

@@ -1,7 +1,6 @@
 import type { Transformation } from './types.js';
 import { withTexts } from './lines.js';
-import { lineText, PackedBuilder } from './packed.js';
-import { containsNonAscii, isComment } from './rule-text.js';
+import { containsNonAscii, isComment } from '../rules/rule-text.js';
 
 const DOMAIN_PART_RE = /(\*\.|)([^\s^$|=]+(?:\.[^\s^$|=]+)+)/g;
 
@@ -29,26 +28,5 @@ export const convertToAscii: Transformation = {
   summary: 'converts non-ASCII domain names to punycode',
   apply(lines) {
     return withTexts(lines, lines.text.map(toAscii));
-  },
-  applyPacked(lines) {
-    // Only a line with a non-ASCII byte can change: the others keep their bytes.
-    const { bytes, start, end, from } = lines;
-    const out = new PackedBuilder(lines, start.length);
-    for (let i = 0; i < start.length; i += 1) {
-      let s = start[i];
-      let e = end[i];
-      let j = s;
-      while (j < e && bytes[j] < 128) j += 1;
-      if (j < e) {
-        const text = lineText(lines, i);
-        const converted = toAscii(text);
-        if (converted !== text) {
-          s = out.appendText(converted);
-          e = out.used;
-        }
-      }
-      out.push(s, e, from ? from[i] : 0);
-    }
-    return out.finish();
   },
 };

@@ -1,6 +1,6 @@
 import type { Transformation } from './types.js';
 import { withTexts } from './lines.js';
-import { isAllowRule, isComment, isEtcHostsRule } from './rule-text.js';
+import { isAllowRule, isComment, isEtcHostsRule } from '../rules/rule-text.js';
 
 export const invertAllow: Transformation = {
   name: 'InvertAllow',

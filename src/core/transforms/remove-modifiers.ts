@@ -1,6 +1,6 @@
 import type { Transformation } from './types.js';
 import { withTexts } from './lines.js';
-import { isComment, parseAdblockRule, stringifyAdblockRule } from './rule-text.js';
+import { isComment, parseAdblockRule, stringifyAdblockRule } from '../rules/rule-text.js';
 
 const REMOVED = new Set(['third-party', '3p', 'all', 'document', 'doc', 'popup', 'network']);
 

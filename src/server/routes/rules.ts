@@ -3,7 +3,7 @@ import { validateRule, validateRuleRequestSchema, formatDuration } from '../../c
 import { walkAst, astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRules, parseRulesRequestSchema, validateList, validateListRequestSchema } from '../../core/ast/list.js';
 import { NODE_TYPES } from '../../core/ast/node-types.js';
-import { VALIDATOR_OPTIONS, type ValidatorName } from '../../core/transforms/validator-verdicts.js';
+import { VALIDATOR_OPTIONS, type ValidatorName } from '../../core/rules/validator-verdicts.js';
 import { limitedBody } from '../body-limit.js';
 import { problemResponse } from '../problem.js';
 import type { CompilePool } from '../../node/compile-pool.js';

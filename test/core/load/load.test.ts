@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { splitText } from '../../../src/core/load/split.js';
 import { evaluateCondition, resolveConditions } from '../../../src/core/load/conditions.js';
 import { loadList, loadListPacked } from '../../../src/core/load/load-list.js';
-import { isPacked, type ListData, unpackLines } from '../../../src/core/transforms/packed.js';
+import { isPacked, type ListData, unpackLines } from '../../../src/core/engine/packed.js';
 import { unpackOrigin } from '../../../src/core/transforms/lines.js';
 import { DirectiveError } from '../../../src/core/errors/directive-error.js';
 import { memoryReader } from '../../support/memory-reader.js';

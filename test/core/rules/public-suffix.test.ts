@@ -2,19 +2,15 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { exceptions, rules } from 'tldts/dist/es6/src/data/trie.js';
-import { PSL_TLDTS_VERSION } from '../../../src/core/transforms/psl-data.js';
+import { PSL_TLDTS_VERSION } from '../../../src/core/rules/psl-data.js';
 import {
   pslTries,
   publicSuffixKind,
   NOT_OWN_SUFFIX,
   OWN_KNOWN_SUFFIX,
   OWN_UNKNOWN_SUFFIX,
-} from '../../../src/core/transforms/public-suffix.js';
-import {
-  cleanHostname,
-  cleanHostnameProblem,
-  tldtsHostnameProblem,
-} from '../../../src/core/transforms/rule-validity.js';
+} from '../../../src/core/rules/public-suffix.js';
+import { cleanHostname, cleanHostnameProblem, tldtsHostnameProblem } from '../../../src/core/rules/rule-validity.js';
 import { pslPathNames } from '../../support/psl-names.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');

@@ -1,20 +1,21 @@
+import { PACKED_FORMS } from '../../../src/core/engine/packed-engine.js';
 import { describe, expect, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
-import { COMPRESS_KERNEL } from '../../../src/core/transforms/compress-kernel.js';
-import { compressPackedJs, compressWasm } from '../../../src/core/transforms/compress.js';
-import { deduplicateWasm } from '../../../src/core/transforms/deduplicate.js';
-import { kernelVerdicts } from '../../../src/core/transforms/validate.js';
-import { ruleProblemAt, SUPPORTED_MODIFIERS } from '../../../src/core/transforms/rule-validity.js';
-import { pslTries } from '../../../src/core/transforms/public-suffix.js';
+import { COMPRESS_KERNEL } from '../../../src/core/engine/compress-kernel.js';
+import { compressPackedJs, compressWasm } from '../../../src/core/engine/compress.js';
+import { deduplicateWasm } from '../../../src/core/engine/deduplicate.js';
+import { kernelVerdicts } from '../../../src/core/engine/validate.js';
+import { ruleProblemAt, SUPPORTED_MODIFIERS } from '../../../src/core/rules/rule-validity.js';
+import { pslTries } from '../../../src/core/rules/public-suffix.js';
 import {
   joinInKernel,
   KERNEL_BASE,
   PSL_NODE_SLOTS,
   pslNodeSet,
   splitInKernel,
-} from '../../../src/core/transforms/kernel.js';
+} from '../../../src/core/engine/kernel.js';
 import { StringTable } from '../../../src/core/transforms/string-table.js';
 import {
   concatPacked,
@@ -24,14 +25,14 @@ import {
   packText,
   unpackLines,
   type PackedLines,
-} from '../../../src/core/transforms/packed.js';
+} from '../../../src/core/engine/packed.js';
 import { TRANSFORMATIONS } from '../../../src/core/transforms/registry.js';
 import { ALL_TRICKY, trickyList } from '../../support/tricky-lines.js';
 // @ts-expect-error: a plain JavaScript script, without types
 import { assembleKernel } from '../../../scripts/wasm-kernel.js';
 
 const quiet = { reporting: false, removed: () => undefined };
-const compress = TRANSFORMATIONS.find((t) => t.name === 'Compress')!;
+const _compress = TRANSFORMATIONS.find((t) => t.name === 'Compress')!;
 
 /** The list's lines and its flag, which is all a later step reads. */
 function seen(list: PackedLines) {
@@ -153,7 +154,7 @@ describe("Compress's WebAssembly kernel", () => {
       (_, i) => `0.0.0.0 ${Array.from({ length: 100 }, (_, j) => `h${i}-${j}.example`).join(' ')}`,
     ).join('\n');
     expect(compressWasm(packText(text)!)).toBeNull();
-    const out = seen(compress.applyPacked!(packText(text)!, quiet));
+    const out = seen(PACKED_FORMS.Compress!(packText(text)!, quiet));
     expect(out).toEqual(seen(compressPackedJs(packText(text)!, quiet)));
     expect(out.lines).toHaveLength(4000);
   });
@@ -169,13 +170,13 @@ describe("Compress's WebAssembly kernel", () => {
   });
 
   describe('Deduplicate', () => {
-    const deduplicate = TRANSFORMATIONS.find((t) => t.name === 'Deduplicate')!;
+    const _deduplicate = TRANSFORMATIONS.find((t) => t.name === 'Deduplicate')!;
     /** A report makes Deduplicate take its TypeScript. */
     const reporting = { reporting: true, removed: () => undefined };
     /** Deduplicate both ways on the list `make` gives (called once per way). */
     const dedupBoth = (make: () => PackedLines) => ({
-      wasm: unpackLines(deduplicate.applyPacked!(make(), quiet)).text,
-      js: unpackLines(deduplicate.applyPacked!(make(), reporting)).text,
+      wasm: unpackLines(PACKED_FORMS.Deduplicate!(make(), quiet)).text,
+      js: unpackLines(PACKED_FORMS.Deduplicate!(make(), reporting)).text,
     });
     const lists = [
       ALL_TRICKY.join('\n'),

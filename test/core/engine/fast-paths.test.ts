@@ -4,14 +4,14 @@ import { resolve } from 'node:path';
 import { domainToASCII } from 'node:url';
 import fc from 'fast-check';
 import * as tldts from 'tldts';
-import { cleanHostname, fullRuleProblem, ruleProblem } from '../../../src/core/transforms/rule-validity.js';
+import { cleanHostname, fullRuleProblem, ruleProblem } from '../../../src/core/rules/rule-validity.js';
 import {
   etcHostsHostnames,
   isEtcHostsRule,
   isJustDomain,
   isJustDomainByRegex,
   simpleHostsLineHostname,
-} from '../../../src/core/transforms/rule-text.js';
+} from '../../../src/core/rules/rule-text.js';
 import { domainToAscii } from '../../../src/core/transforms/convert-to-ascii.js';
 import { StringTable } from '../../../src/core/transforms/string-table.js';
 import { isOwnPublicSuffix } from '../../support/psl-names.js';

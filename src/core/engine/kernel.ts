@@ -3,10 +3,10 @@
  * packed lists: its compiled module, fresh memories for it, and which memories hold a list it made.
  */
 import { COMPRESS_KERNEL } from './compress-kernel.js';
-import { ADDRESS_CODE, BYTE_CLASS } from './rule-text.js';
-import { DOMAIN_CHAR, HOST_CODE } from './rule-validity.js';
+import { ADDRESS_CODE, BYTE_CLASS } from '../rules/rule-text.js';
+import { DOMAIN_CHAR, HOST_CODE } from '../rules/rule-validity.js';
 import { packedLines, trimmedRange, type PackedLines } from './packed.js';
-import { PSL_RULES } from './psl-data.js';
+import { PSL_RULES } from '../rules/psl-data.js';
 
 /** The kernel's exports. Offsets are byte offsets into its memory. */
 export interface Kernel {

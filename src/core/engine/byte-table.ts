@@ -1,4 +1,4 @@
-import { StringTable } from './string-table.js';
+import { StringTable } from '../transforms/string-table.js';
 import { widen } from './packed.js';
 
 /**

@@ -10,10 +10,10 @@
  * packed code only takes the shapes it can decide on bytes and asks the string code
  * for every other line.
  */
-import type { Lines } from './lines.js';
+import type { Lines } from '../transforms/lines.js';
 import type { KernelMemory } from './kernel.js';
-import { SYNTHETIC, packOrigin } from './lines.js';
-import { isWhitespaceCode } from './rule-text.js';
+import { SYNTHETIC, packOrigin } from '../transforms/lines.js';
+import { isWhitespaceCode } from '../rules/rule-text.js';
 import { countBreaks } from '../load/split.js';
 
 export interface PackedLines {
@@ -278,7 +278,7 @@ export function joinPacked(list: PackedLines): Uint8Array {
 
 /**
  * Keeps the lines whose `keep` flag (0 or 1) is set, moving them up in the list's own arrays:
- * the list passed in is consumed (see `Transformation.applyPacked`). A new array per
+ * the list passed in is consumed (see `PACKED_FORMS`). A new array per
  * transformation would cost a million-line list ~16 MB of fresh memory each time.
  */
 export function keepWherePacked(list: PackedLines, keep: Uint8Array): PackedLines {

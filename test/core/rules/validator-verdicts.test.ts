@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { validatorVerdicts } from '../../../src/core/transforms/validator-verdicts.js';
+import { validatorVerdicts } from '../../../src/core/rules/validator-verdicts.js';
 import { testApp } from '../../support/test-app.js';
 import { runCli } from '../../support/cli.js';
 import { referenceValidators } from '../../support/reference.js';

@@ -4,7 +4,7 @@
 // its whole trie from object literals when its module loads, at every start; here a top-level label's
 // subtree is parsed from its line the first time a walk reaches it.
 import { PSL_EXCEPTIONS, PSL_RULES } from './psl-data.js';
-import { StringTable } from './string-table.js';
+import { StringTable } from '../transforms/string-table.js';
 
 interface Node {
   flags: number;

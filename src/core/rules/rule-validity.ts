@@ -1,7 +1,7 @@
 import { getPublicSuffix, parse as parseDomain } from 'tldts';
 import { isOwnPublicSuffixAt, NOT_OWN_SUFFIX, OWN_UNKNOWN_SUFFIX, publicSuffixKind } from './public-suffix.js';
-import { decodeRange } from './packed.js';
-import { ByteTable } from './byte-table.js';
+import { decodeRange } from '../engine/packed.js';
+import { ByteTable } from '../engine/byte-table.js';
 import { classifyIpPattern, mayBeIpPattern } from './ip-pattern.js';
 import {
   etcHostsHostnames,

@@ -1,3 +1,4 @@
+import { PACKED_FORMS } from '../../../src/core/engine/packed-engine.js';
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -15,19 +16,14 @@ import {
   unpackLines,
   PackedBuilder,
   type PackedLines,
-} from '../../../src/core/transforms/packed.js';
+} from '../../../src/core/engine/packed.js';
 import { splitText } from '../../../src/core/load/split.js';
 import { TRANSFORMATIONS } from '../../../src/core/transforms/registry.js';
-import { compressPackedJs } from '../../../src/core/transforms/compress.js';
+import { compressPackedJs } from '../../../src/core/engine/compress.js';
 import type { Lines } from '../../../src/core/transforms/lines.js';
 import type { TransformContext } from '../../../src/core/transforms/types.js';
-import {
-  cleanHostname,
-  cleanHostnameAt,
-  ruleProblem,
-  ruleProblemAt,
-} from '../../../src/core/transforms/rule-validity.js';
-import { isOwnPublicSuffixAt } from '../../../src/core/transforms/public-suffix.js';
+import { cleanHostname, cleanHostnameAt, ruleProblem, ruleProblemAt } from '../../../src/core/rules/rule-validity.js';
+import { isOwnPublicSuffixAt } from '../../../src/core/rules/public-suffix.js';
 import {
   isJustDomain,
   isJustDomainAt,
@@ -35,8 +31,8 @@ import {
   plainHostRuleHostname,
   simpleHostsLineAt,
   simpleHostsLineHostname,
-} from '../../../src/core/transforms/rule-text.js';
-import { ByteTable } from '../../../src/core/transforms/byte-table.js';
+} from '../../../src/core/rules/rule-text.js';
+import { ByteTable } from '../../../src/core/engine/byte-table.js';
 import { ALL_TRICKY, trickyList } from '../../support/tricky-lines.js';
 
 const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpus');
@@ -207,7 +203,7 @@ describe('packing', () => {
     expect(unpackLines(packed).text).toEqual(['0.0.0.0 a.example', '||b.example^  ', '0.0.0.0 c.example']);
     expect(Array.from(packed.from!)).toEqual([3, 4, 6]);
     const compress = TRANSFORMATIONS.find((t) => t.name === 'Compress')!;
-    const compressed = unpackLines(compress.applyPacked!(packed, recorder()));
+    const compressed = unpackLines(PACKED_FORMS.Compress!(packed, recorder()));
     expect(compressed.text).toEqual(compress.apply(unpackLines(packed), recorder()).text);
     expect(compressed.text).toContain('||c.example^');
     expect(new TextDecoder().decode(bytes)).toBe('\n\n  0.0.0.0 a.example\n||b.example^  \n\n0.0.0.0 c.example \n\n');
@@ -217,7 +213,7 @@ describe('packing', () => {
     [
       'Compress',
       (list: PackedLines) =>
-        TRANSFORMATIONS.find((t) => t.name === 'Compress')!.applyPacked!(list, {
+        PACKED_FORMS.Compress!(list, {
           reporting: false,
           removed: () => undefined,
         }),
@@ -287,7 +283,7 @@ describe('packing', () => {
   test("filtering and trimming move lines within the list's own arrays", () => {
     const list = packText(['||a.example^', ' ! comment', '||b.example^\t', '||c.example^'].join('\n'), 0)!;
     const { start, end, from } = list;
-    const trimmed = TRANSFORMATIONS.find((t) => t.name === 'TrimLines')!.applyPacked!(list, recorder());
+    const trimmed = PACKED_FORMS.TrimLines!(list, recorder());
     expect(trimmed.start.buffer).toBe(start.buffer);
     expect(unpackLines(trimmed).text).toEqual(['||a.example^', '! comment', '||b.example^', '||c.example^']);
     const kept = keepWherePacked(trimmed, Uint8Array.from([1, 0, 1, 1]));
@@ -307,7 +303,7 @@ describe('packing', () => {
 });
 
 describe('every packed transformation equals its string form', () => {
-  const packedOnes = TRANSFORMATIONS.filter((t) => t.applyPacked);
+  const packedOnes = TRANSFORMATIONS.filter((t) => PACKED_FORMS[t.name]);
 
   test('the transformations that pay have a packed form; IP-normalising validators do not', () => {
     expect(packedOnes.map((t) => t.name).sort()).toEqual(
@@ -332,7 +328,7 @@ describe('every packed transformation equals its string form', () => {
       const byString = recorder();
       const byBytes = recorder();
       const expected = t.apply(strings, byString);
-      const actual = unpackLines(t.applyPacked!(packed, byBytes));
+      const actual = unpackLines(PACKED_FORMS[t.name]!(packed, byBytes));
       expect(actual.text).toEqual(expected.text);
       expect(Array.from(actual.from!)).toEqual(Array.from(expected.from!));
       expect(byBytes.log).toEqual(byString.log);
@@ -355,7 +351,7 @@ describe('every packed transformation equals its string form', () => {
       let strings: Lines = unpackLines(packed);
       const quiet = { reporting: false, removed: () => undefined };
       for (const t of steps) {
-        packed = t.applyPacked!(packed, quiet);
+        packed = PACKED_FORMS[t.name]!(packed, quiet);
         strings = t.apply(strings, quiet);
       }
       expect(unpackLines(packed).text).toEqual(strings.text);
@@ -568,7 +564,7 @@ describe('byte helpers agree with their string counterparts', () => {
 });
 
 describe('Deduplicate trusts Compress: no two `||host^` rules of its output are alike', () => {
-  const step = (name: string) => TRANSFORMATIONS.find((t) => t.name === name)!;
+  const _step = (name: string) => TRANSFORMATIONS.find((t) => t.name === name)!;
   const quiet = { reporting: false, removed: () => undefined };
   /** Texts that are, or are written as, or parse to the same `||name^` as one another. */
   const ALIKE = [
@@ -607,7 +603,7 @@ describe('Deduplicate trusts Compress: no two `||host^` rules of its output are 
   const inputs: [string, string][] = [...lists, ['alike', ALIKE], ['alike, twice over', `${ALIKE}\n${ALIKE}`]];
 
   test.each(inputs)('%s: Compress says so, and it is true', (_name, text) => {
-    const out = step('Compress').applyPacked!(packText(text)!, quiet);
+    const out = PACKED_FORMS.Compress!(packText(text)!, quiet);
     expect(out.distinctHostRules).toBe(true);
     const rules = unpackLines(out).text.filter((line) => plainHostRuleHostname(line) !== null);
     expect(rules.length).toBeGreaterThan(0);
@@ -617,15 +613,15 @@ describe('Deduplicate trusts Compress: no two `||host^` rules of its output are 
   test.each(inputs)(
     '%s: Deduplicate after Compress and Validate removes what it removes without the flag',
     (_name, text) => {
-      const compressed = step('Validate').applyPacked!(step('Compress').applyPacked!(packText(text, 0)!, quiet), quiet);
+      const compressed = PACKED_FORMS.Validate!(PACKED_FORMS.Compress!(packText(text, 0)!, quiet), quiet);
       expect(compressed.distinctHostRules).toBe(true);
       // Each run consumes its list: the second gets copies of the arrays.
       const { bytes, used, start, end, from } = compressed;
       const unflagged = packedLines(bytes, used, start.slice(), end.slice(), from!.slice(), false);
       const trusting = recorder();
       const checking = recorder();
-      const kept = step('Deduplicate').applyPacked!(compressed, trusting);
-      const all = step('Deduplicate').applyPacked!(unflagged, checking);
+      const kept = PACKED_FORMS.Deduplicate!(compressed, trusting);
+      const all = PACKED_FORMS.Deduplicate!(unflagged, checking);
       expect(unpackLines(kept).text).toEqual(unpackLines(all).text);
       expect(Array.from(kept.from!)).toEqual(Array.from(all.from!));
       expect(trusting.log).toEqual(checking.log);
@@ -634,18 +630,18 @@ describe('Deduplicate trusts Compress: no two `||host^` rules of its output are 
 
   test('filtering keeps the flag; joining lists, rewriting lines and the other transformations drop it', () => {
     // A fresh list per use: transformations and filtering consume theirs.
-    const compressed = () => step('Compress').applyPacked!(packText(ALIKE)!, quiet);
+    const compressed = () => PACKED_FORMS.Compress!(packText(ALIKE)!, quiet);
     const keepAll = new Uint8Array(compressed().start.length).fill(1);
     const keepSome = keepAll.map((_, i) => i % 2);
     expect(keepWherePacked(compressed(), keepAll).distinctHostRules).toBe(true);
     expect(keepWherePacked(compressed(), keepSome).distinctHostRules).toBe(true);
-    expect(step('Validate').applyPacked!(compressed(), quiet).distinctHostRules).toBe(true);
+    expect(PACKED_FORMS.Validate!(compressed(), quiet).distinctHostRules).toBe(true);
     const twice = compressed();
     expect(concatPacked([twice, twice], false).distinctHostRules).toBe(false);
     expect(new PackedBuilder(compressed(), 4).finish().distinctHostRules).toBe(false);
     expect(packText(ALIKE)!.distinctHostRules).toBe(false);
-    for (const name of ['TrimLines', 'InsertFinalNewLine'])
-      expect(step(name).applyPacked!(compressed(), quiet).distinctHostRules).toBe(false);
+    for (const name of ['TrimLines', 'InsertFinalNewLine'] as const)
+      expect(PACKED_FORMS[name]!(compressed(), quiet).distinctHostRules).toBe(false);
   });
 });
 

@@ -3,7 +3,7 @@
 ;; decides on bytes and its parent-domain pass, with the hostname table of byte-table.ts,
 ;; Deduplicate's lookups with `dropFromEnd`, and Validate's verdicts (validate.ts,
 ;; `kernelVerdicts`). Each function mirrors the TypeScript function it is named after, test for
-;; test; test/core/transforms/compress-kernel.test.ts compares the two on generated lists.
+;; test; test/core/engine/compress-kernel.test.ts compares the two on generated lists.
 ;;
 ;; Why: a 300,000-line list runs each of these loops once per process, so the JavaScript spends
 ;; much of its time in the engine's baseline tiers before its optimised code lands. Code
@@ -432,7 +432,7 @@
         (br $next)))
     (local.get $count))
 
-  ;; Deduplicate (deduplicate.ts, `applyPacked`) on the n lines at inStart/inEnd: keep[i] (a byte
+  ;; Deduplicate (engine/deduplicate.ts, `deduplicatePacked`) on the n lines at inStart/inEnd: keep[i] (a byte
   ;; at keep + i) as `dropFromEnd` gives it. Walking from the end, a line already seen (its later
   ;; copy is kept) that is no comment nor empty is dropped, and so are the comments and empty
   ;; lines directly above it. With skipHostRules (the list's `distinctHostRules`), plain host rules
