@@ -57,6 +57,7 @@ export async function runCompile(flags: CompileFlags, version: string): Promise<
       report: report !== null,
       onRemoved,
       format: settings.format,
+      packed: settings.packed,
     }).finally(() => reader.close());
     progress.finish();
     await writeOutput(listTarget, result.bytes());

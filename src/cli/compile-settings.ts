@@ -43,10 +43,19 @@ export function clockFrom(env: NodeJS.ProcessEnv): (() => Date) | undefined {
   return () => at;
 }
 
+/** FLC_ENGINE: `packed` (the default) or `strings`, the readable engine (the same output, slower). */
+function packedEngineFrom(env: NodeJS.ProcessEnv): boolean {
+  const raw = env.FLC_ENGINE;
+  if (raw === undefined || raw === '' || raw === 'packed') return true;
+  if (raw === 'strings') return false;
+  throw new ConfigError([{ path: 'FLC_ENGINE', message: `must be "packed" or "strings", got "${raw}"` }]);
+}
+
 /** Everything of a compile job that comes from flags and the environment. */
 export function compileSettings(flags: CompileFlags, env: NodeJS.ProcessEnv, version: string) {
   return {
     format: flags.format as OutputFormat,
+    packed: packedEngineFrom(env),
     compiler: `flc v${version}`,
     now: clockFrom(env),
     http: {
