@@ -179,4 +179,15 @@ describe('loading', () => {
     expect(out).toContain('||not-ubol.example^');
     expect(out).not.toContain('||hidden.example^');
   });
+
+  test('Diff-Path lines dropped the way the reference walks them: next to each other, and past line 50', async () => {
+    writeFileSync(file('diff-two.txt'), '! Diff-Path: a.patch\n! Diff-Path: b.patch\n||i.example^');
+    const rules = Array.from({ length: 49 }, (_, i) => `||r${i}.example^`);
+    writeFileSync(file('diff-late.txt'), ['! Diff-Path: a', ...rules, '! Diff-Path: b', '||z.example^'].join('\n'));
+    writeFileSync(file('diff-main.txt'), '||a.example^\n!#include diff-two.txt\n!#include diff-late.txt\n||z.example^');
+    const out = await same({ name: 'Gen', sources: [{ source: file('diff-main.txt') }] });
+    // The second of two neighbours stays; the one that the window reaches after a removal goes.
+    expect(out).toContain('! Diff-Path: b.patch');
+    expect(out).not.toContain('! Diff-Path: b');
+  });
 });

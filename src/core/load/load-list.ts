@@ -43,15 +43,22 @@ function originOf(location: string): string | null {
   }
 }
 
-/** Drops `! Diff-Path:` lines near the top of an included list, as the reference does. */
+/**
+ * Drops `! Diff-Path:` lines near the top of an included list, as the reference does: it removes
+ * them from the array it walks, so the line after a removed one is not looked at, and the window
+ * of the first DIFF_PATH_SCAN lines moves on by one for each removal.
+ */
 function dropDiffPath(list: ListData): ListData {
-  const n = Math.min(DIFF_PATH_SCAN, lineCount(list));
+  const n = lineCount(list);
   const text = (i: number) => (isPacked(list) ? lineText(list, i) : list.text[i]);
   let keep: Uint8Array | undefined;
-  for (let i = 0; i < n; i += 1) {
-    if (!text(i).trim().startsWith(DIFF_PATH)) continue;
-    keep ??= new Uint8Array(lineCount(list)).fill(1);
-    keep[i] = 0;
+  let removed = 0;
+  for (let i = 0; i < Math.min(DIFF_PATH_SCAN, n - removed); i += 1) {
+    const at = i + removed;
+    if (!text(at).trim().startsWith(DIFF_PATH)) continue;
+    keep ??= new Uint8Array(n).fill(1);
+    keep[at] = 0;
+    removed += 1;
   }
   if (!keep) return list;
   return isPacked(list) ? keepWherePacked(list, keep) : keepWhere(list, keep);
