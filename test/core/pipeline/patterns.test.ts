@@ -119,8 +119,22 @@ describe('PatternSet', () => {
     expect(new PatternSet(['/(?<n>a)b/', '/(?<n>s)\\k<n>/']).match('ss')).toBe('/(?<n>s)\\k<n>/');
   });
 
+  test('case-insensitive alternatives beyond ASCII match as each does alone (V8 misses them joined)', () => {
+    const cases: [string[], string][] = [
+      [['/ſ/', 'S*', '/S/'], 's'],
+      [['/ſ/', '/S/', '/S/'], 's'],
+      [['/\u212a/', '/K/', '/ka/'], 'K'],
+      [['/ſ/', '/s\\./', '/s\\.e/'], '||s.example^'],
+    ];
+    for (const [texts, line] of cases) {
+      expect(firstAlone(texts, line)).not.toBeNull();
+      expect(new PatternSet(texts).match(line), texts.join(' ')).toBe(firstAlone(texts, line));
+    }
+  });
+
   test('past one prefilter regex, each pattern stays behind its own', () => {
-    const texts = Array.from({ length: 260 }, (_, i) => (i % 2 ? `/^x${i}y/` : `*Y${i}z*`));
+    // Over 4,000 characters of sources: several prefilters.
+    const texts = Array.from({ length: 260 }, (_, i) => (i % 2 ? `/^x${i}y${'q?'.repeat(10)}/` : `*Y${i}z*`));
     const set = new PatternSet(['plain', ...texts]);
     for (const l of ['x1y', 'x259yz', 'aY258Z', 'y2z', 'x3y plain', 'plain', 'x2y', 'nothing']) {
       expect(set.match(l)).toBe(firstAlone(['plain', ...texts], l));
