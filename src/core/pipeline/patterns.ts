@@ -71,16 +71,27 @@ export function compilePattern(text: string): LinePattern {
   return { text, test: (line) => line.includes(text) };
 }
 
+/** No pattern: larger than any index. */
+const NONE = 0x7fffffff;
+
 /**
  * Aho–Corasick over UTF-16 code units: one left-to-right scan of a line finds every pattern in
  * it, however many there are. `first(line)` is the smallest index (into the texts given) of a
- * pattern the line contains, or `Infinity`.
+ * pattern the line contains, or NONE. A state's moves are a list of edges in typed arrays
+ * (a hundred thousand patterns make millions of states; an object per state would not fit).
  */
 class SubstringAutomaton {
-  private readonly next: Map<number, number>[] = [new Map()];
-  private readonly fail = [0];
-  /** Per state, the smallest index among the patterns ending there, itself or through `fail`. */
-  private readonly best = [Number.POSITIVE_INFINITY];
+  /** Per state: its first edge (or -1), its fail state, and the smallest index among the patterns
+   * ending there, itself or through `fail`. */
+  private edge: Int32Array = new Int32Array(64).fill(-1);
+  private fail: Int32Array = new Int32Array(64);
+  private best: Int32Array = new Int32Array(64).fill(NONE);
+  private states = 1;
+  /** Per edge: its code unit, the state it leads to, and the state's next edge (or -1). */
+  private code: Int32Array = new Int32Array(64);
+  private to: Int32Array = new Int32Array(64);
+  private sibling: Int32Array = new Int32Array(64);
+  private edges = 0;
   /** The root's moves on ASCII as a table: most code units of a line are read at the root. */
   private readonly root = new Int32Array(128);
 
@@ -90,41 +101,64 @@ class SubstringAutomaton {
       let state = 0;
       for (let i = 0; i < text.length; i += 1) {
         const code = text.charCodeAt(i);
-        let to = this.next[state].get(code);
-        if (to === undefined) {
-          to = this.next.push(new Map()) - 1;
-          this.next[state].set(code, to);
-          this.fail.push(0);
-          this.best.push(Number.POSITIVE_INFINITY);
-        }
-        state = to;
+        state = this.move(state, code) ?? this.add(state, code);
       }
       this.best[state] = Math.min(this.best[state], index);
     });
-    for (const [code, to] of this.next[0]) if (code < 128) this.root[code] = to;
+    for (let e = this.edge[0]; e !== -1; e = this.sibling[e])
+      if (this.code[e] < 128) this.root[this.code[e]] = this.to[e];
     // Breadth first, so a state's fail target (a shorter string) is finished before the state.
-    const queue = [...this.next[0].values()];
+    const queue: number[] = [];
+    for (let e = this.edge[0]; e !== -1; e = this.sibling[e]) queue.push(this.to[e]);
     for (let q = 0; q < queue.length; q += 1) {
       const state = queue[q];
-      for (const [code, to] of this.next[state]) {
-        this.fail[to] = this.step(this.fail[state], code);
+      for (let e = this.edge[state]; e !== -1; e = this.sibling[e]) {
+        const to = this.to[e];
+        this.fail[to] = this.step(this.fail[state], this.code[e]);
         this.best[to] = Math.min(this.best[to], this.best[this.fail[to]]);
         queue.push(to);
       }
     }
   }
 
+  /** Where `state` moves on `code`, or undefined. */
+  private move(state: number, code: number): number | undefined {
+    for (let e = this.edge[state]; e !== -1; e = this.sibling[e]) if (this.code[e] === code) return this.to[e];
+    return undefined;
+  }
+
+  /** A new state reached from `state` on `code`. */
+  private add(state: number, code: number): number {
+    if (this.states === this.edge.length) {
+      this.edge = grown(this.edge, -1);
+      this.fail = grown(this.fail, 0);
+      this.best = grown(this.best, NONE);
+    }
+    if (this.edges === this.code.length) {
+      this.code = grown(this.code, 0);
+      this.to = grown(this.to, 0);
+      this.sibling = grown(this.sibling, 0);
+    }
+    const to = this.states++;
+    const e = this.edges++;
+    this.code[e] = code;
+    this.to[e] = to;
+    this.sibling[e] = this.edge[state];
+    this.edge[state] = e;
+    return to;
+  }
+
   private step(state: number, code: number): number {
     for (let s = state; s !== 0; s = this.fail[s]) {
-      const to = this.next[s].get(code);
+      const to = this.move(s, code);
       if (to !== undefined) return to;
     }
-    return this.next[0].get(code) ?? 0;
+    return this.move(0, code) ?? 0;
   }
 
   first(line: string): number {
     let state = 0;
-    let first = Number.POSITIVE_INFINITY;
+    let first = NONE;
     for (let i = 0; i < line.length; i += 1) {
       const code = line.charCodeAt(i);
       state = state === 0 && code < 128 ? this.root[code] : this.step(state, code);
@@ -132,6 +166,13 @@ class SubstringAutomaton {
     }
     return first;
   }
+}
+
+/** `a` twice as long, the new half filled with `fill`. */
+function grown(a: Int32Array, fill: number): Int32Array {
+  const next = new Int32Array(a.length * 2).fill(fill);
+  next.set(a);
+  return next;
 }
 
 /** A regex's source, or a wildcard's longest literal part, as one alternative of a set's prefilter. */
