@@ -297,7 +297,8 @@ describe('where the packed engine hands over to strings, the events say so', () 
 
   test('a source whose text is not well-formed Unicode', async () => {
     expect(await notes({ '/a.txt': '||a.example^', '/b.txt': '||\ud800.example^' }, [])).toEqual([
-      'source 2: its text (or a list it includes) is not well-formed Unicode, so it compiles on strings',
+      'source 2: its text (or a list it includes) is not well-formed Unicode, ' +
+        'so it and the whole list compile on strings',
     ]);
   });
 });

@@ -641,13 +641,11 @@
     (i32.const 0))
 
   ;; splitPacked (packed.ts) of the list b[from, to), trimmed, without line numbers: each run of
-  ;; CR/LF ends a line; the lines' ranges go to start and end. Returns how many lines, or -1 when
-  ;; refuse is set and a line starts with `!#` (kernel.ts, `splitInKernel`).
+  ;; CR/LF ends a line; the lines' ranges go to start and end. Returns how many lines
+  ;; (kernel.ts, `splitInKernel`).
   (func (export "split") (param $from i32) (param $to i32)
-    (param $start i32) (param $end i32) (param $refuse i32) (result i32)
+    (param $start i32) (param $end i32) (result i32)
     (local $i i32) (local $j i32) (local $k i32) (local $c i32) (local $w i64)
-    (if (local.get $refuse)
-      (then (if (call $directiveAt (local.get $from) (local.get $to)) (then (return (i32.const -1))))))
     (i32.store (local.get $start) (local.get $from))
     (local.set $i (local.get $from))
     (block $done
@@ -683,19 +681,11 @@
             (local.set $j (i32.add (local.get $j) (i32.const 1)))
             (br $break)))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
-        (if (local.get $refuse)
-          (then (if (call $directiveAt (local.get $j) (local.get $to)) (then (return (i32.const -1))))))
         (i32.store (i32.add (local.get $start) (i32.shl (local.get $k) (i32.const 2))) (local.get $j))
         (local.set $i (local.get $j))
         (br $next)))
     (i32.store (i32.add (local.get $end) (i32.shl (local.get $k) (i32.const 2))) (local.get $to))
     (i32.add (local.get $k) (i32.const 1)))
-
-  ;; isDirectiveStart (packed.ts): the line at i starts with `!#`.
-  (func $directiveAt (param $i i32) (param $to i32) (result i32)
-    (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 33)) (then (return (i32.const 0))))
-    (if (i32.ge_s (i32.add (local.get $i) (i32.const 1)) (local.get $to)) (then (return (i32.const 0))))
-    (i32.eq (i32.load8_u (i32.add (local.get $i) (i32.const 1))) (i32.const 35)))
 
   ;; joinPacked (packed.ts) into [out, limit): the n lines whose ranges are at inStart and inEnd,
   ;; one LF between each two. Returns the end of what it wrote, or -1, having stopped, when the

@@ -56,7 +56,7 @@ export interface Kernel {
   ): void;
   pslBuild(text: number, textEnd: number, psl: number, pslMask: number, stack: number): void;
   join(inStart: number, inEnd: number, n: number, out: number, limit: number): number;
-  split(from: number, to: number, start: number, end: number, refuse: number): number;
+  split(from: number, to: number, start: number, end: number): number;
 }
 
 /** A kernel instance and its memory's buffer (never grown, so never detached). */
@@ -151,8 +151,7 @@ export function splitInKernel(bytes: Uint8Array, length: number): PackedLines | 
   const memory = newKernel(ends + 4 * most);
   if (memory === null) return undefined;
   new Uint8Array(memory.buffer).set(bytes.subarray(0, length), KERNEL_BASE);
-  const n = memory.kernel.split(KERNEL_BASE + range[0], KERNEL_BASE + range[1], starts, ends, 0);
-  if (n === -1) return null;
+  const n = memory.kernel.split(KERNEL_BASE + range[0], KERNEL_BASE + range[1], starts, ends);
   const view = (at: number) => new Int32Array(memory.buffer, at, n);
   return packedLines(
     new Uint8Array(memory.buffer, 0, KERNEL_BASE + room),

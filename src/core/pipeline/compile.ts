@@ -255,7 +255,11 @@ async function compileSource(
   if (run.report) run.report.sources[index] = { source: source.source, lineCount, durationMs };
   const why = run.engine.fallback(lines);
   if (why !== null)
-    run.emit({ type: 'log', level: 'debug', message: `source ${index + 1}: ${why}, so it compiles on strings` });
+    run.emit({
+      type: 'log',
+      level: 'debug',
+      message: `source ${index + 1}: ${why}, so it and the whole list compile on strings`,
+    });
   const out = await applyScope(run, scope, lines, source);
   run.emit({ type: 'progress', phase: 'load', completed: index + 1, total });
   return out;
