@@ -85,8 +85,12 @@ async function load(location: string, ctx: LoadContext, chain: string[], read?: 
     for (let i = 0; i < from.length; i += 1) from[i] = packOrigin(fileId, split.numbers![i]);
     return { text: split.lines, from };
   }
-  const numbers = split.numbers;
-  const lineOf = (i: number) => (numbers ? numbers[i] : i + 1);
+  // Line numbers: kept with provenance; without, counted again only if one is needed (an error, an include).
+  let numbers = split.numbers;
+  const lineOf = (i: number) => {
+    numbers ??= splitText(text, true).numbers!;
+    return numbers[i];
+  };
   const keep = resolved(location, split.lines.length, directivesOf(split.lines), lineOf);
   const out: string[] = [];
   const from: number[] = [];
@@ -160,7 +164,8 @@ async function loadPacked(location: string, ctx: LoadContext, chain: string[]): 
   }
   if (!packed) return load(location, ctx, chain, text);
   ctx.files.push(location);
-  return resolvePacked(packed, location, ctx, chain);
+  const source = () => text ?? utf8.decode(given!.bytes.subarray(0, given!.length));
+  return resolvePacked(packed, location, ctx, chain, source);
 }
 
 /**
@@ -173,6 +178,7 @@ async function resolvePacked(
   location: string,
   ctx: LoadContext,
   chain: string[],
+  source: () => string,
 ): Promise<ListData> {
   const { bytes, start, end } = list;
   const directives: Directive[] = [];
@@ -182,9 +188,13 @@ async function resolvePacked(
       directives.push({ index: i, text: lineText(list, i) });
   }
   if (directives.length === 0) return list;
-  // Line numbers are kept with provenance only; without, a directive error names index + 1, as
-  // the string path does.
-  const lineNo = (i: number) => (list.from ? unpackOrigin(list.from[i])!.line : i + 1);
+  // Line numbers: kept with provenance; without, counted on the source only if one is needed.
+  let numbers: Int32Array | undefined;
+  const lineNo = (i: number) => {
+    if (list.from) return unpackOrigin(list.from[i])!.line;
+    numbers ??= splitText(source(), true).numbers!;
+    return numbers[i];
+  };
   const keep = resolved(location, start.length, directives, lineNo);
   // Each live `!#include` is cut out, and where it was (counted in kept lines) its list goes.
   const includes: { at: number; list: ListData }[] = [];

@@ -222,6 +222,7 @@ describe('directives resolved on packed lists', () => {
         '/inc-a.txt': `! Diff-Path: a.patch${eol}${listWithDirectives(random, random(6), eol)}`,
         '/inc-b.txt': RULES.join(eol),
       };
+      const errors: (string | undefined)[] = [];
       for (const tracked of [true, false]) {
         const outcome = async (load: () => Promise<ListData>) => {
           try {
@@ -237,7 +238,10 @@ describe('directives resolved on packed lists', () => {
           loadListPacked('/main.txt', { reader: memoryReader(files), tracked, files: [] }),
         );
         expect(packed, `${JSON.stringify(files)} tracked: ${tracked}`).toEqual(strings);
+        errors.push('error' in strings ? strings.error : undefined);
       }
+      // An error names the same line with provenance kept or not (blank lines counted).
+      expect(errors[1], JSON.stringify(files)).toBe(errors[0]);
     }
   });
 
