@@ -238,6 +238,16 @@ describe('directives resolved on packed lists', () => {
           loadListPacked('/main.txt', { reader: memoryReader(files), tracked, files: [] }),
         );
         expect(packed, `${JSON.stringify(files)} tracked: ${tracked}`).toEqual(strings);
+        // Packed straight from the bytes a reader hands over, as the Node reader does for files.
+        const reader = Object.assign(memoryReader(files), {
+          async readBytes(location: string) {
+            if (files[location] === undefined) throw new Error(`no such file: ${location}`);
+            const bytes = new TextEncoder().encode(files[location]);
+            return { bytes, length: bytes.length };
+          },
+        });
+        const fromBytes = await outcome(() => loadListPacked('/main.txt', { reader, tracked, files: [] }));
+        expect(fromBytes, `${JSON.stringify(files)} tracked: ${tracked}, from bytes`).toEqual(strings);
         errors.push('error' in strings ? strings.error : undefined);
       }
       // An error names the same line with provenance kept or not (blank lines counted).
