@@ -1,25 +1,12 @@
-import { afterAll, beforeEach, describe, expect, test } from 'vitest';
-import type { Store } from '../../src/server/store/store.js';
-import { ENGINES, freshStore } from '../support/stores.js';
+import { describe, expect, test } from 'vitest';
+import { ENGINES, storesFor } from '../support/stores.js';
 
 const password = { hash: 'h', salt: 's', iterations: 1 };
 const at = '2026-01-01T00:00:00.000Z';
 
 /** The admin system's store methods, once per engine (the same suite style as store.test.ts). */
 describe.each(ENGINES)('$engine admin store', (engine) => {
-  const open: Store[] = [];
-  const fresh = async () => {
-    const store = await freshStore(engine);
-    open.push(store);
-    return store;
-  };
-  beforeEach((ctx) => {
-    if (engine.skip) ctx.skip(engine.skip);
-  });
-  afterAll(async () => {
-    await Promise.all(open.map((s) => s.close()));
-    engine.cleanup();
-  });
+  const fresh = storesFor(engine);
 
   test('configuration rows: create, update, delete; a deleted role takes its assignments along', async () => {
     const store = await fresh();

@@ -1,6 +1,5 @@
-import { afterAll, beforeEach, describe, expect, test } from 'vitest';
-import type { Store } from '../../src/server/store/store.js';
-import { ENGINES, freshStore } from '../support/stores.js';
+import { describe, expect, test } from 'vitest';
+import { ENGINES, storesFor } from '../support/stores.js';
 
 const t = (s: number) => new Date(Date.parse('2026-01-01T00:00:00Z') + s * 1000).toISOString();
 const A = { owner: 'process-a', until: t(10) };
@@ -8,19 +7,7 @@ const B = { owner: 'process-b', until: t(30) };
 
 /** The job table's transitions, on each engine: only those of docs/server.md can happen. */
 describe.each(ENGINES)('$engine job table', (engine) => {
-  const open: Store[] = [];
-  const fresh = async () => {
-    const store = await freshStore(engine);
-    open.push(store);
-    return store;
-  };
-  beforeEach((ctx) => {
-    if (engine.skip) ctx.skip(engine.skip);
-  });
-  afterAll(async () => {
-    await Promise.all(open.map((s) => s.close()));
-    engine.cleanup();
-  });
+  const fresh = storesFor(engine);
   const job = (id: string, at = t(0)) => ({
     id,
     ownerId: 'u1',

@@ -1,7 +1,6 @@
-import { afterAll, beforeEach, describe, expect, test } from 'vitest';
-import type { Store } from '../../src/server/store/store.js';
+import { describe, expect, test } from 'vitest';
 import type { FlashEntry } from '../../src/server/store/service-records.js';
-import { ENGINES, freshStore } from '../support/stores.js';
+import { ENGINES, storesFor } from '../support/stores.js';
 
 const password = { hash: 'h', salt: 's', iterations: 1 };
 
@@ -16,19 +15,7 @@ const flash = (token: string, createdAt: string, expiresAt: string): FlashEntry 
 
 /** Flash entries, error events and rule sets, once per engine. */
 describe.each(ENGINES)('$engine store: service records', (engine) => {
-  const open: Store[] = [];
-  const fresh = async () => {
-    const store = await freshStore(engine);
-    open.push(store);
-    return store;
-  };
-  beforeEach((ctx) => {
-    if (engine.skip) ctx.skip(engine.skip);
-  });
-  afterAll(async () => {
-    await Promise.all(open.map((s) => s.close()));
-    engine.cleanup();
-  });
+  const fresh = storesFor(engine);
 
   test('a flash entry is taken once, and not after it expired', async () => {
     const store = await fresh();

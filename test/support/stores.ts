@@ -1,3 +1,4 @@
+import { afterAll, beforeEach } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,4 +47,24 @@ export const ENGINES: EngineUnderTest[] = [sqlite(), postgres()];
 /** Opens a new, empty store on `engine`, closed by the returned `close`. */
 export async function freshStore(engine: EngineUnderTest): Promise<Store> {
   return openStore(await engine.location());
+}
+
+/**
+ * For a suite run once per engine: skips its tests where the engine is not here, closes every
+ * store it made when it ends, and gives it the maker of fresh stores.
+ */
+export function storesFor(engine: EngineUnderTest): () => Promise<Store> {
+  const open: Store[] = [];
+  beforeEach((ctx) => {
+    if (engine.skip) ctx.skip(engine.skip);
+  });
+  afterAll(async () => {
+    await Promise.all(open.map((s) => s.close()));
+    engine.cleanup();
+  });
+  return async () => {
+    const store = await freshStore(engine);
+    open.push(store);
+    return store;
+  };
 }
