@@ -146,7 +146,7 @@ describe('flc compile', () => {
 
   test('FLC_ENGINE picks the engine: the same list either way, and a bad value exits 2', async () => {
     writeFileSync(join(dir, 'l.txt'), '!#if true\n||a.example^$third-party\n!#endif\n0.0.0.0 b.example\n||b.example^');
-    const config = { name: 'E', sources: [{ source: 'l.txt' }], transformations: ['Compress', 'RemoveModifiers'] };
+    const config = { name: 'E', sources: [{ source: 'l.txt' }], transformations: ['Compress', 'InvertAllow'] };
     writeFileSync(join(dir, 'e.json'), JSON.stringify(config));
     const run = (engine: string, out: string) =>
       runCli(['compile', '-c', 'e.json', '-o', out, '-v'], { cwd: dir, env: { ...PINNED, FLC_ENGINE: engine } });
@@ -154,8 +154,8 @@ describe('flc compile', () => {
     const strings = await run('strings', 's.txt');
     expect([packed.code, strings.code]).toEqual([0, 0]);
     expect(readFileSync(join(dir, 's.txt'), 'utf8')).toBe(readFileSync(join(dir, 'p.txt'), 'utf8'));
-    // Only the packed engine hands the list over to strings, at RemoveModifiers, and says so.
-    expect(packed.stderr).toMatch(/list: RemoveModifiers works on text/);
+    // Only the packed engine hands the list over to strings, at InvertAllow, and says so.
+    expect(packed.stderr).toMatch(/list: InvertAllow works on text/);
     expect(strings.stderr).not.toMatch(/works on text/);
     const bad = await run('fast', 'x.txt');
     expect(bad.code).toBe(2);

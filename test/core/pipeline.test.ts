@@ -287,12 +287,13 @@ describe('where the packed engine hands over to strings, the events say so', () 
 
   test('a transformation without a packed form, once per scope, and nothing when all have one', async () => {
     const files = { '/a.txt': '||a.example^$third-party\n!#if true\n||b.example^\n!#endif' };
-    expect(await notes(files, ['Compress', 'RemoveModifiers', 'InvertAllow'])).toEqual([
-      'list: RemoveModifiers works on text, so the steps from it on run on strings',
+    // InvertAllow runs before ValidateAllowIp: one note, at the first.
+    expect(await notes(files, ['Compress', 'ValidateAllowIp', 'InvertAllow'])).toEqual([
+      'list: InvertAllow works on text, so the steps from it on run on strings',
     ]);
     expect(await notes(files, ['Compress', 'Validate', 'Deduplicate'])).toEqual([]);
     // The plain TypeScript engine was asked for: nothing falls back.
-    expect(await notes(files, ['RemoveModifiers'], false)).toEqual([]);
+    expect(await notes(files, ['InvertAllow'], false)).toEqual([]);
   });
 
   test('a source whose text is not well-formed Unicode', async () => {

@@ -1,7 +1,9 @@
-/** Packed forms of the line-by-line transformations: trimming, comments, blank lines, final newline, punycode. */
+/** Packed forms of the line-by-line steps: trimming, comments, blank lines, final newline, punycode, options. */
 import type { TransformContext } from '../transforms/types.js';
 import { SYNTHETIC } from '../transforms/lines.js';
 import { toAscii } from '../transforms/convert-to-ascii.js';
+import { removeModifiersFrom } from '../transforms/remove-modifiers.js';
+import { isWhitespaceCode } from '../rules/rule-text.js';
 import {
   isBlankAt,
   isCommentAt,
@@ -59,26 +61,54 @@ export function insertFinalNewLinePacked(lines: PackedLines): PackedLines {
   return withEmptyLine(lines);
 }
 
-export function convertToAsciiPacked(lines: PackedLines): PackedLines {
-  // Only a line with a non-ASCII byte can change: the others keep their bytes.
+/**
+ * A one-to-one rewrite on a packed list: only the lines `mayChange` picks (on their bytes) are
+ * decoded and given to `rewrite`; a line it changes is appended, every other keeps its bytes.
+ */
+function rewriteSome(
+  lines: PackedLines,
+  mayChange: (b: Uint8Array, s: number, e: number) => boolean,
+  rewrite: (line: string) => string,
+): PackedLines {
   const { bytes, start, end, from } = lines;
   const out = new PackedBuilder(lines, start.length);
   for (let i = 0; i < start.length; i += 1) {
     let s = start[i];
     let e = end[i];
-    let j = s;
-    while (j < e && bytes[j] < 128) j += 1;
-    if (j < e) {
+    if (mayChange(bytes, s, e)) {
       const text = lineText(lines, i);
-      const converted = toAscii(text);
-      if (converted !== text) {
-        s = out.appendText(converted);
+      const changed = rewrite(text);
+      if (changed !== text) {
+        s = out.appendText(changed);
         e = out.used;
       }
     }
     out.push(s, e, from ? from[i] : 0);
   }
   return out.finish();
+}
+
+/** ConvertToAscii: only a line with a non-ASCII byte can change. */
+export function convertToAsciiPacked(lines: PackedLines): PackedLines {
+  return rewriteSome(lines, (b, s, e) => hasByte(b, s, e, (c) => c >= 128), toAscii);
+}
+
+/**
+ * RemoveModifiers: only a line with a `$` (its options) or with what `trim()` may remove at an
+ * end can change; without either, the reference's parse and re-serialisation give it back as is.
+ */
+export function removeModifiersPacked(lines: PackedLines): PackedLines {
+  const edge = (c: number) => c >= 128 || isWhitespaceCode(c);
+  return rewriteSome(
+    lines,
+    (b, s, e) => s < e && (edge(b[s]) || edge(b[e - 1]) || hasByte(b, s, e, (c) => c === 36)),
+    removeModifiersFrom,
+  );
+}
+
+function hasByte(b: Uint8Array, s: number, e: number, test: (c: number) => boolean): boolean {
+  for (let j = s; j < e; j += 1) if (test(b[j])) return true;
+  return false;
 }
 
 /** The list and one more, empty, synthetic line: new offsets, the same bytes (an empty line has none). */

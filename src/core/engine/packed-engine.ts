@@ -14,6 +14,7 @@ import {
   insertFinalNewLinePacked,
   removeCommentsPacked,
   removeEmptyLinesPacked,
+  removeModifiersPacked,
   trimLinesPacked,
 } from './line-steps.js';
 import type { Lines } from '../transforms/lines.js';
@@ -50,6 +51,7 @@ export const PACKED_FORMS: Partial<
   RemoveEmptyLines: removeEmptyLinesPacked,
   InsertFinalNewLine: insertFinalNewLinePacked,
   ConvertToAscii: convertToAsciiPacked,
+  RemoveModifiers: removeModifiersPacked,
   Compress: compressPacked,
   Deduplicate: deduplicatePacked,
   Validate: validatePacked({ allowIp: false, allowPublicSuffix: false }),

@@ -78,7 +78,8 @@ export function lineCount(list: ListData): number {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// A BOM inside the list is a character of its line, as in the list read as text.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** The text of bytes `[s, e)`: ASCII without the decoder's per-call cost. */
 export function decodeRange(bytes: Uint8Array, s: number, e: number): string {

@@ -314,6 +314,7 @@ describe('every packed transformation equals its string form', () => {
         'InsertFinalNewLine',
         'RemoveComments',
         'RemoveEmptyLines',
+        'RemoveModifiers',
         'TrimLines',
         'Validate',
         'ValidateAllowPublicSuffix',
