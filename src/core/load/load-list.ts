@@ -97,21 +97,22 @@ async function load(location: string, ctx: LoadContext, chain: string[], read?: 
   for (let index = 0; index < keep.length; index += 1) {
     if (keep[index] === 0) continue;
     const line = split.lines[index];
-    const lineNo = lineOf(index);
     if (!line.startsWith(INCLUDE)) {
       out.push(line);
-      if (ctx.tracked) from.push(packOrigin(fileId, lineNo));
+      if (ctx.tracked) from.push(packOrigin(fileId, lineOf(index)));
       continue;
     }
-    const included = asLines(await loadInclude(line.substring(INCLUDE.length).trim(), location, lineNo, ctx, chain));
+    const ref = line.substring(INCLUDE.length).trim();
+    const included = asLines(await loadInclude(ref, location, () => lineOf(index), ctx, chain));
     for (const t of included.text) out.push(t);
     if (ctx.tracked && included.from) for (const f of included.from) from.push(f);
   }
   return ctx.tracked ? { text: out, from: Float64Array.from(from) } : { text: out };
 }
 
-async function loadInclude(ref: string, parent: string, lineNo: number, ctx: LoadContext, chain: string[]) {
-  const fail = (message: string, cause?: unknown) => new DirectiveError(parent, lineNo, message, { cause });
+/** The list an `!#include` names; `lineNo` (the directive's line, for errors) is counted only if one is thrown. */
+async function loadInclude(ref: string, parent: string, lineNo: () => number, ctx: LoadContext, chain: string[]) {
+  const fail = (message: string, cause?: unknown) => new DirectiveError(parent, lineNo(), message, { cause });
   if (!ref) throw fail('!#include without a location');
   if (ABSOLUTE_URL_RE.test(ref)) {
     const parentOrigin = originOf(parent);
@@ -207,7 +208,7 @@ async function resolvePacked(
     counted = index;
     const at = index - dropped;
     const ref = text.substring(INCLUDE.length).trim();
-    includes.push({ at, list: await loadInclude(ref, location, lineNo(index), ctx, chain) });
+    includes.push({ at, list: await loadInclude(ref, location, () => lineNo(index), ctx, chain) });
   }
   const own = keepWherePacked(list, keep);
   if (includes.length === 0) return own;
