@@ -6,12 +6,18 @@ import { startServer as startLists, type TestServer } from '../support/http-serv
 let flc: RunningServer;
 let lists: TestServer;
 let slowAborted = false;
+/** Resolves when the slow source's download has reached its server. */
+let slowRequested: () => void = () => undefined;
+const slowStarted = new Promise<void>((resolve) => {
+  slowRequested = resolve;
+});
 let token: string;
 
 beforeAll(async () => {
   lists = await startLists((req, res) => {
     if (req.url === '/slow.txt') {
       req.socket.once('close', () => (slowAborted = true));
+      slowRequested();
       return; // never answers: only a cancel ends it
     }
     res.writeHead(200).end('0.0.0.0 ads.example.com\n0.0.0.0 x.ads.example.com');
@@ -120,6 +126,8 @@ describe('WebSocket compile protocol', () => {
     const c = await connect();
     c.send({ type: 'compile', sessionId: 'slow', configuration: config('slow.txt') });
     await c.next((m) => m.type === 'event' && m.eventType === 'source:start');
+    // Cancelled once the download is under way (a cancel before it would leave nothing to abort).
+    await slowStarted;
     c.send({ type: 'cancel', sessionId: 'slow' });
     expect(await c.next((m) => m.type === 'compile:cancelled')).toMatchObject({ sessionId: 'slow' });
     // The source server sees its connection close a moment later: waited for, up to 5 s on a busy machine.
