@@ -5,13 +5,12 @@
 // Usage: node bench/serve/queue.js [--jobs N] [--workers N] [--postgres [URL]]
 //   --postgres: the store (and so the queue) on PostgreSQL: a fresh database at URL (default
 //   postgres://postgres@127.0.0.1:5432/postgres), dropped after.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { benchStore, PASSWORD } from './store.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -30,32 +29,8 @@ const configuration = {
   transformations: ['Deduplicate', 'RemoveComments', 'Validate'],
 };
 
-const dir = mkdtempSync(join(tmpdir(), 'flc-bench-queue-'));
-const pgAt = args.indexOf('--postgres');
-const pgBase =
-  pgAt < 0
-    ? null
-    : args[pgAt + 1]?.startsWith('postgres')
-      ? args[pgAt + 1]
-      : 'postgres://postgres@127.0.0.1:5432/postgres';
-const pgName = `flc_bench_queue_${Date.now()}`;
-let db = join(dir, 'flc.db');
-if (pgBase) {
-  const admin = new pg.Client({ connectionString: pgBase });
-  await admin.connect();
-  await admin.query(`create database ${pgName}`);
-  await admin.end();
-  const u = new URL(pgBase);
-  u.pathname = `/${pgName}`;
-  db = u.toString();
-}
-const PASSWORD = 'bench password';
-const add = spawnSync(
-  process.execPath,
-  [join(ROOT, 'bin/run.js'), 'user', 'add', 'bench@example.org', '--role', 'admin', '--db', db],
-  { input: `${PASSWORD}\n`, encoding: 'utf8' },
-);
-if (add.status !== 0) throw new Error(`flc user add failed: ${add.stderr}`);
+const store = await benchStore(ROOT, args, 'flc-bench-queue');
+const db = store.db;
 const server = spawn(
   process.execPath,
   [
@@ -129,16 +104,10 @@ for (; last >= 0; last -= 1) if ((await status(ids[last])) !== 'completed') fail
 server.kill('SIGTERM');
 lists.close();
 await new Promise((r) => server.once('exit', r));
-rmSync(dir, { recursive: true, force: true });
-if (pgBase) {
-  const admin = new pg.Client({ connectionString: pgBase });
-  await admin.connect();
-  await admin.query(`drop database if exists ${pgName} with (force)`);
-  await admin.end();
-}
+await store.drop();
 
 const ms = (x) => `${x.toFixed(0)} ms`;
-console.log(`store: ${pgBase ? 'PostgreSQL' : 'SQLite'}, --queue-workers ${WORKERS}, 10,000-line configuration`);
+console.log(`store: ${store.engine}, --queue-workers ${WORKERS}, 10,000-line configuration`);
 console.log(`sync compile (POST /api/compile, no cache), median of ${SAMPLES}: ${ms(median(sync))}`);
 console.log(`async compile, submit to result seen, median of ${SAMPLES}: ${ms(median(queued))}`);
 console.log(`queue's added latency (median difference): ${ms(median(queued) - median(sync))}`);

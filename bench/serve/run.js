@@ -7,14 +7,13 @@
 // Usage: node bench/serve/run.js [--duration S] [--postgres [URL]] [--write]
 //   --postgres: the store on PostgreSQL instead of the default SQLite file: a fresh database is
 //   made on the server at URL (default postgres://postgres@127.0.0.1:5432/postgres) and dropped after.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchStore, PASSWORD } from './store.js';
 import autocannon from 'autocannon';
-import pg from 'pg';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -33,32 +32,8 @@ const lists = createServer((req, res) => {
 await new Promise((r) => lists.listen(0, '127.0.0.1', r));
 const listsUrl = `http://127.0.0.1:${lists.address().port}`;
 
-const dir = mkdtempSync(join(tmpdir(), 'flc-bench-serve-'));
-const pgAt = args.indexOf('--postgres');
-const pgBase =
-  pgAt < 0
-    ? null
-    : args[pgAt + 1]?.startsWith('postgres')
-      ? args[pgAt + 1]
-      : 'postgres://postgres@127.0.0.1:5432/postgres';
-const pgName = `flc_bench_${Date.now()}`;
-let db = join(dir, 'flc.db');
-if (pgBase) {
-  const admin = new pg.Client({ connectionString: pgBase });
-  await admin.connect();
-  await admin.query(`create database ${pgName}`);
-  await admin.end();
-  const u = new URL(pgBase);
-  u.pathname = `/${pgName}`;
-  db = u.toString();
-}
-const PASSWORD = 'bench password';
-const add = spawnSync(
-  process.execPath,
-  [join(ROOT, 'bin/run.js'), 'user', 'add', 'bench@example.org', '--role', 'admin', '--db', db],
-  { input: `${PASSWORD}\n`, encoding: 'utf8' },
-);
-if (add.status !== 0) throw new Error(`flc user add failed: ${add.stderr}`);
+const store = await benchStore(ROOT, args, 'flc-bench-serve');
+const db = store.db;
 const server = spawn(
   process.execPath,
   [join(ROOT, 'bin/run.js'), 'serve', '--port', '0', '--db', db, '--allow-private-sources'],
@@ -117,14 +92,8 @@ const sse = await run({
 server.kill('SIGTERM');
 lists.close();
 await new Promise((r) => server.once('exit', r));
-rmSync(dir, { recursive: true, force: true });
-if (pgBase) {
-  const admin = new pg.Client({ connectionString: pgBase });
-  await admin.connect();
-  await admin.query(`drop database if exists ${pgName} with (force)`);
-  await admin.end();
-}
-const storeName = pgBase ? 'PostgreSQL' : 'SQLite';
+await store.drop();
+const storeName = store.engine;
 
 const autocannonVersion = JSON.parse(readFileSync(join(ROOT, 'node_modules/autocannon/package.json'), 'utf8')).version;
 const table = [
