@@ -3,7 +3,8 @@ import { GenericPlatform, modifiersCompatibilityTable, type AnyRule, type Modifi
 export const SYNTAXES = ['Common', 'AdGuard', 'UblockOrigin', 'AdblockPlus'] as const;
 export type Syntax = (typeof SYNTAXES)[number];
 
-const PRODUCTS: [Syntax, GenericPlatform][] = [
+/** Each product and its platform in AGTree's compatibility tables and modifier validator. */
+export const PRODUCTS: [Syntax, GenericPlatform][] = [
   ['AdGuard', GenericPlatform.AdgAny],
   ['UblockOrigin', GenericPlatform.UboAny],
   ['AdblockPlus', GenericPlatform.AbpAny],
