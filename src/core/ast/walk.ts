@@ -6,20 +6,9 @@ import { issueMessages } from './issues.js';
 
 const MAX_TEXT_BYTES = 1024 * 1024;
 
-function utf8Length(s: string): number {
-  if (s.length * 3 <= MAX_TEXT_BYTES) return s.length; // cannot exceed the limit; exact size not needed
-  let bytes = 0;
-  for (let i = 0; i < s.length; i += 1) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      bytes += 4;
-      i += 1;
-    } else bytes += 3;
-  }
-  return bytes;
-}
+/** Whether `s` is at most 1 MiB as UTF-8; a short text (3 bytes a code unit at most) is not encoded. */
+const withinLimit = (s: string) =>
+  s.length * 3 <= MAX_TEXT_BYTES || new TextEncoder().encode(s).length <= MAX_TEXT_BYTES;
 
 const walkRequest = (limited: boolean) =>
   z
@@ -30,10 +19,7 @@ const walkRequest = (limited: boolean) =>
             .max(5000, 'rules must have at most 5000 items')
         : z.array(z.string())
       ).optional(),
-      text: (limited
-        ? z.string().refine((s) => utf8Length(s) <= MAX_TEXT_BYTES, 'text must be at most 1 MiB')
-        : z.string()
-      ).optional(),
+      text: (limited ? z.string().refine(withinLimit, 'text must be at most 1 MiB') : z.string()).optional(),
       nodeTypes: z
         .array(z.enum(NODE_TYPES, { error: (i) => `unknown node type ${JSON.stringify(i.input)}` }))
         .max(30, 'nodeTypes must have at most 30 items')
