@@ -37,8 +37,3 @@ export function parseRule(line: string, tolerant = true): AnyRule {
   const options = tolerant ? (hosts ? TOLERANT_HOSTS : TOLERANT) : hosts ? STRICT_HOSTS : STRICT;
   return RuleParser.parse(line, options);
 }
-
-/** The same parse with `parseHostRules` on for every line; the reference `parseRule` must equal. */
-export function parseRuleSlowly(line: string): AnyRule {
-  return RuleParser.parse(line, TOLERANT_HOSTS);
-}
