@@ -1,7 +1,6 @@
 import { GenericPlatform, modifiersCompatibilityTable, type AnyRule, type Modifier } from '@adguard/agtree';
 
-export const SYNTAXES = ['Common', 'AdGuard', 'UblockOrigin', 'AdblockPlus'] as const;
-export type Syntax = (typeof SYNTAXES)[number];
+export type Syntax = 'Common' | 'AdGuard' | 'UblockOrigin' | 'AdblockPlus';
 
 /** Each product and its platform in AGTree's compatibility tables and modifier validator. */
 export const PRODUCTS: [Syntax, GenericPlatform][] = [
