@@ -1,14 +1,13 @@
 import { RuleParser, defaultParserOptions, type AnyRule, type ParserOptions } from '@adguard/agtree';
 
 /**
- * Parser options. AGTree replaces its defaults with whatever object it is given, so the
- * defaults are spread first; locations and raw texts are left out of the trees we return.
+ * Parser options, also for AGTree's other parsers (list parsers) the walk and checks use. AGTree
+ * replaces its defaults with whatever object it is given, so the defaults are spread first;
+ * locations and raw texts are left out of the trees we return.
  */
-const BASE: ParserOptions = { ...defaultParserOptions, isLocIncluded: false, includeRaws: false };
-/** The options for AGTree's other parsers (list parsers) the walk and checks use. */
-export const PARSER_OPTIONS: ParserOptions = BASE;
-const TOLERANT: ParserOptions = { ...BASE, tolerant: true };
-const STRICT: ParserOptions = { ...BASE, tolerant: false };
+export const PARSER_OPTIONS: ParserOptions = { ...defaultParserOptions, isLocIncluded: false, includeRaws: false };
+const TOLERANT: ParserOptions = { ...PARSER_OPTIONS, tolerant: true };
+const STRICT: ParserOptions = { ...PARSER_OPTIONS, tolerant: false };
 const TOLERANT_HOSTS: ParserOptions = { ...TOLERANT, parseHostRules: true };
 const STRICT_HOSTS: ParserOptions = { ...STRICT, parseHostRules: true };
 
@@ -36,9 +35,4 @@ export function parseRule(line: string, tolerant = true): AnyRule {
   const hosts = mayBeHostRule(line);
   const options = tolerant ? (hosts ? TOLERANT_HOSTS : TOLERANT) : hosts ? STRICT_HOSTS : STRICT;
   return RuleParser.parse(line, options);
-}
-
-/** The same parse with `parseHostRules` on for every line; the reference `parseRule` must equal. */
-export function parseRuleSlowly(line: string): AnyRule {
-  return RuleParser.parse(line, TOLERANT_HOSTS);
 }

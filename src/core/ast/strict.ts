@@ -1,20 +1,8 @@
-import {
-  DomainListParser,
-  GenericPlatform,
-  modifierValidator,
-  type AnyRule,
-  type DomainList,
-  type Modifier,
-} from '@adguard/agtree';
-import { DNS_MODIFIERS, type Syntax } from './syntax.js';
+import { DomainListParser, modifierValidator, type AnyRule, type DomainList, type Modifier } from '@adguard/agtree';
+import { DNS_MODIFIERS, PRODUCTS, type Syntax } from './syntax.js';
 import { domainToAscii } from '../transforms/convert-to-ascii.js';
 import { PARSER_OPTIONS } from './parse-rule.js';
 
-const PLATFORMS: [Syntax, GenericPlatform][] = [
-  ['AdGuard', GenericPlatform.AdgAny],
-  ['UblockOrigin', GenericPlatform.UboAny],
-  ['AdblockPlus', GenericPlatform.AbpAny],
-];
 const BARE_PATTERNS = new Set(['', '|', '||', '*', '^', '|*', '||*', '*^', '||^', '|^']);
 const DOMAIN_LIST_MODIFIERS = new Set(['domain', 'from', 'to', 'denyallow']);
 const DNS_TYPES = new Set([
@@ -158,7 +146,7 @@ function modifierProblem(modifier: Modifier, syntax: Syntax, exception: boolean)
   const name = modifier.name.value;
   const value = modifier.value?.value;
   if (DNS_MODIFIERS.has(name)) return dnsModifierProblem(name, value);
-  const platforms = syntax === 'Common' ? PLATFORMS : PLATFORMS.filter(([s]) => s === syntax);
+  const platforms = syntax === 'Common' ? PRODUCTS : PRODUCTS.filter(([s]) => s === syntax);
   let first: string | null = null;
   for (const [, platform] of platforms) {
     const result = modifierValidator.validate(platform, modifier, exception);

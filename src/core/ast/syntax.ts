@@ -1,9 +1,9 @@
 import { GenericPlatform, modifiersCompatibilityTable, type AnyRule, type Modifier } from '@adguard/agtree';
 
-export const SYNTAXES = ['Common', 'AdGuard', 'UblockOrigin', 'AdblockPlus'] as const;
-export type Syntax = (typeof SYNTAXES)[number];
+export type Syntax = 'Common' | 'AdGuard' | 'UblockOrigin' | 'AdblockPlus';
 
-const PRODUCTS: [Syntax, GenericPlatform][] = [
+/** Each product and its platform in AGTree's compatibility tables and modifier validator. */
+export const PRODUCTS: [Syntax, GenericPlatform][] = [
   ['AdGuard', GenericPlatform.AdgAny],
   ['UblockOrigin', GenericPlatform.UboAny],
   ['AdblockPlus', GenericPlatform.AbpAny],

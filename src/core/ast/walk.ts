@@ -6,67 +6,44 @@ import { issueMessages } from './issues.js';
 
 const MAX_TEXT_BYTES = 1024 * 1024;
 
-function utf8Length(s: string): number {
-  if (s.length * 3 <= MAX_TEXT_BYTES) return s.length; // cannot exceed the limit; exact size not needed
-  let bytes = 0;
-  for (let i = 0; i < s.length; i += 1) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      bytes += 4;
-      i += 1;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
-const walkRequest = (limited: boolean) =>
-  z
-    .object({
-      rules: (limited
-        ? z
-            .array(z.string().max(4096, 'each rule must be at most 4096 characters'))
-            .max(5000, 'rules must have at most 5000 items')
-        : z.array(z.string())
-      ).optional(),
-      text: (limited
-        ? z.string().refine((s) => utf8Length(s) <= MAX_TEXT_BYTES, 'text must be at most 1 MiB')
-        : z.string()
-      ).optional(),
-      nodeTypes: z
-        .array(z.enum(NODE_TYPES, { error: (i) => `unknown node type ${JSON.stringify(i.input)}` }))
-        .max(30, 'nodeTypes must have at most 30 items')
-        .optional(),
-      maxDepth: z
-        .number()
-        .int('maxDepth must be an integer')
-        .min(0, 'maxDepth must be between 0 and 50')
-        .max(50, 'maxDepth must be between 0 and 50')
-        .optional(),
-      includeContext: z.boolean().optional(),
-      challengeToken: z.string().optional(),
-    })
-    .refine((v) => (v.rules === undefined) !== (v.text === undefined), {
-      message: 'exactly one of rules and text is required',
-    });
+/** Whether `s` is at most 1 MiB as UTF-8; a short text (3 bytes a code unit at most) is not encoded. */
+const withinLimit = (s: string) =>
+  s.length * 3 <= MAX_TEXT_BYTES || new TextEncoder().encode(s).length <= MAX_TEXT_BYTES;
 
 /** The request of `POST /api/ast/walk`, with the specification's limits. */
-export const astWalkRequestSchema = walkRequest(true);
-/** The same request without size limits, for local files on the command line. */
-const unlimitedWalkRequestSchema = walkRequest(false);
-
-export type AstWalkRequest = z.infer<typeof astWalkRequestSchema>;
+export const astWalkRequestSchema = z
+  .object({
+    rules: z
+      .array(z.string().max(4096, 'each rule must be at most 4096 characters'))
+      .max(5000, 'rules must have at most 5000 items')
+      .optional(),
+    text: z.string().refine(withinLimit, 'text must be at most 1 MiB').optional(),
+    nodeTypes: z
+      .array(z.enum(NODE_TYPES, { error: (i) => `unknown node type ${JSON.stringify(i.input)}` }))
+      .max(30, 'nodeTypes must have at most 30 items')
+      .optional(),
+    maxDepth: z
+      .number()
+      .int('maxDepth must be an integer')
+      .min(0, 'maxDepth must be between 0 and 50')
+      .max(50, 'maxDepth must be between 0 and 50')
+      .optional(),
+    includeContext: z.boolean().optional(),
+    challengeToken: z.string().optional(),
+  })
+  .refine((v) => (v.rules === undefined) !== (v.text === undefined), {
+    message: 'exactly one of rules and text is required',
+  });
 
 export type { WalkInput, WalkNode, WalkResult } from './walk-tree.js';
 
 /**
- * The walk of `POST /api/ast/walk`: validates the request (the specification's limits
- * unless `limits` is false) and walks it with `walkTree`. Throws InputError for
- * requests outside the specification's limits.
+ * The walk of `POST /api/ast/walk`: validates the request against the specification's limits
+ * and walks it with `walkTree` (which walks without them). Throws InputError for requests
+ * outside the specification's limits.
  */
-export function walkAst(request: unknown, options: { limits?: boolean } = {}): WalkResult {
-  const parsed = (options.limits === false ? unlimitedWalkRequestSchema : astWalkRequestSchema).safeParse(request);
+export function walkAst(request: unknown): WalkResult {
+  const parsed = astWalkRequestSchema.safeParse(request);
   if (!parsed.success) throw new InputError(issueMessages(parsed.error));
   return walkTree(parsed.data);
 }

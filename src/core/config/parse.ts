@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { configurationSchema, sourceSchema, type Configuration } from './schema.js';
 import { closest, didYouMean } from './suggest.js';
 import { TRANSFORMATION_NAMES } from '../transforms/types.js';
@@ -6,15 +6,6 @@ import { normalizeAliases } from './aliases.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 
 export { formatOf, parseConfigText, quickConfiguration, type ConfigFormat } from './read.js';
-
-function pathText(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out ? `.${String(part)}` : String(part);
-  }
-  return out;
-}
 
 /** The keys an object at `path` may have: a source's or the configuration's. */
 function knownKeys(path: readonly PropertyKey[]): string[] {
@@ -32,7 +23,7 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
 /** The issues of a failed validation of `raw`, each with a suggestion where a name looks mistyped. */
 export function issuesOf(error: z.ZodError, raw?: unknown): ConfigIssue[] {
   return error.issues.map((issue) => {
-    const path = pathText(issue.path);
+    const path = z.core.toDotPath(issue.path);
     if (issue.code === 'unrecognized_keys') {
       const keys = issue.keys
         .map((k) => {

@@ -2,11 +2,9 @@ import { z } from 'zod';
 import { TRANSFORMATION_NAMES } from '../transforms/types.js';
 import { validatorsIn } from '../transforms/registry.js';
 
-export const transformationNameSchema = z.enum(TRANSFORMATION_NAMES);
-
 const patterns = z.array(z.string());
 
-const transformations = z.array(transformationNameSchema).superRefine((list, ctx) => {
+const transformations = z.array(z.enum(TRANSFORMATION_NAMES)).superRefine((list, ctx) => {
   const chosen = validatorsIn(list);
   if (chosen.length > 1) {
     ctx.addIssue({ code: 'custom', message: `validation transformations cannot be combined: ${chosen.join(', ')}` });

@@ -1,11 +1,7 @@
 export { FlcError } from './flc-error.js';
-export { ConfigError, type ConfigIssue } from './config-error.js';
+export { ConfigError } from './config-error.js';
 export { SourceError } from './source-error.js';
 export { DirectiveError } from './directive-error.js';
 export { PatternError } from './pattern-error.js';
 export { AbortedError } from './aborted-error.js';
 export { InputError } from './input-error.js';
-export { SourceRefusedError } from './source-refused-error.js';
-export { DeadlineError } from './deadline-error.js';
-export { ConflictError } from './conflict-error.js';
-export { StoreUnavailableError } from './store-unavailable-error.js';

@@ -123,13 +123,3 @@ export function conditionMask(count: number, directives: readonly Directive[]): 
   walk(0, directives.length);
   return keep;
 }
-
-/** The indexes of the lines that survive condition resolution, in order. */
-export function resolveConditions(lines: string[]): number[] {
-  const keep = conditionMask(lines.length, directivesOf(lines));
-  const kept: number[] = [];
-  keep.forEach((k, i) => {
-    if (k === 1) kept.push(i);
-  });
-  return kept;
-}

@@ -16,12 +16,7 @@ export const REMOVAL_CODES = [
 export type RemovalCode = (typeof REMOVAL_CODES)[number];
 
 /** Codes of per-line or per-source problems reported while compiling. */
-export const DIAGNOSTIC_CODES = [
-  'deprecated-alias',
-  'source-skipped',
-  'include-diff-path-dropped',
-  'unsupported-in-format',
-] as const;
+export const DIAGNOSTIC_CODES = ['source-skipped', 'unsupported-in-format'] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { splitText } from '../../../src/core/load/split.js';
-import { evaluateCondition, resolveConditions } from '../../../src/core/load/conditions.js';
+import { conditionMask, directivesOf, evaluateCondition } from '../../../src/core/load/conditions.js';
 import { loadList, loadListPacked } from '../../../src/core/load/load-list.js';
 import { isPacked, type ListData, unpackLines } from '../../../src/core/engine/packed.js';
 import { unpackOrigin } from '../../../src/core/transforms/lines.js';
@@ -24,6 +24,11 @@ describe('splitText', () => {
 });
 
 describe('conditions', () => {
+  const kept = (lines: string[]) => {
+    const keep = conditionMask(lines.length, directivesOf(lines));
+    return lines.filter((_, i) => keep[i] === 1);
+  };
+
   test.each([
     ['true', true],
     ['false', false],
@@ -40,7 +45,7 @@ describe('conditions', () => {
 
   test('blocks, else branches and nesting', () => {
     const lines = ['a', '!#if true', 'b', '!#if false', 'c', '!#else', 'd', '!#endif', '!#else', 'e', '!#endif', 'f'];
-    expect(resolveConditions(lines).map((i) => lines[i])).toEqual(['a', 'b', 'd', 'f']);
+    expect(kept(lines)).toEqual(['a', 'b', 'd', 'f']);
   });
 
   test.each([
@@ -51,7 +56,7 @@ describe('conditions', () => {
     [['!#if', 'x', '!#endif'], /empty condition/],
     [['!#if true', 'x', '!#else junk', '!#endif'], /invalid directive/],
   ])('%j fails: %s', (lines, message) => {
-    expect(() => resolveConditions(lines)).toThrow(message);
+    expect(() => kept(lines)).toThrow(message);
   });
 });
 
