@@ -1,7 +1,7 @@
 import { getPublicSuffix, parse as parseDomain } from 'tldts';
 import { NOT_OWN_SUFFIX, OWN_UNKNOWN_SUFFIX, publicSuffixKind } from './public-suffix.js';
 import { classifyIpPattern, mayBeIpPattern } from './ip-pattern.js';
-import { etcHostsHostnames, isComment, isEtcHostsRule, parseAdblockRule, plainHostRuleHostname } from './rule-text.js';
+import { etcHostsHostnames, isComment, isEtcHostsRule, parseAdblockRule } from './rule-text.js';
 
 export interface ValidityOptions {
   allowIp: boolean;
@@ -204,13 +204,6 @@ export const DOMAIN_CHAR = new Uint8Array(256).map((_, c) => (DOMAIN_CHARS_RE.te
  * Why the reference's Validate family would drop this line, or null when it is kept.
  * Comments and blank lines are always valid.
  */
-export function ruleProblem(ruleText: string, opts: ValidityOptions): string | null {
-  const plain = plainHostRuleHostname(ruleText);
-  if (plain !== null && cleanHostname(plain)) return hostnameProblem(plain, opts, false, true);
-  return fullRuleProblem(ruleText, opts);
-}
-
-/** The complete check, without the `||hostname^` fast path (differential tests compare the two). */
 export function fullRuleProblem(ruleText: string, opts: ValidityOptions): string | null {
   if (isComment(ruleText) || ruleText.trim().length === 0) return null;
   if (isEtcHostsRule(ruleText)) {
