@@ -1,5 +1,4 @@
 import { getPublicSuffix, parse as parseDomain } from 'tldts';
-import { NOT_OWN_SUFFIX, OWN_UNKNOWN_SUFFIX, publicSuffixKind } from './public-suffix.js';
 import { classifyIpPattern, mayBeIpPattern } from './ip-pattern.js';
 import { etcHostsHostnames, isComment, isEtcHostsRule, parseAdblockRule } from './rule-text.js';
 
@@ -30,25 +29,23 @@ const CARET_END_RE = /\^\|?$/;
 export const IP_NOT_ALLOWED = 'IP address is not allowed';
 export const NON_DOMAIN_CHARACTERS = 'contains characters that cannot be in a domain name';
 
-/** The reason a hostname cannot be in a blocklist, or null when it can. */
-function hostnameProblem(
+/**
+ * tldts' options for a clean hostname (see cleanHostname): it is its own hostname, valid and no
+ * IP address, so tldts need not look for one, check it or tell it from a URL.
+ */
+const CLEAN_NAME = { extractHostname: false, validateHostname: false, detectIp: false, mixedInputs: false };
+
+/**
+ * The reason a hostname cannot be in a blocklist, or null when it can: the reference's check, by
+ * tldts (with lighter options for a clean name, which decide alike).
+ */
+export function hostnameProblem(
   hostname: string | null,
   opts: ValidityOptions,
   hasLimitModifier: boolean,
   clean = false,
 ): string | null {
-  return clean
-    ? cleanHostnameProblem(hostname as string, opts, hasLimitModifier)
-    : tldtsHostnameProblem(hostname, opts, hasLimitModifier);
-}
-
-/** `hostnameProblem` as tldts decides it: the reference's check. */
-export function tldtsHostnameProblem(
-  hostname: string | null,
-  opts: ValidityOptions,
-  hasLimitModifier: boolean,
-): string | null {
-  const result = parseDomain(hostname as string);
+  const result = parseDomain(hostname as string, clean ? CLEAN_NAME : undefined);
   if (!result.hostname || !ALNUM_RE.test(result.hostname)) return `malformed hostname ${hostname}`;
   if (!opts.allowIp && result.isIp) return `IP address ${hostname} is not allowed`;
   if (result.hostname === result.publicSuffix && !hasLimitModifier) {
@@ -56,25 +53,6 @@ export function tldtsHostnameProblem(
     if (!result.isIcann && !result.isPrivate) return `${hostname} is not a known public suffix`;
   }
   return null;
-}
-
-/**
- * `tldtsHostnameProblem` of a clean hostname (see cleanHostname), from flc's own walk of the
- * Public Suffix List. Such a name is no IP address and has a letter, so only its public suffix
- * matters: tldts finds it well-formed, and a problem only when the name is its own suffix. That
- * suffix is known (ICANN) when a rule of the list matched, and not when no rule did, which for
- * a name that is its own suffix means a single label such as `localhost`. tldts itself, whose
- * list is built from object literals when it loads, is then needed only for rules off the fast paths.
- */
-export function cleanHostnameProblem(
-  hostname: string,
-  opts: ValidityOptions,
-  hasLimitModifier: boolean,
-): string | null {
-  const own = publicSuffixKind(hostname);
-  if (own === NOT_OWN_SUFFIX || hasLimitModifier) return null;
-  if (!opts.allowPublicSuffix) return `blocks the whole public suffix ${hostname}`;
-  return own === OWN_UNKNOWN_SUFFIX ? `${hostname} is not a known public suffix` : null;
 }
 
 /** `||example.org^`, `.org^`, `*.org^`: the bare domain to check, else null. */

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { domainToASCII } from 'node:url';
 import fc from 'fast-check';
 import * as tldts from 'tldts';
-import { cleanHostname } from '../../../src/core/rules/rule-validity.js';
+import { cleanHostname, hostnameProblem } from '../../../src/core/rules/rule-validity.js';
 import {
   etcHostsHostnames,
   isEtcHostsRule,
@@ -14,7 +14,6 @@ import {
 } from '../../../src/core/rules/rule-text.js';
 import { domainToAscii } from '../../../src/core/transforms/convert-to-ascii.js';
 import { StringTable } from '../../../src/core/transforms/string-table.js';
-import { isOwnPublicSuffix } from '../../support/psl-names.js';
 import { ALL_TRICKY } from '../../support/tricky-lines.js';
 
 const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpus');
@@ -27,6 +26,13 @@ const corpusLines = [
   .flatMap((f) => readFileSync(`${CORPUS}/${f}`, 'utf8').split(/\r?\n/))
   .filter((_, i) => i % 3 === 0);
 const runs = Number(process.env.FC_RUNS ?? 2000);
+
+const OPTIONS = [
+  { allowIp: false, allowPublicSuffix: false },
+  { allowIp: true, allowPublicSuffix: false },
+  { allowIp: false, allowPublicSuffix: true },
+  { allowIp: true, allowPublicSuffix: true },
+];
 
 const hostChar = fc.constantFrom(...'abcxyz019-.'.split(''));
 const hostLike = fc.array(hostChar, { minLength: 1, maxLength: 20 }).map((cs) => cs.join(''));
@@ -44,34 +50,18 @@ const knownSuffixes = [
 ];
 
 describe('fast paths agree with the full reference logic', () => {
-  test('the direct Public Suffix List walk equals tldts for clean hostnames', () => {
-    const light = { extractHostname: false, validateHostname: false, detectIp: false, mixedInputs: false };
-    const suffixes = [
-      ...knownSuffixes,
-      'k12.ak.us',
-      'pvt.k12.ma.us',
-      'kobe.jp',
-      'city.kobe.jp',
-      'bd',
-      'er',
-      'fk',
-      'compute.amazonaws.com',
-      'de',
-      'gov.uk',
-    ];
-    const host = fc
-      .tuple(
-        fc.array(fc.constantFrom('a', 'x', 'city', 'www', 'co', 'com', 'k12', 'pvt', 'b1'), { maxLength: 3 }),
-        fc.constantFrom(...suffixes),
-      )
-      .map(([prefix, suffix]) => [...prefix, suffix].join('.'));
+  test("a clean hostname's problem: tldts' lighter options decide as its defaults, on generated names", () => {
+    const host = fc.tuple(hostLike, fc.constantFrom(...knownSuffixes)).map(([h, s]) => `${h}.${s}`);
     fc.assert(
-      fc.property(host, (h) => {
-        expect(isOwnPublicSuffix(h)).toBe(tldts.getPublicSuffix(h, light) === h);
+      fc.property(fc.oneof(host, hostLike, fc.constantFrom(...knownSuffixes)), (h) => {
+        if (!cleanHostname(h)) return;
+        for (const opts of OPTIONS) {
+          for (const limit of [false, true])
+            expect(hostnameProblem(h, opts, limit, true)).toBe(hostnameProblem(h, opts, limit));
+        }
       }),
       { numRuns: runs },
     );
-    for (const h of suffixes) expect(isOwnPublicSuffix(h), h).toBe(tldts.getPublicSuffix(h, light) === h);
   });
 
   test('a clean hostname never parses as an IP', () => {
