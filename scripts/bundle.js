@@ -53,9 +53,9 @@ const result = await build({
     },
     {
       // tldts builds its Public Suffix List trie from ~11,000 object literals when its data module
-      // loads, on every start. flc's own walk (public-suffix.ts) has its own copy of the list and needs
-      // tldts only for rules off the fast paths, so the data module is required when tldts first
-      // looks a suffix up: esbuild evaluates a required ES module on that first require.
+      // loads, on every start. Validate needs tldts only for the lines the WebAssembly kernel leaves
+      // undecided (engine/validate.ts), so the data module is required when tldts first looks a
+      // suffix up: esbuild evaluates a required ES module on that first require.
       name: 'tldts-lazy-trie',
       setup(b) {
         const file = join(root, 'node_modules/tldts/dist/es6/src/suffix-trie.js');

@@ -1,5 +1,4 @@
 import { exceptions, rules } from 'tldts/dist/es6/src/data/trie.js';
-import { NOT_OWN_SUFFIX, publicSuffixKind } from '../../src/core/rules/public-suffix.js';
 
 type Trie = [number, Record<string, Trie>];
 
@@ -20,8 +19,3 @@ export function pslPathNames(): string[] {
   walk(exceptions as Trie, '');
   return names;
 }
-
-/**
- * Whether flc's walk finds the clean hostname `host` its own public suffix (known or not), as tldts' comparison asks.
- */
-export const isOwnPublicSuffix = (host: string): boolean => publicSuffixKind(host) !== NOT_OWN_SUFFIX;

@@ -475,7 +475,7 @@
                 (i32.store8 (i32.add (local.get $keep) (local.get $i)) (i32.const 1))))))
         (br $next))))
 
-  ;; cleanHostnameAt (rule-validity.ts), with HOST_CODE at 512-767: letter 1, dot 2, invalid 4.
+  ;; cleanHostname (rule-validity.ts), with HOST_CODE at 512-767: letter 1, dot 2, invalid 4.
   (func $cleanHostname (param $s i32) (param $e i32) (result i32)
     (local $n i32) (local $kinds i32) (local $label i32) (local $i i32) (local $kind i32)
     (local.set $n (i32.sub (local.get $e) (local.get $s)))
@@ -504,8 +504,8 @@
     (if (i32.eq (i32.load8_u (i32.sub (local.get $e) (i32.const 1))) (i32.const 45)) (then (return (i32.const 0))))
     (i32.ne (i32.and (local.get $kinds) (i32.const 1)) (i32.const 0)))
 
-  ;; hasCommonTldTail (public-suffix.ts): `.com`, `.org`, `.edu`, `.gov`, `.net` or `.de` ends a
-  ;; name longer than three characters.
+  ;; tldts' fast path (tldts-core, `lookup/fast-path`): `.com`, `.org`, `.edu`, `.gov`, `.net` or
+  ;; `.de` ends a name longer than three characters, which is then not its own suffix.
   (func $commonTldTail (param $s i32) (param $e i32) (result i32)
     (local $tail i32)
     (if (i32.le_s (i32.sub (local.get $e) (local.get $s)) (i32.const 3)) (then (return (i32.const 0))))
@@ -524,9 +524,10 @@
             (i32.eq (local.get $tail) (i32.const 0x6e6574))))
 
   ;; Whether the rules trie surely leaves the clean name b[s, e) not its own public suffix:
-  ;; `walkAt` (public-suffix.ts) would stop before its last label, with no `*` child to take,
-  ;; and it has a dot. The trie's nodes are a set of path hashes at $psl (public-suffix.ts,
-  ;; `pslNodeSet`); a hash found where no node is only ends in 0 (the TypeScript decides).
+  ;; tldts' walk of the rules trie (the deepest ICANN node matched, labels right to left; its
+  ;; exceptions only ever make a name not its own suffix) would stop before its last label, with
+  ;; no `*` child to take, and it has a dot. The trie's nodes are a set of path hashes at $psl
+  ;; (kernel.ts, `pslNodeSet`); a hash found where no node is only ends in 0 (the TypeScript decides).
   (func $notOwnSuffix (param $s i32) (param $e i32) (param $psl i32) (param $mask i32) (result i32)
     (local $h i32) (local $before i32) (local $i i32) (local $depth i32)
     (local.set $before (i32.const 0x811c9dc5))
@@ -627,7 +628,7 @@
         (local.set $i (i32.add (local.get $at) (i32.const 1)))
         (br $line))))
 
-  ;; Whether the hash h is in the set at $set (`pslNodeSet`, `modifierSet`: slots hold h | 1, 0 is empty).
+  ;; Whether the hash h is in the set at $set (`pslNodeSet`: slots hold h | 1, 0 is empty).
   (func $setHas (param $set i32) (param $mask i32) (param $h i32) (result i32)
     (local $i i32) (local $slot i32)
     (local.set $h (i32.or (local.get $h) (i32.const 1)))
@@ -711,7 +712,8 @@
         (br $next)))
     (local.get $out))
 
-  ;; isPlainIpv4At (rule-validity.ts): `d.d.d.d`, each 0-255 without a leading zero.
+  ;; `d.d.d.d`, each 0-255 without a leading zero: an address for tldts (rule-validity.ts,
+  ;; `isIpCandidate`), and no IP pattern the checks before it reject (`ipPatternProblem`).
   (func $plainIpv4 (param $s i32) (param $e i32) (result i32)
     (local $octets i32) (local $i i32) (local $first i32) (local $value i32) (local $c i32) (local $digits i32)
     (local.set $i (local.get $s))
@@ -743,112 +745,180 @@
         (br $octet)))
     (i32.eq (local.get $octets) (i32.const 4)))
 
-  ;; hasNonDomainCharAt (rule-validity.ts), with DOMAIN_CHAR at 768-1023: a line starting with a
-  ;; lowercase letter or digit, at least 5 long, with no byte <= 32, >= 127 or `$`, holding a byte
-  ;; outside `[a-zA-Z0-9-.*|^]`.
-  (func $nonDomainChar (param $s i32) (param $e i32) (result i32)
-    (local $c i32) (local $outside i32) (local $i i32)
-    (if (i32.lt_s (i32.sub (local.get $e) (local.get $s)) (i32.const 5)) (then (return (i32.const 0))))
-    (local.set $c (i32.load8_u (local.get $s)))
-    (if (i32.eqz (i32.or (i32.le_u (i32.sub (local.get $c) (i32.const 97)) (i32.const 25))
-                         (i32.le_u (i32.sub (local.get $c) (i32.const 48)) (i32.const 9))))
+  ;; Whether b[s, e) is one of the names at $mods (validate.ts, `modifierNames`: each name's
+  ;; length in a byte, then its bytes; a 0 length ends them).
+  (func $isModifier (param $mods i32) (param $s i32) (param $e i32) (result i32)
+    (local $len i32) (local $i i32)
+    (loop $name
+      (local.set $len (i32.load8_u (local.get $mods)))
+      (if (i32.eqz (local.get $len)) (then (return (i32.const 0))))
+      (if (i32.eq (local.get $len) (i32.sub (local.get $e) (local.get $s)))
+        (then
+          (local.set $i (i32.const 0))
+          (block $differ
+            (loop $byte
+              (if (i32.eq (local.get $i) (local.get $len)) (then (return (i32.const 1))))
+              (br_if $differ (i32.ne (i32.load8_u offset=1 (i32.add (local.get $mods) (local.get $i)))
+                                     (i32.load8_u (i32.add (local.get $s) (local.get $i)))))
+              (local.set $i (i32.add (local.get $i) (i32.const 1)))
+              (br $byte)))))
+      (local.set $mods (i32.add (local.get $mods) (i32.add (local.get $len) (i32.const 1))))
+      (br $name))
+    (i32.const 0))
+
+  ;; The options loop of adblockRuleProblem (rule-validity.ts) on the options b[s, e) (after the
+  ;; last `$`), as parseAdblockRule splits them: parts at `,`, empty ones dropped, each part's
+  ;; name ending at its first `=`. 1 when every name is at $mods, 0 when one is not, -1 for
+  ;; options holding a `\` (an escape), which the TypeScript reads.
+  (func $modifiersSupported (param $s i32) (param $e i32) (param $mods i32) (result i32)
+    (local $i i32) (local $part i32) (local $name i32) (local $c i32) (local $all i32)
+    (local.set $all (i32.const 1))
+    (local.set $part (local.get $s))
+    (local.set $name (i32.const -1))
+    (local.set $i (local.get $s))
+    (loop $next
+      ;; A `,` after the last byte ends the last part.
+      (local.set $c (i32.const 44))
+      (if (i32.lt_s (local.get $i) (local.get $e)) (then (local.set $c (i32.load8_u (local.get $i)))))
+      (if (i32.eq (local.get $c) (i32.const 92)) (then (return (i32.const -1))))
+      (if (i32.and (i32.eq (local.get $c) (i32.const 61)) (i32.eq (local.get $name) (i32.const -1)))
+        (then (local.set $name (local.get $i))))
+      (if (i32.eq (local.get $c) (i32.const 44))
+        (then
+          (if (i32.eq (local.get $name) (i32.const -1)) (then (local.set $name (local.get $i))))
+          (if (i32.gt_s (local.get $i) (local.get $part))
+            (then
+              (if (i32.eqz (call $isModifier (local.get $mods) (local.get $part) (local.get $name)))
+                (then (local.set $all (i32.const 0))))))
+          (local.set $part (i32.add (local.get $i) (i32.const 1)))
+          (local.set $name (i32.const -1))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $next (i32.le_s (local.get $i) (local.get $e))))
+    (local.get $all))
+
+  ;; fullRuleProblem (rule-validity.ts) of the line b[s, e), for the validators without allowIp,
+  ;; where it can be told on bytes whatever the other option:
+  ;;   1, kept: `||name^` or `@@||name^`, with supported modifiers or none, whose name is clean
+  ;;      (`cleanHostname`) and cannot be its own public suffix (it ends in a common TLD, or, when
+  ;;      $psl is not 0, the trie's walk stops before its last label);
+  ;;   2, dropped: `||a.b.c.d^` or `@@||a.b.c.d^`, a plain IPv4 address and no modifiers;
+  ;;   3, dropped: a pattern of 5 or more with a character outside DOMAIN_CHAR (`a.org##.ad`);
+  ;;   4, dropped: a modifier that is not at $mods;
+  ;;   0: the TypeScript decides (non-ASCII text, comments, hosts lines, regular expressions,
+  ;;      escapes, `://` patterns, public suffixes, and whatever else is left).
+  (func $verdict (param $s i32) (param $e i32) (param $psl i32) (param $pslMask i32) (param $mods i32)
+    (result i32)
+    (local $i i32) (local $c i32) (local $p i32) (local $pe i32) (local $supported i32) (local $ns i32) (local $ne i32)
+    (if (i32.eq (local.get $s) (local.get $e)) (then (return (i32.const 0))))
+    ;; Non-ASCII: JavaScript's trim and `\s` take some such characters.
+    (local.set $i (local.get $s))
+    (loop $byte
+      (if (i32.ge_u (i32.load8_u (local.get $i)) (i32.const 128)) (then (return (i32.const 0))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $byte (i32.lt_s (local.get $i) (local.get $e))))
+    (if (call $isComment (local.get $s) (local.get $e)) (then (return (i32.const 0))))
+    ;; isEtcHostsRule: the address's characters (ADDRESS_CODE at 256-511), then `%` or whitespace.
+    (if (i32.load8_u offset=256 (i32.load8_u (local.get $s)))
+      (then
+        (local.set $i (local.get $s))
+        (block $address
+          (loop $next
+            (br_if $address (i32.ge_s (local.get $i) (local.get $e)))
+            (br_if $address (i32.eqz (i32.load8_u offset=256 (i32.load8_u (local.get $i)))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $next)))
+        (if (i32.lt_s (local.get $i) (local.get $e))
+          (then
+            (local.set $c (i32.load8_u (local.get $i)))
+            (if (i32.or (i32.eq (local.get $c) (i32.const 37)) (call $ws (local.get $c)))
+              (then (return (i32.const 0))))))))
+    ;; parseAdblockRule: trimmed, past `@@`; a line ending there is no rule.
+    (block $trimmed
+      (loop $next
+        (br_if $trimmed (i32.eq (local.get $s) (local.get $e)))
+        (br_if $trimmed (i32.eqz (call $ws (i32.load8_u (local.get $s)))))
+        (local.set $s (i32.add (local.get $s) (i32.const 1)))
+        (br $next)))
+    (block $trimmed
+      (loop $next
+        (br_if $trimmed (i32.eq (local.get $s) (local.get $e)))
+        (br_if $trimmed (i32.eqz (call $ws (i32.load8_u (i32.sub (local.get $e) (i32.const 1))))))
+        (local.set $e (i32.sub (local.get $e) (i32.const 1)))
+        (br $next)))
+    (local.set $p (local.get $s))
+    (if (i32.ge_s (i32.sub (local.get $e) (local.get $s)) (i32.const 2))
+      (then
+        (if (i32.eq (i32.load16_u (local.get $s)) (i32.const 0x4040))
+          (then (local.set $p (i32.add (local.get $s) (i32.const 2)))))))
+    (if (i32.eq (local.get $p) (local.get $e)) (then (return (i32.const 0))))
+    ;; `/…/`: a regular expression, without options.
+    (if (i32.and (i32.eq (i32.load8_u (local.get $p)) (i32.const 47))
+                 (i32.eq (i32.load8_u (i32.sub (local.get $e) (i32.const 1))) (i32.const 47)))
       (then (return (i32.const 0))))
-    (local.set $i (i32.add (local.get $s) (i32.const 1)))
-    (block $done
+    ;; The options start after the last `$`; one escaped by `\` is left to the TypeScript.
+    (local.set $pe (local.get $e))
+    (local.set $i (i32.sub (local.get $e) (i32.const 1)))
+    (block $found
       (loop $next
-        (br_if $done (i32.ge_s (local.get $i) (local.get $e)))
-        (local.set $c (i32.load8_u (local.get $i)))
-        (if (i32.or (i32.or (i32.le_u (local.get $c) (i32.const 32)) (i32.ge_u (local.get $c) (i32.const 127)))
-                    (i32.eq (local.get $c) (i32.const 36)))
-          (then (return (i32.const 0))))
-        (if (i32.eqz (i32.load8_u offset=768 (local.get $c))) (then (local.set $outside (i32.const 1))))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br_if $found (i32.lt_s (local.get $i) (local.get $p)))
+        (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 36))
+          (then
+            (if (i32.gt_s (local.get $i) (local.get $p))
+              (then
+                (if (i32.eq (i32.load8_u (i32.sub (local.get $i) (i32.const 1))) (i32.const 92))
+                  (then (return (i32.const 0))))))
+            (local.set $pe (local.get $i))
+            (br $found)))
+        (local.set $i (i32.sub (local.get $i) (i32.const 1)))
         (br $next)))
-    (local.get $outside))
+    (if (i32.lt_s (i32.add (local.get $pe) (i32.const 1)) (local.get $e))
+      (then
+        (local.set $supported (call $modifiersSupported (i32.add (local.get $pe) (i32.const 1)) (local.get $e)
+                                                         (local.get $mods)))
+        (if (i32.eqz (local.get $supported)) (then (return (i32.const 4))))
+        (if (i32.eq (local.get $supported) (i32.const -1)) (then (return (i32.const 0))))))
+    ;; The pattern b[p, pe): `||name^`, the name b[ns, ne).
+    (local.set $ns (i32.add (local.get $p) (i32.const 2)))
+    (local.set $ne (i32.sub (local.get $pe) (i32.const 1)))
+    (if (i32.ge_s (i32.sub (local.get $pe) (local.get $p)) (i32.const 4))
+      (then
+        (if (i32.and (i32.eq (i32.load16_u (local.get $p)) (i32.const 0x7c7c))
+                     (i32.eq (i32.load8_u (local.get $ne)) (i32.const 94)))
+          (then
+            (if (call $cleanHostname (local.get $ns) (local.get $ne))
+              (then
+                (if (call $commonTldTail (local.get $ns) (local.get $ne)) (then (return (i32.const 1))))
+                (if (i32.eqz (local.get $psl)) (then (return (i32.const 0))))
+                (return (call $notOwnSuffix (local.get $ns) (local.get $ne) (local.get $psl) (local.get $pslMask)))))
+            (if (i32.and (i32.eq (local.get $pe) (local.get $e)) (call $plainIpv4 (local.get $ns) (local.get $ne)))
+              (then (return (i32.const 2))))))))
+    ;; DOMAIN_CHAR (768-1023): a shorter pattern is too short first; `/…/` is kept before the
+    ;; check, and `://` stripped.
+    (if (i32.lt_s (i32.sub (local.get $pe) (local.get $p)) (i32.const 5)) (then (return (i32.const 0))))
+    (local.set $c (i32.load8_u (local.get $p)))
+    (if (i32.eq (local.get $c) (i32.const 58)) (then (return (i32.const 0))))
+    (if (i32.and (i32.eq (local.get $c) (i32.const 47))
+                 (i32.eq (i32.load8_u (i32.sub (local.get $pe) (i32.const 1))) (i32.const 47)))
+      (then (return (i32.const 0))))
+    (local.set $i (local.get $p))
+    (loop $next
+      (if (i32.eqz (i32.load8_u offset=768 (i32.load8_u (local.get $i)))) (then (return (i32.const 3))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $next (i32.lt_s (local.get $i) (local.get $pe))))
+    (i32.const 0))
 
-  ;; The single modifier name after `||pattern^$` in b[p, e) (p past `@@`), as ruleProblemAt
-  ;; finds it: the pattern's bytes are `[a-z0-9.-]`, the name's `[a-z0-9_-]` to the end. Returns
-  ;; the name's start, or -1.
-  (func $modifierAt (param $p i32) (param $e i32) (result i32)
-    (local $caret i32) (local $c i32) (local $i i32)
-    (local.set $caret (i32.add (local.get $p) (i32.const 2)))
-    (block $done
-      (loop $next
-        (br_if $done (i32.ge_s (local.get $caret) (local.get $e)))
-        (local.set $c (i32.load8_u (local.get $caret)))
-        (br_if $done (i32.eqz (i32.or (i32.or (i32.le_u (i32.sub (local.get $c) (i32.const 97)) (i32.const 25))
-                                              (i32.le_u (i32.sub (local.get $c) (i32.const 48)) (i32.const 9)))
-                                      (i32.le_u (i32.sub (local.get $c) (i32.const 45)) (i32.const 1)))))
-        (local.set $caret (i32.add (local.get $caret) (i32.const 1)))
-        (br $next)))
-    (if (i32.ge_s (i32.add (local.get $caret) (i32.const 2)) (local.get $e)) (then (return (i32.const -1))))
-    (if (i32.ne (i32.load16_u (local.get $caret)) (i32.const 0x245e)) (then (return (i32.const -1)))) ;; ^$
-    (local.set $i (i32.add (local.get $caret) (i32.const 2)))
-    (block $done
-      (loop $next
-        (br_if $done (i32.ge_s (local.get $i) (local.get $e)))
-        (local.set $c (i32.load8_u (local.get $i)))
-        (if (i32.eqz (i32.or (i32.or (i32.le_u (i32.sub (local.get $c) (i32.const 97)) (i32.const 25))
-                                     (i32.le_u (i32.sub (local.get $c) (i32.const 48)) (i32.const 9)))
-                             (i32.or (i32.eq (local.get $c) (i32.const 45)) (i32.eq (local.get $c) (i32.const 95)))))
-          (then (return (i32.const -1))))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $next)))
-    (i32.add (local.get $caret) (i32.const 2)))
-
-  ;; Validate's verdicts (validate.ts, `kernelVerdicts`), for the validators without allowIp: the
-  ;; byte at flags + i is, for line i, what `ruleProblemAt` decides on bytes whatever the other
-  ;; option:
-  ;;   1, kept: `||name^` or `@@||name^` with a clean name that cannot be its own public suffix
-  ;;      (it ends in a common TLD, or, when $psl is not 0, the trie's walk stops before its last
-  ;;      label);
-  ;;   2, dropped: the same shapes with a plain IPv4 address;
-  ;;   3, dropped: a line with a character that cannot be in a domain name (`example.org##.ad`);
-  ;;   4, dropped: `||pattern^$name` whose one modifier's hash is not in the set at $mods (the
-  ;;      supported ones; a hash found there only withholds the verdict);
-  ;;   0: the TypeScript decides.
+  ;; Validate's verdicts (validate.ts, `kernelVerdicts`): the byte at flags + i is `$verdict` of
+  ;; line i.
   (func (export "verdicts") (param $inStart i32) (param $inEnd i32) (param $n i32) (param $flags i32)
-    (param $psl i32) (param $pslMask i32) (param $mods i32) (param $modsMask i32)
-    (local $i i32) (local $s i32) (local $e i32) (local $p i32) (local $v i32) (local $m i32)
+    (param $psl i32) (param $pslMask i32) (param $mods i32)
+    (local $i i32)
     (block $done
       (loop $next
         (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
-        (local.set $s (i32.load (i32.add (local.get $inStart) (i32.shl (local.get $i) (i32.const 2)))))
-        (local.set $e (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2)))))
-        (local.set $p (local.get $s))
-        (if (i32.eq (i32.load16_u (local.get $s)) (i32.const 0x4040))
-          (then (local.set $p (i32.add (local.get $s) (i32.const 2)))))
-        (local.set $v (i32.const 0))
-        (block $decided
-          (if (i32.ge_s (i32.sub (local.get $e) (local.get $p)) (i32.const 4))
-            (then
-              (if (i32.eq (i32.load16_u (local.get $p)) (i32.const 0x7c7c))
-                (then
-                  (if (i32.eq (i32.load8_u (i32.sub (local.get $e) (i32.const 1))) (i32.const 94))
-                    (then
-                      (if (call $cleanHostname (i32.add (local.get $p) (i32.const 2))
-                                               (i32.sub (local.get $e) (i32.const 1)))
-                        (then
-                          (local.set $v (call $commonTldTail (i32.add (local.get $p) (i32.const 2))
-                                                             (i32.sub (local.get $e) (i32.const 1))))
-                          (if (i32.and (i32.eqz (local.get $v)) (i32.ne (local.get $psl) (i32.const 0)))
-                            (then
-                              (local.set $v
-                                (call $notOwnSuffix (i32.add (local.get $p) (i32.const 2))
-                                                    (i32.sub (local.get $e) (i32.const 1))
-                                                    (local.get $psl) (local.get $pslMask)))))
-                          (br $decided)))
-                      (if (call $plainIpv4 (i32.add (local.get $p) (i32.const 2))
-                                           (i32.sub (local.get $e) (i32.const 1)))
-                        (then (local.set $v (i32.const 2)) (br $decided)))))
-                  (local.set $m (call $modifierAt (local.get $p) (local.get $e)))
-                  (if (i32.ne (local.get $m) (i32.const -1))
-                    (then
-                      (if (i32.eqz (call $setHas (local.get $mods) (local.get $modsMask)
-                                                 (call $hash (i32.const 0x811c9dc5) (local.get $m) (local.get $e))))
-                        (then (local.set $v (i32.const 4)) (br $decided)))))))))
-          (if (call $nonDomainChar (local.get $s) (local.get $e)) (then (local.set $v (i32.const 3)))))
-        (i32.store8 (i32.add (local.get $flags) (local.get $i)) (local.get $v))
+        (i32.store8 (i32.add (local.get $flags) (local.get $i))
+          (call $verdict (i32.load (i32.add (local.get $inStart) (i32.shl (local.get $i) (i32.const 2))))
+                         (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2))))
+                         (local.get $psl) (local.get $pslMask) (local.get $mods)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next))))
 )

@@ -1,17 +1,16 @@
-/** Validate on packed lists: verdicts on bytes, and from the WebAssembly kernel where the list is in its memory. */
+/** Validate on packed lists: the WebAssembly kernel's verdicts, and the readable check for the rest. */
 import type { TransformContext } from '../transforms/types.js';
 import { dropFromEnd } from '../transforms/lines.js';
 import { invalidReporter } from '../transforms/validate.js';
-import { StringTable } from '../transforms/string-table.js';
 import {
+  fullRuleProblem,
   IP_NOT_ALLOWED,
   NON_DOMAIN_CHARACTERS,
-  ruleProblemAt,
   SUPPORTED_MODIFIERS,
   type ValidityOptions,
 } from '../rules/rule-validity.js';
 import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
-import { align, holding, PSL_NODE_SLOTS, pslNodeSet } from './kernel.js';
+import { align, copyList, holding, KERNEL_BASE, newKernel, PSL_NODE_SLOTS, pslNodeSet } from './kernel.js';
 
 /** `verdicts`' codes (compress-kernel.wat): the TypeScript decides, kept (1), and three reasons to drop. */
 const UNDECIDED = 0;
@@ -19,63 +18,51 @@ const DROPPED_IP = 2;
 const DROPPED_CHARACTERS = 3;
 const DROPPED_MODIFIER = 4;
 
-/** Slots of `modifierSet`: a power of two, at most a quarter full. */
-const MODIFIER_SLOTS = 64;
-let modifiers: Int32Array | null = null;
+let names: Uint8Array | undefined;
 
-/**
- * SUPPORTED_MODIFIERS as the kernel's hash set (slots as in `pslNodeSet`): those ruleProblemAt
- * can meet as a single `$name` of `[a-z0-9_-]`, whatever is not in it being unsupported.
- */
-function modifierSet(): Int32Array {
-  if (modifiers !== null) return modifiers;
-  const set = new Int32Array(MODIFIER_SLOTS);
-  for (const name of SUPPORTED_MODIFIERS) {
-    if (!/^[a-z0-9_-]+$/.test(name)) continue;
-    const value = StringTable.hash(name) | 1;
-    let i = StringTable.home(value) & (MODIFIER_SLOTS - 1);
-    while (set[i] !== 0 && set[i] !== value) i = (i + 1) & (MODIFIER_SLOTS - 1);
-    set[i] = value;
-  }
-  modifiers = set;
-  return set;
+/** SUPPORTED_MODIFIERS for the kernel: each name's length in a byte, then its bytes; a 0 ends them. */
+function modifierNames(): Uint8Array {
+  if (names !== undefined) return names;
+  const bytes = [...SUPPORTED_MODIFIERS].flatMap((name) => [name.length, ...new TextEncoder().encode(name)]);
+  names = Uint8Array.from([...bytes, 0]);
+  return names;
 }
 
 /**
- * Per line, what `ruleProblemAt` decides on bytes, by the WebAssembly kernel (`verdicts` in
- * compress-kernel.wat), for the validators without allowIp: 1 (kept) for `||name^` and `@@||name^`
- * with a clean name that cannot be its own public suffix (it ends in `.com`, `.org`, `.net`,
- * `.edu`, `.gov` or `.de`, or the Public Suffix List's rules trie has no node for one of its
- * labels: `pslNodeSet`); DROPPED_* for a plain IPv4 address in that shape, a character that
- * cannot be in a domain name, and one unsupported modifier; UNDECIDED for the rest. The sets are
- * copied after the codes. Only for a list in a kernel memory (Compress's output, in place); null
- * otherwise, and every line gets `ruleProblemAt`.
+ * Per line, what `fullRuleProblem` decides for the validators without allowIp where the
+ * WebAssembly kernel can tell it on bytes (`verdicts` in compress-kernel.wat): 1 (kept) for
+ * `||name^` and `@@||name^`, with supported modifiers or none, whose clean name cannot be its
+ * own public suffix (it ends in `.com`, `.org`, `.net`, `.edu`, `.gov` or `.de`, or the Public
+ * Suffix List's rules trie has no node for one of its labels: `pslNodeSet`); DROPPED_* for a
+ * plain IPv4 address in that shape, a pattern with a character that cannot be in a domain name,
+ * and an unsupported modifier; UNDECIDED for the rest. A list in a kernel memory with room
+ * (Compress's output) is read in place, any other is copied into a fresh one. Null where the
+ * engine has no WebAssembly or no memory that large.
  */
 export function kernelVerdicts(lines: PackedLines): Uint8Array | null {
-  const memory = holding(lines);
-  if (memory === undefined) return null;
   const n = lines.start.length;
-  const mods = align(memory.scratch + n);
-  if (memory.scratchEnd - mods < 4 * MODIFIER_SLOTS) return null;
-  new Int32Array(memory.buffer, mods, MODIFIER_SLOTS).set(modifierSet());
-  const psl = mods + 4 * MODIFIER_SLOTS;
-  const set = pslNodeSet();
-  let at = 0;
-  if (set !== null && memory.scratchEnd - psl >= 4 * PSL_NODE_SLOTS) {
-    new Int32Array(memory.buffer, psl, PSL_NODE_SLOTS).set(set);
-    at = psl;
+  const mods = modifierNames();
+  const room = (at: number) => align(at + n) + mods.length + 4 * PSL_NODE_SLOTS + 8;
+  let memory = holding(lines);
+  let inStart = lines.start.byteOffset;
+  let inEnd = lines.end.byteOffset;
+  let flags = memory?.scratch ?? 0;
+  if (memory === undefined || room(memory.scratch) > memory.scratchEnd) {
+    inStart = align(KERNEL_BASE + lines.used);
+    inEnd = inStart + 4 * n;
+    flags = inEnd + 4 * n;
+    const made = newKernel(room(flags));
+    if (made === null) return null;
+    memory = made;
+    copyList(memory, lines, inStart, inEnd);
   }
-  memory.kernel.verdicts(
-    lines.start.byteOffset,
-    lines.end.byteOffset,
-    n,
-    memory.scratch,
-    at,
-    PSL_NODE_SLOTS - 1,
-    mods,
-    MODIFIER_SLOTS - 1,
-  );
-  return new Uint8Array(memory.buffer, memory.scratch, n);
+  const psl = align(flags + n);
+  const set = pslNodeSet();
+  if (set !== null) new Int32Array(memory.buffer, psl, PSL_NODE_SLOTS).set(set);
+  const modsAt = psl + 4 * PSL_NODE_SLOTS;
+  new Uint8Array(memory.buffer, modsAt, mods.length).set(mods);
+  memory.kernel.verdicts(inStart, inEnd, n, flags, set === null ? 0 : psl, PSL_NODE_SLOTS - 1, modsAt);
+  return new Uint8Array(memory.buffer, flags, n);
 }
 
 /**
@@ -91,18 +78,19 @@ function verdictProblem(verdict: number): string | null {
 
 /**
  * A validator's packed form, for the options without allowIp (IP rules are rewritten before the
- * check, which stays in string form). Walking from the end, the comments and empty lines
- * directly above a dropped rule go with it.
+ * check, which stays in string form): the kernel's verdicts, and `fullRuleProblem` of the lines
+ * it leaves undecided, or of every line for a report (whose reasons name the modifier). Walking
+ * from the end, the comments and empty lines directly above a dropped rule go with it.
  */
 export function validatePacked(opts: ValidityOptions) {
   return (lines: PackedLines, ctx: TransformContext): PackedLines => {
-    const { bytes, start, end } = lines;
-    const verdicts = ctx.reporting || lines.from !== undefined ? null : kernelVerdicts(lines);
+    const { start, end } = lines;
+    const verdicts = ctx.reporting ? null : kernelVerdicts(lines);
     const keep = dropFromEnd(
       start.length,
       (i) =>
         verdicts === null || verdicts[i] === UNDECIDED
-          ? ruleProblemAt(bytes, start[i], end[i], opts)
+          ? fullRuleProblem(lineText(lines, i), opts)
           : verdictProblem(verdicts[i]),
       (i) => start[i] === end[i] || isCommentAt(lines, i),
       invalidReporter(ctx, (i) => lineText(lines, i), lines.from),

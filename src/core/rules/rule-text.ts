@@ -7,7 +7,6 @@
 const DOMAIN_LABEL = '[0-9A-Za-z](?:(?:[0-9A-Za-z]|-){0,61}[0-9A-Za-z])?';
 const DOMAIN_RE = new RegExp(`^(?=.{1,255}$)${DOMAIN_LABEL}(?:\\.${DOMAIN_LABEL})*\\.?$`);
 const ETC_HOSTS_RE = /^([a-f0-9.:\][]+)(%[a-z0-9]+)?\s+([^#]+)(#.*)?$/;
-const HOSTNAME_PATTERN_RE = /^\|\|([a-z0-9-.]+)\^$/;
 const NON_ASCII_RE = /[\u0080-\uffff]/;
 
 /** A comment for every transformation: `!…`, `# …`, a lone `#`, or `####…`. */
@@ -302,12 +301,6 @@ export function splitEscaped(str: string, delimiter: string, escapeChar: string)
   return parts;
 }
 
-/** Extracts the hostname of a plain `||hostname^` pattern, else null. */
-export function patternHostname(pattern: string): string | null {
-  const m = HOSTNAME_PATTERN_RE.exec(pattern);
-  return m ? m[1] : null;
-}
-
 /** Parses an adblock-style rule lexically; null when it is too short to be one. */
 export function parseAdblockRule(ruleText: string): AdblockRule | null {
   const tokens = parseRuleTokens(ruleText.trim());
@@ -316,7 +309,7 @@ export function parseAdblockRule(ruleText: string): AdblockRule | null {
     pattern: tokens.pattern,
     allow: tokens.allow,
     options: null,
-    hostname: patternHostname(tokens.pattern),
+    hostname: plainHostRuleHostname(tokens.pattern),
   };
   if (tokens.options) {
     const parts = splitEscaped(tokens.options, ',', '\\');

@@ -1,5 +1,5 @@
 import { normalizeIpRule } from './ip-normalize.js';
-import { ruleProblem, type ValidityOptions } from './rule-validity.js';
+import { fullRuleProblem, type ValidityOptions } from './rule-validity.js';
 
 /** The four Validate transformations and the options each checks with. */
 export const VALIDATOR_OPTIONS = {
@@ -26,7 +26,7 @@ export function validatorVerdicts(rule: string): Record<ValidatorName, Validator
   const out = {} as Record<ValidatorName, ValidatorVerdict>;
   for (const [name, opts] of Object.entries(VALIDATOR_OPTIONS) as [ValidatorName, ValidityOptions][]) {
     const rewritten = opts.allowIp ? normalizeIpRule(rule) : null;
-    const problem = ruleProblem(rewritten ?? rule, opts);
+    const problem = fullRuleProblem(rewritten ?? rule, opts);
     const verdict: ValidatorVerdict = problem === null ? { kept: true } : { kept: false, reason: problem };
     if (rewritten !== null && rewritten !== rule) verdict.rule = rewritten;
     out[name] = verdict;

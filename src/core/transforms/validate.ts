@@ -2,7 +2,7 @@ import type { Transformation, TransformationName, TransformContext } from './typ
 import type { Lines } from './lines.js';
 import { dropFromEnd, keepWhere, withTexts } from './lines.js';
 import { isComment } from '../rules/rule-text.js';
-import { ruleProblem, type ValidityOptions } from '../rules/rule-validity.js';
+import { fullRuleProblem, type ValidityOptions } from '../rules/rule-validity.js';
 import { normalizeIpRule } from '../rules/ip-normalize.js';
 
 /** Records a dropped rule, or a comment directly above one, when a report is wanted. */
@@ -33,7 +33,7 @@ function validator(name: TransformationName, summary: string, opts: ValidityOpti
       const text = lines.text;
       const keep = dropFromEnd(
         text.length,
-        (i) => ruleProblem(text[i], opts),
+        (i) => fullRuleProblem(text[i], opts),
         (i) => text[i].length === 0 || isComment(text[i]),
         invalidReporter(ctx, (i) => text[i], lines.from),
       );

@@ -3,8 +3,6 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
-import * as tldts from 'tldts';
-import { isOwnPublicSuffix, pslPathNames } from '../../support/psl-names.js';
 import {
   concatPacked,
   joinPacked,
@@ -22,8 +20,6 @@ import { TRANSFORMATIONS } from '../../../src/core/transforms/registry.js';
 import { compressPackedJs } from '../../../src/core/engine/compress.js';
 import type { Lines } from '../../../src/core/transforms/lines.js';
 import type { TransformContext } from '../../../src/core/transforms/types.js';
-import { cleanHostname, cleanHostnameAt, ruleProblem, ruleProblemAt } from '../../../src/core/rules/rule-validity.js';
-import { isOwnPublicSuffixAt } from '../../../src/core/rules/public-suffix.js';
 import {
   isJustDomain,
   isJustDomainAt,
@@ -415,151 +411,6 @@ describe('byte helpers agree with their string counterparts', () => {
         else if (simple !== null) expect(/[\u0080-\uffff]/.test(simple), line).toBe(true);
         expect(isJustDomainAt(b, s, e), line).toBe(isJustDomain(line));
       }
-    }
-  });
-
-  test('validity on bytes equals ruleProblem, for every option set', () => {
-    const options = [
-      { allowIp: false, allowPublicSuffix: false },
-      { allowIp: false, allowPublicSuffix: true },
-    ];
-    for (const opts of options) {
-      for (const line of samples) {
-        const { b, s, e } = at(line);
-        expect(ruleProblemAt(b, s, e, opts), line).toBe(ruleProblem(line, opts));
-      }
-    }
-  });
-
-  test('IP-address patterns and lines with non-domain characters: bytes agree with ruleProblem', () => {
-    const octet = fc.oneof(
-      fc.integer({ min: 0, max: 300 }).map(String),
-      fc.constantFrom('00', '01', '010', '255', '256', '1000', '*', ''),
-    );
-    const ip = fc.array(octet, { minLength: 1, maxLength: 5 }).map((o) => o.join('.'));
-    const ipRule = fc
-      .tuple(
-        fc.constantFrom('', '@@'),
-        fc.constantFrom('||', '|', ''),
-        ip,
-        fc.constantFrom('^', '^|', '', '.^', '^$important', '^$third-party'),
-      )
-      .map((parts) => parts.join(''));
-    const junk = fc.constantFrom(
-      '#',
-      '##',
-      '#@#',
-      '#?#',
-      '$',
-      ' ',
-      '\t',
-      '/',
-      ':',
-      ',',
-      '~',
-      '=',
-      'é',
-      '!',
-      '@',
-      '%',
-      '[',
-      ']',
-      '"',
-    );
-    const word = fc.stringMatching(/^[a-zA-Z0-9.*|^-]{0,8}$/);
-    const junkLine = fc
-      .tuple(fc.constantFrom('', '@@', '||', '!', '#', '/', '://', ' '), word, junk, word)
-      .map((parts) => parts.join(''));
-    for (const opts of [
-      { allowIp: false, allowPublicSuffix: false },
-      { allowIp: true, allowPublicSuffix: false },
-    ]) {
-      fc.assert(
-        fc.property(fc.oneof(ipRule, junkLine), (line) => {
-          const { b, s, e } = at(line);
-          expect(ruleProblemAt(b, s, e, opts), line).toBe(ruleProblem(line, opts));
-        }),
-        { numRuns: 5000 },
-      );
-    }
-    // The shapes the fast paths take, for the record.
-    expect(ruleProblem('||1.2.3.4^', { allowIp: false, allowPublicSuffix: false })).toBe('IP address is not allowed');
-    expect(ruleProblem('example.org##.ad', { allowIp: false, allowPublicSuffix: false })).toBe(
-      'contains characters that cannot be in a domain name',
-    );
-  });
-
-  test('single-modifier verdicts stay right for thousands of distinct names (past the verdict cache)', () => {
-    const opts = { allowIp: false, allowPublicSuffix: false };
-    for (let i = 0; i < 3000; i += 1) {
-      for (const line of [
-        `||m${i}.example.com^$fake-${i}`,
-        `||m${i}.example.com^$important`,
-        `@@||m${i}.example.com^$ctag`,
-      ]) {
-        const { b, s, e } = at(line);
-        expect(ruleProblemAt(b, s, e, opts), line).toBe(ruleProblem(line, opts));
-      }
-    }
-  });
-
-  test('the public-suffix walk on bytes equals tldts on every name of the list, and one label below it', () => {
-    // Every path of both tries, as it is and under one more label.
-    const names = pslPathNames().flatMap((name) => [name, `a.${name}`, `a1-b.${name}`]);
-    const light = { extractHostname: false, validateHostname: false, detectIp: false, mixedInputs: false };
-    let checked = 0;
-    for (const h of names) {
-      if (!cleanHostname(h)) continue;
-      const { b, s, e } = at(h);
-      expect(isOwnPublicSuffixAt(b, s, e), h).toBe(tldts.getPublicSuffix(h, light) === h);
-      checked += 1;
-    }
-    expect(checked).toBeGreaterThan(15_000);
-  });
-
-  test('clean hostnames and the public-suffix walk on bytes', () => {
-    const suffixes = [
-      'com',
-      'co.uk',
-      'uk',
-      'github.io',
-      'kawasaki.jp',
-      'city.kawasaki.jp',
-      'ck',
-      'www.ck',
-      'a.ck',
-      'de',
-      'x.de',
-      'invalidtld',
-      'appspot.com',
-      'net',
-      'blogspot.com',
-      'localhost',
-      'x',
-      'a.b.invalidtld',
-      'k12.ak.us',
-      'ak.us',
-      'x.k12.ak.us',
-      'nom.br',
-      'a.nom.br',
-    ];
-    const label = fc
-      .array(fc.constantFrom(...'abz09-'.split('')), { minLength: 1, maxLength: 8 })
-      .map((c) => c.join(''));
-    const host = fc
-      .tuple(fc.array(label, { maxLength: 3 }), fc.constantFrom(...suffixes))
-      .map(([ls, s]) => [...ls, s].join('.'));
-    fc.assert(
-      fc.property(host, (h) => {
-        const { b, s, e } = at(h);
-        expect(cleanHostnameAt(b, s, e)).toBe(cleanHostname(h));
-        if (cleanHostname(h)) expect(isOwnPublicSuffixAt(b, s, e)).toBe(isOwnPublicSuffix(h));
-      }),
-      { numRuns: 3000 },
-    );
-    for (const h of suffixes) {
-      const { b, s, e } = at(h);
-      expect(isOwnPublicSuffixAt(b, s, e), h).toBe(isOwnPublicSuffix(h));
     }
   });
 });
