@@ -71,7 +71,7 @@ export interface KernelMemory {
 let compiled: WebAssembly.Module | null | undefined;
 
 /** The compiled kernel, or null where the engine has no WebAssembly (`node --jitless`). */
-function kernelModule(): WebAssembly.Module | null {
+export function kernelModule(): WebAssembly.Module | null {
   if (compiled === undefined) {
     compiled =
       typeof WebAssembly === 'object'
