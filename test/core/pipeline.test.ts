@@ -297,7 +297,7 @@ describe('where the packed engine hands over to strings, the events say so', () 
       },
     );
     expect(events.flatMap((e) => (e.type === 'log' && e.level === 'debug' ? [e.message] : []))).toEqual([
-      'a report is asked, so the list compiles on strings',
+      'removed lines are reported, so the list compiles on strings',
     ]);
     expect(result.report!.removed.map((r) => [r.source, r.line, r.code])).toEqual([
       ['/a.txt', 2, 'duplicate-hostname'],
@@ -306,7 +306,7 @@ describe('where the packed engine hands over to strings, the events say so', () 
 
   test('a source whose text is not well-formed Unicode', async () => {
     expect(await notes({ '/a.txt': '||a.example^', '/b.txt': '||\ud800.example^' }, [])).toEqual([
-      'source 2: its text (or a list it includes) is not well-formed Unicode, ' +
+      'source 2: its text (or a list it includes) is not well-formed Unicode or too large to pack, ' +
         'so it and the whole list compile on strings',
     ]);
   });

@@ -1,9 +1,10 @@
-;; The WebAssembly kernel of Compress and Deduplicate on packed lists (kernel.ts; compress.ts,
-;; `compressWasm`; deduplicate.ts, `deduplicateWasm`): Compress's first pass over the shapes it
-;; decides on bytes and its parent-domain pass, with the hostname table of byte-table.ts,
-;; Deduplicate's lookups with `dropFromEnd`, and Validate's verdicts (validate.ts,
-;; `kernelVerdicts`). Each function mirrors the TypeScript function it is named after, test for
-;; test; test/core/engine/compress-kernel.test.ts compares the two on generated lists.
+;; The WebAssembly kernel of the packed engine (kernel.ts): splitting a list into lines and
+;; joining it, Compress (compress.ts, `compressPacked`: its first pass over the shapes it decides
+;; on bytes, a hostname table like StringTable's over byte ranges, its parent-domain pass),
+;; Deduplicate's lookups with `dropFromEnd` (deduplicate.ts, `deduplicateWasm`) and Validate's
+;; verdicts (validate.ts, `kernelVerdicts`). Each function does on bytes what the readable
+;; TypeScript function it names does on strings, test for test; test/core/engine/
+;; compress-kernel.test.ts compares the two on generated lists.
 ;;
 ;; Why: a 300,000-line list runs each of these loops once per process, so the JavaScript spends
 ;; much of its time in the engine's baseline tiers before its optimised code lands. Code
@@ -18,7 +19,7 @@
   ;; (`newKernel`); the free space starts at KERNEL_BASE (kernel.ts). A byte's class is the byte
   ;; at its own value's address (plus the table's base), loaded inline (calls are not inlined by
   ;; the engine, and one per byte cost more than the lookups).
-  ;; Compress's layout (compress.ts, `compressWasm`), given to $init: the list's bytes from
+  ;; Compress's layout (compress.ts, `compressPacked`), given to $init: the list's bytes from
   ;; KERNEL_BASE on, their offsets moved with them (the list returned views the memory from 0),
   ;; then room for rewrites and names up to bytesLimit; then, each aligned to 8, inS and inE
   ;; (n words each), outS, outE, hostS and hostE (outCapacity words each), the slots (a word
@@ -213,7 +214,7 @@
           (i32.load (i32.add (global.get $inE) (i32.shl (local.get $i) (i32.const 2))))
           (local.get $ns) (local.get $ne)))))
 
-  ;; plainHostRuleAt: the hostname's start in `||[a-z0-9.-]+^`, else -1.
+  ;; plainHostRuleHostname (rule-text.ts): the hostname's start in `||[a-z0-9.-]+^`, else -1.
   (func $plainAt (param $s i32) (param $e i32) (result i32)
     (local $i i32) (local $k i32)
     (if (i32.lt_s (i32.sub (local.get $e) (local.get $s)) (i32.const 4)) (then (return (i32.const -1))))
@@ -231,7 +232,8 @@
         (br $next)))
     (i32.add (local.get $s) (i32.const 2)))
 
-  ;; simpleHostsLineAt: where the name of `0.0.0.0 name` or `127.0.0.1 name` starts, else -1.
+  ;; simpleHostsLineHostname (rule-text.ts): where the name of `0.0.0.0 name` or `127.0.0.1 name`
+  ;; starts (one space, no whitespace, `#` or non-ASCII byte in the name), else -1.
   (func $simpleAt (param $s i32) (param $e i32) (result i32)
     (local $i i32)
     (if (i32.and (i32.ge_s (i32.sub (local.get $e) (local.get $s)) (i32.const 8))
@@ -254,7 +256,7 @@
         (br $next)))
     (local.get $s))
 
-  ;; isJustDomainAt.
+  ;; isJustDomain (rule-text.ts); only ASCII can be a domain here.
   (func $justDomainAt (param $s i32) (param $e i32) (result i32)
     (local $n i32) (local $trailingDot i32) (local $end i32) (local $labels i32) (local $label i32)
     (local $i i32) (local $k i32) (local $len i32)
@@ -290,7 +292,9 @@
         (br $next)))
     (i32.or (i32.gt_s (local.get $labels) (i32.const 1)) (local.get $trailingDot)))
 
-  ;; hasModifiersAt.
+  ;; Whether the rule b[s, e) (no whitespace at its ends, not `@@`, not a regex) has modifiers:
+  ;; text other than commas after its last unescaped `$`. Such a rule keeps its text and is no
+  ;; hostname rule for Compress.
   (func $hasModifiers (param $s i32) (param $e i32) (result i32)
     (local $last i32) (local $i i32) (local $j i32) (local $escaped i32)
     (local.set $last (i32.load8_u (i32.sub (local.get $e) (i32.const 1))))
@@ -318,7 +322,9 @@
         (br $next)))
     (i32.const 0))
 
-  ;; mayBeCompressible.
+  ;; False when `otherCompressible` (transforms/compress.ts) is sure to find nothing in b[s, e),
+  ;; which is not a bare domain: it neither starts with `||` (after trimming) nor with an address
+  ;; followed by `%` or whitespace (a hosts line). Spares most lines their decoding.
   (func $mayBe (param $s i32) (param $e i32) (result i32)
     (local $c i32) (local $i i32)
     (local.set $c (i32.load8_u (local.get $s)))
@@ -401,7 +407,7 @@
         (br $next)))
     (local.get $w))
 
-  ;; isCommentAt (packed.ts): `!…`, a lone `#`, `# …` or `####…`.
+  ;; isComment (rule-text.ts): `!…`, a lone `#`, `# …` or `####…`.
   (func $isComment (param $s i32) (param $e i32) (result i32)
     (local $len i32) (local $c i32)
     (local.set $len (i32.sub (local.get $e) (local.get $s)))
@@ -415,7 +421,7 @@
     ;; `###` after the first `#`
     (i32.eq (i32.and (i32.load (local.get $s)) (i32.const 0xffffff00)) (i32.const 0x23232300)))
 
-  ;; How many of the n lines at inStart/inEnd are not plain host rules (`plainHostRuleAt`);
+  ;; How many of the n lines at inStart/inEnd are not plain host rules ($plainAt);
   ;; the byte at hostRule + i is 1 for line i when it is one, else 0 (for $dedup).
   (func (export "countOther") (param $inStart i32) (param $inEnd i32) (param $n i32) (param $hostRule i32) (result i32)
     (local $i i32) (local $count i32) (local $plain i32)
@@ -432,7 +438,7 @@
         (br $next)))
     (local.get $count))
 
-  ;; Deduplicate (engine/deduplicate.ts, `deduplicatePacked`) on the n lines at inStart/inEnd: keep[i] (a byte
+  ;; Deduplicate (transforms/deduplicate.ts) on the n lines at inStart/inEnd: keep[i] (a byte
   ;; at keep + i) as `dropFromEnd` gives it. Walking from the end, a line already seen (its later
   ;; copy is kept) that is no comment nor empty is dropped, and so are the comments and empty
   ;; lines directly above it. With skipHostRules (the list's `distinctHostRules`), plain host rules
@@ -640,8 +646,8 @@
       (br $probe))
     (i32.const 0))
 
-  ;; splitPacked (packed.ts) of the list b[from, to), trimmed, without line numbers: each run of
-  ;; CR/LF ends a line; the lines' ranges go to start and end. Returns how many lines
+  ;; splitText (load/split.ts) of the list b[from, to), trimmed, without line numbers: each run
+  ;; of CR/LF ends a line; the lines' ranges go to start and end. Returns how many lines
   ;; (kernel.ts, `splitInKernel`).
   (func (export "split") (param $from i32) (param $to i32)
     (param $start i32) (param $end i32) (result i32)
@@ -687,9 +693,9 @@
     (i32.store (i32.add (local.get $end) (i32.shl (local.get $k) (i32.const 2))) (local.get $to))
     (i32.add (local.get $k) (i32.const 1)))
 
-  ;; joinPacked (packed.ts) into [out, limit): the n lines whose ranges are at inStart and inEnd,
-  ;; one LF between each two. Returns the end of what it wrote, or -1, having stopped, when the
-  ;; lines would pass limit (kernel.ts, `joinInKernel`, then joins them in TypeScript).
+  ;; The n lines whose ranges are at inStart and inEnd joined into [out, limit), one LF between
+  ;; each two. Returns the end of what it wrote, or -1, having stopped, when the lines would pass
+  ;; limit (kernel.ts, `joinInKernel`, which then joins them elsewhere).
   (func (export "join") (param $inStart i32) (param $inEnd i32)
     (param $n i32) (param $out i32) (param $limit i32) (result i32)
     (local $i i32) (local $s i32) (local $len i32)

@@ -1,7 +1,5 @@
 /** Validate on packed lists: verdicts on bytes, and from the WebAssembly kernel where the list is in its memory. */
-import type { TransformContext } from '../transforms/types.js';
 import { dropFromEnd } from '../transforms/lines.js';
-import { invalidReporter } from '../transforms/validate.js';
 import { StringTable } from '../transforms/string-table.js';
 import {
   IP_NOT_ALLOWED,
@@ -10,7 +8,7 @@ import {
   SUPPORTED_MODIFIERS,
   type ValidityOptions,
 } from '../rules/rule-validity.js';
-import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
+import { isCommentAt, keepWherePacked, type PackedLines } from './packed.js';
 import { align, holding, PSL_NODE_SLOTS, pslNodeSet } from './kernel.js';
 
 /** `verdicts`' codes (compress-kernel.wat): the TypeScript decides, kept (1), and three reasons to drop. */
@@ -80,7 +78,7 @@ export function kernelVerdicts(lines: PackedLines): Uint8Array | null {
 
 /**
  * The problem a decided verdict stands for: null for a kept line (1), else the reason. A report
- * never takes the kernel's verdicts, so the modifier's name, which it would show, is not looked up.
+ * compiles on strings, so the modifier's name, which it would show, is not looked up.
  */
 function verdictProblem(verdict: number): string | null {
   if (verdict === DROPPED_IP) return IP_NOT_ALLOWED;
@@ -95,9 +93,9 @@ function verdictProblem(verdict: number): string | null {
  * directly above a dropped rule go with it.
  */
 export function validatePacked(opts: ValidityOptions) {
-  return (lines: PackedLines, ctx: TransformContext): PackedLines => {
+  return (lines: PackedLines): PackedLines => {
     const { bytes, start, end } = lines;
-    const verdicts = ctx.reporting || lines.from !== undefined ? null : kernelVerdicts(lines);
+    const verdicts = kernelVerdicts(lines);
     const keep = dropFromEnd(
       start.length,
       (i) =>
@@ -105,7 +103,7 @@ export function validatePacked(opts: ValidityOptions) {
           ? ruleProblemAt(bytes, start[i], end[i], opts)
           : verdictProblem(verdicts[i]),
       (i) => start[i] === end[i] || isCommentAt(lines, i),
-      invalidReporter(ctx, (i) => lineText(lines, i), lines.from),
+      null,
     );
     return keepWherePacked(lines, keep);
   };

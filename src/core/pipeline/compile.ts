@@ -195,15 +195,18 @@ async function applyScope(run: Run, scope: Scope, lines: List, cfg: Filterable &
   let out = filterStep(run, scope, lines, exclusions, true);
   out = filterStep(run, scope, out, inclusions, false);
   const plan: Transformation[] = planTransformations((cfg.transformations ?? []) as Transformation['name'][]);
+  // Where the rest of this scope runs on strings (slower), -v says so.
+  const where = scope.kind === 'global' ? 'list' : `source ${scope.index + 1}`;
+  const note = (message: string) => run.emit({ type: 'log', level: 'debug', message: `${where}: ${message}` });
   for (const t of plan) {
     const input = out;
+    const fast = run.engine.fallback(input) === null;
     const why = run.engine.fallback(input, t);
-    if (why !== null) {
-      // The rest of this scope runs on strings: slower, and -v says so.
-      const where = scope.kind === 'global' ? 'list' : `source ${scope.index + 1}`;
-      run.emit({ type: 'log', level: 'debug', message: `${where}: ${why}, so the steps from it on run on strings` });
-    }
+    if (why !== null) note(`${why}, so the steps from it on run on strings`);
     out = step(run, scope, t.name, input, (ctx) => run.engine.apply(t, input, ctx));
+    // A fast form may hand the list back as strings (the kernel had no room for it).
+    const left = fast && why === null ? run.engine.fallback(out) : null;
+    if (left !== null) note(`${left}, so it and the steps after it run on strings`);
   }
   return out;
 }
@@ -291,7 +294,7 @@ function resultOf(engine: Engine<List>, list: List, outcome: Outcome): CompileRe
  */
 function chooseEngine(packed: boolean, tracked: boolean, emit: EventSink): Engine<List> {
   if (!packed) return stringEngine as Engine<List>;
-  const why = tracked ? 'a report is asked' : kernelModule() === null ? 'WebAssembly is missing' : null;
+  const why = tracked ? 'removed lines are reported' : kernelModule() === null ? 'WebAssembly is missing' : null;
   if (why === null) return packedEngine as Engine<List>;
   emit({ type: 'log', level: 'debug', message: `${why}, so the list compiles on strings` });
   return stringEngine as Engine<List>;

@@ -1,7 +1,7 @@
 import { getPublicSuffix, parse as parseDomain } from 'tldts';
 import { isOwnPublicSuffixAt, NOT_OWN_SUFFIX, OWN_UNKNOWN_SUFFIX, publicSuffixKind } from './public-suffix.js';
 import { decodeRange } from '../engine/packed.js';
-import { ByteTable } from '../engine/byte-table.js';
+import { StringTable } from '../transforms/string-table.js';
 import { classifyIpPattern, mayBeIpPattern } from './ip-pattern.js';
 import {
   etcHostsHostnames,
@@ -232,7 +232,7 @@ const MODIFIER_VERDICTS_CAP = 1024;
 
 /** The options loop's verdict on the single modifier `b[s, e)` (`[a-z0-9_-]` only). */
 function modifierProblemAt(b: Uint8Array, s: number, e: number): string | null {
-  const h = ByteTable.hash(b, s, e);
+  const h = StringTable.hashBytes(b, s, e);
   const known = modifierVerdicts.get(h) ?? [];
   for (const v of known) if (sameText(v.name, b, s, e)) return v.problem;
   const name = decodeRange(b, s, e);

@@ -34,6 +34,13 @@ export class StringTable {
     return h;
   }
 
+  /** `hash` of the UTF-8 bytes `b[s, e)`, equal to the string's for ASCII. */
+  static hashBytes(b: Uint8Array, s: number, e: number): number {
+    let h = StringTable.SEED;
+    for (let i = e - 1; i >= s; i -= 1) h = Math.imul(h ^ b[i], 0x01000193);
+    return h;
+  }
+
   /** A hash's home slot before masking (mixes the high bits in). */
   static home(h: number): number {
     h ^= h >>> 16;
