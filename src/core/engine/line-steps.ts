@@ -1,16 +1,8 @@
 /** Packed forms of the line-by-line steps: trimming, comments, blank lines, final newline, punycode, options. */
 import { toAscii } from '../transforms/convert-to-ascii.js';
 import { removeModifiersFrom } from '../transforms/remove-modifiers.js';
-import { isWhitespaceCode } from '../rules/rule-text.js';
-import {
-  isBlankAt,
-  isCommentAt,
-  keepWherePacked,
-  lineText,
-  PackedBuilder,
-  type PackedLines,
-  withRanges,
-} from './packed.js';
+import { isComment, isWhitespaceCode } from '../rules/rule-text.js';
+import { keepWherePacked, lineText, PackedBuilder, type PackedLines, withRanges } from './packed.js';
 
 export function trimLinesPacked(lines: PackedLines): PackedLines {
   // In place: the list passed in is this transformation's (see PACKED_FORMS in packed-engine.ts).
@@ -31,9 +23,9 @@ export function removeCommentsPacked(lines: PackedLines): PackedLines {
   const { bytes, start, end } = lines;
   const keep = new Uint8Array(start.length);
   for (let i = 0; i < keep.length; i += 1) {
-    // Only a line that starts with `!` or `#` can be a comment: the rest are kept without a call.
+    // Only a line that starts with `!` or `#` can be a comment: the rest are kept undecoded.
     const c = start[i] < end[i] ? bytes[start[i]] : 0;
-    if ((c !== 33 && c !== 35) || !isCommentAt(lines, i)) keep[i] = 1;
+    if ((c !== 33 && c !== 35) || !isComment(lineText(lines, i))) keep[i] = 1;
   }
   return keepWherePacked(lines, keep);
 }
@@ -42,18 +34,18 @@ export function removeEmptyLinesPacked(lines: PackedLines): PackedLines {
   const { bytes, start, end } = lines;
   const keep = new Uint8Array(start.length);
   for (let i = 0; i < keep.length; i += 1) {
-    // A line whose first byte is printable ASCII is not blank: kept without a call. This loop
+    // A line whose first byte is printable ASCII is not blank: kept undecoded. This loop
     // and RemoveComments' are written out, not shared: one helper called with both predicates
     // lost the gain (V8 stops inlining the predicate once it has seen two).
     const c = start[i] < end[i] ? bytes[start[i]] : 0;
-    if ((c > 32 && c < 127) || !isBlankAt(lines, i)) keep[i] = 1;
+    if ((c > 32 && c < 127) || lineText(lines, i).trim().length > 0) keep[i] = 1;
   }
   return keepWherePacked(lines, keep);
 }
 
 export function insertFinalNewLinePacked(lines: PackedLines): PackedLines {
   const n = lines.start.length;
-  if (n > 0 && isBlankAt(lines, n - 1)) return lines;
+  if (n > 0 && lineText(lines, n - 1).trim() === '') return lines;
   return withEmptyLine(lines);
 }
 
