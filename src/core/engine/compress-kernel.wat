@@ -407,20 +407,6 @@
         (br $next)))
     (local.get $w))
 
-  ;; isComment (rule-text.ts): `!…`, a lone `#`, `# …` or `####…`.
-  (func $isComment (param $s i32) (param $e i32) (result i32)
-    (local $len i32) (local $c i32)
-    (local.set $len (i32.sub (local.get $e) (local.get $s)))
-    (if (i32.eqz (local.get $len)) (then (return (i32.const 0))))
-    (local.set $c (i32.load8_u (local.get $s)))
-    (if (i32.eq (local.get $c) (i32.const 33)) (then (return (i32.const 1))))
-    (if (i32.ne (local.get $c) (i32.const 35)) (then (return (i32.const 0))))
-    (if (i32.eq (local.get $len) (i32.const 1)) (then (return (i32.const 1))))
-    (if (i32.eq (i32.load8_u offset=1 (local.get $s)) (i32.const 32)) (then (return (i32.const 1))))
-    (if (i32.lt_s (local.get $len) (i32.const 4)) (then (return (i32.const 0))))
-    ;; `###` after the first `#`
-    (i32.eq (i32.and (i32.load (local.get $s)) (i32.const 0xffffff00)) (i32.const 0x23232300)))
-
   ;; How many of the n lines at inStart/inEnd are not plain host rules ($plainAt);
   ;; the byte at hostRule + i is 1 for line i when it is one, else 0 (for $dedup).
   (func (export "countOther") (param $inStart i32) (param $inEnd i32) (param $n i32) (param $hostRule i32) (result i32)
@@ -441,11 +427,14 @@
   ;; Deduplicate (transforms/deduplicate.ts) on the n lines at inStart/inEnd: keep[i] (a byte
   ;; at keep + i) as `dropFromEnd` gives it. Walking from the end, a line already seen (its later
   ;; copy is kept) that is no comment nor empty is dropped, and so are the comments and empty
-  ;; lines directly above it. With skipHostRules (the list's `distinctHostRules`), plain host rules
-  ;; are not looked up: $countOther has marked them in the keep bytes, each read before it is
-  ;; written. The table is built afresh in the regions given, for capacity 2^capLog2.
+  ;; lines directly above it. The byte at comment + i is 1 when line i is a comment
+  ;; (deduplicate.ts writes them, by `isCommentAt`). With skipHostRules (the list's
+  ;; `distinctHostRules`), plain host rules are not looked up: $countOther has marked them in the
+  ;; keep bytes, each read before it is written. The table is built afresh in the regions given,
+  ;; for capacity 2^capLog2.
   (func (export "dedup")
-    (param $inStart i32) (param $inEnd i32) (param $n i32) (param $keep i32) (param $skipHostRules i32)
+    (param $inStart i32) (param $inEnd i32) (param $n i32) (param $keep i32) (param $comment i32)
+    (param $skipHostRules i32)
     (param $slots i32) (param $entries i32) (param $filter i32) (param $capLog2 i32)
     (local $i i32) (local $s i32) (local $e i32) (local $seen i32) (local $blank i32) (local $removing i32)
     (global.set $slots (local.get $slots))
@@ -468,7 +457,7 @@
                     (i32.eqz (i32.load8_u (i32.add (local.get $keep) (local.get $i)))))
           (then (local.set $seen (i32.eqz (call $add (local.get $s) (local.get $e))))))
         (local.set $blank (i32.or (i32.eq (local.get $s) (local.get $e))
-                                  (call $isComment (local.get $s) (local.get $e))))
+                                  (i32.load8_u (i32.add (local.get $comment) (local.get $i)))))
         (if (i32.and (local.get $seen) (i32.eqz (local.get $blank)))
           (then
             (local.set $removing (i32.const 1))

@@ -1,6 +1,6 @@
 /** Deduplicate on packed lists, in the WebAssembly kernel. */
 import { StringTable } from '../transforms/string-table.js';
-import { keepWherePacked, type PackedLines } from './packed.js';
+import { isCommentAt, keepWherePacked, type PackedLines } from './packed.js';
 import { align, copyList, holding, KERNEL_BASE, newKernel, type KernelMemory } from './kernel.js';
 
 /**
@@ -21,27 +21,35 @@ export function deduplicateWasm(lines: PackedLines): Uint8Array | null {
   const { start, end } = lines;
   const n = start.length;
   const skipHostRules = lines.distinctHostRules ? 1 : 0;
-  // The keep bytes, then the table, sized for the lines looked up: with skipHostRules the
-  // kernel counts them (marking the host rules in the keep bytes).
+  // The keep bytes, a byte per line for its comments, then the table, sized for the lines looked
+  // up: with skipHostRules the kernel counts them (marking the host rules in the keep bytes).
   const tableBytes = (looked: number) => 11 * StringTable.capacityFor(looked);
   let memory: KernelMemory | null | undefined = holding(lines);
   let inStart = start.byteOffset;
   let inEnd = end.byteOffset;
   let keep = memory?.scratch ?? 0;
-  if (memory === undefined || memory.scratchEnd - memory.scratch < align(n) + tableBytes(n)) {
+  if (memory === undefined || memory.scratchEnd - memory.scratch < 2 * align(n) + tableBytes(n)) {
     const used = align(KERNEL_BASE + lines.used);
     inStart = used;
     inEnd = used + 4 * n;
     keep = used + 8 * n;
-    memory = newKernel(keep + align(n) + tableBytes(n));
+    memory = newKernel(keep + 2 * align(n) + tableBytes(n));
     if (memory === null) return null;
     copyList(memory, lines, inStart, inEnd);
   }
+  const comments = keep + align(n);
+  // Which lines are comments, for the kernel (`isCommentAt`, the one byte form of `isComment`).
+  const comment = new Uint8Array(memory.buffer, comments, n);
+  const { bytes } = lines;
+  for (let i = 0; i < n; i += 1) {
+    const c = bytes[start[i]];
+    comment[i] = (c === 33 || c === 35) && isCommentAt(lines, i) ? 1 : 0;
+  }
   const looked = skipHostRules ? memory.kernel.countOther(inStart, inEnd, n, keep) : n;
   const capacity = StringTable.capacityFor(looked);
-  const slots = keep + align(n);
+  const slots = comments + align(n);
   const entries = slots + 4 * capacity;
   const filter = entries + 6 * capacity;
-  memory.kernel.dedup(inStart, inEnd, n, keep, skipHostRules, slots, entries, filter, Math.log2(capacity));
+  memory.kernel.dedup(inStart, inEnd, n, keep, comments, skipHostRules, slots, entries, filter, Math.log2(capacity));
   return new Uint8Array(memory.buffer, keep, n);
 }

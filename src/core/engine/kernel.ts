@@ -38,6 +38,7 @@ export interface Kernel {
     inEnd: number,
     n: number,
     keep: number,
+    comment: number,
     skipHostRules: number,
     slots: number,
     entries: number,

@@ -1,8 +1,8 @@
 /** Packed forms of the line-by-line steps: trimming, comments, blank lines, final newline, punycode, options. */
 import { toAscii } from '../transforms/convert-to-ascii.js';
 import { removeModifiersFrom } from '../transforms/remove-modifiers.js';
-import { isComment, isWhitespaceCode } from '../rules/rule-text.js';
-import { keepWherePacked, lineText, PackedBuilder, type PackedLines, withRanges } from './packed.js';
+import { isWhitespaceCode } from '../rules/rule-text.js';
+import { isCommentAt, keepWherePacked, lineText, PackedBuilder, type PackedLines, withRanges } from './packed.js';
 
 export function trimLinesPacked(lines: PackedLines): PackedLines {
   // In place: the list passed in is this transformation's (see PACKED_FORMS in packed-engine.ts).
@@ -23,9 +23,9 @@ export function removeCommentsPacked(lines: PackedLines): PackedLines {
   const { bytes, start, end } = lines;
   const keep = new Uint8Array(start.length);
   for (let i = 0; i < keep.length; i += 1) {
-    // Only a line that starts with `!` or `#` can be a comment: the rest are kept undecoded.
+    // Only a line that starts with `!` or `#` can be a comment: the rest are kept without a call.
     const c = start[i] < end[i] ? bytes[start[i]] : 0;
-    if ((c !== 33 && c !== 35) || !isComment(lineText(lines, i))) keep[i] = 1;
+    if ((c !== 33 && c !== 35) || !isCommentAt(lines, i)) keep[i] = 1;
   }
   return keepWherePacked(lines, keep);
 }

@@ -12,7 +12,7 @@
  */
 import type { Lines } from '../transforms/lines.js';
 import { joinInKernel, type KernelMemory, splitInKernel } from './kernel.js';
-import { isComment, isWhitespaceCode } from '../rules/rule-text.js';
+import { isWhitespaceCode } from '../rules/rule-text.js';
 
 export interface PackedLines {
   /** Line bytes; line `i` is `bytes[start[i] .. end[i])`, without its line break. */
@@ -240,20 +240,28 @@ export function concatPacked(parts: PackedLines[]): PackedLines {
   return packedLines(bytes, used, start, end, false, inPlace ? largest.kernel : undefined);
 }
 
+/** `isComment` of line `i`, on its bytes. */
+export function isCommentAt(list: PackedLines, i: number): boolean {
+  const b = list.bytes;
+  const s = list.start[i];
+  const len = list.end[i] - s;
+  if (len === 0) return false;
+  const c = b[s];
+  if (c === 33 /* ! */) return true;
+  if (c !== 35 /* # */) return false;
+  return len === 1 || b[s + 1] === 32 || (len >= 4 && b[s + 1] === 35 && b[s + 2] === 35 && b[s + 3] === 35);
+}
+
 /**
- * Rules in the list: lines neither blank nor comments (`isComment`). A line whose first byte is
- * printable ASCII other than `!` and `#` is one, without being decoded.
+ * Rules in the list: lines neither blank nor comments. A line whose first byte is printable ASCII
+ * is not blank; any other is decoded for `trim()`.
  */
 export function countPackedRules(list: PackedLines): number {
   const { bytes, start, end } = list;
   let n = 0;
   for (let i = 0; i < start.length; i += 1) {
     const c = start[i] < end[i] ? bytes[start[i]] : 0;
-    if (c > 32 && c < 127 && c !== 33 && c !== 35) n += 1;
-    else {
-      const text = lineText(list, i);
-      if (text.trim().length > 0 && !isComment(text)) n += 1;
-    }
+    if (c > 32 && c < 127 ? !isCommentAt(list, i) : lineText(list, i).trim().length > 0) n += 1;
   }
   return n;
 }

@@ -8,8 +8,7 @@ import {
   SUPPORTED_MODIFIERS,
   type ValidityOptions,
 } from '../rules/rule-validity.js';
-import { keepWherePacked, lineText, type PackedLines } from './packed.js';
-import { isComment } from '../rules/rule-text.js';
+import { isCommentAt, keepWherePacked, type PackedLines } from './packed.js';
 import { align, holding, PSL_NODE_SLOTS, pslNodeSet } from './kernel.js';
 
 /** `verdicts`' codes (compress-kernel.wat): the TypeScript decides, kept (1), and three reasons to drop. */
@@ -103,7 +102,7 @@ export function validatePacked(opts: ValidityOptions) {
         verdicts === null || verdicts[i] === UNDECIDED
           ? ruleProblemAt(bytes, start[i], end[i], opts)
           : verdictProblem(verdicts[i]),
-      (i) => start[i] === end[i] || isComment(lineText(lines, i)),
+      (i) => start[i] === end[i] || isCommentAt(lines, i),
       null,
     );
     return keepWherePacked(lines, keep);
