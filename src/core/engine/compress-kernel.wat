@@ -1,7 +1,7 @@
 ;; The WebAssembly kernel of the packed engine (kernel.ts): splitting a list into lines and
 ;; joining it, Compress (compress.ts, `compressPacked`: its first pass over the shapes it decides
 ;; on bytes, a hostname table like StringTable's over byte ranges, its parent-domain pass),
-;; Deduplicate's lookups with `dropFromEnd` (deduplicate.ts, `deduplicateWasm`) and Validate's
+;; Deduplicate's lookups with `dropFromEnd` (deduplicate.ts, `deduplicatePacked`) and Validate's
 ;; verdicts (validate.ts, `kernelVerdicts`). Each function does on bytes what the readable
 ;; TypeScript function it names does on strings, test for test; test/core/engine/
 ;; compress-kernel.test.ts compares the two on generated lists.

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { COMPRESS_KERNEL } from '../../../src/core/engine/compress-kernel.js';
 import { compressPacked } from '../../../src/core/engine/compress.js';
-import { deduplicatePacked, deduplicateWasm } from '../../../src/core/engine/deduplicate.js';
+import { deduplicatePacked } from '../../../src/core/engine/deduplicate.js';
 import { kernelVerdicts } from '../../../src/core/engine/validate.js';
 import { ruleProblemAt, SUPPORTED_MODIFIERS } from '../../../src/core/rules/rule-validity.js';
 import { pslTries } from '../../../src/core/rules/public-suffix.js';
@@ -242,14 +242,22 @@ describe("Compress's WebAssembly kernel", () => {
       );
     });
 
-    test("works in Compress's memory, and on a copy of any other list", () => {
+    test("works in Compress's memory, and on a copy of any other list, which it keeps for the join", () => {
       const text = trickyList(500, 7);
       const compressed = compressPacked(packText(text)!)!;
-      expect(deduplicateWasm(compressed)!.buffer).toBe(compressed.bytes.buffer);
+      const buffer = compressed.bytes.buffer;
+      expect(deduplicatePacked(compressed)!.bytes.buffer).toBe(buffer);
       const read = packText(text)!;
-      const before = new Uint8Array(read.bytes);
-      expect(deduplicateWasm(read)!.buffer).not.toBe(read.bytes.buffer);
-      expect(read.bytes).toEqual(before);
+      const before = { bytes: new Uint8Array(read.bytes), start: read.start.slice(), end: read.end.slice() };
+      const kept = deduplicatePacked(read)!;
+      expect(kept.bytes.buffer).not.toBe(read.bytes.buffer);
+      expect({ bytes: read.bytes, start: read.start, end: read.end }).toEqual(before);
+      // The copy owns its memory: a header joins it in place, and the output is joined there.
+      expect(kept.kernel?.buffer).toBe(kept.bytes.buffer);
+      const whole = concatPacked([packStrings(['! Title: x']), kept]);
+      expect(whole.bytes.buffer).toBe(kept.bytes.buffer);
+      const expected = ['! Title: x', ...deduplicate.apply(strings(text), quiet).text].join('\n');
+      expect(Buffer.from(joinInKernel(whole)!).toString()).toBe(expected);
     });
   });
 
