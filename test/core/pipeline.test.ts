@@ -285,6 +285,17 @@ describe('where the packed engine hands over to strings, the events say so', () 
     expect(await notes(files, ['InvertAllow'], false)).toEqual([]);
   });
 
+  test('a kernel step without room for the list runs on strings, with the steps after it', async () => {
+    // 40 lines naming 100 hosts each: more hostnames than Compress's kernel makes room for.
+    const text = Array.from(
+      { length: 40 },
+      (_, i) => `0.0.0.0 ${Array.from({ length: 100 }, (_, j) => `h${i}-${j}.example`).join(' ')}`,
+    ).join('\n');
+    expect(await notes({ '/a.txt': text }, ['Compress', 'Deduplicate'])).toEqual([
+      "list: Compress finds no room in the WebAssembly kernel's memory, so it and the steps after it run on strings",
+    ]);
+  });
+
   test('a compile that records removed lines runs on strings', async () => {
     const events: CompileEvent[] = [];
     const result = await compile(
