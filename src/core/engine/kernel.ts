@@ -129,25 +129,46 @@ export function holding(list: PackedLines): KernelMemory | undefined {
 }
 
 /**
+ * Lists whose bytes and line ranges fit this many bytes are split and joined in one memory of the
+ * process's (`workspace`), their results copied out: each memory reserves gigabytes of address
+ * space, and with some 15,000 alive (one per small source or include) V8 stalls for minutes.
+ */
+const WORKSPACE_BYTES = 1 << 20;
+let workspace: KernelMemory | null | undefined;
+
+/** A memory of `size` bytes or more, for work whose results are copied out: the workspace if large enough. */
+function scratchKernel(size: number): KernelMemory | null {
+  if (size > WORKSPACE_BYTES) return newKernel(size);
+  workspace ??= newKernel(WORKSPACE_BYTES);
+  return workspace;
+}
+
+/**
  * Splits the list text `bytes[from, to)` (trimmed: `packText`, `packBytes`) into lines on runs of
- * CR/LF, in the kernel: `bytes[0, used)` is copied into a fresh memory from KERNEL_BASE on, with
- * the room after it that `bytes` has (for text appended later), and split there. The list returned
- * views that memory from 0; its line ranges are arrays in it, sized for the most lines the bytes
- * can hold (pages never written cost nothing). Null without a memory that large.
+ * CR/LF, in the kernel: `bytes[0, used)` is copied into a memory from KERNEL_BASE on and split
+ * there. A short list's line ranges are copied out (`scratchKernel`) and the list views `bytes`
+ * itself; a longer one views its own fresh memory from 0, with the room after the bytes that
+ * `bytes` has (for text appended later), its line ranges arrays in it, sized for the most lines
+ * the bytes can hold (pages never written cost nothing). Null without a memory that large.
  */
 export function splitInKernel(bytes: Uint8Array, used: number, from: number, to: number): PackedLines | null {
-  const room = bytes.length;
-  const starts = align(KERNEL_BASE + room);
   // Lines hold at least a byte and are a break apart.
   const most = ((to - from) >> 1) + 2;
+  const short = align(KERNEL_BASE + used) + 8 * most <= WORKSPACE_BYTES;
+  const starts = align(KERNEL_BASE + (short ? used : bytes.length));
   const ends = starts + 4 * most;
-  const memory = newKernel(ends + 4 * most);
+  const memory = scratchKernel(ends + 4 * most);
   if (memory === null) return null;
   new Uint8Array(memory.buffer).set(bytes.subarray(0, used), KERNEL_BASE);
   const n = memory.kernel.split(KERNEL_BASE + from, KERNEL_BASE + to, starts, ends);
   const view = (at: number) => new Int32Array(memory.buffer, at, n);
+  if (short) {
+    memory.kernel.rebase(starts, n, -KERNEL_BASE);
+    memory.kernel.rebase(ends, n, -KERNEL_BASE);
+    return packedLines(bytes, used, view(starts).slice(), view(ends).slice());
+  }
   return packedLines(
-    new Uint8Array(memory.buffer, 0, KERNEL_BASE + room),
+    new Uint8Array(memory.buffer, 0, KERNEL_BASE + bytes.length),
     KERNEL_BASE + used,
     view(starts),
     view(ends),
@@ -157,8 +178,9 @@ export function splitInKernel(bytes: Uint8Array, used: number, from: number, to:
 /**
  * The list's lines joined with LF, as UTF-8 (the list as written out), by the kernel: in the free
  * region of the memory the list lives in (Compress's output, and whatever was joined to it in
- * place) when the text fits there, else in a fresh memory the list is copied to. The text is
- * copied out, so the result does not keep the memory alive. Null without a memory that large.
+ * place) when the text fits there, else in a memory the list is copied to (`scratchKernel`). The
+ * text is copied out, so the result does not keep the memory alive. Null without a memory that
+ * large.
  */
 export function joinInKernel(list: PackedLines): Uint8Array | null {
   const n = list.start.length;
@@ -176,7 +198,7 @@ export function joinInKernel(list: PackedLines): Uint8Array | null {
   for (let i = 0; i < n; i += 1) size += list.end[i] - list.start[i];
   const inStart = align(KERNEL_BASE + list.used);
   const limit = inStart + 8 * n + size;
-  const memory = newKernel(limit);
+  const memory = scratchKernel(limit);
   if (memory === null) return null;
   copyList(memory, list, inStart, inStart + 4 * n);
   return joinAt(memory, inStart, n, limit);
