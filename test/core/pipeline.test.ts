@@ -227,44 +227,33 @@ describe('packed and string compilation', () => {
     { name: 'no transformations', sources },
   ];
 
-  test.each(configs.map((c) => [c.name, c]))(
-    '%s: identical lines, bytes, counts, events and report',
-    async (_name, config) => {
-      const run = async (packed: boolean) => {
-        const events: CompileEvent[] = [];
-        const result = await compile(config, {
-          reader: memoryReader(files),
-          compiler: 'flc v9',
-          now: () => at,
-          report: true,
-          packed,
-          onEvent: (e) => void events.push(e),
-        });
-        // Sources compile concurrently, so their events interleave by timing: compare per scope.
-        const scopeOf = (scope: { kind: string; index?: number }) =>
-          scope.kind === 'global' ? 'global' : `source ${scope.index}`;
-        const counts: Record<string, unknown[]> = {};
-        for (const e of events)
-          if (e.type === 'transformation:complete')
-            counts[scopeOf(e.scope)] = [...(counts[scopeOf(e.scope)] ?? []), [e.name, e.inputCount, e.outputCount]];
-        return { result, counts };
-      };
-      const [packed, strings] = [await run(true), await run(false)];
-      expect(packed.result.lines).toEqual(strings.result.lines);
-      expect(packed.result.lineCount).toBe(strings.result.lineCount);
-      expect(packed.result.ruleCount).toBe(strings.result.ruleCount);
-      expect(Buffer.from(packed.result.bytes()).toString()).toBe(strings.result.lines.join('\n'));
-      expect(Buffer.from(strings.result.bytes()).toString()).toBe(strings.result.lines.join('\n'));
-      expect(packed.counts).toEqual(strings.counts);
-      // The report is in configuration order whatever the timing, so it compares whole.
-      const stable = (r: typeof packed.result) => ({
-        sources: r.report!.sources.map((s) => ({ ...s, durationMs: 0 })),
-        transformations: r.report!.transformations.map((t) => ({ ...t, durationMs: 0 })),
-        removed: r.report!.removed,
+  test.each(configs.map((c) => [c.name, c]))('%s: identical lines, bytes, counts and events', async (_name, config) => {
+    const run = async (packed: boolean) => {
+      const events: CompileEvent[] = [];
+      const result = await compile(config, {
+        reader: memoryReader(files),
+        compiler: 'flc v9',
+        now: () => at,
+        packed,
+        onEvent: (e) => void events.push(e),
       });
-      expect(stable(packed.result)).toEqual(stable(strings.result));
-    },
-  );
+      // Sources compile concurrently, so their events interleave by timing: compare per scope.
+      const scopeOf = (scope: { kind: string; index?: number }) =>
+        scope.kind === 'global' ? 'global' : `source ${scope.index}`;
+      const counts: Record<string, unknown[]> = {};
+      for (const e of events)
+        if (e.type === 'transformation:complete')
+          counts[scopeOf(e.scope)] = [...(counts[scopeOf(e.scope)] ?? []), [e.name, e.inputCount, e.outputCount]];
+      return { result, counts };
+    };
+    const [packed, strings] = [await run(true), await run(false)];
+    expect(packed.result.lines).toEqual(strings.result.lines);
+    expect(packed.result.lineCount).toBe(strings.result.lineCount);
+    expect(packed.result.ruleCount).toBe(strings.result.ruleCount);
+    expect(Buffer.from(packed.result.bytes()).toString()).toBe(strings.result.lines.join('\n'));
+    expect(Buffer.from(strings.result.bytes()).toString()).toBe(strings.result.lines.join('\n'));
+    expect(packed.counts).toEqual(strings.counts);
+  });
 
   test.each(['hosts', 'domains'] as const)('--format %s from a packed list equals the string form', async (format) => {
     const run = (packed: boolean) =>
@@ -296,9 +285,39 @@ describe('where the packed engine hands over to strings, the events say so', () 
     expect(await notes(files, ['InvertAllow'], false)).toEqual([]);
   });
 
+  test('a kernel step without room for the list runs on strings, with the steps after it', async () => {
+    // 40 lines naming 100 hosts each: more hostnames than Compress's kernel makes room for.
+    const text = Array.from(
+      { length: 40 },
+      (_, i) => `0.0.0.0 ${Array.from({ length: 100 }, (_, j) => `h${i}-${j}.example`).join(' ')}`,
+    ).join('\n');
+    expect(await notes({ '/a.txt': text }, ['Compress', 'Deduplicate'])).toEqual([
+      "list: Compress finds no room in the WebAssembly kernel's memory, so it and the steps after it run on strings",
+    ]);
+  });
+
+  test('a compile that records removed lines runs on strings', async () => {
+    const events: CompileEvent[] = [];
+    const result = await compile(
+      { name: 'L', sources: [{ source: '/a.txt' }], transformations: ['Compress'] },
+      {
+        reader: memoryReader({ '/a.txt': '||a.example^\n||a.example^' }),
+        compiler: 'flc',
+        onEvent: (e) => events.push(e),
+        report: true,
+      },
+    );
+    expect(events.flatMap((e) => (e.type === 'log' && e.level === 'debug' ? [e.message] : []))).toEqual([
+      'removed lines are reported, so the list compiles on strings',
+    ]);
+    expect(result.report!.removed.map((r) => [r.source, r.line, r.code])).toEqual([
+      ['/a.txt', 2, 'duplicate-hostname'],
+    ]);
+  });
+
   test('a source whose text is not well-formed Unicode', async () => {
     expect(await notes({ '/a.txt': '||a.example^', '/b.txt': '||\ud800.example^' }, [])).toEqual([
-      'source 2: its text (or a list it includes) is not well-formed Unicode, ' +
+      'source 2: its text (or a list it includes) is not well-formed Unicode or too large to pack, ' +
         'so it and the whole list compile on strings',
     ]);
   });

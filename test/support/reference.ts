@@ -22,8 +22,9 @@ export async function referenceOutput(config: unknown): Promise<string[]> {
 
 /**
  * flc's two engines, as `compile` chooses them: the packed one (the default; it works on bytes
- * where it can) and the plain TypeScript one (`packed: false`); `packed+report` is the packed one
- * recording every removed line, which keeps provenance and so leaves the kernel's shortcuts out.
+ * where it can) and the plain TypeScript one (`packed: false`); `packed+report` asks the packed
+ * one for a report of every removed line, which `compile` then runs on strings (packed lists keep
+ * no provenance): it checks that choice, and the string engine's provenance-keeping paths.
  */
 export const ENGINES = ['packed', 'strings', 'packed+report'] as const;
 export type Engine = (typeof ENGINES)[number];

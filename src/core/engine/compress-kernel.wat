@@ -1,9 +1,10 @@
-;; The WebAssembly kernel of Compress and Deduplicate on packed lists (kernel.ts; compress.ts,
-;; `compressWasm`; deduplicate.ts, `deduplicateWasm`): Compress's first pass over the shapes it
-;; decides on bytes and its parent-domain pass, with the hostname table of byte-table.ts,
-;; Deduplicate's lookups with `dropFromEnd`, and Validate's verdicts (validate.ts,
-;; `kernelVerdicts`). Each function mirrors the TypeScript function it is named after, test for
-;; test; test/core/engine/compress-kernel.test.ts compares the two on generated lists.
+;; The WebAssembly kernel of the packed engine (kernel.ts): splitting a list into lines and
+;; joining it, Compress (compress.ts, `compressPacked`: its first pass over the shapes it decides
+;; on bytes, a hostname table like StringTable's over byte ranges, its parent-domain pass),
+;; Deduplicate's lookups with `dropFromEnd` (deduplicate.ts, `deduplicatePacked`) and Validate's
+;; verdicts (validate.ts, `kernelVerdicts`). Each function does on bytes what the readable
+;; TypeScript function it names does on strings, test for test; test/core/engine/
+;; compress-kernel.test.ts compares the two on generated lists.
 ;;
 ;; Why: a 300,000-line list runs each of these loops once per process, so the JavaScript spends
 ;; much of its time in the engine's baseline tiers before its optimised code lands. Code
@@ -18,7 +19,7 @@
   ;; (`newKernel`); the free space starts at KERNEL_BASE (kernel.ts). A byte's class is the byte
   ;; at its own value's address (plus the table's base), loaded inline (calls are not inlined by
   ;; the engine, and one per byte cost more than the lookups).
-  ;; Compress's layout (compress.ts, `compressWasm`), given to $init: the list's bytes from
+  ;; Compress's layout (compress.ts, `compressPacked`), given to $init: the list's bytes from
   ;; KERNEL_BASE on, their offsets moved with them (the list returned views the memory from 0),
   ;; then room for rewrites and names up to bytesLimit; then, each aligned to 8, inS and inE
   ;; (n words each), outS, outE, hostS and hostE (outCapacity words each), the slots (a word
@@ -213,7 +214,7 @@
           (i32.load (i32.add (global.get $inE) (i32.shl (local.get $i) (i32.const 2))))
           (local.get $ns) (local.get $ne)))))
 
-  ;; plainHostRuleAt: the hostname's start in `||[a-z0-9.-]+^`, else -1.
+  ;; plainHostRuleHostname (rule-text.ts): the hostname's start in `||[a-z0-9.-]+^`, else -1.
   (func $plainAt (param $s i32) (param $e i32) (result i32)
     (local $i i32) (local $k i32)
     (if (i32.lt_s (i32.sub (local.get $e) (local.get $s)) (i32.const 4)) (then (return (i32.const -1))))
@@ -231,7 +232,8 @@
         (br $next)))
     (i32.add (local.get $s) (i32.const 2)))
 
-  ;; simpleHostsLineAt: where the name of `0.0.0.0 name` or `127.0.0.1 name` starts, else -1.
+  ;; simpleHostsLineHostname (rule-text.ts): where the name of `0.0.0.0 name` or `127.0.0.1 name`
+  ;; starts (one space, no whitespace, `#` or non-ASCII byte in the name), else -1.
   (func $simpleAt (param $s i32) (param $e i32) (result i32)
     (local $i i32)
     (if (i32.and (i32.ge_s (i32.sub (local.get $e) (local.get $s)) (i32.const 8))
@@ -254,7 +256,7 @@
         (br $next)))
     (local.get $s))
 
-  ;; isJustDomainAt.
+  ;; isJustDomain (rule-text.ts); only ASCII can be a domain here.
   (func $justDomainAt (param $s i32) (param $e i32) (result i32)
     (local $n i32) (local $trailingDot i32) (local $end i32) (local $labels i32) (local $label i32)
     (local $i i32) (local $k i32) (local $len i32)
@@ -290,7 +292,9 @@
         (br $next)))
     (i32.or (i32.gt_s (local.get $labels) (i32.const 1)) (local.get $trailingDot)))
 
-  ;; hasModifiersAt.
+  ;; Whether the rule b[s, e) (no whitespace at its ends, not `@@`, not a regex) has modifiers:
+  ;; text other than commas after its last unescaped `$`. Such a rule keeps its text and is no
+  ;; hostname rule for Compress.
   (func $hasModifiers (param $s i32) (param $e i32) (result i32)
     (local $last i32) (local $i i32) (local $j i32) (local $escaped i32)
     (local.set $last (i32.load8_u (i32.sub (local.get $e) (i32.const 1))))
@@ -318,7 +322,9 @@
         (br $next)))
     (i32.const 0))
 
-  ;; mayBeCompressible.
+  ;; False when `otherCompressible` (transforms/compress.ts) is sure to find nothing in b[s, e),
+  ;; which is not a bare domain: it neither starts with `||` (after trimming) nor with an address
+  ;; followed by `%` or whitespace (a hosts line). Spares most lines their decoding.
   (func $mayBe (param $s i32) (param $e i32) (result i32)
     (local $c i32) (local $i i32)
     (local.set $c (i32.load8_u (local.get $s)))
@@ -401,21 +407,7 @@
         (br $next)))
     (local.get $w))
 
-  ;; isCommentAt (packed.ts): `!…`, a lone `#`, `# …` or `####…`.
-  (func $isComment (param $s i32) (param $e i32) (result i32)
-    (local $len i32) (local $c i32)
-    (local.set $len (i32.sub (local.get $e) (local.get $s)))
-    (if (i32.eqz (local.get $len)) (then (return (i32.const 0))))
-    (local.set $c (i32.load8_u (local.get $s)))
-    (if (i32.eq (local.get $c) (i32.const 33)) (then (return (i32.const 1))))
-    (if (i32.ne (local.get $c) (i32.const 35)) (then (return (i32.const 0))))
-    (if (i32.eq (local.get $len) (i32.const 1)) (then (return (i32.const 1))))
-    (if (i32.eq (i32.load8_u offset=1 (local.get $s)) (i32.const 32)) (then (return (i32.const 1))))
-    (if (i32.lt_s (local.get $len) (i32.const 4)) (then (return (i32.const 0))))
-    ;; `###` after the first `#`
-    (i32.eq (i32.and (i32.load (local.get $s)) (i32.const 0xffffff00)) (i32.const 0x23232300)))
-
-  ;; How many of the n lines at inStart/inEnd are not plain host rules (`plainHostRuleAt`);
+  ;; How many of the n lines at inStart/inEnd are not plain host rules ($plainAt);
   ;; the byte at hostRule + i is 1 for line i when it is one, else 0 (for $dedup).
   (func (export "countOther") (param $inStart i32) (param $inEnd i32) (param $n i32) (param $hostRule i32) (result i32)
     (local $i i32) (local $count i32) (local $plain i32)
@@ -432,14 +424,17 @@
         (br $next)))
     (local.get $count))
 
-  ;; Deduplicate (engine/deduplicate.ts, `deduplicatePacked`) on the n lines at inStart/inEnd: keep[i] (a byte
+  ;; Deduplicate (transforms/deduplicate.ts) on the n lines at inStart/inEnd: keep[i] (a byte
   ;; at keep + i) as `dropFromEnd` gives it. Walking from the end, a line already seen (its later
   ;; copy is kept) that is no comment nor empty is dropped, and so are the comments and empty
-  ;; lines directly above it. With skipHostRules (the list's `distinctHostRules`), plain host rules
-  ;; are not looked up: $countOther has marked them in the keep bytes, each read before it is
-  ;; written. The table is built afresh in the regions given, for capacity 2^capLog2.
+  ;; lines directly above it. The byte at comment + i is 1 when line i is a comment
+  ;; (deduplicate.ts writes them, by `isCommentAt`). With skipHostRules (the list's
+  ;; `distinctHostRules`), plain host rules are not looked up: $countOther has marked them in the
+  ;; keep bytes, each read before it is written. The table is built afresh in the regions given,
+  ;; for capacity 2^capLog2.
   (func (export "dedup")
-    (param $inStart i32) (param $inEnd i32) (param $n i32) (param $keep i32) (param $skipHostRules i32)
+    (param $inStart i32) (param $inEnd i32) (param $n i32) (param $keep i32) (param $comment i32)
+    (param $skipHostRules i32)
     (param $slots i32) (param $entries i32) (param $filter i32) (param $capLog2 i32)
     (local $i i32) (local $s i32) (local $e i32) (local $seen i32) (local $blank i32) (local $removing i32)
     (global.set $slots (local.get $slots))
@@ -462,7 +457,7 @@
                     (i32.eqz (i32.load8_u (i32.add (local.get $keep) (local.get $i)))))
           (then (local.set $seen (i32.eqz (call $add (local.get $s) (local.get $e))))))
         (local.set $blank (i32.or (i32.eq (local.get $s) (local.get $e))
-                                  (call $isComment (local.get $s) (local.get $e))))
+                                  (i32.load8_u (i32.add (local.get $comment) (local.get $i)))))
         (if (i32.and (local.get $seen) (i32.eqz (local.get $blank)))
           (then
             (local.set $removing (i32.const 1))
@@ -641,8 +636,8 @@
       (br $probe))
     (i32.const 0))
 
-  ;; splitPacked (packed.ts) of the list b[from, to), trimmed, without line numbers: each run of
-  ;; CR/LF ends a line; the lines' ranges go to start and end. Returns how many lines
+  ;; splitText (load/split.ts) of the list b[from, to), trimmed, without line numbers: each run
+  ;; of CR/LF ends a line; the lines' ranges go to start and end. Returns how many lines
   ;; (kernel.ts, `splitInKernel`).
   (func (export "split") (param $from i32) (param $to i32)
     (param $start i32) (param $end i32) (result i32)
@@ -688,9 +683,9 @@
     (i32.store (i32.add (local.get $end) (i32.shl (local.get $k) (i32.const 2))) (local.get $to))
     (i32.add (local.get $k) (i32.const 1)))
 
-  ;; joinPacked (packed.ts) into [out, limit): the n lines whose ranges are at inStart and inEnd,
-  ;; one LF between each two. Returns the end of what it wrote, or -1, having stopped, when the
-  ;; lines would pass limit (kernel.ts, `joinInKernel`, then joins them in TypeScript).
+  ;; The n lines whose ranges are at inStart and inEnd joined into [out, limit), one LF between
+  ;; each two. Returns the end of what it wrote, or -1, having stopped, when the lines would pass
+  ;; limit (kernel.ts, `joinInKernel`, which then joins them elsewhere).
   (func (export "join") (param $inStart i32) (param $inEnd i32)
     (param $n i32) (param $out i32) (param $limit i32) (result i32)
     (local $i i32) (local $s i32) (local $len i32)
@@ -804,7 +799,7 @@
   ;;   2, dropped: `||a.b.c.d^` or `@@||a.b.c.d^`, a plain IPv4 address and no modifiers;
   ;;   3, dropped: a pattern of 5 or more with a character outside DOMAIN_CHAR (`a.org##.ad`);
   ;;   4, dropped: a modifier that is not at $mods;
-  ;;   0: the TypeScript decides (non-ASCII text, comments, hosts lines, regular expressions,
+  ;;   0: the TypeScript decides (non-ASCII text, lines starting `!` or `#`, hosts lines, regular expressions,
   ;;      escapes, `://` patterns, public suffixes, and whatever else is left).
   (func $verdict (param $s i32) (param $e i32) (param $psl i32) (param $pslMask i32) (param $mods i32)
     (result i32)
@@ -816,7 +811,10 @@
       (if (i32.ge_u (i32.load8_u (local.get $i)) (i32.const 128)) (then (return (i32.const 0))))
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br_if $byte (i32.lt_s (local.get $i) (local.get $e))))
-    (if (call $isComment (local.get $s) (local.get $e)) (then (return (i32.const 0))))
+    ;; Comments, and anything else starting `!` or `#`, go to the TypeScript.
+    (local.set $c (i32.load8_u (local.get $s)))
+    (if (i32.or (i32.eq (local.get $c) (i32.const 33)) (i32.eq (local.get $c) (i32.const 35)))
+      (then (return (i32.const 0))))
     ;; isEtcHostsRule: the address's characters (ADDRESS_CODE at 256-511), then `%` or whitespace.
     (if (i32.load8_u offset=256 (i32.load8_u (local.get $s)))
       (then

@@ -1,76 +1,59 @@
-/** Deduplicate on packed lists: byte ranges hashed in TypeScript, or in the WebAssembly kernel. */
-import type { TransformContext } from '../transforms/types.js';
-import { dropFromEnd } from '../transforms/lines.js';
-import { duplicateReporter, KEPT_LATER } from '../transforms/deduplicate.js';
+/** Deduplicate on packed lists, in the WebAssembly kernel. */
 import { StringTable } from '../transforms/string-table.js';
-import { plainHostRuleAt } from '../rules/rule-text.js';
-import { ByteTable } from './byte-table.js';
-import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
+import { isCommentAt, keepWherePacked, packedLines, type PackedLines } from './packed.js';
 import { align, copyList, holding, KERNEL_BASE, newKernel, type KernelMemory } from './kernel.js';
 
-/** Keeps the last copy of each rule, as Deduplicate does, on bytes. */
-export function deduplicatePacked(lines: PackedLines, ctx: TransformContext): PackedLines {
-  const flags = !ctx.reporting && lines.from === undefined ? deduplicateWasm(lines) : null;
-  if (flags !== null) return keepWherePacked(lines, flags);
-  const { bytes, start, end } = lines;
-  const n = start.length;
-  const later = new Uint8Array(n);
-  if (lines.distinctHostRules) {
-    // Compress left no two `||host^` rules alike: only the other lines are looked up.
-    const seen = new ByteTable(n >> 2);
-    for (let i = n - 1; i >= 0; i -= 1) {
-      if (plainHostRuleAt(bytes, start[i], end[i]) === -1 && !seen.add(bytes, start[i], end[i])) later[i] = 1;
-    }
-  } else {
-    // Hash every line, then add them all in a tight loop (last copy first): with nothing
-    // between probes, the processor overlaps the table's cache misses.
-    const hashes = new Int32Array(n);
-    for (let i = 0; i < n; i += 1) hashes[i] = ByteTable.hash(bytes, start[i], end[i]);
-    const seen = new ByteTable(n);
-    for (let i = n - 1; i >= 0; i -= 1) if (!seen.addHashed(bytes, start[i], end[i], hashes[i])) later[i] = 1;
-  }
-  const commentOrEmpty = (i: number) => start[i] === end[i] || isCommentAt(lines, i);
-  const duplicate = (i: number) => (later[i] === 1 && !commentOrEmpty(i) ? KEPT_LATER : null);
-  const keep = dropFromEnd(
-    start.length,
-    duplicate,
-    commentOrEmpty,
-    duplicateReporter(ctx, (i) => lineText(lines, i), lines.from),
-  );
-  return keepWherePacked(lines, keep);
-}
+/** Room left after the bytes of a list copied for Deduplicate, for the lines appended later (headers). */
+const ROOM = 65_536;
 
 /**
- * `deduplicatePacked`'s keep flags from the WebAssembly kernel (kernel.ts), for a list without
- * provenance and without a report: in place when the list lives in a kernel memory with room
- * for the table (Compress's output), else on a copy of its bytes and line ranges. Null where
- * the engine has no WebAssembly or no memory that large.
+ * Deduplicate (`deduplicate.apply`, transforms/deduplicate.ts) on a packed list, by the keep flags
+ * (those `dropFromEnd` gives) of the WebAssembly kernel (kernel.ts): in place when the list lives
+ * in a kernel memory with room for the table (Compress's output); else on a copy of its bytes and
+ * line ranges in a fresh memory, which the list returned lives in and owns, with room after its
+ * bytes and a free region for the join of the output (`joinInKernel`), so that it is not copied
+ * again. Null where the engine gives no memory that large.
  */
-export function deduplicateWasm(lines: PackedLines): Uint8Array | null {
-  const { start, end } = lines;
+export function deduplicatePacked(lines: PackedLines): PackedLines | null {
+  const { start } = lines;
   const n = start.length;
   const skipHostRules = lines.distinctHostRules ? 1 : 0;
-  // The keep bytes, then the table, sized for the lines looked up: with skipHostRules the
-  // kernel counts them (marking the host rules in the keep bytes).
+  // The keep bytes, a byte per line for its comments, then the table, sized for the lines looked
+  // up: with skipHostRules the kernel counts them (marking the host rules in the keep bytes).
   const tableBytes = (looked: number) => 11 * StringTable.capacityFor(looked);
   let memory: KernelMemory | null | undefined = holding(lines);
-  let inStart = start.byteOffset;
-  let inEnd = end.byteOffset;
+  let list = lines;
   let keep = memory?.scratch ?? 0;
-  if (memory === undefined || memory.scratchEnd - memory.scratch < align(n) + tableBytes(n)) {
-    const used = align(KERNEL_BASE + lines.used);
-    inStart = used;
-    inEnd = used + 4 * n;
-    keep = used + 8 * n;
-    memory = newKernel(keep + align(n) + tableBytes(n));
+  if (memory === undefined || memory.scratchEnd - memory.scratch < 2 * align(n) + tableBytes(n)) {
+    const used = KERNEL_BASE + lines.used;
+    const inStart = align(used + ROOM);
+    keep = inStart + 8 * n;
+    // The join's ranges and text (at most the list's bytes and a break a line, and the lines
+    // appended in the room) fit in the region too.
+    const size = keep + Math.max(2 * align(n) + tableBytes(n), 9 * n + lines.used + 2 * ROOM);
+    memory = newKernel(size);
     if (memory === null) return null;
-    copyList(memory, lines, inStart, inEnd);
+    copyList(memory, lines, inStart, inStart + 4 * n);
+    const view = (at: number) => new Int32Array(memory!.buffer, at, n);
+    const held = { ...memory, scratch: keep, scratchEnd: size };
+    const bytes = new Uint8Array(memory.buffer, 0, used + ROOM);
+    list = packedLines(bytes, used, view(inStart), view(inStart + 4 * n), lines.distinctHostRules, held);
   }
+  const comments = keep + align(n);
+  // Which lines are comments, for the kernel (`isCommentAt`, the one byte form of `isComment`).
+  const comment = new Uint8Array(memory.buffer, comments, n);
+  const { bytes } = lines;
+  for (let i = 0; i < n; i += 1) {
+    const c = bytes[start[i]];
+    comment[i] = (c === 33 || c === 35) && isCommentAt(lines, i) ? 1 : 0;
+  }
+  const inStart = list.start.byteOffset;
+  const inEnd = list.end.byteOffset;
   const looked = skipHostRules ? memory.kernel.countOther(inStart, inEnd, n, keep) : n;
   const capacity = StringTable.capacityFor(looked);
-  const slots = keep + align(n);
+  const slots = comments + align(n);
   const entries = slots + 4 * capacity;
   const filter = entries + 6 * capacity;
-  memory.kernel.dedup(inStart, inEnd, n, keep, skipHostRules, slots, entries, filter, Math.log2(capacity));
-  return new Uint8Array(memory.buffer, keep, n);
+  memory.kernel.dedup(inStart, inEnd, n, keep, comments, skipHostRules, slots, entries, filter, Math.log2(capacity));
+  return keepWherePacked(list, new Uint8Array(memory.buffer, keep, n));
 }

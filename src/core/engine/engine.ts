@@ -3,7 +3,8 @@
  * pipeline (pipeline/compile.ts) sees a list only through this interface and picks the engine
  * once per compile: `stringEngine`, the readable semantics every transformation's `apply`
  * defines, or `packedEngine` (packed-engine.ts), which holds lists as bytes and runs the fast
- * forms where they exist. Both give the same output, provenance and removal reasons.
+ * forms where they exist. Both give the same output; only strings keep provenance and removal
+ * reasons, so a compile that records removed lines runs on strings (pipeline/compile.ts).
  */
 import type { Lines } from '../transforms/lines.js';
 import type { Transformation, TransformContext } from '../transforms/types.js';

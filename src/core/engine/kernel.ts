@@ -5,7 +5,7 @@
 import { COMPRESS_KERNEL } from './compress-kernel.js';
 import { ADDRESS_CODE, BYTE_CLASS } from '../rules/rule-text.js';
 import { DOMAIN_CHAR, HOST_CODE } from '../rules/rule-validity.js';
-import { packedLines, trimmedRange, type PackedLines } from './packed.js';
+import { packedLines, type PackedLines } from './packed.js';
 import { PSL_RULES } from '../rules/psl-data.js';
 
 /** The kernel's exports. Offsets are byte offsets into its memory. */
@@ -38,6 +38,7 @@ export interface Kernel {
     inEnd: number,
     n: number,
     keep: number,
+    comment: number,
     skipHostRules: number,
     slots: number,
     entries: number,
@@ -62,7 +63,7 @@ export interface KernelMemory {
 let compiled: WebAssembly.Module | null | undefined;
 
 /** The compiled kernel, or null where the engine has no WebAssembly (`node --jitless`). */
-function kernelModule(): WebAssembly.Module | null {
+export function kernelModule(): WebAssembly.Module | null {
   if (compiled === undefined) {
     compiled =
       typeof WebAssembly === 'object'
@@ -118,60 +119,87 @@ export function holding(list: PackedLines): KernelMemory | undefined {
   return held;
 }
 
-/** The smallest list `splitInKernel` takes: below it the TypeScript splits as fast. */
-const SPLIT_MIN_BYTES = 65_536;
+/**
+ * Lists whose bytes and line ranges fit this many bytes are split and joined in one memory of the
+ * process's (`workspace`), their results copied out: each memory reserves gigabytes of address
+ * space, and with some 15,000 alive (one per small source or include) V8 stalls for minutes.
+ */
+const WORKSPACE_BYTES = 1 << 20;
+let workspace: KernelMemory | null | undefined;
+
+/** A memory of `size` bytes or more, for work whose results are copied out: the workspace if large enough. */
+function scratchKernel(size: number): KernelMemory | null {
+  if (size > WORKSPACE_BYTES) return newKernel(size);
+  workspace ??= newKernel(WORKSPACE_BYTES);
+  return workspace;
+}
 
 /**
- * `packBytes` (no line numbers) by the kernel, for a list the reader handed over as bytes: they
- * are copied into a fresh memory from KERNEL_BASE on, with the room after them the reader gave,
- * and split there (`splitPacked`'s byte loop runs cold, once per list, so V8 never optimises it). The list
- * returned views that memory from 0; its line ranges are arrays in it, sized for the most lines
- * the bytes can hold (pages never written cost nothing). Null where `packBytes` gives null (a
- * non-ASCII edge); undefined for a short list, or without WebAssembly or a memory
- * that large: the caller then packs in TypeScript.
+ * Splits the list text `bytes[from, to)` (trimmed: `packText`, `packBytes`) into lines on runs of
+ * CR/LF, in the kernel: `bytes[0, used)` is copied into a memory from KERNEL_BASE on and split
+ * there. A short list's line ranges are copied out (`scratchKernel`) and the list views `bytes`
+ * itself; a longer one views its own fresh memory from 0, with the room after the bytes that
+ * `bytes` has (for text appended later), its line ranges arrays in it, sized for the most lines
+ * the bytes can hold (pages never written cost nothing). Null without a memory that large.
  */
-export function splitInKernel(bytes: Uint8Array, length: number): PackedLines | null | undefined {
-  if (length < SPLIT_MIN_BYTES) return undefined;
-  const range = trimmedRange(bytes, 0, length);
-  if (range === null) return null;
-  const room = bytes.length;
-  const starts = align(KERNEL_BASE + room);
+export function splitInKernel(bytes: Uint8Array, used: number, from: number, to: number): PackedLines | null {
   // Lines hold at least a byte and are a break apart.
-  const most = ((range[1] - range[0]) >> 1) + 2;
+  const most = ((to - from) >> 1) + 2;
+  const short = align(KERNEL_BASE + used) + 8 * most <= WORKSPACE_BYTES;
+  const starts = align(KERNEL_BASE + (short ? used : bytes.length));
   const ends = starts + 4 * most;
-  const memory = newKernel(ends + 4 * most);
-  if (memory === null) return undefined;
-  new Uint8Array(memory.buffer).set(bytes.subarray(0, length), KERNEL_BASE);
-  const n = memory.kernel.split(KERNEL_BASE + range[0], KERNEL_BASE + range[1], starts, ends);
+  const memory = scratchKernel(ends + 4 * most);
+  if (memory === null) return null;
+  new Uint8Array(memory.buffer).set(bytes.subarray(0, used), KERNEL_BASE);
+  const n = memory.kernel.split(KERNEL_BASE + from, KERNEL_BASE + to, starts, ends);
   const view = (at: number) => new Int32Array(memory.buffer, at, n);
+  if (short) {
+    memory.kernel.rebase(starts, n, -KERNEL_BASE);
+    memory.kernel.rebase(ends, n, -KERNEL_BASE);
+    return packedLines(bytes, used, view(starts).slice(), view(ends).slice());
+  }
   return packedLines(
-    new Uint8Array(memory.buffer, 0, KERNEL_BASE + room),
-    KERNEL_BASE + length,
+    new Uint8Array(memory.buffer, 0, KERNEL_BASE + bytes.length),
+    KERNEL_BASE + used,
     view(starts),
     view(ends),
   );
 }
 
 /**
- * `joinPacked` by the kernel, for a list whose bytes are those of a memory Compress made (its
- * output, and whatever was joined to it in place): the line ranges and the joined text go to the
- * memory's free region, and the text is copied out of it, so the result does not keep the memory
- * alive. Null when the bytes live elsewhere or the text does not fit; the caller then joins in
- * TypeScript (whose byte loop runs cold).
+ * The list's lines joined with LF, as UTF-8 (the list as written out), by the kernel: in the free
+ * region of the memory the list lives in (Compress's output, and whatever was joined to it in
+ * place) when the text fits there, else in a memory the list is copied to (`scratchKernel`). The
+ * text is copied out, so the result does not keep the memory alive. Null without a memory that
+ * large.
  */
 export function joinInKernel(list: PackedLines): Uint8Array | null {
-  const held = list.kernel;
   const n = list.start.length;
-  if (held === undefined || n === 0) return null;
-  const inStart = align(held.scratch);
-  const inEnd = inStart + 4 * n;
-  const out = inEnd + 4 * n;
-  if (out >= held.scratchEnd) return null;
-  const words = new Int32Array(held.buffer);
-  words.set(list.start, inStart >> 2);
-  words.set(list.end, inEnd >> 2);
-  const written = held.kernel.join(inStart, inEnd, n, out, held.scratchEnd);
-  return written === -1 ? null : new Uint8Array(held.buffer, out, written - out).slice();
+  if (n === 0) return new Uint8Array(0);
+  const held = list.kernel;
+  if (held !== undefined && align(held.scratch) + 8 * n <= held.scratchEnd) {
+    const words = new Int32Array(held.buffer);
+    const inStart = align(held.scratch);
+    words.set(list.start, inStart >> 2);
+    words.set(list.end, (inStart >> 2) + n);
+    const joined = joinAt(held, inStart, n, held.scratchEnd);
+    if (joined !== null) return joined;
+  }
+  let size = n - 1;
+  for (let i = 0; i < n; i += 1) size += list.end[i] - list.start[i];
+  const inStart = align(KERNEL_BASE + list.used);
+  const limit = inStart + 8 * n + size;
+  const memory = scratchKernel(limit);
+  if (memory === null) return null;
+  copyList(memory, list, inStart, inStart + 4 * n);
+  return joinAt(memory, inStart, n, limit);
+}
+
+/** `join` of the n line ranges at `inStart` (starts, then ends), written after them up to `limit`. */
+function joinAt(memory: KernelMemory, inStart: number, n: number, limit: number): Uint8Array | null {
+  const out = inStart + 8 * n;
+  const written = memory.kernel.join(inStart, inStart + 4 * n, n, out, limit);
+  return written === -1 ? null : new Uint8Array(memory.buffer, out, written - out).slice();
 }
 
 /** Whether a trap is the kernel's own, made before writing past a region (which was full). */

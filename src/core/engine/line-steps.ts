@@ -1,18 +1,8 @@
 /** Packed forms of the line-by-line steps: trimming, comments, blank lines, final newline, punycode, options. */
-import type { TransformContext } from '../transforms/types.js';
-import { SYNTHETIC } from '../transforms/lines.js';
 import { toAscii } from '../transforms/convert-to-ascii.js';
 import { removeModifiersFrom } from '../transforms/remove-modifiers.js';
 import { isWhitespaceCode } from '../rules/rule-text.js';
-import {
-  isBlankAt,
-  isCommentAt,
-  keepWherePacked,
-  lineText,
-  PackedBuilder,
-  type PackedLines,
-  withRanges,
-} from './packed.js';
+import { isCommentAt, keepWherePacked, lineText, PackedBuilder, type PackedLines, withRanges } from './packed.js';
 
 export function trimLinesPacked(lines: PackedLines): PackedLines {
   // In place: the list passed in is this transformation's (see PACKED_FORMS in packed-engine.ts).
@@ -26,38 +16,36 @@ export function trimLinesPacked(lines: PackedLines): PackedLines {
     end[i] = e;
   }
   // A new list all the same: trimming can make two plain host rules alike.
-  return withRanges(lines, start, end, lines.from);
+  return withRanges(lines, start, end);
 }
 
-export function removeCommentsPacked(lines: PackedLines, ctx: TransformContext): PackedLines {
+export function removeCommentsPacked(lines: PackedLines): PackedLines {
   const { bytes, start, end } = lines;
   const keep = new Uint8Array(start.length);
   for (let i = 0; i < keep.length; i += 1) {
     // Only a line that starts with `!` or `#` can be a comment: the rest are kept without a call.
     const c = start[i] < end[i] ? bytes[start[i]] : 0;
     if ((c !== 33 && c !== 35) || !isCommentAt(lines, i)) keep[i] = 1;
-    else if (ctx.reporting) ctx.removed(lineText(lines, i), lines.from?.[i], 'comment', 'comment line');
   }
   return keepWherePacked(lines, keep);
 }
 
-export function removeEmptyLinesPacked(lines: PackedLines, ctx: TransformContext): PackedLines {
+export function removeEmptyLinesPacked(lines: PackedLines): PackedLines {
   const { bytes, start, end } = lines;
   const keep = new Uint8Array(start.length);
   for (let i = 0; i < keep.length; i += 1) {
-    // A line whose first byte is printable ASCII is not blank: kept without a call. This loop
+    // A line whose first byte is printable ASCII is not blank: kept undecoded. This loop
     // and RemoveComments' are written out, not shared: one helper called with both predicates
     // lost the gain (V8 stops inlining the predicate once it has seen two).
     const c = start[i] < end[i] ? bytes[start[i]] : 0;
-    if ((c > 32 && c < 127) || !isBlankAt(lines, i)) keep[i] = 1;
-    else if (ctx.reporting) ctx.removed(lineText(lines, i), lines.from?.[i], 'empty-line', 'empty line');
+    if ((c > 32 && c < 127) || lineText(lines, i).trim().length > 0) keep[i] = 1;
   }
   return keepWherePacked(lines, keep);
 }
 
 export function insertFinalNewLinePacked(lines: PackedLines): PackedLines {
   const n = lines.start.length;
-  if (n > 0 && isBlankAt(lines, n - 1)) return lines;
+  if (n > 0 && lineText(lines, n - 1).trim() === '') return lines;
   return withEmptyLine(lines);
 }
 
@@ -70,7 +58,7 @@ function rewriteSome(
   mayChange: (b: Uint8Array, s: number, e: number) => boolean,
   rewrite: (line: string) => string,
 ): PackedLines {
-  const { bytes, start, end, from } = lines;
+  const { bytes, start, end } = lines;
   const out = new PackedBuilder(lines, start.length);
   for (let i = 0; i < start.length; i += 1) {
     let s = start[i];
@@ -83,7 +71,7 @@ function rewriteSome(
         e = out.used;
       }
     }
-    out.push(s, e, from ? from[i] : 0);
+    out.push(s, e);
   }
   return out.finish();
 }
@@ -111,18 +99,12 @@ function hasByte(b: Uint8Array, s: number, e: number, test: (c: number) => boole
   return false;
 }
 
-/** The list and one more, empty, synthetic line: new offsets, the same bytes (an empty line has none). */
+/** The list and one more, empty, line: new offsets, the same bytes (an empty line has none). */
 function withEmptyLine(lines: PackedLines): PackedLines {
   const n = lines.start.length;
   const start = new Int32Array(n + 1);
   const end = new Int32Array(n + 1);
   start.set(lines.start);
   end.set(lines.end);
-  let from: Float64Array | undefined;
-  if (lines.from) {
-    from = new Float64Array(n + 1);
-    from.set(lines.from);
-    from[n] = SYNTHETIC;
-  }
-  return withRanges(lines, start, end, from);
+  return withRanges(lines, start, end);
 }

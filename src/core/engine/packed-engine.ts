@@ -1,8 +1,8 @@
 /**
- * The fast engine: a list travels packed (transforms/packed.ts: UTF-8 bytes and line ranges),
- * and a transformation runs its packed form where it has one. A step without one, or a text
- * that cannot be packed, hands the list over to strings for the rest of its scope (`fallback`
- * says so, and the pipeline reports it).
+ * The fast engine: a list travels packed (packed.ts: UTF-8 bytes and line ranges), and a
+ * transformation runs its packed form where it has one. A step without one, a kernel form the
+ * kernel has no room for, or a text that cannot be packed hands the list over to strings for the
+ * rest of its scope (`fallback` says so, and the pipeline reports it).
  */
 import type { Engine } from './engine.js';
 import type { Transformation, TransformationName, TransformContext } from '../transforms/types.js';
@@ -20,13 +20,11 @@ import {
 import type { Lines } from '../transforms/lines.js';
 import { stringEngine } from './engine.js';
 import { loadListPacked } from '../load/load-list.js';
-import { syntheticLines } from '../transforms/lines.js';
 import { joinInKernel } from './kernel.js';
 import {
   concatPacked,
   countPackedRules,
   isPacked,
-  joinPacked,
   keepWherePacked,
   lineText,
   type ListData,
@@ -39,13 +37,13 @@ const asLines = (list: ListData): Lines => (isPacked(list) ? unpackLines(list) :
 
 /**
  * The packed form of each transformation that has one: output equal to its `apply`, line for
- * line, with the same provenance and removal records. A form consumes the list it is given: it
- * may overwrite its arrays (filtering moves kept lines up in place) and write after its `used`
- * bytes. The validators that rewrite IP rules first have none.
+ * line. A form consumes the list it is given: it may overwrite its arrays (filtering moves kept
+ * lines up in place) and write after its `used` bytes. Null from a kernel form (Compress,
+ * Deduplicate) means the kernel has no room for the list, which it has left as it was. Packed
+ * lists keep no provenance: a compile that reports removed lines runs on strings
+ * (pipeline/compile.ts), so no form reports. The validators that rewrite IP rules first have none.
  */
-export const PACKED_FORMS: Partial<
-  Record<TransformationName, (list: PackedLines, ctx: TransformContext) => PackedLines>
-> = {
+export const PACKED_FORMS: Partial<Record<TransformationName, (list: PackedLines) => PackedLines | null>> = {
   TrimLines: trimLinesPacked,
   RemoveComments: removeCommentsPacked,
   RemoveEmptyLines: removeEmptyLinesPacked,
@@ -60,28 +58,46 @@ export const PACKED_FORMS: Partial<
 
 const packedForm = (t: Transformation) => PACKED_FORMS[t.name];
 
+/** Why a list a step handed back as strings is no longer packed (see `fallback`). */
+const unpackedBy = new WeakMap<Lines, string>();
+
+/** `t`'s readable form on a list the kernel had no room for; the list goes on as strings. */
+function onStrings(t: Transformation, list: PackedLines, ctx: TransformContext): Lines {
+  const out = t.apply(unpackLines(list), ctx);
+  unpackedBy.set(out, `${t.name} finds no room in the WebAssembly kernel's memory`);
+  return out;
+}
+
+/** Joined lines of a list as UTF-8: by the kernel, or as strings where it has no memory that large. */
+const joined = (list: PackedLines) => joinInKernel(list) ?? stringEngine.bytes(unpackLines(list));
+
 export const packedEngine: Engine<ListData> = {
   name: 'packed',
   load: loadListPacked,
-  synthetic: (text, tracked) => packStrings(text, tracked ? syntheticLines(text, true).from : undefined),
-  concat(parts, tracked) {
-    if (parts.every(isPacked)) return concatPacked(parts as PackedLines[], tracked);
-    return stringEngine.concat(parts.map(asLines), tracked);
+  synthetic: (text) => packStrings(text),
+  concat(parts) {
+    if (parts.every(isPacked)) return concatPacked(parts as PackedLines[]);
+    return stringEngine.concat(parts.map(asLines), false);
   },
   count: (list) => (isPacked(list) ? list.start.length : list.text.length),
   text: (list, i) => (isPacked(list) ? lineText(list, i) : list.text[i]),
-  origin: (list, i) => list.from?.[i],
+  // A compile that keeps provenance runs on strings.
+  origin: () => undefined,
   keep: (list, keep) => (isPacked(list) ? keepWherePacked(list, keep) : stringEngine.keep(list, keep)),
   apply(t, list, ctx) {
     const form = packedForm(t);
-    return isPacked(list) && form ? form(list, ctx) : t.apply(asLines(list), ctx);
+    if (!isPacked(list) || !form) return t.apply(asLines(list), ctx);
+    return form(list) ?? onStrings(t, list, ctx);
   },
   fallback(list, t) {
-    if (!isPacked(list)) return t ? null : 'its text (or a list it includes) is not well-formed Unicode';
+    if (!isPacked(list)) {
+      if (t) return null;
+      return unpackedBy.get(list) ?? 'its text (or a list it includes) is not well-formed Unicode or too large to pack';
+    }
     return t && !packedForm(t) ? `${t.name} works on text` : null;
   },
   lines: asLines,
   fromLines: (lines) => lines,
-  bytes: (list) => (isPacked(list) ? (joinInKernel(list) ?? joinPacked(list)) : stringEngine.bytes(list)),
+  bytes: (list) => (isPacked(list) ? joined(list) : stringEngine.bytes(list)),
   ruleCount: (list) => (isPacked(list) ? countPackedRules(list) : stringEngine.ruleCount(list)),
 };

@@ -1,7 +1,5 @@
 /** Validate on packed lists: the WebAssembly kernel's verdicts, and the readable check for the rest. */
-import type { TransformContext } from '../transforms/types.js';
 import { dropFromEnd } from '../transforms/lines.js';
-import { invalidReporter } from '../transforms/validate.js';
 import {
   fullRuleProblem,
   IP_NOT_ALLOWED,
@@ -67,7 +65,7 @@ export function kernelVerdicts(lines: PackedLines): Uint8Array | null {
 
 /**
  * The problem a decided verdict stands for: null for a kept line (1), else the reason. A report
- * never takes the kernel's verdicts, so the modifier's name, which it would show, is not looked up.
+ * compiles on strings, so the modifier's name, which it would show, is not looked up.
  */
 function verdictProblem(verdict: number): string | null {
   if (verdict === DROPPED_IP) return IP_NOT_ALLOWED;
@@ -79,13 +77,13 @@ function verdictProblem(verdict: number): string | null {
 /**
  * A validator's packed form, for the options without allowIp (IP rules are rewritten before the
  * check, which stays in string form): the kernel's verdicts, and `fullRuleProblem` of the lines
- * it leaves undecided, or of every line for a report (whose reasons name the modifier). Walking
- * from the end, the comments and empty lines directly above a dropped rule go with it.
+ * it leaves undecided (of every line where no kernel memory can be had). Walking from the end,
+ * the comments and empty lines directly above a dropped rule go with it.
  */
 export function validatePacked(opts: ValidityOptions) {
-  return (lines: PackedLines, ctx: TransformContext): PackedLines => {
+  return (lines: PackedLines): PackedLines => {
     const { start, end } = lines;
-    const verdicts = ctx.reporting ? null : kernelVerdicts(lines);
+    const verdicts = kernelVerdicts(lines);
     const keep = dropFromEnd(
       start.length,
       (i) =>
@@ -93,7 +91,7 @@ export function validatePacked(opts: ValidityOptions) {
           ? fullRuleProblem(lineText(lines, i), opts)
           : verdictProblem(verdicts[i]),
       (i) => start[i] === end[i] || isCommentAt(lines, i),
-      invalidReporter(ctx, (i) => lineText(lines, i), lines.from),
+      null,
     );
     return keepWherePacked(lines, keep);
   };

@@ -1,6 +1,6 @@
 import type { SourceReader } from './source-reader.js';
 import type { Lines } from '../transforms/lines.js';
-import { concatLines, keepWhere, packOrigin, unpackOrigin } from '../transforms/lines.js';
+import { concatLines, keepWhere, packOrigin } from '../transforms/lines.js';
 import {
   concatPacked,
   isPacked,
@@ -14,7 +14,6 @@ import {
   type ListData,
   type PackedLines,
 } from '../engine/packed.js';
-import { splitInKernel } from '../engine/kernel.js';
 import { splitText } from './split.js';
 import { ConditionError, conditionMask, type Directive, directivesOf } from './conditions.js';
 import { SourceRefusedError } from '../errors/source-refused-error.js';
@@ -103,15 +102,25 @@ async function load(location: string, ctx: LoadContext, chain: string[], read?: 
       continue;
     }
     const ref = line.substring(INCLUDE.length).trim();
-    const included = asLines(await loadInclude(ref, location, () => lineOf(index), ctx, chain));
+    const included = asLines(await loadInclude(ref, location, () => lineOf(index), ctx, chain, load));
     for (const t of included.text) out.push(t);
     if (ctx.tracked && included.from) for (const f of included.from) from.push(f);
   }
   return ctx.tracked ? { text: out, from: Float64Array.from(from) } : { text: out };
 }
 
-/** The list an `!#include` names; `lineNo` (the directive's line, for errors) is counted only if one is thrown. */
-async function loadInclude(ref: string, parent: string, lineNo: () => number, ctx: LoadContext, chain: string[]) {
+/**
+ * The list an `!#include` names, read by `loader` (the including list's); `lineNo` (the directive's
+ * line, for errors) is counted only if one is thrown.
+ */
+async function loadInclude(
+  ref: string,
+  parent: string,
+  lineNo: () => number,
+  ctx: LoadContext,
+  chain: string[],
+  loader: (location: string, ctx: LoadContext, chain: string[]) => Promise<ListData>,
+) {
   const fail = (message: string, cause?: unknown) => new DirectiveError(parent, lineNo(), message, { cause });
   if (!ref) throw fail('!#include without a location');
   if (ABSOLUTE_URL_RE.test(ref)) {
@@ -125,7 +134,7 @@ async function loadInclude(ref: string, parent: string, lineNo: () => number, ct
   if (chain.length >= MAX_INCLUDE_DEPTH) throw fail(`!#include nested deeper than ${MAX_INCLUDE_DEPTH} levels`);
   let included: ListData;
   try {
-    included = await loadPacked(child, ctx, [...chain, child]);
+    included = await loader(child, ctx, [...chain, child]);
   } catch (e) {
     // A refused include is the request's fault (the server answers 422 naming it), not a broken list.
     if (e instanceof DirectiveError || e instanceof SourceRefusedError) throw e;
@@ -144,24 +153,21 @@ export function loadList(location: string, ctx: LoadContext): Promise<Lines> {
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** `loadList`, but the list comes back packed (see transforms/packed.ts) unless its text cannot be. */
+/**
+ * `loadList`, but the list comes back packed (see engine/packed.ts) unless its text cannot be.
+ * Packed lists keep no provenance: a compile that keeps it loads with `loadList`.
+ */
 export function loadListPacked(location: string, ctx: LoadContext): Promise<ListData> {
   return loadPacked(location, ctx, [location]);
 }
 
 async function loadPacked(location: string, ctx: LoadContext, chain: string[]): Promise<ListData> {
   const given = ctx.reader.readBytes ? await ctx.reader.readBytes(location, ctx.signal) : null;
-  // The file's id is `ctx.files.length` read right before its push, after the await: lists load
-  // concurrently, and another may have taken the number meanwhile.
-  let packed: PackedLines | null | undefined;
-  // Without line numbers to keep, a long list is split by the WebAssembly kernel.
-  if (given && !ctx.tracked) packed = splitInKernel(given.bytes, given.length);
-  if (given && packed === undefined)
-    packed = packBytes(given.bytes, ctx.tracked ? ctx.files.length : undefined, given.length);
+  let packed = given ? packBytes(given.bytes, given.length) : null;
   let text: string | undefined;
   if (!packed) {
     text = given ? utf8.decode(given.bytes.subarray(0, given.length)) : await ctx.reader.read(location, ctx.signal);
-    packed = packText(text, ctx.tracked ? ctx.files.length : undefined);
+    packed = packText(text);
   }
   if (!packed) return load(location, ctx, chain, text);
   ctx.files.push(location);
@@ -189,10 +195,9 @@ async function resolvePacked(
       directives.push({ index: i, text: lineText(list, i) });
   }
   if (directives.length === 0) return list;
-  // Line numbers: kept with provenance; without, counted on the source only if one is needed.
+  // Line numbers: counted on the source only if one is needed (an error).
   let numbers: Int32Array | undefined;
   const lineNo = (i: number) => {
-    if (list.from) return unpackOrigin(list.from[i])!.line;
     numbers ??= splitText(source(), true).numbers!;
     return numbers[i];
   };
@@ -208,7 +213,7 @@ async function resolvePacked(
     counted = index;
     const at = index - dropped;
     const ref = text.substring(INCLUDE.length).trim();
-    includes.push({ at, list: await loadInclude(ref, location, () => lineNo(index), ctx, chain) });
+    includes.push({ at, list: await loadInclude(ref, location, () => lineNo(index), ctx, chain, loadPacked) });
   }
   const own = keepWherePacked(list, keep);
   if (includes.length === 0) return own;
@@ -219,8 +224,8 @@ async function resolvePacked(
     cut = include.at;
   }
   parts.push(slicePacked(own, cut, own.start.length));
-  if (parts.every(isPacked)) return concatPacked(parts as PackedLines[], ctx.tracked);
-  return concatLines(parts.map(asLines), ctx.tracked);
+  if (parts.every(isPacked)) return concatPacked(parts as PackedLines[]);
+  return concatLines(parts.map(asLines), false);
 }
 
 /** Zeros in `keep[from, to)`. */

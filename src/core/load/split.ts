@@ -11,7 +11,7 @@ export interface SplitText {
 const BREAKS_RE = /[\r\n]+/g;
 
 /** Line breaks (LF, CRLF or a lone CR, each one) in `s[from, to)`. */
-export function countBreaks(s: string, from: number, to: number): number {
+function countBreaks(s: string, from: number, to: number): number {
   let n = 0;
   for (let i = from; i < to; i += 1) {
     const c = s.charCodeAt(i);

@@ -9,6 +9,7 @@ import { planTransformations } from '../transforms/registry.js';
 import { loadList, type LoadContext } from '../load/load-list.js';
 import { type Engine, stringEngine } from '../engine/engine.js';
 import { packedEngine } from '../engine/packed-engine.js';
+import { kernelModule } from '../engine/kernel.js';
 import { PatternSet } from './patterns.js';
 import { listHeader, sourceHeader } from '../output/header.js';
 import { formatLines, type OutputFormat } from '../output/format.js';
@@ -194,15 +195,18 @@ async function applyScope(run: Run, scope: Scope, lines: List, cfg: Filterable &
   let out = filterStep(run, scope, lines, exclusions, true);
   out = filterStep(run, scope, out, inclusions, false);
   const plan: Transformation[] = planTransformations((cfg.transformations ?? []) as Transformation['name'][]);
+  // Where the rest of this scope runs on strings (slower), -v says so.
+  const where = scope.kind === 'global' ? 'list' : `source ${scope.index + 1}`;
+  const note = (message: string) => run.emit({ type: 'log', level: 'debug', message: `${where}: ${message}` });
   for (const t of plan) {
     const input = out;
+    const fast = run.engine.fallback(input) === null;
     const why = run.engine.fallback(input, t);
-    if (why !== null) {
-      // The rest of this scope runs on strings: slower, and -v says so.
-      const where = scope.kind === 'global' ? 'list' : `source ${scope.index + 1}`;
-      run.emit({ type: 'log', level: 'debug', message: `${where}: ${why}, so the steps from it on run on strings` });
-    }
+    if (why !== null) note(`${why}, so the steps from it on run on strings`);
     out = step(run, scope, t.name, input, (ctx) => run.engine.apply(t, input, ctx));
+    // A fast form may hand the list back as strings (the kernel had no room for it).
+    const left = fast && why === null ? run.engine.fallback(out) : null;
+    if (left !== null) note(`${left}, so it and the steps after it run on strings`);
   }
   return out;
 }
@@ -283,6 +287,20 @@ function resultOf(engine: Engine<List>, list: List, outcome: Outcome): CompileRe
 }
 
 /**
+ * The engine, chosen once: without the packed one, `stringEngine` alone compiles everything. Packed
+ * lists carry no provenance, so a compile that records removed lines runs on strings (1.3 times
+ * the packed time on the bench's 300,000 lines), as does one where WebAssembly is missing, which
+ * Compress, Deduplicate, splitting and joining run in on packed lists; `-v` says so.
+ */
+function chooseEngine(packed: boolean, tracked: boolean, emit: EventSink): Engine<List> {
+  if (!packed) return stringEngine as Engine<List>;
+  const why = tracked ? 'removed lines are reported' : kernelModule() === null ? 'WebAssembly is missing' : null;
+  if (why === null) return packedEngine as Engine<List>;
+  emit({ type: 'log', level: 'debug', message: `${why}, so the list compiles on strings` });
+  return stringEngine as Engine<List>;
+}
+
+/**
  * Compiles a filter list: every source is loaded, filtered and transformed, wrapped
  * in its source block, then the whole list is filtered and transformed and given its
  * header. Output equals @adguard/hostlist-compiler's apart from documented divergences.
@@ -294,14 +312,14 @@ export async function compile(config: Configuration, options: CompileOptions): P
   if (outer?.aborted) forward();
   outer?.addEventListener('abort', forward, { once: true });
   const tracked = options.report === true || options.onRemoved !== undefined;
-  // The engine, chosen once: without the packed one, `stringEngine` alone compiles everything.
-  const engine = (options.packed === false ? stringEngine : packedEngine) as Engine<List>;
+  const emit = options.onEvent ?? (() => undefined);
+  const engine = chooseEngine(options.packed !== false, tracked, emit);
   const run: Run = {
     options,
     engine,
     signal: controller.signal,
     load: { reader: options.reader, signal: controller.signal, tracked, files: [] },
-    emit: options.onEvent ?? (() => undefined),
+    emit,
     diagnostics: [],
     report: options.report === true ? { sources: [], transformations: [], removed: [] } : undefined,
     skip: config.onSourceError === 'skip',

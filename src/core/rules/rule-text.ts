@@ -47,7 +47,10 @@ export const ADDRESS_CODE = new Uint8Array(256).map((_, c) =>
   (c >= 48 && c <= 58) || (c >= 97 && c <= 102) || c === 46 || c === 91 || c === 93 ? 1 : 0,
 );
 
-/** Exported for the WebAssembly kernel (kernel.ts), which reads the same table. */
+/**
+ * Each byte's class for the WebAssembly kernel's shape checks (kernel.ts copies it into its
+ * memory): what ends a hostname, hyphen, dot, `[a-z0-9]`, `[A-Z]`, anything else.
+ */
 export const BYTE_CLASS = new Uint8Array(256).map((_, c) => {
   if (c === 35 || c >= 128 || isWhitespaceCode(c)) return NAME_STOP;
   if (c === 45) return HYPHEN;
@@ -107,16 +110,6 @@ export function plainHostRuleHostname(line: string): string | null {
     if (!isHostPatternCode(c)) return null;
   }
   return line.substring(2, n - 1);
-}
-
-/** `plainHostRuleHostname` on bytes: the hostname's start in `b[s, e)`, else -1 (it ends at `e - 1`). */
-export function plainHostRuleAt(b: Uint8Array, s: number, e: number): number {
-  if (e - s < 4 || b[s] !== 124 || b[s + 1] !== 124 || b[e - 1] !== 94) return -1;
-  for (let i = s + 2; i < e - 1; i += 1) {
-    const k = BYTE_CLASS[b[i]];
-    if (k < HYPHEN || k > LOWER) return -1;
-  }
-  return s + 2;
 }
 
 /** An /etc/hosts line: an address-like token, whitespace, then names. */
@@ -182,52 +175,6 @@ export function simpleHostsLineHostname(line: string): string | null {
     if (c === 35 /* # */ || isWhitespaceCode(c)) return null;
   }
   return line.substring(start);
-}
-
-const ZEROS_HOST = [48, 46, 48, 46, 48, 46, 48, 32]; // '0.0.0.0 '
-const LOOPBACK_HOST = [49, 50, 55, 46, 48, 46, 48, 46, 49, 32]; // '127.0.0.1 '
-
-function startsWithCodes(b: Uint8Array, s: number, e: number, codes: number[]): boolean {
-  if (e - s < codes.length) return false;
-  for (let i = 0; i < codes.length; i += 1) if (b[s + i] !== codes[i]) return false;
-  return true;
-}
-
-/**
- * `simpleHostsLineHostname` on bytes: where the name starts in `b[s, e)` (it runs to
- * `e`), else -1. A non-ASCII byte answers -1 and leaves the line to the string code.
- */
-export function simpleHostsLineAt(b: Uint8Array, s: number, e: number): number {
-  let start: number;
-  if (startsWithCodes(b, s, e, ZEROS_HOST)) start = s + 8;
-  else if (startsWithCodes(b, s, e, LOOPBACK_HOST)) start = s + 10;
-  else return -1;
-  if (start >= e) return -1;
-  for (let i = start; i < e; i += 1) if (BYTE_CLASS[b[i]] === NAME_STOP) return -1;
-  return start;
-}
-
-/** `isJustDomain` of the bytes `b[s, e)` (only ASCII can be a domain here). */
-export function isJustDomainAt(b: Uint8Array, s: number, e: number): boolean {
-  const n = e - s;
-  if (n === 0 || n > 255) return false;
-  const trailingDot = b[e - 1] === 46;
-  const end = trailingDot ? e - 1 : e;
-  if (end === s) return false;
-  let labels = 0;
-  let label = s;
-  for (let i = s; i <= end; i += 1) {
-    const k = i < end ? BYTE_CLASS[b[i]] : DOT;
-    if (k === DOT) {
-      const len = i - label;
-      if (len === 0 || len > 63 || BYTE_CLASS[b[label]] < LOWER || BYTE_CLASS[b[i - 1]] < LOWER) return false;
-      labels += 1;
-      label = i + 1;
-    } else if (k < HYPHEN) {
-      return false;
-    }
-  }
-  return labels > 1 || trailingDot;
 }
 
 /** True when the text holds any non-ASCII character. */
