@@ -1,6 +1,6 @@
 ;; The WebAssembly kernel of the packed engine (kernel.ts): splitting a list into lines and
 ;; joining it, Compress (compress.ts, `compressPacked`: its first pass over the shapes it decides
-;; on bytes, a hostname table like StringTable's over byte ranges, its parent-domain pass),
+;; on bytes, an open-addressing table of hostnames as byte ranges, its parent-domain pass),
 ;; Deduplicate's lookups with `dropFromEnd` (deduplicate.ts, `deduplicatePacked`) and Validate's
 ;; verdicts (validate.ts, `kernelVerdicts`). Each function does on bytes what the readable
 ;; TypeScript function it names does on strings, test for test; test/core/engine/
@@ -85,8 +85,9 @@
     (i32.or (i32.eq (local.get $c) (i32.const 32))
             (i32.le_u (i32.sub (local.get $c) (i32.const 9)) (i32.const 4))))
 
-  ;; StringTable.hash of b[s, e), right to left, going on from h: StringTable.SEED (0x811c9dc5)
-  ;; for a whole string, or a path's hash and its dot for the label before it (`pslBuild`).
+  ;; FNV-1a of b[s, e), right to left (so a suffix's hash is known while scanning), going on
+  ;; from h: 0x811c9dc5 for a whole string, or a path's hash and its dot for the label before it
+  ;; (`pslBuild`).
   (func $hash (param $h i32) (param $s i32) (param $e i32) (result i32)
     (block $done
       (loop $next

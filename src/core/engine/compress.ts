@@ -1,8 +1,7 @@
 /** Compress on packed lists, in the WebAssembly kernel. */
-import { StringTable } from '../transforms/string-table.js';
 import { otherCompressible } from '../transforms/compress.js';
 import { decodeRange, packedLines, type PackedLines } from './packed.js';
-import { align, copyList, isRegionFull, KERNEL_BASE, newKernel, PSL_NODE_SLOTS } from './kernel.js';
+import { align, copyList, isRegionFull, KERNEL_BASE, newKernel, PSL_NODE_SLOTS, tableCapacity } from './kernel.js';
 
 /**
  * Compress (`compress.apply`, transforms/compress.ts) on a packed list, in WebAssembly: the
@@ -16,7 +15,7 @@ import { align, copyList, isRegionFull, KERNEL_BASE, newKernel, PSL_NODE_SLOTS }
 export function compressPacked(lines: PackedLines): PackedLines | null {
   const n = lines.start.length;
   const used = lines.used;
-  const capacity = StringTable.capacityFor(n + 1024);
+  const capacity = tableCapacity(n + 1024);
   // The list's bytes go to KERNEL_BASE on, their offsets moved with them, so that the list
   // returned is a view from 0 (bytes before the first line belong to no line). Then room for the
   // kernel's rewrites (a line becomes `||name^`: its length + 3) and the names handed back;

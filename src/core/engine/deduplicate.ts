@@ -1,7 +1,6 @@
 /** Deduplicate on packed lists, in the WebAssembly kernel. */
-import { StringTable } from '../transforms/string-table.js';
 import { isCommentAt, keepWherePacked, packedLines, type PackedLines } from './packed.js';
-import { align, copyList, holding, KERNEL_BASE, newKernel, type KernelMemory } from './kernel.js';
+import { align, copyList, holding, KERNEL_BASE, newKernel, tableCapacity, type KernelMemory } from './kernel.js';
 
 /** Room left after the bytes of a list copied for Deduplicate, for the lines appended later (headers). */
 const ROOM = 65_536;
@@ -20,7 +19,7 @@ export function deduplicatePacked(lines: PackedLines): PackedLines | null {
   const skipHostRules = lines.distinctHostRules ? 1 : 0;
   // The keep bytes, a byte per line for its comments, then the table, sized for the lines looked
   // up: with skipHostRules the kernel counts them (marking the host rules in the keep bytes).
-  const tableBytes = (looked: number) => 11 * StringTable.capacityFor(looked);
+  const tableBytes = (looked: number) => 11 * tableCapacity(looked);
   let memory: KernelMemory | null | undefined = holding(lines);
   let list = lines;
   let keep = memory?.scratch ?? 0;
@@ -50,7 +49,7 @@ export function deduplicatePacked(lines: PackedLines): PackedLines | null {
   const inStart = list.start.byteOffset;
   const inEnd = list.end.byteOffset;
   const looked = skipHostRules ? memory.kernel.countOther(inStart, inEnd, n, keep) : n;
-  const capacity = StringTable.capacityFor(looked);
+  const capacity = tableCapacity(looked);
   const slots = comments + align(n);
   const entries = slots + 4 * capacity;
   const filter = entries + 6 * capacity;

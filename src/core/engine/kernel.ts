@@ -212,6 +212,13 @@ export function align(offset: number): number {
   return Math.ceil(offset / 8) * 8;
 }
 
+/** Slots for the kernel's hash tables (a power of two) to hold `expected` entries at most half full. */
+export function tableCapacity(expected: number): number {
+  let capacity = 1024;
+  while (capacity < expected * 2) capacity *= 2;
+  return capacity;
+}
+
 /** Slots in `pslNodeSet` (a power of two): the list's ~11,000 nodes fill a third of them. */
 export const PSL_NODE_SLOTS = 1 << 15;
 
@@ -222,7 +229,7 @@ let nodeSet: Int32Array | null | undefined;
  * Validate's verdicts (validate.ts, `kernelVerdicts`), or null without WebAssembly. A node's
  * path is its labels joined by dots, `*` included (`b.ck` under `ck`, `*.ck`), as UTF-8 (no clean
  * name reaches a non-ASCII label); its slot value is
- * `StringTable.hash(path) | 1` (never 0, which marks an empty slot), at `StringTable.home` of that
+ * the kernel's `$hash` of the path `| 1` (never 0, which marks an empty slot), at `$home` of that
  * value or the next free slot after it. Hashes that collide, or differ only in the low bit, just
  * make a name look like a node, and the kernel then leaves the name to the TypeScript. Built
  * once per process by the kernel from PSL_RULES' text (cheaper there than in cold JavaScript).

@@ -1,5 +1,4 @@
 import type { Transformation } from './types.js';
-import { StringTable } from './string-table.js';
 import {
   etcHostsHostnames,
   isEtcHostsRule,
@@ -9,15 +8,13 @@ import {
   simpleHostsLineHostname,
 } from '../rules/rule-text.js';
 
-/** The nearest parent domain of `hostname` in `table`, or null. */
-function blockedParent(hostname: string, table: StringTable): string | null {
-  let h = StringTable.SEED;
-  let found = -1;
-  for (let i = hostname.length - 1; i > 0; i -= 1) {
-    h = StringTable.step(h, hostname.charCodeAt(i));
-    if (hostname.charCodeAt(i - 1) === 46 && table.hasSuffix(hostname, i, h)) found = i;
+/** The nearest parent domain of `hostname` in `blocked`, or null. */
+function blockedParent(hostname: string, blocked: Set<string>): string | null {
+  for (let dot = hostname.indexOf('.'); dot !== -1; dot = hostname.indexOf('.', dot + 1)) {
+    const parent = hostname.substring(dot + 1);
+    if (parent.length > 0 && blocked.has(parent)) return parent;
   }
-  return found === -1 ? null : hostname.substring(found);
+  return null;
 }
 
 /** Hostnames of a line that is not a plain `||hostname^` rule, and whether its text becomes `||name^`. */
@@ -48,14 +45,15 @@ export const compress: Transformation = {
     const text: string[] = [];
     const from: number[] = [];
     const hostnames: (string | null)[] = [];
-    const blocked = new StringTable(src.length);
+    const blocked = new Set<string>();
     /** Keeps the first rule per hostname; later ones are reported as duplicates. */
     const keepFirst = (name: string, rule: string, i: number) => {
-      if (!blocked.add(name)) {
+      if (blocked.has(name)) {
         if (ctx.reporting)
           ctx.removed(src[i], lines.from?.[i], 'duplicate-hostname', `${name} is already blocked by an earlier rule`);
         return;
       }
+      blocked.add(name);
       text.push(rule);
       hostnames.push(name);
       if (tracked) from.push(lines.from![i]);

@@ -1,7 +1,6 @@
 import type { Transformation } from './types.js';
 import { dropFromEnd, keepWhere } from './lines.js';
 import { isComment } from '../rules/rule-text.js';
-import { StringTable } from './string-table.js';
 import type { TransformContext } from './types.js';
 
 export const KEPT_LATER = 'a later copy of this rule is kept';
@@ -24,9 +23,13 @@ export const deduplicate: Transformation = {
   summary: 'removes duplicate rules, keeping the last copy and dropping comments above removed copies',
   apply(lines, ctx) {
     const text = lines.text;
-    const seen = new StringTable(text.length);
+    const seen = new Set<string>();
     const commentOrEmpty = (i: number) => text[i].length === 0 || isComment(text[i]);
-    const duplicate = (i: number) => (!seen.add(text[i]) && !commentOrEmpty(i) ? KEPT_LATER : null);
+    const duplicate = (i: number) => {
+      if (seen.has(text[i])) return commentOrEmpty(i) ? null : KEPT_LATER;
+      seen.add(text[i]);
+      return null;
+    };
     const keep = dropFromEnd(
       text.length,
       duplicate,

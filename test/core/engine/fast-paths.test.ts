@@ -13,7 +13,6 @@ import {
   simpleHostsLineHostname,
 } from '../../../src/core/rules/rule-text.js';
 import { domainToAscii } from '../../../src/core/transforms/convert-to-ascii.js';
-import { StringTable } from '../../../src/core/transforms/string-table.js';
 import { ALL_TRICKY } from '../../support/tricky-lines.js';
 
 const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpus');
@@ -163,27 +162,6 @@ describe('fast paths agree with the full reference logic', () => {
         },
       ),
       { numRuns: runs },
-    );
-  });
-});
-
-describe('StringTable', () => {
-  test('behaves as a set of strings, with suffix lookups', () => {
-    fc.assert(
-      fc.property(fc.array(hostLike, { maxLength: 300 }), (items) => {
-        const table = new StringTable(4);
-        const set = new Set<string>();
-        for (const s of items) expect(table.add(s)).toBe(!set.has(s) && set.add(s) !== undefined);
-        expect(table.size).toBe(set.size);
-        for (const s of items) {
-          const probe = `zz.${s}`;
-          let h = StringTable.SEED;
-          for (let i = probe.length - 1; i >= 3; i -= 1) h = StringTable.step(h, probe.charCodeAt(i));
-          expect(table.hasSuffix(probe, 3, h)).toBe(true);
-          expect(table.has(`${s}q`)).toBe(set.has(`${s}q`));
-        }
-      }),
-      { numRuns: Math.ceil(runs / 10) },
     );
   });
 });
