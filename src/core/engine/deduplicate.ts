@@ -38,16 +38,15 @@ export function deduplicatePacked(lines: PackedLines): PackedLines | null {
     const bytes = new Uint8Array(memory.buffer, 0, used + ROOM);
     list = packedLines(bytes, used, view(inStart), view(inStart + 4 * n), lines.distinctHostRules, held);
   }
-  const comments = keep + align(n);
-  // Which lines are comments, for the kernel (`isCommentAt`, the one byte form of `isComment`).
-  const comment = new Uint8Array(memory.buffer, comments, n);
-  const { bytes } = lines;
-  for (let i = 0; i < n; i += 1) {
-    const c = bytes[start[i]];
-    comment[i] = (c === 33 || c === 35) && isCommentAt(lines, i) ? 1 : 0;
-  }
   const inStart = list.start.byteOffset;
   const inEnd = list.end.byteOffset;
+  // Which lines are comments, for the kernel (`isCommentAt`, the one byte form of `isComment`),
+  // asked of the few lines the kernel finds starting with `!` or `#` (their indices go where the
+  // table will be, which holds at least 4 bytes a line).
+  const comments = keep + align(n);
+  const found = memory.kernel.commentCandidates(inStart, inEnd, n, comments, comments + align(n));
+  const comment = new Uint8Array(memory.buffer, comments, n);
+  for (const i of new Int32Array(memory.buffer, comments + align(n), found)) if (isCommentAt(list, i)) comment[i] = 1;
   const looked = skipHostRules ? memory.kernel.countOther(inStart, inEnd, n, keep) : n;
   const capacity = tableCapacity(looked);
   const slots = comments + align(n);

@@ -33,6 +33,7 @@ export interface Kernel {
   keep(ns: number, ne: number, rewrite: number, i: number): void;
   parents(): number;
   countOther(inStart: number, inEnd: number, n: number, hostRule: number): number;
+  commentCandidates(inStart: number, inEnd: number, n: number, flags: number, out: number): number;
   dedup(
     inStart: number,
     inEnd: number,

@@ -3,10 +3,10 @@ import { dropFromEnd, keepWhere } from './lines.js';
 import { isComment } from '../rules/rule-text.js';
 import type { TransformContext } from './types.js';
 
-export const KEPT_LATER = 'a later copy of this rule is kept';
+const KEPT_LATER = 'a later copy of this rule is kept';
 
 /** Records a dropped copy, or a comment directly above one, when a report is wanted. */
-export function duplicateReporter(ctx: TransformContext, text: (i: number) => string, from: Float64Array | undefined) {
+function duplicateReporter(ctx: TransformContext, text: (i: number) => string, from: Float64Array | undefined) {
   if (!ctx.reporting) return null;
   return (i: number, above: boolean) =>
     above
