@@ -233,8 +233,8 @@
         (br $next)))
     (i32.add (local.get $s) (i32.const 2)))
 
-  ;; simpleHostsLineHostname (rule-text.ts): where the name of `0.0.0.0 name` or `127.0.0.1 name`
-  ;; starts (one space, no whitespace, `#` or non-ASCII byte in the name), else -1.
+  ;; Where the name of `0.0.0.0 name` or `127.0.0.1 name` starts (one space, no whitespace, `#`
+  ;; or non-ASCII byte in the name: a hosts line, rule-text.ts, whose one name it is), else -1.
   (func $simpleAt (param $s i32) (param $e i32) (result i32)
     (local $i i32)
     (if (i32.and (i32.ge_s (i32.sub (local.get $e) (local.get $s)) (i32.const 8))

@@ -22,15 +22,9 @@ export function isAllowRule(line: string): boolean {
   return line.startsWith('@@');
 }
 
-function isAlnumCode(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-}
-
 /*
- * What a byte is to the byte scanners below, in one table: a lookup costs the same in every
- * tier of the engine, where a predicate call per character is what makes a long list's
- * first pass (before the loop is optimised) slow. The classes are ordered so that tests
- * read as ranges: `>= LOWER` is `[a-zA-Z0-9]`, `HYPHEN..LOWER` is `[a-z0-9-.]`.
+ * What a byte is to the WebAssembly kernel's shape checks, in one table. The classes are
+ * ordered so that tests read as ranges: `>= LOWER` is `[a-zA-Z0-9]`, `HYPHEN..LOWER` is `[a-z0-9-.]`.
  */
 /** `#`, whitespace or a non-ASCII byte: ends a simple hosts line's name. */
 const NAME_STOP = 1;
@@ -65,30 +59,6 @@ export const BYTE_CLASS = new Uint8Array(256).map((_, c) => {
  * digits and inner hyphens, at most 63 long, an optional final dot, 255 in all.
  */
 export function isJustDomain(line: string): boolean {
-  const n = line.length;
-  if (n === 0 || n > 255) return false;
-  const trailingDot = line.charCodeAt(n - 1) === 46;
-  const end = trailingDot ? n - 1 : n;
-  if (end === 0) return false;
-  let labels = 0;
-  let start = 0;
-  for (let i = 0; i <= end; i += 1) {
-    const c = i < end ? line.charCodeAt(i) : 46;
-    if (c === 46) {
-      const len = i - start;
-      if (len === 0 || len > 63 || !isAlnumCode(line.charCodeAt(start)) || !isAlnumCode(line.charCodeAt(i - 1)))
-        return false;
-      labels += 1;
-      start = i + 1;
-    } else if (!isAlnumCode(c) && c !== 45) {
-      return false;
-    }
-  }
-  return labels > 1 || trailingDot;
-}
-
-/** Kept for differential tests: the regular expression the reference uses. */
-export function isJustDomainByRegex(line: string): boolean {
   return line.includes('.') && DOMAIN_RE.test(line);
 }
 
@@ -120,21 +90,9 @@ export function isEtcHostsRule(line: string): boolean {
   return ETC_HOSTS_RE.test(line);
 }
 
-/** True for the characters JavaScript's `\s` matches. */
+/** True for the ASCII characters JavaScript's `\s` matches (the byte scanners leave the others to text). */
 export function isWhitespaceCode(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 160) return false;
-  return (
-    c === 160 ||
-    c === 5760 ||
-    (c >= 8192 && c <= 8202) ||
-    c === 8232 ||
-    c === 8233 ||
-    c === 8239 ||
-    c === 8287 ||
-    c === 12288 ||
-    c === 65279
-  );
+  return c === 32 || (c >= 9 && c <= 13);
 }
 
 /**
@@ -145,36 +103,7 @@ export function etcHostsHostnames(line: string): string[] {
   let rule = line.trim();
   const hash = rule.indexOf('#');
   if (hash > 0) rule = rule.substring(0, hash);
-  let end = rule.length;
-  while (end > 0 && isWhitespaceCode(rule.charCodeAt(end - 1))) end -= 1;
-  let i = 0;
-  while (i < end && !isWhitespaceCode(rule.charCodeAt(i))) i += 1; // the address
-  const names: string[] = [];
-  while (i < end) {
-    while (i < end && isWhitespaceCode(rule.charCodeAt(i))) i += 1;
-    const start = i;
-    while (i < end && !isWhitespaceCode(rule.charCodeAt(i))) i += 1;
-    if (i > start) names.push(rule.substring(start, i));
-  }
-  return names;
-}
-
-/**
- * The single hostname of a line that is exactly `0.0.0.0 name` or `127.0.0.1 name` (one
- * space, no whitespace or `#` in the name), else null. For such lines `isEtcHostsRule` is
- * true and `etcHostsHostnames` gives `[name]`; this answers without the regex and scans.
- */
-export function simpleHostsLineHostname(line: string): string | null {
-  let start: number;
-  if (line.startsWith('0.0.0.0 ')) start = 8;
-  else if (line.startsWith('127.0.0.1 ')) start = 10;
-  else return null;
-  if (start >= line.length) return null;
-  for (let i = start; i < line.length; i += 1) {
-    const c = line.charCodeAt(i);
-    if (c === 35 /* # */ || isWhitespaceCode(c)) return null;
-  }
-  return line.substring(start);
+  return rule.trim().split(/\s+/).slice(1);
 }
 
 /** True when the text holds any non-ASCII character. */

@@ -1,12 +1,5 @@
 import type { Transformation } from './types.js';
-import {
-  etcHostsHostnames,
-  isEtcHostsRule,
-  isJustDomain,
-  parseAdblockRule,
-  plainHostRuleHostname,
-  simpleHostsLineHostname,
-} from '../rules/rule-text.js';
+import { etcHostsHostnames, isEtcHostsRule, isJustDomain, parseAdblockRule } from '../rules/rule-text.js';
 
 /** The nearest parent domain of `hostname` in `blocked`, or null. */
 function blockedParent(hostname: string, blocked: Set<string>): string | null {
@@ -61,17 +54,6 @@ export const compress: Transformation = {
 
     for (let i = 0; i < src.length; i += 1) {
       const line = src[i];
-      // The dominant shapes, handled without allocating.
-      const plain = plainHostRuleHostname(line);
-      if (plain !== null) {
-        keepFirst(plain, line, i);
-        continue;
-      }
-      const simple = simpleHostsLineHostname(line);
-      if (simple !== null) {
-        keepFirst(simple, `||${simple}^`, i);
-        continue;
-      }
       const found = otherCompressible(line);
       if (!found) {
         text.push(line);
