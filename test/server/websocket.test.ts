@@ -15,6 +15,11 @@ let token: string;
 
 beforeAll(async () => {
   lists = await startLists((req, res) => {
+    if (req.url === '/late.txt') {
+      // Answers after the idle time (1.5 s) has passed with no client message.
+      setTimeout(() => res.writeHead(200).end('||late.example.com^'), 2_500);
+      return;
+    }
     if (req.url === '/slow.txt') {
       req.socket.once('close', () => (slowAborted = true));
       slowRequested();
@@ -153,6 +158,21 @@ describe('WebSocket compile protocol', () => {
     expect(error).toMatchObject({ sessionId: 'bad', details: { code: 'CONFIG_INVALID' } });
     expect(JSON.stringify(error)).not.toMatch(/at .*\.js/);
     c.ws.close();
+  });
+
+  test('a compilation longer than the idle time is no idleness: it completes, and idleness counts from its end', async () => {
+    const c = await connect();
+    let closedAt = 0;
+    c.ws.once('close', () => (closedAt = Date.now()));
+    c.send({ type: 'compile', sessionId: 'late', configuration: config('late.txt') });
+    const done = await Promise.race([
+      c.next((m) => m.type === 'compile:complete'),
+      new Promise<null>((r) => c.ws.once('close', () => r(null))),
+    ]);
+    expect(done).toMatchObject({ sessionId: 'late', ruleCount: 1 });
+    const completedAt = Date.now();
+    await new Promise((r) => c.ws.once('close', r));
+    expect(closedAt - completedAt).toBeGreaterThanOrEqual(1_000);
   });
 
   test('an idle connection is closed', async () => {

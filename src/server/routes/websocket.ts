@@ -75,9 +75,10 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
     const send = (ws: WSContext, message: object) => {
       if (ws.readyState === 1) ws.send(JSON.stringify(message));
     };
+    /** Idle: no message from the client and no compilation running for `idleMs`. */
     const touch = (ws: WSContext) => {
       clearTimeout(idle);
-      idle = setTimeout(() => ws.close(4000, 'idle timeout'), timing.idleMs);
+      idle = setTimeout(() => (sessions.size > 0 ? touch(ws) : ws.close(4000, 'idle timeout')), timing.idleMs);
       idle.unref();
     };
 
@@ -123,6 +124,7 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
       } finally {
         sessions.delete(sessionId);
         live?.compileEnded(liveId, sessionId);
+        touch(ws);
       }
     };
 
