@@ -67,8 +67,8 @@ export class ProgressPrinter {
       }
       case 'log':
         if (e.level === 'warn') this.line(`${kleur.yellow('warning')}: ${e.message}`);
-        // Over a bar, notes only in verbose mode; in a log, all but debug ones.
-        else if (this.opts.verbose || (e.level === 'info' && !this.bar)) this.line(e.message);
+        // Info notes (where a compile runs on strings) always; debug ones in verbose mode.
+        else if (this.opts.verbose || e.level === 'info') this.line(e.message);
         break;
       default:
         break;

@@ -155,8 +155,14 @@ describe('flc compile', () => {
     expect([packed.code, strings.code]).toEqual([0, 0]);
     expect(readFileSync(join(dir, 's.txt'), 'utf8')).toBe(readFileSync(join(dir, 'p.txt'), 'utf8'));
     // -v lists removed lines, which only strings keep track of: the packed engine says so.
-    expect(packed.stderr).toMatch(/removed lines are reported, so the list compiles on strings/);
+    expect(packed.stderr).toMatch(/removed lines are listed \(-v, --report\), so the list compiles on strings/);
     expect(strings.stderr).not.toMatch(/compiles on strings/);
+    // Without -v, a step that works on text still says where the list goes on as strings.
+    const plain = await runCli(['compile', '-c', 'e.json', '-o', 'q.txt'], { cwd: dir, env: PINNED });
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toMatch(/list: InvertAllow works on text, so the steps from it on run on strings/);
+    const quiet = await runCli(['compile', '-c', 'e.json', '-o', 'q.txt', '-q'], { cwd: dir, env: PINNED });
+    expect(quiet.stderr).toBe('');
     const bad = await run('fast', 'x.txt');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/FLC_ENGINE: must be "packed" or "strings", got "fast"/);

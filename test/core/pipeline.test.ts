@@ -271,7 +271,7 @@ describe('where the packed engine hands over to strings, the events say so', () 
       onEvent: (e) => events.push(e),
       packed,
     });
-    return events.flatMap((e) => (e.type === 'log' && e.level === 'debug' ? [e.message] : []));
+    return events.flatMap((e) => (e.type === 'log' && e.level === 'info' ? [e.message] : []));
   };
 
   test('a transformation without a packed form, once per scope, and nothing when all have one', async () => {
@@ -281,6 +281,14 @@ describe('where the packed engine hands over to strings, the events say so', () 
       'list: InvertAllow works on text, so the steps from it on run on strings',
     ]);
     expect(await notes(files, ['Compress', 'Validate', 'Deduplicate'])).toEqual([]);
+    // At a source, the whole list after it follows.
+    const source = { name: 'L', sources: [{ source: '/a.txt', transformations: ['InvertAllow'] }] };
+    const events: CompileEvent[] = [];
+    await compile(source as never, { reader: memoryReader(files), compiler: 'flc', onEvent: (e) => events.push(e) });
+    expect(events.flatMap((e) => (e.type === 'log' ? [e.message] : []))).toEqual([
+      'source 1: InvertAllow works on text, so the steps from it on run on strings',
+      'list: a source in it compiles on strings, so it compiles on strings',
+    ]);
     // The plain TypeScript engine was asked for: nothing falls back.
     expect(await notes(files, ['InvertAllow'], false)).toEqual([]);
   });
@@ -307,8 +315,8 @@ describe('where the packed engine hands over to strings, the events say so', () 
         report: true,
       },
     );
-    expect(events.flatMap((e) => (e.type === 'log' && e.level === 'debug' ? [e.message] : []))).toEqual([
-      'removed lines are reported, so the list compiles on strings',
+    expect(events.flatMap((e) => (e.type === 'log' && e.level === 'info' ? [e.message] : []))).toEqual([
+      'removed lines are listed (-v, --report), so the list compiles on strings',
     ]);
     expect(result.report!.removed.map((r) => [r.source, r.line, r.code])).toEqual([
       ['/a.txt', 2, 'duplicate-hostname'],
@@ -317,8 +325,9 @@ describe('where the packed engine hands over to strings, the events say so', () 
 
   test('a source whose text is not well-formed Unicode', async () => {
     expect(await notes({ '/a.txt': '||a.example^', '/b.txt': '||\ud800.example^' }, [])).toEqual([
-      'source 2: its text (or a list it includes) is not well-formed Unicode or too large to pack, ' +
-        'so it and the whole list compile on strings',
+      'source 2: its text (or a list it includes) is not well-formed Unicode, or no WebAssembly memory could be ' +
+        'had for it, so it and the whole list compile on strings',
+      'list: a source in it compiles on strings, so it compiles on strings',
     ]);
   });
 });

@@ -77,7 +77,9 @@ export const packedEngine: Engine<ListData> = {
   synthetic: (text) => packStrings(text),
   concat(parts) {
     if (parts.every(isPacked)) return concatPacked(parts as PackedLines[]);
-    return stringEngine.concat(parts.map(asLines), false);
+    const out = stringEngine.concat(parts.map(asLines), false);
+    unpackedBy.set(out, 'a source in it compiles on strings');
+    return out;
   },
   count: (list) => (isPacked(list) ? list.start.length : list.text.length),
   text: (list, i) => (isPacked(list) ? lineText(list, i) : list.text[i]),
@@ -92,7 +94,10 @@ export const packedEngine: Engine<ListData> = {
   fallback(list, t) {
     if (!isPacked(list)) {
       if (t) return null;
-      return unpackedBy.get(list) ?? 'its text (or a list it includes) is not well-formed Unicode or too large to pack';
+      return (
+        unpackedBy.get(list) ??
+        'its text (or a list it includes) is not well-formed Unicode, or no WebAssembly memory could be had for it'
+      );
     }
     return t && !packedForm(t) ? `${t.name} works on text` : null;
   },

@@ -195,9 +195,11 @@ async function applyScope(run: Run, scope: Scope, lines: List, cfg: Filterable &
   let out = filterStep(run, scope, lines, exclusions, true);
   out = filterStep(run, scope, out, inclusions, false);
   const plan: Transformation[] = planTransformations((cfg.transformations ?? []) as Transformation['name'][]);
-  // Where the rest of this scope runs on strings (slower), -v says so.
+  // Where the rest of this scope runs on strings (slower), the log says so (printed unless -q).
   const where = scope.kind === 'global' ? 'list' : `source ${scope.index + 1}`;
-  const note = (message: string) => run.emit({ type: 'log', level: 'debug', message: `${where}: ${message}` });
+  const note = (message: string) => run.emit({ type: 'log', level: 'info', message: `${where}: ${message}` });
+  const before = scope.kind === 'global' ? run.engine.fallback(out) : null;
+  if (before !== null) note(`${before}, so it compiles on strings`);
   for (const t of plan) {
     const input = out;
     const fast = run.engine.fallback(input) === null;
@@ -261,7 +263,7 @@ async function compileSource(
   if (why !== null)
     run.emit({
       type: 'log',
-      level: 'debug',
+      level: 'info',
       message: `source ${index + 1}: ${why}, so it and the whole list compile on strings`,
     });
   const out = await applyScope(run, scope, lines, source);
@@ -288,15 +290,20 @@ function resultOf(engine: Engine<List>, list: List, outcome: Outcome): CompileRe
 
 /**
  * The engine, chosen once: without the packed one, `stringEngine` alone compiles everything. Packed
- * lists carry no provenance, so a compile that records removed lines runs on strings (1.3 times
- * the packed time on the bench's 300,000 lines), as does one where WebAssembly is missing, which
- * Compress, Deduplicate, splitting and joining run in on packed lists; `-v` says so.
+ * lists carry no provenance, so a compile that lists removed lines (`-v`, `--report`) runs on
+ * strings (2.4 times the packed time on the bench's realistic 300,000 lines), as does one where
+ * WebAssembly is missing, which Compress, Deduplicate, splitting and joining run in on packed
+ * lists; the log says so.
  */
 function chooseEngine(packed: boolean, tracked: boolean, emit: EventSink): Engine<List> {
   if (!packed) return stringEngine as Engine<List>;
-  const why = tracked ? 'removed lines are reported' : kernelModule() === null ? 'WebAssembly is missing' : null;
+  const why = tracked
+    ? 'removed lines are listed (-v, --report)'
+    : kernelModule() === null
+      ? 'WebAssembly is missing'
+      : null;
   if (why === null) return packedEngine as Engine<List>;
-  emit({ type: 'log', level: 'debug', message: `${why}, so the list compiles on strings` });
+  emit({ type: 'log', level: 'info', message: `${why}, so the list compiles on strings` });
   return stringEngine as Engine<List>;
 }
 
