@@ -1,20 +1,16 @@
 /** Validate on packed lists: the WebAssembly kernel's verdicts, and the readable check for the rest. */
 import { dropFromEnd } from '../transforms/lines.js';
-import {
-  fullRuleProblem,
-  IP_NOT_ALLOWED,
-  NON_DOMAIN_CHARACTERS,
-  SUPPORTED_MODIFIERS,
-  type ValidityOptions,
-} from '../rules/rule-validity.js';
+import { fullRuleProblem, SUPPORTED_MODIFIERS, type ValidityOptions } from '../rules/rule-validity.js';
 import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
 import { align, copyList, holding, KERNEL_BASE, newKernel, PSL_NODE_SLOTS, pslNodeSet } from './kernel.js';
 
-/** `verdicts`' codes (compress-kernel.wat): the TypeScript decides, kept (1), and three reasons to drop. */
+/**
+ * `verdicts`' codes (compress-kernel.wat): the TypeScript decides (0), kept (1), or one of three
+ * reasons to drop (2-4: an IP address, a character outside a domain name, an unsupported
+ * modifier), which only the tests read: a report compiles on strings.
+ */
 const UNDECIDED = 0;
-const DROPPED_IP = 2;
-const DROPPED_CHARACTERS = 3;
-const DROPPED_MODIFIER = 4;
+const KEPT = 1;
 
 let names: Uint8Array | undefined;
 
@@ -64,17 +60,6 @@ export function kernelVerdicts(lines: PackedLines): Uint8Array | null {
 }
 
 /**
- * The problem a decided verdict stands for: null for a kept line (1), else the reason. A report
- * compiles on strings, so the modifier's name, which it would show, is not looked up.
- */
-function verdictProblem(verdict: number): string | null {
-  if (verdict === DROPPED_IP) return IP_NOT_ALLOWED;
-  if (verdict === DROPPED_CHARACTERS) return NON_DOMAIN_CHARACTERS;
-  if (verdict === DROPPED_MODIFIER) return 'unsupported modifier';
-  return null;
-}
-
-/**
  * A validator's packed form, for the options without allowIp (IP rules are rewritten before the
  * check, which stays in string form): the kernel's verdicts, and `fullRuleProblem` of the lines
  * it leaves undecided (of every line where no kernel memory can be had). Walking from the end,
@@ -89,7 +74,9 @@ export function validatePacked(opts: ValidityOptions) {
       (i) =>
         verdicts === null || verdicts[i] === UNDECIDED
           ? fullRuleProblem(lineText(lines, i), opts)
-          : verdictProblem(verdicts[i]),
+          : verdicts[i] === KEPT
+            ? null
+            : 'invalid',
       (i) => start[i] === end[i] || isCommentAt(lines, i),
       null,
     );

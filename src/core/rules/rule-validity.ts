@@ -25,9 +25,9 @@ const EXACT_LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?';
 const EXACT_DOMAIN_RE = new RegExp(`^(?:\\|\\|)?(?:\\*\\.|\\.)?(${EXACT_LABEL}(?:\\.${EXACT_LABEL})*\\.?)\\^\\|?$`);
 const CARET_END_RE = /\^\|?$/;
 
-/** Reasons also given by the WebAssembly kernel's verdicts (engine/validate.ts, `kernelVerdicts`). */
-export const IP_NOT_ALLOWED = 'IP address is not allowed';
-export const NON_DOMAIN_CHARACTERS = 'contains characters that cannot be in a domain name';
+/** Reasons the WebAssembly kernel's verdicts also tell (codes 2 and 3 of `verdicts`). */
+const IP_NOT_ALLOWED = 'IP address is not allowed';
+const NON_DOMAIN_CHARACTERS = 'contains characters that cannot be in a domain name';
 
 /**
  * tldts' options for a clean hostname (see cleanHostname): it is its own hostname, valid and no
