@@ -84,9 +84,8 @@ export function plainHostRuleHostname(line: string): string | null {
 
 /** An /etc/hosts line: an address-like token, whitespace, then names. */
 export function isEtcHostsRule(line: string): boolean {
-  const c = line.charCodeAt(0);
   // Cheap first-character gate: the address token only holds [a-f0-9.:[\]].
-  if (!((c >= 48 && c <= 58) || (c >= 97 && c <= 102) || c === 46 || c === 91 || c === 93)) return false;
+  if (ADDRESS_CODE[line.charCodeAt(0)] !== 1) return false;
   return ETC_HOSTS_RE.test(line);
 }
 
