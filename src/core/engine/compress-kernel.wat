@@ -16,15 +16,15 @@
 
   ;; Memory bytes 0-255 hold BYTE_CLASS (rule-text.ts), 256-511 ADDRESS_CODE (rule-text.ts),
   ;; 512-767 HOST_CODE and 768-1023 DOMAIN_CHAR (rule-validity.ts), written by kernel.ts
-  ;; (`newKernel`); the free space starts at KERNEL_BASE (kernel.ts). A byte's class is the byte
+  ;; (`kernelMemory`); the free space starts at KERNEL_BASE (kernel.ts). A byte's class is the byte
   ;; at its own value's address (plus the table's base), loaded inline (calls are not inlined by
   ;; the engine, and one per byte cost more than the lookups).
   ;; Compress's layout (compress.ts, `compressPacked`), given to $init: the list's bytes from
-  ;; KERNEL_BASE on, their offsets moved with them (the list returned views the memory from 0),
-  ;; then room for rewrites and names up to bytesLimit; then, each aligned to 8, inS and inE
-  ;; (n words each), outS, outE, hostS and hostE (outCapacity words each), the slots (a word
-  ;; each, capacity = 2^capLog2 of them), the entries (12 bytes each: start, end, hash;
-  ;; capacity / 2 of them) and the filter (a bit per hash, 8 per slot: capacity bytes).
+  ;; KERNEL_BASE on, their offsets moved with them, then room for rewrites and names up to
+  ;; bytesLimit; then, each aligned to 8, inS and inE (n words each), outS, outE, hostS and hostE
+  ;; (outCapacity words each), the slots (a word each, capacity = 2^capLog2 of them), the entries
+  ;; (12 bytes each: start, end, hash; capacity / 2 of them) and the filter (a bit per hash, 8 per
+  ;; slot: capacity bytes).
   (global $used (mut i32) (i32.const 0))
   (global $inS (mut i32) (i32.const 0))
   (global $inE (mut i32) (i32.const 0))
@@ -64,7 +64,13 @@
     (global.set $bytesLimit (local.get $bytesLimit))
     (global.set $outCapacity (local.get $outCapacity))
     (global.set $count (i32.const 0))
-    (global.set $entryCount (i32.const 0)))
+    (call $clearTable (local.get $capLog2)))
+
+  ;; Empties the table: its slots and filter (the memory is reused from step to step).
+  (func $clearTable (param $capLog2 i32)
+    (global.set $entryCount (i32.const 0))
+    (memory.fill (global.get $slots) (i32.const 0) (i32.shl (i32.const 4) (local.get $capLog2)))
+    (memory.fill (global.get $filter) (i32.const 0) (i32.shl (i32.const 1) (local.get $capLog2))))
 
   ;; Adds delta to the n offsets at `at` (line ranges copied in, for bytes copied to KERNEL_BASE
   ;; on: kernel.ts, `copyList`).
@@ -408,23 +414,6 @@
         (br $next)))
     (local.get $w))
 
-  ;; How many of the n lines at inStart/inEnd are not plain host rules ($plainAt);
-  ;; the byte at hostRule + i is 1 for line i when it is one, else 0 (for $dedup).
-  (func (export "countOther") (param $inStart i32) (param $inEnd i32) (param $n i32) (param $hostRule i32) (result i32)
-    (local $i i32) (local $count i32) (local $plain i32)
-    (block $done
-      (loop $next
-        (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
-        (local.set $plain
-          (i32.ne (call $plainAt (i32.load (i32.add (local.get $inStart) (i32.shl (local.get $i) (i32.const 2))))
-                                 (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2)))))
-                  (i32.const -1)))
-        (i32.store8 (i32.add (local.get $hostRule) (local.get $i)) (local.get $plain))
-        (local.set $count (i32.add (local.get $count) (i32.eqz (local.get $plain))))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $next)))
-    (local.get $count))
-
   ;; The lines of the n at inStart/inEnd that start with `!` or `#`, the only ones `isCommentAt`
   ;; (packed.ts) can find comments: their indices go to out, and the byte at flags + i is zeroed
   ;; for every line. Returns how many (deduplicate.ts decides those lines, for $dedup).
@@ -451,13 +440,10 @@
   ;; at keep + i) as `dropFromEnd` gives it. Walking from the end, a line already seen (its later
   ;; copy is kept) that is no comment nor empty is dropped, and so are the comments and empty
   ;; lines directly above it. The byte at comment + i is 1 when line i is a comment
-  ;; (deduplicate.ts writes them, by `isCommentAt`). With skipHostRules (the list's
-  ;; `distinctHostRules`), plain host rules are not looked up: $countOther has marked them in the
-  ;; keep bytes, each read before it is written. The table is built afresh in the regions given,
-  ;; for capacity 2^capLog2.
+  ;; (deduplicate.ts writes them, by `isCommentAt`). The table is built afresh in the regions
+  ;; given, for capacity 2^capLog2.
   (func (export "dedup")
     (param $inStart i32) (param $inEnd i32) (param $n i32) (param $keep i32) (param $comment i32)
-    (param $skipHostRules i32)
     (param $slots i32) (param $entries i32) (param $filter i32) (param $capLog2 i32)
     (local $i i32) (local $s i32) (local $e i32) (local $seen i32) (local $blank i32) (local $removing i32)
     (global.set $slots (local.get $slots))
@@ -465,9 +451,7 @@
     (global.set $filter (local.get $filter))
     (global.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $capLog2)) (i32.const 1)))
     (global.set $filterShift (i32.sub (i32.const 29) (local.get $capLog2)))
-    (global.set $entryCount (i32.const 0))
-    (memory.fill (local.get $slots) (i32.const 0) (i32.shl (i32.const 4) (local.get $capLog2)))
-    (memory.fill (local.get $filter) (i32.const 0) (i32.shl (i32.const 1) (local.get $capLog2)))
+    (call $clearTable (local.get $capLog2))
     (local.set $i (local.get $n))
     (block $done
       (loop $next
@@ -475,10 +459,7 @@
         (local.set $i (i32.sub (local.get $i) (i32.const 1)))
         (local.set $s (i32.load (i32.add (local.get $inStart) (i32.shl (local.get $i) (i32.const 2)))))
         (local.set $e (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2)))))
-        (local.set $seen (i32.const 0))
-        (if (i32.or (i32.eqz (local.get $skipHostRules))
-                    (i32.eqz (i32.load8_u (i32.add (local.get $keep) (local.get $i)))))
-          (then (local.set $seen (i32.eqz (call $add (local.get $s) (local.get $e))))))
+        (local.set $seen (i32.eqz (call $add (local.get $s) (local.get $e))))
         (local.set $blank (i32.or (i32.eq (local.get $s) (local.get $e))
                                   (i32.load8_u (i32.add (local.get $comment) (local.get $i)))))
         (if (i32.and (local.get $seen) (i32.eqz (local.get $blank)))
@@ -706,11 +687,10 @@
     (i32.store (i32.add (local.get $end) (i32.shl (local.get $k) (i32.const 2))) (local.get $to))
     (i32.add (local.get $k) (i32.const 1)))
 
-  ;; The n lines whose ranges are at inStart and inEnd joined into [out, limit), one LF between
-  ;; each two. Returns the end of what it wrote, or -1, having stopped, when the lines would pass
-  ;; limit (kernel.ts, `joinInKernel`, which then joins them elsewhere).
+  ;; The n lines whose ranges are at inStart and inEnd joined at out, one LF between each two.
+  ;; Returns the end of what it wrote (kernel.ts, `joinInKernel`, makes room for them).
   (func (export "join") (param $inStart i32) (param $inEnd i32)
-    (param $n i32) (param $out i32) (param $limit i32) (result i32)
+    (param $n i32) (param $out i32) (result i32)
     (local $i i32) (local $s i32) (local $len i32)
     (block $done
       (loop $next
@@ -718,13 +698,11 @@
         (local.set $s (i32.load (i32.add (local.get $inStart) (i32.shl (local.get $i) (i32.const 2)))))
         (local.set $len (i32.sub (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2))))
                                  (local.get $s)))
-        (if (i32.gt_u (local.get $len) (i32.sub (local.get $limit) (local.get $out))) (then (return (i32.const -1))))
         (memory.copy (local.get $out) (local.get $s) (local.get $len))
         (local.set $out (i32.add (local.get $out) (local.get $len)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (if (i32.lt_s (local.get $i) (local.get $n))
           (then
-            (if (i32.ge_u (local.get $out) (local.get $limit)) (then (return (i32.const -1))))
             (i32.store8 (local.get $out) (i32.const 10))
             (local.set $out (i32.add (local.get $out) (i32.const 1)))))
         (br $next)))

@@ -11,7 +11,7 @@
  * takes the shapes it can decide on bytes and asks the string code for every other line.
  */
 import type { Lines } from '../transforms/lines.js';
-import { joinInKernel, type KernelMemory, splitInKernel } from './kernel.js';
+import { joinInKernel, splitInKernel } from './kernel.js';
 import { isWhitespaceCode } from '../rules/rule-text.js';
 
 export interface PackedLines {
@@ -21,43 +21,19 @@ export interface PackedLines {
   readonly used: number;
   readonly start: Int32Array;
   readonly end: Int32Array;
-  /**
-   * True when no two lines are the same plain host rule (`plainHostRuleHostname`'s shape,
-   * `||[a-z0-9.-]+^`): Compress leaves its output so, and Deduplicate need not look such
-   * lines up. Only filtering keeps it (`keepWherePacked`); a list made otherwise is false.
-   */
-  readonly distinctHostRules: boolean;
-  /**
-   * The WebAssembly kernel memory whose buffer holds `bytes` from offset 0, with its free region,
-   * when the kernel made the list (Compress's output): Deduplicate, Validate and the join then
-   * work there in place. Kept by what leaves the bytes where they are (`withRanges`).
-   */
-  readonly kernel?: KernelMemory;
 }
 
 /**
  * Every packed list is made here: one object shape from one place, so the code that reads lists
  * sees a single hidden class and is not deoptimised by lists built elsewhere.
  */
-export function packedLines(
-  bytes: Uint8Array,
-  used: number,
-  start: Int32Array,
-  end: Int32Array,
-  distinctHostRules = false,
-  kernel?: KernelMemory,
-): PackedLines {
-  return { bytes, used, start, end, distinctHostRules, kernel };
+export function packedLines(bytes: Uint8Array, used: number, start: Int32Array, end: Int32Array): PackedLines {
+  return { bytes, used, start, end };
 }
 
-/** The same bytes (and kernel memory) with other line ranges. */
-export function withRanges(
-  list: PackedLines,
-  start: Int32Array,
-  end: Int32Array,
-  distinctHostRules = false,
-): PackedLines {
-  return packedLines(list.bytes, list.used, start, end, distinctHostRules, list.kernel);
+/** The same bytes with other line ranges. */
+export function withRanges(list: PackedLines, start: Int32Array, end: Int32Array): PackedLines {
+  return packedLines(list.bytes, list.used, start, end);
 }
 
 /** A working list in either form. */
@@ -184,8 +160,7 @@ export function keepWherePacked(list: PackedLines, keep: Uint8Array): PackedLine
       j += 1;
     }
   }
-  // Lines that were all different still are.
-  return withRanges(list, start.subarray(0, j), end.subarray(0, j), list.distinctHostRules);
+  return withRanges(list, start.subarray(0, j), end.subarray(0, j));
 }
 
 /** Lines `[from, to)` of the list, as views of its arrays (nothing copied). */
@@ -237,7 +212,7 @@ export function concatPacked(parts: PackedLines[]): PackedLines {
     }
     k += p.start.length;
   }
-  return packedLines(bytes, used, start, end, false, inPlace ? largest.kernel : undefined);
+  return packedLines(bytes, used, start, end);
 }
 
 /** `isComment` of line `i`, on its bytes. */
@@ -276,11 +251,9 @@ export class PackedBuilder {
   used: number;
   private start: Int32Array;
   private end: Int32Array;
-  private readonly input: PackedLines;
   count = 0;
 
   constructor(input: PackedLines, expectedLines: number) {
-    this.input = input;
     this.bytes = input.bytes;
     this.used = input.used;
     this.start = new Int32Array(Math.max(expectedLines, 16));
@@ -308,15 +281,7 @@ export class PackedBuilder {
   /** The list built; it takes over the builder's arrays (views of them, not copies). */
   finish(): PackedLines {
     const n = this.count;
-    return packedLines(
-      this.bytes,
-      this.used,
-      this.start.subarray(0, n),
-      this.end.subarray(0, n),
-      false,
-      // Its bytes stay in the input's kernel memory unless appending outgrew them.
-      this.bytes === this.input.bytes ? this.input.kernel : undefined,
-    );
+    return packedLines(this.bytes, this.used, this.start.subarray(0, n), this.end.subarray(0, n));
   }
 
   private growBytes(extra: number): void {
