@@ -18,7 +18,8 @@
   ;; 512-767 HOST_CODE and 768-1023 DOMAIN_CHAR (rule-validity.ts), written by kernel.ts
   ;; (`kernelMemory`); the free space starts at KERNEL_BASE (kernel.ts). A byte's class is the byte
   ;; at its own value's address (plus the table's base), loaded inline (calls are not inlined by
-  ;; the engine, and one per byte cost more than the lookups).
+  ;; the engine, and one per byte cost more than the lookups). A byte of BYTE_CLASS 0 (SPACE) is
+  ;; one that JavaScript's `\s` matches.
   ;; Compress's layout (compress.ts, `compressPacked`), given to $init: the list's bytes from
   ;; KERNEL_BASE on, their offsets moved with them, then room for rewrites and names up to
   ;; bytesLimit; then, each aligned to 8, inS and inE (n words each), outS, outE, hostS and hostE
@@ -85,11 +86,6 @@
         (br $next))))
   (func (export "used") (result i32) (global.get $used))
   (func (export "setUsed") (param $u i32) (global.set $used (local.get $u)))
-
-  (func $ws (param $c i32) (result i32)
-    ;; JavaScript's \s for c < 128; callers test c >= 128 first.
-    (i32.or (i32.eq (local.get $c) (i32.const 32))
-            (i32.le_u (i32.sub (local.get $c) (i32.const 9)) (i32.const 4))))
 
   ;; FNV-1a of b[s, e), right to left (so a suffix's hash is known while scanning), going on
   ;; from h: 0x811c9dc5 for a whole string, or a path's hash and its dot for the label before it
@@ -257,8 +253,8 @@
     (block $done
       (loop $next
         (br_if $done (i32.ge_s (local.get $i) (local.get $e)))
-        ;; NAME_STOP (1)
-        (if (i32.eq (i32.load8_u (i32.load8_u (local.get $i))) (i32.const 1)) (then (return (i32.const -1))))
+        ;; SPACE (0) or NAME_STOP (1)
+        (if (i32.le_u (i32.load8_u (i32.load8_u (local.get $i))) (i32.const 1)) (then (return (i32.const -1))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next)))
     (local.get $s))
@@ -305,7 +301,7 @@
   (func $hasModifiers (param $s i32) (param $e i32) (result i32)
     (local $last i32) (local $i i32) (local $j i32) (local $escaped i32)
     (local.set $last (i32.load8_u (i32.sub (local.get $e) (i32.const 1))))
-    (if (i32.or (i32.ge_u (local.get $last) (i32.const 128)) (call $ws (local.get $last)))
+    (if (i32.or (i32.ge_u (local.get $last) (i32.const 128)) (i32.eqz (i32.load8_u (local.get $last))))
       (then (return (i32.const 0))))
     (local.set $i (i32.sub (local.get $e) (i32.const 1)))
     (block $done
@@ -338,7 +334,8 @@
     (if (i32.eq (local.get $c) (i32.const 124))
       (then (return (i32.and (i32.eq (i32.load8_u offset=1 (local.get $s)) (i32.const 124))
                              (i32.eqz (call $hasModifiers (local.get $s) (local.get $e)))))))
-    (if (i32.or (i32.ge_u (local.get $c) (i32.const 128)) (call $ws (local.get $c))) (then (return (i32.const 1))))
+    (if (i32.or (i32.ge_u (local.get $c) (i32.const 128)) (i32.eqz (i32.load8_u (local.get $c))))
+      (then (return (i32.const 1))))
     (local.set $i (local.get $s))
     (block $done
       (loop $next
@@ -350,7 +347,7 @@
       (then (return (i32.const 0))))
     (local.set $c (i32.load8_u (local.get $i)))
     (i32.or (i32.or (i32.eq (local.get $c) (i32.const 37)) (i32.ge_u (local.get $c) (i32.const 128)))
-            (call $ws (local.get $c))))
+            (i32.eqz (i32.load8_u (local.get $c)))))
 
   ;; The first pass from input line i: returns the first line JavaScript must decide, or n.
   (func (export "run") (param $i i32) (param $n i32) (result i32)
@@ -502,25 +499,6 @@
     (if (i32.eq (i32.load8_u (local.get $label)) (i32.const 45)) (then (return (i32.const 0))))
     (if (i32.eq (i32.load8_u (i32.sub (local.get $e) (i32.const 1))) (i32.const 45)) (then (return (i32.const 0))))
     (i32.ne (i32.and (local.get $kinds) (i32.const 1)) (i32.const 0)))
-
-  ;; tldts' fast path (tldts-core, `lookup/fast-path`): `.com`, `.org`, `.edu`, `.gov`, `.net` or
-  ;; `.de` ends a name longer than three characters, which is then not its own suffix.
-  (func $commonTldTail (param $s i32) (param $e i32) (result i32)
-    (local $tail i32)
-    (if (i32.le_s (i32.sub (local.get $e) (local.get $s)) (i32.const 3)) (then (return (i32.const 0))))
-    ;; `.de`: the three bytes before e, as one little-endian word with the byte before them.
-    (if (i32.eq (i32.shr_u (i32.load (i32.sub (local.get $e) (i32.const 4))) (i32.const 8)) (i32.const 0x65642e))
-      (then (return (i32.const 1))))
-    (if (i32.ne (i32.load8_u (i32.sub (local.get $e) (i32.const 4))) (i32.const 46)) (then (return (i32.const 0))))
-    (local.set $tail
-      (i32.or (i32.or (i32.shl (i32.load8_u (i32.sub (local.get $e) (i32.const 3))) (i32.const 16))
-                      (i32.shl (i32.load8_u (i32.sub (local.get $e) (i32.const 2))) (i32.const 8)))
-              (i32.load8_u (i32.sub (local.get $e) (i32.const 1)))))
-    (i32.or (i32.or (i32.or (i32.eq (local.get $tail) (i32.const 0x636f6d))
-                            (i32.eq (local.get $tail) (i32.const 0x6f7267)))
-                    (i32.or (i32.eq (local.get $tail) (i32.const 0x656475))
-                            (i32.eq (local.get $tail) (i32.const 0x676f76))))
-            (i32.eq (local.get $tail) (i32.const 0x6e6574))))
 
   ;; Whether the rules trie surely leaves the clean name b[s, e) not its own public suffix:
   ;; tldts' walk of the rules trie (the deepest ICANN node matched, labels right to left; its
@@ -795,8 +773,8 @@
   ;; fullRuleProblem (rule-validity.ts) of the line b[s, e), for the validators without allowIp,
   ;; where it can be told on bytes whatever the other option:
   ;;   1, kept: `||name^` or `@@||name^`, with supported modifiers or none, whose name is clean
-  ;;      (`cleanHostname`) and cannot be its own public suffix (it ends in a common TLD, or, when
-  ;;      $psl is not 0, the trie's walk stops before its last label);
+  ;;      (`cleanHostname`) and cannot be its own public suffix ($psl is not 0, and the trie's walk
+  ;;      stops before its last label);
   ;;   2, dropped: `||a.b.c.d^` or `@@||a.b.c.d^`, a plain IPv4 address and no modifiers;
   ;;   3, dropped: a pattern of 5 or more with a character outside DOMAIN_CHAR (`a.org##.ad`);
   ;;   4, dropped: a modifier that is not at $mods;
@@ -829,19 +807,19 @@
         (if (i32.lt_s (local.get $i) (local.get $e))
           (then
             (local.set $c (i32.load8_u (local.get $i)))
-            (if (i32.or (i32.eq (local.get $c) (i32.const 37)) (call $ws (local.get $c)))
+            (if (i32.or (i32.eq (local.get $c) (i32.const 37)) (i32.eqz (i32.load8_u (local.get $c))))
               (then (return (i32.const 0))))))))
     ;; parseAdblockRule: trimmed, past `@@`; a line ending there is no rule.
     (block $trimmed
       (loop $next
         (br_if $trimmed (i32.eq (local.get $s) (local.get $e)))
-        (br_if $trimmed (i32.eqz (call $ws (i32.load8_u (local.get $s)))))
+        (br_if $trimmed (i32.load8_u (i32.load8_u (local.get $s))))
         (local.set $s (i32.add (local.get $s) (i32.const 1)))
         (br $next)))
     (block $trimmed
       (loop $next
         (br_if $trimmed (i32.eq (local.get $s) (local.get $e)))
-        (br_if $trimmed (i32.eqz (call $ws (i32.load8_u (i32.sub (local.get $e) (i32.const 1))))))
+        (br_if $trimmed (i32.load8_u (i32.load8_u (i32.sub (local.get $e) (i32.const 1)))))
         (local.set $e (i32.sub (local.get $e) (i32.const 1)))
         (br $next)))
     (local.set $p (local.get $s))
@@ -886,7 +864,6 @@
           (then
             (if (call $cleanHostname (local.get $ns) (local.get $ne))
               (then
-                (if (call $commonTldTail (local.get $ns) (local.get $ne)) (then (return (i32.const 1))))
                 (if (i32.eqz (local.get $psl)) (then (return (i32.const 0))))
                 (return (call $notOwnSuffix (local.get $ns) (local.get $ne) (local.get $psl) (local.get $pslMask)))))
             (if (i32.and (i32.eq (local.get $pe) (local.get $e)) (call $plainIpv4 (local.get $ns) (local.get $ne)))

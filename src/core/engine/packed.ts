@@ -175,9 +175,9 @@ export function slicePacked(list: PackedLines, from: number, to: number): Packed
  * Byte placement need not follow line order: the largest part's bytes go first, so its offsets
  * stay as they are (headers are the small parts). When its buffer has room after its used
  * bytes, as a rewritten list's has, the others are appended there and nothing large is copied.
- * Otherwise the new buffer gets room for half as much again, where a rewrite (Compress's
- * `||name^` lines) appends without copying it. Like PackedBuilder's appends, this takes the
- * room after `used`, which belongs to the one list that extends a buffer (pipelines are linear).
+ * Otherwise the new buffer gets room for half as much again, where later lines (rewritten ones,
+ * `rewriteSome` in line-steps.ts) are appended without copying it. This takes the room after
+ * `used`, which belongs to the one list that extends a buffer (pipelines are linear).
  */
 export function concatPacked(parts: PackedLines[]): PackedLines {
   let count = 0;
@@ -239,63 +239,4 @@ export function countPackedRules(list: PackedLines): number {
     if (c > 32 && c < 127 ? !isCommentAt(list, i) : lineText(list, i).trim().length > 0) n += 1;
   }
   return n;
-}
-
-/**
- * Collects the output of a transformation that rewrites lines: kept lines are ranges
- * over the input buffer, new text is appended after its used bytes (the buffer grows
- * by copying, so every range stays valid).
- */
-export class PackedBuilder {
-  bytes: Uint8Array;
-  used: number;
-  private start: Int32Array;
-  private end: Int32Array;
-  count = 0;
-
-  constructor(input: PackedLines, expectedLines: number) {
-    this.bytes = input.bytes;
-    this.used = input.used;
-    this.start = new Int32Array(Math.max(expectedLines, 16));
-    this.end = new Int32Array(this.start.length);
-  }
-
-  /** Adds a line that is the range `[s, e)` of the buffer. */
-  push(s: number, e: number): void {
-    if (this.count === this.start.length) this.growLines();
-    this.start[this.count] = s;
-    this.end[this.count] = e;
-    this.count += 1;
-  }
-
-  /** Appends a string's UTF-8 bytes, returning their range start (the end is `used`). */
-  appendText(text: string): number {
-    const encoded = encoder.encode(text);
-    if (this.used + encoded.length > this.bytes.length) this.growBytes(encoded.length);
-    const at = this.used;
-    this.bytes.set(encoded, at);
-    this.used += encoded.length;
-    return at;
-  }
-
-  /** The list built; it takes over the builder's arrays (views of them, not copies). */
-  finish(): PackedLines {
-    const n = this.count;
-    return packedLines(this.bytes, this.used, this.start.subarray(0, n), this.end.subarray(0, n));
-  }
-
-  private growBytes(extra: number): void {
-    const next = new Uint8Array(Math.max(this.bytes.length * 2, this.used + extra, 1024));
-    next.set(this.bytes.subarray(0, this.used));
-    this.bytes = next;
-  }
-
-  private growLines(): void {
-    const start = new Int32Array(this.start.length * 2);
-    const end = new Int32Array(start.length);
-    start.set(this.start);
-    end.set(this.end);
-    this.start = start;
-    this.end = end;
-  }
 }

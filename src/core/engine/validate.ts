@@ -26,8 +26,8 @@ function modifierNames(): Uint8Array {
  * Per line, what `fullRuleProblem` decides for the validators without allowIp where the
  * WebAssembly kernel can tell it on bytes (`verdicts` in compress-kernel.wat): 1 (kept) for
  * `||name^` and `@@||name^`, with supported modifiers or none, whose clean name cannot be its
- * own public suffix (it ends in `.com`, `.org`, `.net`, `.edu`, `.gov` or `.de`, or the Public
- * Suffix List's rules trie has no node for one of its labels: `pslNodeSet`); DROPPED_* for a
+ * own public suffix (the Public Suffix List's rules trie has no node for one of its labels:
+ * `pslNodeSet`); DROPPED_* for a
  * plain IPv4 address in that shape, a pattern with a character that cannot be in a domain name,
  * and an unsupported modifier; UNDECIDED for the rest, on a copy of the list in the kernel's
  * memory. Null where the engine has no WebAssembly or no memory that large.

@@ -26,7 +26,9 @@ export function isAllowRule(line: string): boolean {
  * What a byte is to the WebAssembly kernel's shape checks, in one table. The classes are
  * ordered so that tests read as ranges: `>= LOWER` is `[a-zA-Z0-9]`, `HYPHEN..LOWER` is `[a-z0-9-.]`.
  */
-/** `#`, whitespace or a non-ASCII byte: ends a simple hosts line's name. */
+/** What JavaScript's `\s` matches (the non-ASCII ones are NAME_STOP). */
+const SPACE = 0;
+/** `#` or a non-ASCII byte: with SPACE, ends a simple hosts line's name. */
 const NAME_STOP = 1;
 /** Any other byte that is none of the below. */
 const OTHER = 2;
@@ -43,10 +45,11 @@ export const ADDRESS_CODE = new Uint8Array(256).map((_, c) =>
 
 /**
  * Each byte's class for the WebAssembly kernel's shape checks (kernel.ts copies it into its
- * memory): what ends a hostname, hyphen, dot, `[a-z0-9]`, `[A-Z]`, anything else.
+ * memory): whitespace, what else ends a hostname, hyphen, dot, `[a-z0-9]`, `[A-Z]`, anything else.
  */
 export const BYTE_CLASS = new Uint8Array(256).map((_, c) => {
-  if (c === 35 || c >= 128 || isWhitespaceCode(c)) return NAME_STOP;
+  if (c < 128 && isWhitespaceCode(c)) return SPACE;
+  if (c === 35 || c >= 128) return NAME_STOP;
   if (c === 45) return HYPHEN;
   if (c === 46) return DOT;
   if (c >= 65 && c <= 90) return UPPER;
