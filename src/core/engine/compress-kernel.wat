@@ -130,22 +130,29 @@
         (br $next)))
     (i32.const 1))
 
-  ;; Adds b[s, e); 1 when it was not there yet.
-  (func $add (param $s i32) (param $e i32) (result i32)
-    (local $h i32) (local $i i32) (local $slot i32) (local $k i32) (local $p i32) (local $bit i32)
-    (local.set $h (call $hash (i32.const 0x811c9dc5) (local.get $s) (local.get $e)))
+  ;; The address of the slot for b[s, e), whose hash is h: the slot of its entry, or the empty
+  ;; slot where it would go.
+  (func $slotOf (param $s i32) (param $e i32) (param $h i32) (result i32)
+    (local $i i32) (local $slot i32)
     (local.set $i (i32.and (call $home (local.get $h)) (global.get $mask)))
-    (block $empty
+    (block $found
       (loop $probe
         (local.set $slot (i32.load (i32.add (global.get $slots) (i32.shl (local.get $i) (i32.const 2)))))
-        (br_if $empty (i32.eqz (local.get $slot)))
+        (br_if $found (i32.eqz (local.get $slot)))
         (if (i32.eq (i32.load (i32.add (global.get $entries)
                                        (i32.sub (i32.mul (local.get $slot) (i32.const 12)) (i32.const 4))))
                     (local.get $h))
-          (then (if (call $equals (local.get $s) (local.get $e) (i32.sub (local.get $slot) (i32.const 1)))
-                  (then (return (i32.const 0))))))
+          (then (br_if $found (call $equals (local.get $s) (local.get $e) (i32.sub (local.get $slot) (i32.const 1))))))
         (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (global.get $mask)))
         (br $probe)))
+    (i32.add (global.get $slots) (i32.shl (local.get $i) (i32.const 2))))
+
+  ;; Adds b[s, e); 1 when it was not there yet.
+  (func $add (param $s i32) (param $e i32) (result i32)
+    (local $h i32) (local $at i32) (local $k i32) (local $p i32) (local $bit i32)
+    (local.set $h (call $hash (i32.const 0x811c9dc5) (local.get $s) (local.get $e)))
+    (local.set $at (call $slotOf (local.get $s) (local.get $e) (local.get $h)))
+    (if (i32.load (local.get $at)) (then (return (i32.const 0))))
     (local.set $k (global.get $entryCount))
     ;; At most half full: the entries region holds capacity / 2.
     (if (i32.ge_u (i32.shl (local.get $k) (i32.const 1)) (global.get $mask)) (then (unreachable)))
@@ -154,8 +161,7 @@
     (i32.store offset=4 (local.get $p) (local.get $e))
     (i32.store offset=8 (local.get $p) (local.get $h))
     (global.set $entryCount (i32.add (local.get $k) (i32.const 1)))
-    (i32.store (i32.add (global.get $slots) (i32.shl (local.get $i) (i32.const 2)))
-               (i32.add (local.get $k) (i32.const 1)))
+    (i32.store (local.get $at) (i32.add (local.get $k) (i32.const 1)))
     (local.set $bit (i32.shr_u (i32.mul (local.get $h) (i32.const 0x9e3779b1)) (global.get $filterShift)))
     (local.set $p (i32.add (global.get $filter) (i32.shl (i32.shr_u (local.get $bit) (i32.const 5)) (i32.const 2))))
     (i32.store (local.get $p) (i32.or (i32.load (local.get $p)) (i32.shl (i32.const 1) (local.get $bit))))
@@ -163,25 +169,13 @@
 
   ;; Whether b[s, e), whose hash is h, is in the table.
   (func $has (param $s i32) (param $e i32) (param $h i32) (result i32)
-    (local $i i32) (local $slot i32) (local $bit i32)
+    (local $bit i32)
     (local.set $bit (i32.shr_u (i32.mul (local.get $h) (i32.const 0x9e3779b1)) (global.get $filterShift)))
     (if (i32.eqz (i32.and (i32.load (i32.add (global.get $filter)
                                              (i32.shl (i32.shr_u (local.get $bit) (i32.const 5)) (i32.const 2))))
                           (i32.shl (i32.const 1) (local.get $bit))))
       (then (return (i32.const 0))))
-    (local.set $i (i32.and (call $home (local.get $h)) (global.get $mask)))
-    (block $empty
-      (loop $probe
-        (local.set $slot (i32.load (i32.add (global.get $slots) (i32.shl (local.get $i) (i32.const 2)))))
-        (br_if $empty (i32.eqz (local.get $slot)))
-        (if (i32.eq (i32.load (i32.add (global.get $entries)
-                                       (i32.sub (i32.mul (local.get $slot) (i32.const 12)) (i32.const 4))))
-                    (local.get $h))
-          (then (if (call $equals (local.get $s) (local.get $e) (i32.sub (local.get $slot) (i32.const 1)))
-                  (then (return (i32.const 1))))))
-        (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (global.get $mask)))
-        (br $probe)))
-    (i32.const 0))
+    (i32.ne (i32.load (call $slotOf (local.get $s) (local.get $e) (local.get $h))) (i32.const 0)))
 
   ;; Adds an output line: the range [s, e), with its hostname [hs, he) or -1.
   (func $push (export "push") (param $s i32) (param $e i32) (param $hs i32) (param $he i32)
@@ -533,19 +527,19 @@
       (br $label))
     (i32.const 0))
 
-  ;; Adds the path hash h to the set at $psl (slots hold h | 1, 0 is empty).
-  (func $pslAdd (param $psl i32) (param $mask i32) (param $h i32)
+  ;; The address of the slot for the path hash h in the set at $set (`pslNodeSet`: slots hold
+  ;; h | 1, 0 is empty): the one holding it, or the empty one where it would go.
+  (func $setSlot (param $set i32) (param $mask i32) (param $h i32) (result i32)
     (local $i i32) (local $slot i32)
-    (local.set $h (i32.or (local.get $h) (i32.const 1)))
-    (local.set $i (i32.and (call $home (local.get $h)) (local.get $mask)))
+    (local.set $i (i32.and (call $home (i32.or (local.get $h) (i32.const 1))) (local.get $mask)))
     (block $found
       (loop $probe
-        (local.set $slot (i32.load (i32.add (local.get $psl) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $slot (i32.load (i32.add (local.get $set) (i32.shl (local.get $i) (i32.const 2)))))
         (br_if $found (i32.eqz (local.get $slot)))
-        (br_if $found (i32.eq (local.get $slot) (local.get $h)))
+        (br_if $found (i32.eq (local.get $slot) (i32.or (local.get $h) (i32.const 1))))
         (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (local.get $mask)))
         (br $probe)))
-    (i32.store (i32.add (local.get $psl) (i32.shl (local.get $i) (i32.const 2))) (local.get $h)))
+    (i32.add (local.get $set) (i32.shl (local.get $i) (i32.const 2))))
 
   ;; kernel.ts, `pslNodeSet`: every node of the rules trie whose text (psl-data.ts, PSL_RULES, as
   ;; UTF-8) is at [t, te) into the zeroed set at $psl. A line per top-level label,
@@ -572,7 +566,8 @@
             (local.set $at (i32.add (local.get $at) (i32.const 1)))
             (br $next)))
         (local.set $h (call $hash (i32.const 0x811c9dc5) (local.get $i) (local.get $at)))
-        (call $pslAdd (local.get $psl) (local.get $mask) (local.get $h))
+        (i32.store (call $setSlot (local.get $psl) (local.get $mask) (local.get $h))
+                   (i32.or (local.get $h) (i32.const 1)))
         (local.set $at (i32.add (local.get $at) (i32.const 2)))
         (local.set $sp (local.get $stack))
         (block $children
@@ -598,25 +593,17 @@
                 (br $next)))
             (local.set $h (call $hash (i32.load (i32.sub (local.get $sp) (i32.const 4)))
                                       (local.get $i) (local.get $at)))
-            (call $pslAdd (local.get $psl) (local.get $mask) (local.get $h))
+            (i32.store (call $setSlot (local.get $psl) (local.get $mask) (local.get $h))
+                       (i32.or (local.get $h) (i32.const 1)))
             (local.set $at (i32.add (local.get $at) (i32.const 2)))
             (br $child)))
         ;; Past the line's end.
         (local.set $i (i32.add (local.get $at) (i32.const 1)))
         (br $line))))
 
-  ;; Whether the hash h is in the set at $set (`pslNodeSet`: slots hold h | 1, 0 is empty).
+  ;; Whether the path hash h is in the set at $set.
   (func $setHas (param $set i32) (param $mask i32) (param $h i32) (result i32)
-    (local $i i32) (local $slot i32)
-    (local.set $h (i32.or (local.get $h) (i32.const 1)))
-    (local.set $i (i32.and (call $home (local.get $h)) (local.get $mask)))
-    (loop $probe
-      (local.set $slot (i32.load (i32.add (local.get $set) (i32.shl (local.get $i) (i32.const 2)))))
-      (if (i32.eqz (local.get $slot)) (then (return (i32.const 0))))
-      (if (i32.eq (local.get $slot) (local.get $h)) (then (return (i32.const 1))))
-      (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (local.get $mask)))
-      (br $probe))
-    (i32.const 0))
+    (i32.ne (i32.load (call $setSlot (local.get $set) (local.get $mask) (local.get $h))) (i32.const 0)))
 
   ;; splitText (load/split.ts) of the list b[from, to), trimmed, without line numbers: each run
   ;; of CR/LF ends a line; the lines' ranges go to start and end. Returns how many lines
@@ -719,7 +706,7 @@
         (br $octet)))
     (i32.eq (local.get $octets) (i32.const 4)))
 
-  ;; Whether b[s, e) is one of the names at $mods (validate.ts, `modifierNames`: each name's
+  ;; Whether b[s, e) is one of the names at $mods (validate.ts, `MODIFIER_NAMES`: each name's
   ;; length in a byte, then its bytes; a 0 length ends them).
   (func $isModifier (param $mods i32) (param $s i32) (param $e i32) (result i32)
     (local $len i32) (local $i i32)

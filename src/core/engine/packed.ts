@@ -51,18 +51,8 @@ const encoder = new TextEncoder();
 // A BOM inside the list is a character of its line, as in the list read as text.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** The text of bytes `[s, e)`: ASCII without the decoder's per-call cost. */
+/** The text of bytes `[s, e)`. */
 export function decodeRange(bytes: Uint8Array, s: number, e: number): string {
-  if (e - s <= 64) {
-    let ascii = true;
-    for (let i = s; i < e; i += 1) {
-      if (bytes[i] >= 128) {
-        ascii = false;
-        break;
-      }
-    }
-    if (ascii) return String.fromCharCode.apply(null, bytes.subarray(s, e) as unknown as number[]);
-  }
   return decoder.decode(bytes.subarray(s, e));
 }
 
@@ -126,6 +116,9 @@ export function packStrings(texts: string[]): PackedLines {
   });
   return packedLines(bytes, used, start, end);
 }
+
+/** A list in either form as strings. */
+export const asLines = (list: ListData): Lines => (isPacked(list) ? unpackLines(list) : list);
 
 /** The same list as strings. */
 export function unpackLines(list: PackedLines): Lines {

@@ -12,15 +12,11 @@ import { align, copyList, KERNEL_BASE, PSL_NODE_SLOTS, pslNodeSet } from './kern
 const UNDECIDED = 0;
 const KEPT = 1;
 
-let names: Uint8Array | undefined;
-
 /** SUPPORTED_MODIFIERS for the kernel: each name's length in a byte, then its bytes; a 0 ends them. */
-function modifierNames(): Uint8Array {
-  if (names !== undefined) return names;
-  const bytes = [...SUPPORTED_MODIFIERS].flatMap((name) => [name.length, ...new TextEncoder().encode(name)]);
-  names = Uint8Array.from([...bytes, 0]);
-  return names;
-}
+const MODIFIER_NAMES = Uint8Array.from([
+  ...[...SUPPORTED_MODIFIERS].flatMap((name) => [name.length, ...new TextEncoder().encode(name)]),
+  0,
+]);
 
 /**
  * Per line, what `fullRuleProblem` decides for the validators without allowIp where the
@@ -34,7 +30,7 @@ function modifierNames(): Uint8Array {
  */
 export function kernelVerdicts(lines: PackedLines): Uint8Array | null {
   const n = lines.start.length;
-  const mods = modifierNames();
+  const mods = MODIFIER_NAMES;
   const inStart = align(KERNEL_BASE + lines.used);
   const inEnd = inStart + 4 * n;
   const flags = inEnd + 4 * n;

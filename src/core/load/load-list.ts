@@ -2,6 +2,7 @@ import type { SourceReader } from './source-reader.js';
 import type { Lines } from '../transforms/lines.js';
 import { concatLines, keepWhere, packOrigin } from '../transforms/lines.js';
 import {
+  asLines,
   concatPacked,
   isPacked,
   keepWherePacked,
@@ -10,7 +11,6 @@ import {
   packBytes,
   packText,
   slicePacked,
-  unpackLines,
   type ListData,
   type PackedLines,
 } from '../engine/packed.js';
@@ -233,8 +233,4 @@ function countZeros(keep: Uint8Array, from: number, to: number): number {
   let n = 0;
   for (let i = from; i < to; i += 1) n += 1 - keep[i];
   return n;
-}
-
-function asLines(list: ListData): Lines {
-  return isPacked(list) ? unpackLines(list) : list;
 }

@@ -65,11 +65,6 @@ export function isJustDomain(line: string): boolean {
   return line.includes('.') && DOMAIN_RE.test(line);
 }
 
-/** `[a-z0-9-.]`, the characters of a plain `||hostname^` rule's hostname. */
-export function isHostPatternCode(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46;
-}
-
 /**
  * The hostname of a rule that is exactly `||hostname^` with a lowercase
  * `[a-z0-9-.]` hostname and no surrounding whitespace; null for anything else.
@@ -80,7 +75,7 @@ export function plainHostRuleHostname(line: string): string | null {
   if (n < 4 || line.charCodeAt(0) !== 124 || line.charCodeAt(1) !== 124 || line.charCodeAt(n - 1) !== 94) return null;
   for (let i = 2; i < n - 1; i += 1) {
     const c = line.charCodeAt(i);
-    if (!isHostPatternCode(c)) return null;
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46)) return null;
   }
   return line.substring(2, n - 1);
 }
@@ -111,36 +106,6 @@ export function etcHostsHostnames(line: string): string[] {
 /** True when the text holds any non-ASCII character. */
 export function containsNonAscii(text: string): boolean {
   return NON_ASCII_RE.test(text);
-}
-
-export interface RuleTokens {
-  pattern: string;
-  options: string | null;
-  allow: boolean;
-}
-
-/**
- * Splits a rule into pattern and modifier text at the last unescaped `$`.
- * Returns null for a rule too short to have a pattern (empty, or a lone `@@`).
- */
-export function parseRuleTokens(ruleText: string): RuleTokens | null {
-  let start = 0;
-  let allow = false;
-  if (ruleText.startsWith('@@')) {
-    allow = true;
-    start = 2;
-  }
-  if (ruleText.length <= start) return null;
-  const pattern = ruleText.substring(start);
-  if (pattern.startsWith('/') && pattern.endsWith('/') && !pattern.includes('replace=')) {
-    return { pattern, options: null, allow };
-  }
-  for (let i = ruleText.length - 1; i >= start; i -= 1) {
-    if (ruleText.charCodeAt(i) === 36 /* $ */ && !((i > start && ruleText.charCodeAt(i - 1) === 92) /* \ */)) {
-      return { pattern: ruleText.substring(start, i), options: ruleText.substring(i + 1), allow };
-    }
-  }
-  return { pattern, options: null, allow };
 }
 
 export interface RuleOption {
@@ -179,18 +144,29 @@ export function splitEscaped(str: string, delimiter: string, escapeChar: string)
   return parts;
 }
 
-/** Parses an adblock-style rule lexically; null when it is too short to be one. */
+/**
+ * Parses an adblock-style rule lexically: pattern and modifier text split at the last unescaped
+ * `$`. Null for a rule too short to have a pattern (empty, or a lone `@@`).
+ */
 export function parseAdblockRule(ruleText: string): AdblockRule | null {
-  const tokens = parseRuleTokens(ruleText.trim());
-  if (!tokens) return null;
-  const rule: AdblockRule = {
-    pattern: tokens.pattern,
-    allow: tokens.allow,
-    options: null,
-    hostname: plainHostRuleHostname(tokens.pattern),
-  };
-  if (tokens.options) {
-    const parts = splitEscaped(tokens.options, ',', '\\');
+  const text = ruleText.trim();
+  const allow = text.startsWith('@@');
+  const start = allow ? 2 : 0;
+  if (text.length <= start) return null;
+  let pattern = text.substring(start);
+  let options: string | null = null;
+  if (!(pattern.startsWith('/') && pattern.endsWith('/') && !pattern.includes('replace='))) {
+    for (let i = text.length - 1; i >= start; i -= 1) {
+      if (text.charCodeAt(i) === 36 /* $ */ && !((i > start && text.charCodeAt(i - 1) === 92) /* \ */)) {
+        pattern = text.substring(start, i);
+        options = text.substring(i + 1);
+        break;
+      }
+    }
+  }
+  const rule: AdblockRule = { pattern, allow, options: null, hostname: plainHostRuleHostname(pattern) };
+  if (options) {
+    const parts = splitEscaped(options, ',', '\\');
     if (parts.length > 0) {
       rule.options = parts.map((part) => {
         // Only the first `=` separates; text after a second `=` is dropped, as in the reference.

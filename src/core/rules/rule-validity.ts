@@ -25,10 +25,6 @@ const EXACT_LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?';
 const EXACT_DOMAIN_RE = new RegExp(`^(?:\\|\\|)?(?:\\*\\.|\\.)?(${EXACT_LABEL}(?:\\.${EXACT_LABEL})*\\.?)\\^\\|?$`);
 const CARET_END_RE = /\^\|?$/;
 
-/** Reasons the WebAssembly kernel's verdicts also tell (codes 2 and 3 of `verdicts`). */
-const IP_NOT_ALLOWED = 'IP address is not allowed';
-const NON_DOMAIN_CHARACTERS = 'contains characters that cannot be in a domain name';
-
 /**
  * tldts' options for a clean hostname (see cleanHostname): it is its own hostname, valid and no
  * IP address, so tldts need not look for one, check it or tell it from a URL.
@@ -106,7 +102,7 @@ function adblockRuleProblem(ruleText: string, opts: ValidityOptions): string | n
 
   let toTest = pattern;
   if (toTest.startsWith('://')) toTest = toTest.replace(/^[:/]+/, '');
-  if (!DOMAIN_CHARS_RE.test(toTest)) return NON_DOMAIN_CHARACTERS;
+  if (!DOMAIN_CHARS_RE.test(toTest)) return 'contains characters that cannot be in a domain name';
 
   const ipProblem = ipPatternProblem(pattern, opts, hasDenyallow);
   if (ipProblem) return ipProblem;
@@ -115,7 +111,7 @@ function adblockRuleProblem(ruleText: string, opts: ValidityOptions): string | n
   if (candidate.startsWith('||')) candidate = candidate.slice(2);
   else if (candidate.startsWith('|')) candidate = candidate.slice(1);
   candidate = candidate.replace(CARET_END_RE, '');
-  if (isIpCandidate(candidate)) return opts.allowIp ? null : IP_NOT_ALLOWED;
+  if (isIpCandidate(candidate)) return opts.allowIp ? null : 'IP address is not allowed';
 
   const sepIdx = pattern.indexOf('^');
   const wildcardIdx = pattern.indexOf('*');
