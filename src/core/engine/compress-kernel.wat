@@ -114,14 +114,6 @@
       (then (return (i32.const 0))))
     (block $done
       (loop $next
-        (br_if $done (i32.gt_s (i32.add (local.get $j) (i32.const 8)) (local.get $n)))
-        (if (i64.ne (i64.load (i32.add (local.get $ks) (local.get $j)))
-                    (i64.load (i32.add (local.get $s) (local.get $j))))
-          (then (return (i32.const 0))))
-        (local.set $j (i32.add (local.get $j) (i32.const 8)))
-        (br $next)))
-    (block $done
-      (loop $next
         (br_if $done (i32.ge_s (local.get $j) (local.get $n)))
         (if (i32.ne (i32.load8_u (i32.add (local.get $ks) (local.get $j)))
                     (i32.load8_u (i32.add (local.get $s) (local.get $j))))

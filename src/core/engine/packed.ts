@@ -43,10 +43,6 @@ export function isPacked(list: ListData): list is PackedLines {
   return (list as PackedLines).bytes !== undefined;
 }
 
-export function lineCount(list: ListData): number {
-  return isPacked(list) ? list.start.length : list.text.length;
-}
-
 const encoder = new TextEncoder();
 // A BOM inside the list is a character of its line, as in the list read as text.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -69,18 +65,8 @@ export function lineText(list: PackedLines, i: number): string {
  */
 export function packText(text: string): PackedLines | null {
   if (!text.isWellFormed()) return null;
-  const trimmed = text.trim();
-  // Room after the bytes, for the text a rewrite appends: twice the units, as much again for
-  // ASCII; pages of it left unwritten cost no memory. Text that does not fit (mostly characters
-  // of three UTF-8 bytes) is encoded as it is, without room.
-  let bytes = new Uint8Array(trimmed.length * 2 + 1024);
-  const { read, written } = encoder.encodeInto(trimmed, bytes);
-  let used = written;
-  if (read < trimmed.length) {
-    bytes = encoder.encode(trimmed);
-    used = bytes.length;
-  }
-  return splitInKernel(bytes, used, 0, used);
+  const bytes = encoder.encode(text.trim());
+  return splitInKernel(bytes, bytes.length, 0, bytes.length);
 }
 
 /**
@@ -122,17 +108,12 @@ export const asLines = (list: ListData): Lines => (isPacked(list) ? unpackLines(
 
 /** The same list as strings. */
 export function unpackLines(list: PackedLines): Lines {
-  const n = list.start.length;
-  const text = new Array<string>(n);
-  // One decode of the joined lines, split again, is much cheaper than a decode per line.
+  // One decode of the joined lines, split again, is much cheaper than a decode per line; a line
+  // holding a break (a header's) makes the parts too many.
   const joined = joinInKernel(list);
   const parts = joined === null ? [] : decoder.decode(joined).split('\n');
-  if (parts.length === n) {
-    for (let i = 0; i < n; i += 1) text[i] = parts[i];
-  } else {
-    for (let i = 0; i < n; i += 1) text[i] = lineText(list, i);
-  }
-  return { text };
+  if (parts.length === list.start.length) return { text: parts };
+  return { text: Array.from({ length: list.start.length }, (_, i) => lineText(list, i)) };
 }
 
 /**

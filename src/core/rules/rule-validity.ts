@@ -132,6 +132,14 @@ function adblockRuleProblem(ruleText: string, opts: ValidityOptions): string | n
   return null;
 }
 
+const LETTER = 1;
+const DOT = 2;
+const INVALID = 4;
+/** `cleanHostname`'s classes of bytes (the kernel reads them too): `[a-z]`, a dot, `[0-9-]` (0), anything else. */
+export const HOST_CODE = new Uint8Array(256).map((_, c) =>
+  c >= 97 && c <= 122 ? LETTER : c === 46 ? DOT : (c >= 48 && c <= 57) || c === 45 ? 0 : INVALID,
+);
+
 /**
  * True for `[a-z0-9-]` labels that start and end with a letter or digit, at most 63
  * long, 253 in all, with at least one letter (so never an IP address). For such a
@@ -144,32 +152,19 @@ export function cleanHostname(host: string): boolean {
   let letter = false;
   let start = 0;
   for (let i = 0; i <= n; i += 1) {
-    const c = i < n ? host.charCodeAt(i) : 46;
-    if (c === 46) {
+    const code = i < n ? (HOST_CODE[host.charCodeAt(i)] ?? INVALID) : DOT;
+    if (code === DOT) {
       const len = i - start;
       if (len === 0 || len > 63 || host.charCodeAt(start) === 45 || host.charCodeAt(i - 1) === 45) return false;
       start = i + 1;
-    } else if (c >= 97 && c <= 122) {
+    } else if (code === LETTER) {
       letter = true;
-    } else if (!((c >= 48 && c <= 57) || c === 45)) {
+    } else if (code === INVALID) {
       return false;
     }
   }
   return letter;
 }
-
-const LETTER = 1;
-const DOT = 2;
-const INVALID = 4;
-/**
- * `cleanHostname`'s classes of bytes, for the WebAssembly kernel: a lowercase letter, a dot,
- * a digit or hyphen (0), or anything else.
- */
-export const HOST_CODE = new Uint8Array(256).fill(INVALID);
-for (let c = 97; c <= 122; c += 1) HOST_CODE[c] = LETTER;
-for (let c = 48; c <= 57; c += 1) HOST_CODE[c] = 0;
-HOST_CODE[45] = 0;
-HOST_CODE[46] = DOT;
 
 /** DOMAIN_CHARS_RE as a byte table, for the WebAssembly kernel. */
 export const DOMAIN_CHAR = new Uint8Array(256).map((_, c) => (DOMAIN_CHARS_RE.test(String.fromCharCode(c)) ? 1 : 0));
