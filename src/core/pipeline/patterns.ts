@@ -21,33 +21,6 @@ export function canonicalCase(text: string): string {
   });
 }
 
-/**
- * A `*` wildcard matched as the reference's `^a[\s\S]*b…$` with the `i` flag, without
- * backtracking: the first part must start the line, the last end it, and each part between
- * is found at its leftmost place after the one before (the leftmost place is never worse
- * for the parts after it). Each part is searched once, left to right, from where the one
- * before ended, and nothing is revisited: the work is bounded by the line's length times the
- * pattern's, so `a*a*a*a*b` over a long line of `a`s answers at once instead of never.
- */
-export function wildcardMatcher(text: string): (canonicalLine: string) => boolean {
-  const parts = canonicalCase(text).split(/\*+/);
-  const first = parts[0];
-  const last = parts[parts.length - 1];
-  const middle = parts.slice(1, -1).filter((p) => p.length > 0);
-  const least = first.length + last.length;
-  return (line) => {
-    if (line.length < least || !line.startsWith(first) || !line.endsWith(last)) return false;
-    let at = first.length;
-    const end = line.length - last.length;
-    for (const part of middle) {
-      const found = line.indexOf(part, at);
-      if (found < 0 || found + part.length > end) return false;
-      at = found + part.length;
-    }
-    return true;
-  };
-}
-
 /** Compiles one pattern with the reference's rules (regex and wildcard are case-insensitive). */
 export function compilePattern(text: string): LinePattern {
   if (text.startsWith('/') && text.endsWith('/') && text.length > 2) {
@@ -59,11 +32,27 @@ export function compilePattern(text: string): LinePattern {
     }
     return { text, test: (line) => re.test(line) };
   }
-  if (text.includes('*')) {
-    const matches = wildcardMatcher(text);
-    return { text, test: (line) => matches(canonicalCase(line)) };
-  }
-  return { text, test: (line) => line.includes(text) };
+  if (!text.includes('*')) return { text, test: (line) => line.includes(text) };
+  // The reference's `^a[\s\S]*b…$` with the `i` flag, without backtracking: the first part must
+  // start the line, the last end it, and each part between is found at its leftmost place after
+  // the one before (never worse for the parts after it). Nothing is revisited, so `a*a*a*a*b`
+  // over a long line of `a`s answers at once instead of never.
+  const parts = canonicalCase(text).split(/\*+/);
+  const first = parts[0];
+  const last = parts[parts.length - 1];
+  const middle = parts.slice(1, -1).filter((p) => p.length > 0);
+  const test = (line: string) => {
+    if (line.length < first.length + last.length || !line.startsWith(first) || !line.endsWith(last)) return false;
+    let at = first.length;
+    const end = line.length - last.length;
+    for (const part of middle) {
+      const found = line.indexOf(part, at);
+      if (found < 0 || found + part.length > end) return false;
+      at = found + part.length;
+    }
+    return true;
+  };
+  return { text, test: (line) => test(canonicalCase(line)) };
 }
 
 /** No pattern: larger than any index. */
@@ -180,14 +169,6 @@ function prefilterSource(text: string, isRegex: boolean): string | null {
  */
 const PREFILTER_CHARS = 4_000;
 
-/** A regex or wildcard pattern with its place in the set's order. */
-interface Special {
-  index: number;
-  /** The prefilter this pattern can match only behind, or -1. */
-  filter: number;
-  pattern: LinePattern;
-}
-
 /**
  * A compiled set of patterns that names, for a line, the first pattern in the given order that
  * matches it. Plain substrings share one automaton; regexes and the wildcards' longest literal
@@ -198,7 +179,8 @@ export class PatternSet {
   readonly size: number;
   private readonly texts: string[];
   private readonly plain: SubstringAutomaton;
-  private readonly special: Special[] = [];
+  /** The regexes and wildcards, in order, each with the prefilter it can match only behind, or -1. */
+  private readonly special: { index: number; filter: number; pattern: LinePattern }[] = [];
   private readonly prefilters: RegExp[];
 
   constructor(texts: readonly string[]) {
