@@ -1,6 +1,6 @@
 import type { Configuration, SourceConfig } from '../config/schema.js';
 import type { SourceReader } from '../load/source-reader.js';
-import type { Transformation, TransformContext } from '../transforms/types.js';
+import type { TransformContext } from '../transforms/types.js';
 import type { CompileEvent, EventSink, Scope } from './events.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { CompileReport, RemovedLine } from './report.js';
@@ -131,8 +131,6 @@ function filterStep(run: Run, scope: Scope, lines: List, set: PatternSet | null,
   });
 }
 
-type Filterable = Pick<SourceConfig, 'exclusions' | 'exclusions_sources' | 'inclusions' | 'inclusions_sources'>;
-
 /**
  * The compiled set of these patterns and pattern files. Configurations give many sources the same
  * exclusion files: each set is read and compiled once per compile.
@@ -167,7 +165,7 @@ function asSourceError(source: string, e: unknown, signal: AbortSignal, role: Li
   return new SourceError(source, (e as Error)?.message ?? String(e), { cause: e, role });
 }
 
-async function applyScope(run: Run, scope: Scope, lines: List, cfg: Filterable & { transformations?: string[] }) {
+async function applyScope(run: Run, scope: Scope, lines: List, cfg: SourceConfig | Configuration) {
   const [exclusions, inclusions] = await Promise.all([
     patternSet(run, 'exclusions file', cfg.exclusions, cfg.exclusions_sources),
     patternSet(run, 'inclusions file', cfg.inclusions, cfg.inclusions_sources),
@@ -178,7 +176,7 @@ async function applyScope(run: Run, scope: Scope, lines: List, cfg: Filterable &
   const where = scope.kind === 'global' ? 'list' : `source ${scope.index + 1}`;
   const note = (why: string | null, then: string) => why !== null && info(run, `${where}: ${why}, so ${then}`);
   if (scope.kind === 'global') note(run.engine.fallback(out), 'it compiles on strings');
-  for (const t of planTransformations((cfg.transformations ?? []) as Transformation['name'][])) {
+  for (const t of planTransformations(cfg.transformations ?? [])) {
     const input = out;
     const fast = run.engine.fallback(input) === null;
     const why = run.engine.fallback(input, t);
@@ -202,7 +200,6 @@ async function compileSource(
   total: number,
   turn: Promise<unknown>,
 ): Promise<List | null> {
-  const scope: Scope = { kind: 'source', index, source: source.source };
   run.emit({ type: 'source:start', index, source: source.source });
   const started = performance.now();
   let lines: List;
@@ -226,7 +223,7 @@ async function compileSource(
   if (run.report) run.report.sources[index] = { source: source.source, lineCount, durationMs };
   const why = run.engine.fallback(lines);
   if (why !== null) info(run, `source ${index + 1}: ${why}, so it and the whole list compile on strings`);
-  const out = await applyScope(run, scope, lines, source);
+  const out = await applyScope(run, { kind: 'source', index, source: source.source }, lines, source);
   run.emit({ type: 'progress', phase: 'load', completed: index + 1, total });
   return out;
 }
