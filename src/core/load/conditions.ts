@@ -17,21 +17,16 @@ export class ConditionError extends Error {
   }
 }
 
-function bracketsBalanced(s: string): boolean {
-  let depth = 0;
-  for (const c of s) {
-    if (c === '(') depth += 1;
-    else if (c === ')') depth -= 1;
-    if (depth < 0) return false;
-  }
-  return depth === 0;
-}
-
 /** Evaluates a condition expression; throws on an empty one or unbalanced brackets. */
 export function evaluateCondition(raw: string): boolean {
   if (!raw) throw new Error('empty condition');
   const expr = raw.trim();
-  if (!bracketsBalanced(expr)) throw new Error(`incorrect brackets: ${expr}`);
+  let depth = 0;
+  for (const c of expr) {
+    depth += c === '(' ? 1 : c === ')' ? -1 : 0;
+    if (depth < 0) break;
+  }
+  if (depth !== 0) throw new Error(`incorrect brackets: ${expr}`);
   const open = expr.lastIndexOf('(');
   if (open !== -1) {
     const close = expr.indexOf(')', open);
