@@ -99,15 +99,15 @@ export function conditionMask(count: number, directives: readonly Directive[]): 
           throw new ConditionError(`invalid directive '${directives[elseAt].text}'`, at(elseAt));
         }
         const middle = elseAt === -1 ? end : elseAt;
+        // The branch not taken goes, with the directives; without `!#else`, `middle` is `end`.
         if (matched) {
           walk(d + 1, middle);
-          keep.fill(0, at(middle), at(end));
+          keep.fill(0, at(middle), at(end) + 1);
         } else {
-          keep.fill(0, index, at(middle));
-          if (elseAt !== -1) walk(elseAt + 1, end);
+          keep.fill(0, index, at(middle) + 1);
+          walk(middle + 1, end);
         }
         keep[index] = 0;
-        keep[at(middle)] = 0;
         keep[at(end)] = 0;
         d = end;
       } else if (text.startsWith(ELSE) || text.startsWith(ENDIF)) {

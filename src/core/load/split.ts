@@ -34,8 +34,7 @@ export function splitText(text: string, withNumbers: boolean): SplitText {
   let lineNo = 1 + countBreaks(text, 0, lead);
   let i = 0;
   numbers[0] = lineNo;
-  BREAKS_RE.lastIndex = 0;
-  for (let m = BREAKS_RE.exec(body); m !== null; m = BREAKS_RE.exec(body)) {
+  for (const m of body.matchAll(BREAKS_RE)) {
     lineNo += countBreaks(body, m.index, m.index + m[0].length);
     i += 1;
     numbers[i] = lineNo;
