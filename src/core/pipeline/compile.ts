@@ -69,7 +69,7 @@ interface Run {
   /** Where removed lines go: the report's list, or the caller's `onRemoved`; null when nobody asks. */
   removed: ((line: RemovedLine) => void) | null;
   /** Exclusion and inclusion sets compiled so far, by what they were made from. */
-  patternSets: Map<string, Promise<PatternSet | null>>;
+  patternSets: Map<string, Promise<PatternSet>>;
 }
 
 function checkAborted(signal: AbortSignal): void {
@@ -114,8 +114,8 @@ function step(run: Run, scope: Scope, name: string, lines: List, fn: (ctx: Trans
   return out;
 }
 
-function filterStep(run: Run, scope: Scope, lines: List, set: PatternSet | null, exclude: boolean): List {
-  if (!set || set.size === 0) return lines;
+function filterStep(run: Run, scope: Scope, lines: List, set: PatternSet, exclude: boolean): List {
+  if (set.size === 0) return lines;
   const { engine } = run;
   return step(run, scope, exclude ? 'Exclusions' : 'Inclusions', lines, (ctx) => {
     const keep = new Uint8Array(engine.count(lines));
@@ -140,8 +140,7 @@ function patternSet(
   role: 'exclusions file' | 'inclusions file',
   patterns: string[] = [],
   sources: string[] = [],
-): Promise<PatternSet | null> {
-  if (patterns.length === 0 && sources.length === 0) return Promise.resolve(null);
+): Promise<PatternSet> {
   const key = JSON.stringify([role, patterns, sources]);
   let set = run.patternSets.get(key);
   if (!set) {
@@ -277,19 +276,16 @@ export async function compile(config: Configuration, options: CompileOptions): P
   };
   try {
     checkAborted(run.signal);
-    const total = config.sources.length;
     const turns: Promise<List | null>[] = [];
+    // The next source's turn comes when this one is done, whether it failed or not.
     config.sources.forEach((s, i) => {
-      const previous = turns[i - 1] ?? Promise.resolve();
-      // The next source's turn comes when this one is done, whether it failed or not.
-      turns.push(
-        compileSource(run, s, i, total, previous).catch((e: unknown) => {
-          controller.abort(e);
-          throw e;
-        }),
-      );
+      turns.push(compileSource(run, s, i, config.sources.length, turns[i - 1] ?? Promise.resolve()));
     });
-    const perSource = await Promise.all(turns);
+    // A source that fails stops the others.
+    const perSource = await Promise.all(turns).catch((e: unknown) => {
+      controller.abort(e);
+      throw e;
+    });
     const parts = config.sources.flatMap((source, i) => {
       const lines = perSource[i];
       return lines ? [engine.synthetic(sourceHeader(source), tracked), lines] : [];
@@ -299,11 +295,8 @@ export async function compile(config: Configuration, options: CompileOptions): P
     list = engine.concat([engine.synthetic(listHeader(config, compiledAt, options.compiler), tracked), list], tracked);
     const format = options.format ?? 'adblock';
     if (format !== 'adblock') {
-      const formatted = formatLines(
-        engine.lines(list),
-        format,
-        removalRecorder(run, { kind: 'global' }, `format:${format}`),
-      );
+      const recorder = removalRecorder(run, { kind: 'global' }, `format:${format}`);
+      const formatted = formatLines(engine.lines(list), format, recorder);
       list = engine.fromLines(formatted.lines);
       if (formatted.dropped > 0) {
         const message = `${formatted.dropped} rule(s) cannot be expressed in ${format} format and were left out`;

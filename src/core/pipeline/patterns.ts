@@ -6,15 +6,16 @@ export interface LinePattern {
   test(line: string): boolean;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range
+const ASCII = /^[\x00-\x7f]*$/;
+
 /**
  * `text` as a case-insensitive JavaScript regular expression without the `u` flag sees it
  * (ECMAScript Canonicalize): each code unit in upper case when that is one code unit, except
- * that nothing outside ASCII becomes ASCII (so `ſ` is not `s`, nor `ı` `i`). ASCII text takes
- * the fast path.
+ * that nothing outside ASCII becomes ASCII (so `ſ` is not `s`, nor `ı` `i`).
  */
 export function canonicalCase(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range
-  if (/^[\x00-\x7f]*$/.test(text)) return text.toUpperCase();
+  if (ASCII.test(text)) return text.toUpperCase();
   return text.replace(/[\s\S]/g, (unit) => {
     const upper = unit.toUpperCase();
     return upper.length !== 1 || (unit.charCodeAt(0) >= 128 && upper.charCodeAt(0) < 128) ? unit : upper;
@@ -154,8 +155,7 @@ function prefilterSource(text: string, isRegex: boolean): string | null {
   // Case-insensitive alternatives with characters outside ASCII (`ſ`, the Kelvin sign, ...) can
   // make V8's joined regex miss what each matches alone (`/ſ|S|S/i` fails on `s` in Node 20):
   // such a pattern, or one that may name such a character by an escape, is tried alone.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range
-  if (!/^[\x00-\x7f]*$/.test(text) || /\\[uxpPc0-9]/.test(text)) return null;
+  if (!ASCII.test(text) || /\\[uxpPc0-9]/.test(text)) return null;
   // Backreferences and named groups change meaning when group numbers shift or names meet.
   if (isRegex) return /\(\?<[^=!]/.test(text) ? null : text.slice(1, -1);
   const longest = text.split(/\*+/).reduce((a, b) => (b.length > a.length ? b : a));
