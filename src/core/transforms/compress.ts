@@ -35,7 +35,6 @@ export const compress: Transformation = {
   summary: 'converts hosts syntax to adblock syntax and removes rules covered by a parent domain',
   apply(lines, ctx) {
     const src = lines.text;
-    const tracked = lines.from !== undefined;
     const text: string[] = [];
     const from: number[] = [];
     const hostnames: (string | null)[] = [];
@@ -43,7 +42,7 @@ export const compress: Transformation = {
     const add = (rule: string, hostname: string | null, i: number) => {
       text.push(rule);
       hostnames.push(hostname);
-      if (tracked) from.push(lines.from![i]);
+      if (lines.from) from.push(lines.from[i]);
     };
     for (let i = 0; i < src.length; i += 1) {
       const found = otherCompressible(src[i]);
@@ -65,6 +64,6 @@ export const compress: Transformation = {
       if (parent === null) keep[i] = 1;
       else if (ctx.reporting) ctx.removed(text[i], from[i], 'redundant-hostname', `${host} is covered by ||${parent}^`);
     }
-    return keepWhere(tracked ? { text, from: Float64Array.from(from) } : { text }, keep);
+    return keepWhere(lines.from ? { text, from: Float64Array.from(from) } : { text }, keep);
   },
 };

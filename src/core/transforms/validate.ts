@@ -18,8 +18,7 @@ function validator(name: TransformationName, summary: string, opts: ValidityOpti
             input.text.map((t) => normalizeIpRule(t) ?? t),
           )
         : input;
-      const text = lines.text;
-      return dropWithAbove(lines, ctx, (i) => fullRuleProblem(text[i], opts), 'invalid-rule', [
+      return dropWithAbove(lines, ctx, (i) => fullRuleProblem(lines.text[i], opts), 'invalid-rule', [
         'comment-above-invalid',
         'directly above a removed rule',
       ]);
