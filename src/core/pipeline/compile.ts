@@ -230,9 +230,9 @@ async function compileSource(
 /**
  * The engine, chosen once: without the packed one, `stringEngine` alone compiles everything. Packed
  * lists carry no provenance, so a compile that lists removed lines (`-v`, `--report`) runs on
- * strings (2.4 times the packed time on the bench's realistic 300,000 lines), as does one where
- * WebAssembly is missing, which Compress, Deduplicate, splitting and joining run in on packed
- * lists; the log says so.
+ * strings (4.1 times the packed time on the realistic 300,000 lines, bench/RESULTS.md), as does
+ * one where WebAssembly is missing, which Compress, Deduplicate, splitting and joining run in on
+ * packed lists; the log says so.
  */
 function chooseEngine(packed: boolean, tracked: boolean, emit: EventSink): Engine<List> {
   if (!packed) return stringEngine as Engine<List>;
