@@ -1,4 +1,4 @@
-import { quickConfiguration } from '../core/config/read.js';
+import { quickConfiguration } from '../core/config/parse.js';
 import { ConfigError } from '../core/errors/config-error.js';
 import { InputError } from '../core/errors/input-error.js';
 import type { OutputFormat } from '../core/output/format.js';
