@@ -36,7 +36,7 @@ export function issuesOf(error: z.ZodError, raw?: unknown): ConfigIssue[] {
       const hint = didYouMean(input, TRANSFORMATION_NAMES) || ` Known: ${TRANSFORMATION_NAMES.join(', ')}.`;
       return { path, message: `unknown transformation "${input}".${hint}` };
     }
-    if (issue.code === 'invalid_type' && issue.input === undefined) return { path, message: 'is required' };
+    if (issue.code === 'invalid_type' && input === undefined) return { path, message: 'is required' };
     return { path, message: issue.message };
   });
 }

@@ -48,6 +48,7 @@ describe('configuration schema', () => {
     [{ ...ok, sources: [] }, /sources: Too small/],
     [{ name: 'L' }, /sources: is required/],
     [{ sources: [{ source: 'a' }] }, /name: is required/],
+    [{ ...ok, name: 5 }, /name: Invalid input: expected string, received number/],
     [
       { ...ok, transformations: ['Validate', 'ValidateAllowIp'] },
       /transformations: validation transformations cannot be combined: Validate, ValidateAllowIp/,
