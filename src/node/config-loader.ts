@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { formatOf, parseConfigText, validateConfiguration, type ValidatedConfig } from '../core/config/parse.js';
-import { ConfigError } from '../core/errors/config-error.js';
+import { ConfigError } from '../core/errors/index.js';
 
 export interface LoadedConfig extends ValidatedConfig {
   file: string;

@@ -4,7 +4,7 @@ import { parseRule } from './parse-rule.js';
 import { detectSyntax, type Syntax } from './syntax.js';
 import { strictProblem } from './strict.js';
 import { matchHostname } from './match.js';
-import { InputError } from '../errors/input-error.js';
+import { InputError } from '../errors/index.js';
 import { issueMessages } from './issues.js';
 import { validatorVerdicts, type ValidatorName, type ValidatorVerdict } from '../rules/validator-verdicts.js';
 

@@ -1,7 +1,7 @@
 import { AppListParser, DomainListParser, MethodListParser, StealthOptionListParser } from '@adguard/agtree';
 import { PARSER_OPTIONS, parseRule } from './parse-rule.js';
 import type { NodeType } from './node-types.js';
-import { InputError } from '../errors/input-error.js';
+import { InputError } from '../errors/index.js';
 
 export interface WalkNode {
   type: NodeType;

@@ -3,7 +3,7 @@ import { configurationSchema, sourceSchema, type Configuration } from './schema.
 import { closest, didYouMean } from './suggest.js';
 import { TRANSFORMATION_NAMES } from '../transforms/types.js';
 import { normalizeAliases } from './aliases.js';
-import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
+import { ConfigError, type ConfigIssue } from '../errors/index.js';
 
 /** The keys an object at `path` may have: a source's or the configuration's. */
 function knownKeys(path: readonly PropertyKey[]): string[] {

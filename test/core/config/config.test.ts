@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { parseConfigText, validateConfiguration, quickConfiguration } from '../../../src/core/config/parse.js';
-import { ConfigError } from '../../../src/core/errors/config-error.js';
+import { ConfigError } from '../../../src/core/errors/index.js';
 
 const ok = { name: 'L', sources: [{ source: 'a.txt' }] };
 const failure = (raw: unknown) => {
