@@ -5,33 +5,23 @@ import { TRANSFORMATION_NAMES } from '../transforms/types.js';
 import { normalizeAliases } from './aliases.js';
 import { ConfigError, type ConfigIssue } from '../errors/index.js';
 
-/** The keys an object at `path` may have: a source's or the configuration's. */
-function knownKeys(path: readonly PropertyKey[]): string[] {
-  const inSource = path.length === 2 && path[0] === 'sources';
-  return Object.keys(inSource ? sourceSchema.shape : configurationSchema.shape);
-}
-
-/** The value at `path` in `raw`. */
-function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
-  let value = raw;
-  for (const part of path) value = (value as Record<PropertyKey, unknown> | undefined)?.[part];
-  return value;
-}
-
 /** The issues of a failed validation of `raw`, each with a suggestion where a name looks mistyped. */
-export function issuesOf(error: z.ZodError, raw?: unknown): ConfigIssue[] {
+function issuesOf(error: z.ZodError, raw: unknown): ConfigIssue[] {
   return error.issues.map((issue) => {
     const path = z.core.toDotPath(issue.path);
     if (issue.code === 'unrecognized_keys') {
+      const inSource = issue.path.length === 2 && issue.path[0] === 'sources';
+      const known = Object.keys(inSource ? sourceSchema.shape : configurationSchema.shape);
       const keys = issue.keys
         .map((k) => {
-          const match = closest(k, knownKeys(issue.path));
+          const match = closest(k, known);
           return match === undefined ? `"${k}"` : `"${k}" (did you mean "${match}"?)`;
         })
         .join(', ');
       return { path, message: `unknown key${issue.keys.length > 1 ? 's' : ''} ${keys}` };
     }
-    const input = valueAt(raw, issue.path);
+    // The value at the issue's path (zod's final issues leave it out).
+    const input = issue.path.reduce<unknown>((v, part) => (v as Record<PropertyKey, unknown> | undefined)?.[part], raw);
     if (issue.code === 'invalid_value' && issue.path.includes('transformations') && typeof input === 'string') {
       const hint = didYouMean(input, TRANSFORMATION_NAMES) || ` Known: ${TRANSFORMATION_NAMES.join(', ')}.`;
       return { path, message: `unknown transformation "${input}".${hint}` };
@@ -90,20 +80,10 @@ export async function parseConfigText(text: string, format: ConfigFormat, file?:
  */
 function jsonWhere(message: string, text: string): string {
   const position = /at position (\d+)/.exec(message);
-  let line: number;
-  let column: number;
-  if (position) {
-    const at = Math.min(Number(position[1]), text.length);
-    const before = text.slice(0, at).split('\n');
-    line = before.length;
-    column = before[before.length - 1].length + 1;
-  } else if (/Unexpected end of JSON input/.test(message)) {
-    const lines = text.split('\n');
-    line = lines.length;
-    column = lines[lines.length - 1].length + 1;
-  } else {
-    return message;
-  }
+  if (!position && !/Unexpected end of JSON input/.test(message)) return message;
+  const before = text.slice(0, position ? Number(position[1]) : text.length).split('\n');
+  const line = before.length;
+  const column = before[before.length - 1].length + 1;
   const where = /\(line \d+ column \d+\)/.test(message) ? message : `${message} (line ${line} column ${column})`;
   return `${where}\n${codeFrame(text, line, column)}`;
 }
