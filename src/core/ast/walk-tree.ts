@@ -132,20 +132,20 @@ export function visitTree(
     sink.summary[node.type] = (sink.summary[node.type] ?? 0) + 1;
   }
   if (depth >= sink.maxDepth) return;
-  for (const childKey of CHILD_KEYS[node.type] ?? []) visitChild(node[childKey], childKey, depth + 1, sink);
+  for (const childKey of CHILD_KEYS[node.type] ?? []) {
+    const child = node[childKey];
+    if (Array.isArray(child)) {
+      child.forEach((c, i) => {
+        if (isNode(c)) visitTree(c, depth + 1, childKey, i, sink);
+      });
+    } else if (isNode(child)) visitTree(child, depth + 1, childKey, null, sink);
+  }
   if (node.type === 'Modifier') {
     const extra = modifierValueChildren(node);
-    if (extra) visitChild(extra[1], extra[0], depth + 1, sink);
+    if (extra && Array.isArray(extra[1])) {
+      for (const [i, c] of extra[1].entries()) visitTree(c, depth + 1, extra[0], i, sink);
+    } else if (extra) visitTree(extra[1] as AnyNode, depth + 1, extra[0], null, sink);
   }
-}
-
-/** Visits the node a child property holds, or each node of the array it holds. */
-function visitChild(child: unknown, key: string, depth: number, sink: WalkSink): void {
-  if (Array.isArray(child)) {
-    child.forEach((c, i) => {
-      if (isNode(c)) visitTree(c, depth, key, i, sink);
-    });
-  } else if (isNode(child)) visitTree(child, depth, key, null, sink);
 }
 
 /**
