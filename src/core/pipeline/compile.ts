@@ -14,9 +14,7 @@ import { PatternSet } from './patterns.js';
 import { listHeader, sourceHeader } from '../output/header.js';
 import { formatLines, type OutputFormat } from '../output/format.js';
 import { isComment } from '../rules/rule-text.js';
-import { type ListRole, SourceError } from '../errors/source-error.js';
-import { AbortedError } from '../errors/aborted-error.js';
-import { FlcError } from '../errors/flc-error.js';
+import { type ListRole, SourceError, AbortedError, FlcError } from '../errors/index.js';
 
 export interface CompileOptions {
   reader: SourceReader;

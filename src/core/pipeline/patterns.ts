@@ -1,4 +1,4 @@
-import { PatternError } from '../errors/pattern-error.js';
+import { PatternError } from '../errors/index.js';
 
 /** One exclusion/inclusion pattern: `/regex/`, a `*` wildcard, or a plain substring. */
 export interface LinePattern {
