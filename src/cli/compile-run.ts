@@ -4,7 +4,7 @@ import { ProgressPrinter } from './progress.js';
 import type { CompileFlags } from './compile-flags.js';
 import type { RemovedLine } from '../core/pipeline/report.js';
 import { dirname } from 'node:path';
-import { InputError } from '../core/errors/input-error.js';
+import { InputError } from '../core/errors/index.js';
 
 /**
  * Compiles as the flags say: the list to `-o` (a regular file atomically, a device or pipe in

@@ -1,6 +1,5 @@
-import { quickConfiguration } from '../core/config/read.js';
-import { ConfigError } from '../core/errors/config-error.js';
-import { InputError } from '../core/errors/input-error.js';
+import { quickConfiguration } from '../core/config/parse.js';
+import { ConfigError, InputError } from '../core/errors/index.js';
 import type { OutputFormat } from '../core/output/format.js';
 import { discoverConfig, loadConfigFile, type LoadedConfig } from '../node/config-loader.js';
 import { defaultCacheDir } from '../node/cache-dir.js';

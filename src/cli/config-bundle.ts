@@ -1,6 +1,4 @@
-import { ConfigError, type ConfigIssue } from '../core/errors/config-error.js';
-import { InputError } from '../core/errors/input-error.js';
-import { FlcError } from '../core/errors/flc-error.js';
+import { ConfigError, type ConfigIssue, InputError, FlcError } from '../core/errors/index.js';
 
 /** What `flc config` shares: the flags' help and the calls to a running server. */
 

@@ -1,4 +1,4 @@
-import { InputError } from '../core/errors/input-error.js';
+import { InputError } from '../core/errors/index.js';
 import { readFile } from 'node:fs/promises';
 import { startWalkWorker, type WalkHelper, type WalkJob } from './walk-start.js';
 import { walkJsonPart, walkJsonText, type WalkJsonPart } from '../core/ast/walk-json.js';

@@ -1,7 +1,7 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { mkdir, open, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InputError } from '../core/errors/input-error.js';
+import { InputError } from '../core/errors/index.js';
 
 /**
  * Writes a file so that readers see either the old content or the whole new one:

@@ -5,8 +5,7 @@ import type { Configuration } from '../core/config/schema.js';
 import type { SourceReader } from '../core/load/source-reader.js';
 import type { CompileEvent } from '../core/pipeline/events.js';
 import type { ValidateRuleRequest } from '../core/ast/validate-rule.js';
-import { AbortedError } from '../core/errors/aborted-error.js';
-import { DeadlineError } from '../core/errors/deadline-error.js';
+import { AbortedError, DeadlineError } from '../core/errors/index.js';
 import type { CompiledList, CompileTask, PortMessage, ValidateRuleTask, WorkerOutcome } from './compile-worker.js';
 import { fromWire, toWire } from './wire-error.js';
 

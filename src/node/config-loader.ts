@@ -1,10 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ValidatedConfig } from '../core/config/parse.js';
-import { formatOf, parseConfigText } from '../core/config/read.js';
-import { normalizeAliases } from '../core/config/aliases.js';
-import { plainConfiguration } from '../core/config/plain.js';
-import { ConfigError } from '../core/errors/config-error.js';
+import { formatOf, parseConfigText, validateConfiguration, type ValidatedConfig } from '../core/config/parse.js';
+import { ConfigError } from '../core/errors/index.js';
 
 export interface LoadedConfig extends ValidatedConfig {
   file: string;
@@ -34,18 +31,7 @@ export async function loadConfigFile(file: string): Promise<LoadedConfig> {
     const why = code === 'ENOENT' ? 'no such file' : (e as Error).message;
     throw new ConfigError([{ path: '', message: `cannot read ${file}: ${why}` }], { cause: e });
   }
-  return { ...(await validated(await parseConfigText(text, formatOf(path), file), file)), file: path };
-}
-
-/**
- * `validateConfiguration`, which loads the schema library only for a configuration that
- * `plainConfiguration` does not vouch for: one with an error to report, or an unusual shape.
- */
-async function validated(raw: unknown, file: string): Promise<ValidatedConfig> {
-  const { value, warnings } = normalizeAliases(raw);
-  const config = plainConfiguration(value);
-  if (config) return { config, warnings };
-  return (await import('../core/config/parse.js')).validateConfiguration(raw, file);
+  return { ...validateConfiguration(await parseConfigText(text, formatOf(path), file), file), file: path };
 }
 
 /** Finds a configuration in `cwd` the cosmiconfig way; null when there is none. */
@@ -68,5 +54,5 @@ export async function discoverConfig(cwd: string): Promise<LoadedConfig | null> 
   if (!found) return null;
   if (found.isEmpty)
     throw new ConfigError([{ path: '', message: 'the configuration file is empty' }], { file: found.filepath });
-  return { ...(await validated(found.config, found.filepath)), file: found.filepath };
+  return { ...validateConfiguration(found.config, found.filepath), file: found.filepath };
 }

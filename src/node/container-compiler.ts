@@ -1,9 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Configuration } from '../core/config/schema.js';
-import { AbortedError } from '../core/errors/aborted-error.js';
-import { DeadlineError } from '../core/errors/deadline-error.js';
-import { FlcError } from '../core/errors/flc-error.js';
+import { AbortedError, DeadlineError, FlcError } from '../core/errors/index.js';
 import type { CompileEvent } from '../core/pipeline/events.js';
 import type { PooledCompile, PooledCompileOptions } from './compile-pool.js';
 import type { ContainerMessage } from './container-child.js';

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import type { SourceReader } from '../core/load/source-reader.js';
-import { SourceRefusedError } from '../core/errors/source-refused-error.js';
+import { SourceRefusedError } from '../core/errors/index.js';
 import {
   AddressRefusedError,
   BodyTooLargeError,

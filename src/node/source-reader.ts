@@ -1,4 +1,4 @@
-import { SourceRefusedError } from '../core/errors/source-refused-error.js';
+import { SourceRefusedError } from '../core/errors/index.js';
 import { isUtf8 } from 'node:buffer';
 import { open, readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';

@@ -1,12 +1,14 @@
-import { AbortedError } from '../core/errors/aborted-error.js';
-import { ConfigError } from '../core/errors/config-error.js';
-import { DeadlineError } from '../core/errors/deadline-error.js';
-import { DirectiveError } from '../core/errors/directive-error.js';
-import { FlcError } from '../core/errors/flc-error.js';
-import { InputError } from '../core/errors/input-error.js';
-import { PatternError } from '../core/errors/pattern-error.js';
-import { SourceError } from '../core/errors/source-error.js';
-import { SourceRefusedError } from '../core/errors/source-refused-error.js';
+import {
+  AbortedError,
+  ConfigError,
+  DeadlineError,
+  DirectiveError,
+  FlcError,
+  InputError,
+  PatternError,
+  SourceError,
+  SourceRefusedError,
+} from '../core/errors/index.js';
 
 /** An error as it crosses a thread boundary: its class name and its own fields. */
 export interface WireError {

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import ipaddr from 'ipaddr.js';
-import { ConfigError } from '../core/errors/config-error.js';
+import { ConfigError } from '../core/errors/index.js';
 
 /** Whether an address is one of the reverse proxies whose `X-Forwarded-For` is believed. */
 export type TrustedProxies = (address: string) => boolean;

@@ -2,14 +2,16 @@ import type { Context } from 'hono';
 import { STATUS_CODES } from 'node:http';
 import { z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
-import { InputError } from '../core/errors/input-error.js';
-import { FlcError } from '../core/errors/flc-error.js';
-import { ConfigError } from '../core/errors/config-error.js';
-import { SourceError } from '../core/errors/source-error.js';
-import { DirectiveError } from '../core/errors/directive-error.js';
-import { AbortedError } from '../core/errors/aborted-error.js';
-import { ConflictError } from '../core/errors/conflict-error.js';
-import { StoreUnavailableError } from '../core/errors/store-unavailable-error.js';
+import {
+  InputError,
+  FlcError,
+  ConfigError,
+  SourceError,
+  DirectiveError,
+  AbortedError,
+  ConflictError,
+  StoreUnavailableError,
+} from '../core/errors/index.js';
 
 /** RFC 9110's reason phrases, where they differ from Node's older table. */
 const TITLES: Record<number, string> = {

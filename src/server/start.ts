@@ -4,7 +4,7 @@ import type { WsTiming } from './routes/websocket.js';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { SafeSourceReader } from '../node/safe-reader.js';
-import { ConfigError } from '../core/errors/config-error.js';
+import { ConfigError } from '../core/errors/index.js';
 import { MemoryHttpCache } from '../node/http-cache.js';
 import { DEFAULT_VERIFY_URL } from './challenge.js';
 import { gatewaySettingsFromEnv } from './access/gateway.js';

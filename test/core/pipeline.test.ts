@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { compile } from '../../src/core/pipeline/compile.js';
 import type { CompileEvent } from '../../src/core/pipeline/events.js';
-import { AbortedError } from '../../src/core/errors/aborted-error.js';
-import { SourceError } from '../../src/core/errors/source-error.js';
+import { AbortedError } from '../../src/core/errors/index.js';
+import { SourceError } from '../../src/core/errors/index.js';
 import { memoryReader } from '../support/memory-reader.js';
 
 const reader = () =>

@@ -10,7 +10,7 @@ import { openStore } from '../../src/server/store/open.js';
 import { startSession } from '../../src/server/auth/sessions.js';
 import { issueApiKey } from '../../src/server/auth/identity.js';
 import { parseTrustedProxies } from '../../src/server/client-address.js';
-import { ConfigError } from '../../src/core/errors/config-error.js';
+import { ConfigError } from '../../src/core/errors/index.js';
 import { SIGN_UP_LIMITS } from '../../src/server/routes/auth.js';
 
 const PASSWORD = 'correct horse battery';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { describeLocation, redactUrl, storeLocation } from '../../src/server/store/location.js';
 import { openStore } from '../../src/server/store/open.js';
-import { StoreUnavailableError } from '../../src/core/errors/store-unavailable-error.js';
+import { StoreUnavailableError } from '../../src/core/errors/index.js';
 
 describe('where the store is', () => {
   test('--db is a postgres:// or postgresql:// URL, else a SQLite file; then FLC_DB, then the default', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import { openStore } from '../../src/server/store/open.js';
 import { MIGRATION_NAMES } from '../../src/server/store/migrations/index.js';
-import { ConflictError } from '../../src/core/errors/conflict-error.js';
+import { ConflictError } from '../../src/core/errors/index.js';
 import type { Store } from '../../src/server/store/store.js';
 import type { UsageEntry } from '../../src/server/store/accounts.js';
 import { ENGINES, freshStore } from '../support/stores.js';

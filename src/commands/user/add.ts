@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { InputError } from '../../core/errors/input-error.js';
+import { InputError } from '../../core/errors/index.js';
 
 export default class UserAdd extends BaseCommand {
   static override summary =

@@ -3,7 +3,7 @@ import type { AnyRule } from '@adguard/agtree';
 import { parseRule } from './parse-rule.js';
 import { detectSyntax } from './syntax.js';
 import { validateRule } from './validate-rule.js';
-import { InputError } from '../errors/input-error.js';
+import { InputError } from '../errors/index.js';
 import { issueMessages } from './issues.js';
 
 export interface ParsedRule {

@@ -134,29 +134,24 @@ export function domainProblem(domain: string): string | null {
   return ok ? null : `Invalid domain '${domain}'`;
 }
 
-function domainListProblem(list: DomainList | undefined): string | null {
-  for (const d of list?.children ?? []) {
-    const problem = domainProblem(d.value);
+/** The first problem `check` finds among `items`, or null. */
+function firstProblem<T>(items: readonly T[] | undefined, check: (item: T) => string | null): string | null {
+  for (const item of items ?? []) {
+    const problem = check(item);
     if (problem) return problem;
   }
   return null;
 }
+
+const domainListProblem = (list: DomainList | undefined) => firstProblem(list?.children, (d) => domainProblem(d.value));
 
 function modifierProblem(modifier: Modifier, syntax: Syntax, exception: boolean): string | null {
   const name = modifier.name.value;
   const value = modifier.value?.value;
   if (DNS_MODIFIERS.has(name)) return dnsModifierProblem(name, value);
   const platforms = syntax === 'Common' ? PRODUCTS : PRODUCTS.filter(([s]) => s === syntax);
-  let first: string | null = null;
-  for (const [, platform] of platforms) {
-    const result = modifierValidator.validate(platform, modifier, exception);
-    if (result.valid) {
-      first = null;
-      break;
-    }
-    first ??= result.error ?? `Invalid modifier '${name}'`;
-  }
-  if (first) return first;
+  const results = platforms.map(([, platform]) => modifierValidator.validate(platform, modifier, exception));
+  if (!results.some((r) => r.valid)) return results[0].error ?? `Invalid modifier '${name}'`;
   if (DOMAIN_LIST_MODIFIERS.has(name) && value) {
     try {
       return domainListProblem(DomainListParser.parse(value, PARSER_OPTIONS, 0, '|'));
@@ -184,19 +179,12 @@ export function strictProblem(ast: AnyRule, syntax: Syntax): string | null {
         return `Invalid regular expression pattern: ${(e as Error).message}`;
       }
     }
-    for (const modifier of (ast.modifiers?.children ?? []) as Modifier[]) {
-      const problem = modifierProblem(modifier, syntax, ast.exception);
-      if (problem) return problem;
-    }
-    return null;
+    return firstProblem(ast.modifiers?.children as Modifier[], (m) => modifierProblem(m, syntax, ast.exception));
   }
-  if (ast.category === 'Cosmetic') {
-    const problem = domainListProblem((ast as { domains?: DomainList }).domains);
-    if (problem) return problem;
-    for (const modifier of (ast as { modifiers?: { children: Modifier[] } }).modifiers?.children ?? []) {
-      const p = modifierProblem(modifier, syntax === 'Common' ? 'AdGuard' : syntax, false);
-      if (p) return p;
-    }
-  }
-  return null;
+  if (ast.category !== 'Cosmetic') return null;
+  const modifiers = (ast as { modifiers?: { children: Modifier[] } }).modifiers?.children;
+  return (
+    domainListProblem((ast as { domains?: DomainList }).domains) ??
+    firstProblem(modifiers, (m) => modifierProblem(m, syntax === 'Common' ? 'AdGuard' : syntax, false))
+  );
 }

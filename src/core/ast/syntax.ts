@@ -12,23 +12,10 @@ export const PRODUCTS: [Syntax, GenericPlatform][] = [
 /** AdGuard DNS modifiers that AGTree's compatibility tables do not know. */
 export const DNS_MODIFIERS = new Set(['dnsrewrite', 'dnstype', 'client', 'ctag']);
 
-const MEMO_LIMIT = 2048;
-const memo = new Map<string, Syntax[]>();
-
-/**
- * The products whose compatibility table has this modifier. AGTree's table lookups are
- * slow enough to dominate a validate-rule request, and the answer depends on the name
- * only, so answers are memoised (a bounded cache of a pure function, shared safely).
- */
+/** The products whose compatibility table has this modifier. */
 export function productsOf(name: string): Syntax[] {
   if (DNS_MODIFIERS.has(name)) return ['AdGuard'];
-  let products = memo.get(name);
-  if (products === undefined) {
-    products = PRODUCTS.filter(([, platform]) => modifiersCompatibilityTable.exists(name, platform)).map(([s]) => s);
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    memo.set(name, products);
-  }
-  return products;
+  return PRODUCTS.filter(([, platform]) => modifiersCompatibilityTable.exists(name, platform)).map(([s]) => s);
 }
 
 /**

@@ -4,7 +4,7 @@ import { parseRule } from './parse-rule.js';
 import { detectSyntax, type Syntax } from './syntax.js';
 import { strictProblem } from './strict.js';
 import { matchHostname } from './match.js';
-import { InputError } from '../errors/input-error.js';
+import { InputError } from '../errors/index.js';
 import { issueMessages } from './issues.js';
 import { validatorVerdicts, type ValidatorName, type ValidatorVerdict } from '../rules/validator-verdicts.js';
 
@@ -19,34 +19,31 @@ export const validateRuleRequestSchema = z.object({
 
 export type ValidateRuleRequest = z.infer<typeof validateRuleRequestSchema>;
 
-export interface ValidRuleResult {
+interface RuleResult {
   success: true;
-  valid: true;
   rule: string;
   ruleType: string;
+  duration: string;
+  /** flc: whether each Validate transformation of a compile keeps the rule (invalid ones too), and why not. */
+  validators: Record<ValidatorName, ValidatorVerdict>;
+}
+
+export interface ValidRuleResult extends RuleResult {
+  valid: true;
   category: string;
   syntax: Syntax;
   ast: AnyRule;
-  duration: string;
   testUrl?: string;
   matchResult?: boolean;
   /** flc: the matching rule is an exception (allow) rule. */
   exception?: boolean;
   /** flc: modifiers whose condition the hostname alone cannot decide. */
   dependsOn?: string[];
-  /** flc: whether each Validate transformation of a compile keeps the rule, and why not. */
-  validators: Record<ValidatorName, ValidatorVerdict>;
 }
 
-export interface InvalidRuleResult {
-  success: true;
+export interface InvalidRuleResult extends RuleResult {
   valid: false;
-  rule: string;
-  ruleType: string;
   error: string;
-  duration: string;
-  /** flc: as on a valid rule; a compile's Validate judges lines without parsing them. */
-  validators: Record<ValidatorName, ValidatorVerdict>;
 }
 
 export type ValidateRuleResult = ValidRuleResult | InvalidRuleResult;
@@ -62,11 +59,11 @@ export function formatDuration(ms: number): string {
  * accepts; strict mode parses non-tolerantly and adds per-product checks. A bad request
  * (empty rule, bad URL) throws InputError.
  */
-export function validateRule(request: unknown, clock: () => number = () => performance.now()): ValidateRuleResult {
+export function validateRule(request: unknown): ValidateRuleResult {
   const parsed = validateRuleRequestSchema.safeParse(request);
   if (!parsed.success) throw new InputError(issueMessages(parsed.error));
   const { rule, testUrl, strict } = parsed.data;
-  const started = clock();
+  const started = performance.now();
   const tolerant = parseRule(rule, true);
   const invalid = (error: string): InvalidRuleResult => ({
     success: true,
@@ -74,7 +71,7 @@ export function validateRule(request: unknown, clock: () => number = () => perfo
     rule,
     ruleType: tolerant.type,
     error,
-    duration: formatDuration(clock() - started),
+    duration: formatDuration(performance.now() - started),
     validators: validatorVerdicts(rule),
   });
   if (tolerant.type === 'InvalidRule') return invalid(tolerant.error.message);
@@ -104,6 +101,6 @@ export function validateRule(request: unknown, clock: () => number = () => perfo
     result.testUrl = testUrl;
     Object.assign(result, matchHostname(ast, new URL(testUrl).hostname));
   }
-  result.duration = formatDuration(clock() - started);
+  result.duration = formatDuration(performance.now() - started);
   return result;
 }

@@ -1,5 +1,5 @@
 import { parseRule } from './parse-rule.js';
-import { reportsRoot, visitTree, walkSink, type WalkOptions } from './walk-tree.js';
+import { visitTree, walkSink, type WalkOptions } from './walk-tree.js';
 
 /**
  * The walk of lines `[from, to)` of a list as JSON text, without ever holding more than
@@ -29,7 +29,7 @@ export function walkJsonPart(lines: readonly string[], from: number, to: number,
     if (sink.maxDepth >= 1) visitTree(rule as never, 1, 'children', i, sink);
   }
   return {
-    rules: reportsRoot(sink) ? JSON.stringify(rules).slice(1, -1) : '',
+    rules: sink.wanted === null || sink.wanted.has('FilterList') ? JSON.stringify(rules).slice(1, -1) : '',
     records: JSON.stringify(sink.nodes).slice(1, -1),
     summary: Object.entries(sink.summary),
   };
@@ -40,18 +40,16 @@ export function* walkJsonText<T extends { length: number }>(
   parts: readonly WalkJsonPart<T>[],
   options: WalkOptions,
 ): Generator<string | T> {
+  // The root without its children: its record, if the filters keep it.
   const sink = walkSink(options);
-  const summary: Record<string, number> = {};
-  let total = 0;
+  visitTree({ type: 'FilterList', children: [] }, 0, null, null, sink);
+  const summary = sink.summary;
+  let total = sink.nodes.length;
   yield '{"nodes":[';
-  let first = true;
-  if (reportsRoot(sink)) {
-    const node = { type: 'FilterList', children: [] };
-    const record = sink.includeContext
-      ? { type: 'FilterList', depth: 0, key: null, index: null, node }
-      : { type: 'FilterList', depth: 0, node };
+  let first = total === 0;
+  if (!first) {
     // `…"children":[]}}` without its `]}}`: the rules go between.
-    yield JSON.stringify(record).slice(0, -']}}'.length);
+    yield JSON.stringify(sink.nodes[0]).slice(0, -']}}'.length);
     let firstRule = true;
     for (const part of parts) {
       if (part.rules.length === 0) continue;
@@ -60,9 +58,6 @@ export function* walkJsonText<T extends { length: number }>(
       firstRule = false;
     }
     yield ']}}';
-    summary.FilterList = 1;
-    total = 1;
-    first = false;
   }
   for (const part of parts) {
     if (part.records.length > 0) {

@@ -1,7 +1,7 @@
 import { AppListParser, DomainListParser, MethodListParser, StealthOptionListParser } from '@adguard/agtree';
 import { PARSER_OPTIONS, parseRule } from './parse-rule.js';
 import type { NodeType } from './node-types.js';
-import { InputError } from '../errors/input-error.js';
+import { InputError } from '../errors/index.js';
 
 export interface WalkNode {
   type: NodeType;
@@ -111,9 +111,6 @@ export function walkSink(input: WalkOptions): WalkSink {
   const wanted = nodeTypes && nodeTypes.length > 0 ? new Set<string>(nodeTypes) : null;
   return { wanted, maxDepth: input.maxDepth ?? 50, includeContext, nodes: [], summary: {} };
 }
-
-/** Whether the walk reports the root FilterList (depth 0). */
-export const reportsRoot = (sink: WalkSink): boolean => sink.wanted === null || sink.wanted.has('FilterList');
 
 /**
  * Visits `node` and its descendants in pre-order, adding those the filters keep to the sink.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NODE_TYPES } from './node-types.js';
 import { walkTree, type WalkResult } from './walk-tree.js';
-import { InputError } from '../errors/input-error.js';
+import { InputError } from '../errors/index.js';
 import { issueMessages } from './issues.js';
 
 const MAX_TEXT_BYTES = 1024 * 1024;

@@ -9,16 +9,14 @@ export function normalizeAliases(raw: unknown): { value: unknown; warnings: stri
   const warnings: string[] = [];
   if (!isRecord(raw)) return { value: raw, warnings };
   const value: Record<string, unknown> = { ...raw };
-  value.transformations = canonicalNames(value.transformations, 'transformations', warnings);
-  if (value.transformations === undefined) delete value.transformations;
+  canonicalNames(value, 'transformations', warnings);
   if (Array.isArray(value.sources)) {
     value.sources = value.sources.map((source, i) => {
       if (!isRecord(source)) return source;
       const s: Record<string, unknown> = { ...source };
       renameKey(s, 'url', 'source', `sources[${i}]`, warnings);
       renameKey(s, 'title', 'name', `sources[${i}]`, warnings);
-      s.transformations = canonicalNames(s.transformations, `sources[${i}].transformations`, warnings);
-      if (s.transformations === undefined) delete s.transformations;
+      canonicalNames(s, `sources[${i}].transformations`, warnings);
       return s;
     });
   }
@@ -38,9 +36,10 @@ function renameKey(obj: Record<string, unknown>, alias: string, key: string, pat
 
 const CANONICAL = new Map<string, string>(TRANSFORMATION_NAMES.map((n) => [n.toLowerCase(), n]));
 
-function canonicalNames(list: unknown, path: string, warnings: string[]): unknown {
-  if (!Array.isArray(list)) return list;
-  return list.map((name, i) => {
+/** Rewrites `obj.transformations`' lowercase names to the schema's. */
+function canonicalNames(obj: Record<string, unknown>, path: string, warnings: string[]) {
+  if (!Array.isArray(obj.transformations)) return;
+  obj.transformations = obj.transformations.map((name, i) => {
     if (typeof name !== 'string' || (TRANSFORMATION_NAMES as readonly string[]).includes(name)) return name;
     const canonical = CANONICAL.get(name.toLowerCase());
     if (!canonical) return name;

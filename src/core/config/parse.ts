@@ -3,42 +3,30 @@ import { configurationSchema, sourceSchema, type Configuration } from './schema.
 import { closest, didYouMean } from './suggest.js';
 import { TRANSFORMATION_NAMES } from '../transforms/types.js';
 import { normalizeAliases } from './aliases.js';
-import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
-
-export { formatOf, parseConfigText, quickConfiguration, type ConfigFormat } from './read.js';
-
-/** The keys an object at `path` may have: a source's or the configuration's. */
-function knownKeys(path: readonly PropertyKey[]): string[] {
-  const inSource = path.length === 2 && path[0] === 'sources';
-  return Object.keys(inSource ? sourceSchema.shape : configurationSchema.shape);
-}
-
-/** The value at `path` in `raw`. */
-function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
-  let value = raw;
-  for (const part of path) value = (value as Record<PropertyKey, unknown> | undefined)?.[part];
-  return value;
-}
+import { ConfigError, type ConfigIssue } from '../errors/index.js';
 
 /** The issues of a failed validation of `raw`, each with a suggestion where a name looks mistyped. */
-export function issuesOf(error: z.ZodError, raw?: unknown): ConfigIssue[] {
+function issuesOf(error: z.ZodError, raw: unknown): ConfigIssue[] {
   return error.issues.map((issue) => {
     const path = z.core.toDotPath(issue.path);
     if (issue.code === 'unrecognized_keys') {
+      const inSource = issue.path.length === 2 && issue.path[0] === 'sources';
+      const known = Object.keys(inSource ? sourceSchema.shape : configurationSchema.shape);
       const keys = issue.keys
         .map((k) => {
-          const match = closest(k, knownKeys(issue.path));
+          const match = closest(k, known);
           return match === undefined ? `"${k}"` : `"${k}" (did you mean "${match}"?)`;
         })
         .join(', ');
       return { path, message: `unknown key${issue.keys.length > 1 ? 's' : ''} ${keys}` };
     }
-    const input = valueAt(raw, issue.path);
+    // The value at the issue's path (zod's final issues leave it out).
+    const input = issue.path.reduce<unknown>((v, part) => (v as Record<PropertyKey, unknown> | undefined)?.[part], raw);
     if (issue.code === 'invalid_value' && issue.path.includes('transformations') && typeof input === 'string') {
       const hint = didYouMean(input, TRANSFORMATION_NAMES) || ` Known: ${TRANSFORMATION_NAMES.join(', ')}.`;
       return { path, message: `unknown transformation "${input}".${hint}` };
     }
-    if (issue.code === 'invalid_type' && issue.input === undefined) return { path, message: 'is required' };
+    if (issue.code === 'invalid_type' && input === undefined) return { path, message: 'is required' };
     return { path, message: issue.message };
   });
 }
@@ -54,4 +42,71 @@ export function validateConfiguration(raw: unknown, file?: string): ValidatedCon
   const result = configurationSchema.safeParse(value);
   if (!result.success) throw new ConfigError(issuesOf(result.error, value), { file });
   return { config: result.data, warnings };
+}
+
+export type ConfigFormat = 'json' | 'yaml' | 'toml';
+
+/** The format a file name implies; JSON when nothing else fits. */
+export function formatOf(fileName: string): ConfigFormat {
+  const lower = fileName.toLowerCase();
+  if (lower.endsWith('.yaml') || lower.endsWith('.yml')) return 'yaml';
+  if (lower.endsWith('.toml')) return 'toml';
+  return 'json';
+}
+
+/**
+ * Parses configuration text; syntax errors become a ConfigError saying where.
+ * The YAML and TOML parsers load on first use, keeping start-up light.
+ */
+export async function parseConfigText(text: string, format: ConfigFormat, file?: string): Promise<unknown> {
+  try {
+    if (format === 'yaml') return (await import('yaml')).parse(text, { prettyErrors: true });
+    if (format === 'toml') return (await import('@iarna/toml')).default.parse(text);
+    return JSON.parse(text);
+  } catch (e) {
+    // The parser's whole message: YAML's and TOML's carry the line, the column and a code frame.
+    let message = (e as Error).message.trimEnd();
+    if (format === 'json') message = jsonWhere(message, text);
+    throw new ConfigError([{ path: '', message: `${format.toUpperCase()} syntax error: ${message}` }], {
+      file,
+      cause: e,
+    });
+  }
+}
+
+/**
+ * V8's JSON message says where only as a character position (Node 20) or with the line and
+ * column too (Node 22): this adds the line and column where missing, and a code frame.
+ */
+function jsonWhere(message: string, text: string): string {
+  const position = /at position (\d+)/.exec(message);
+  if (!position && !/Unexpected end of JSON input/.test(message)) return message;
+  const before = text.slice(0, position ? Number(position[1]) : text.length).split('\n');
+  const line = before.length;
+  const column = before[before.length - 1].length + 1;
+  const where = /\(line \d+ column \d+\)/.test(message) ? message : `${message} (line ${line} column ${column})`;
+  return `${where}\n${codeFrame(text, line, column)}`;
+}
+
+/** The lines around `line` (1-based), numbered, with a caret under `column`. */
+function codeFrame(text: string, line: number, column: number): string {
+  const lines = text.split('\n');
+  const first = Math.max(1, line - 2);
+  const last = Math.min(lines.length, line + 1);
+  const width = String(last).length;
+  const out: string[] = [];
+  for (let n = first; n <= last; n += 1) {
+    out.push(`${n === line ? '>' : ' '} ${String(n).padStart(width)} | ${lines[n - 1].replace(/\r$/, '')}`);
+    if (n === line) out.push(`  ${' '.repeat(width)} | ${' '.repeat(Math.max(0, column - 1))}^`);
+  }
+  return out.join('\n');
+}
+
+/** Quick mode (`flc compile -i`): the reference's fixed configuration over some inputs. */
+export function quickConfiguration(inputs: readonly string[], type: 'hosts' | 'adblock' = 'hosts'): Configuration {
+  return {
+    name: 'Blocklist',
+    sources: inputs.map((source) => ({ source, type })),
+    transformations: ['RemoveComments', 'Deduplicate', 'Compress', 'Validate', 'TrimLines', 'InsertFinalNewLine'],
+  };
 }

@@ -1,4 +1,4 @@
-import { distance } from 'fastest-levenshtein';
+import { closest as closestOf, distance } from 'fastest-levenshtein';
 
 /**
  * The candidate closest to `word` by edit distance, when it is close enough to be a typo
@@ -6,17 +6,11 @@ import { distance } from 'fastest-levenshtein';
  */
 export function closest(word: string, candidates: Iterable<string>): string | undefined {
   const lower = word.toLowerCase();
-  const limit = Math.max(1, Math.floor(lower.length / 3));
-  let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const candidate of candidates) {
-    const d = distance(lower, candidate.toLowerCase());
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return bestDistance <= limit ? best : undefined;
+  const list = [...candidates];
+  const lowered = list.map((c) => c.toLowerCase());
+  const best: string | undefined = closestOf(lower, lowered);
+  if (best === undefined || distance(lower, best) > Math.max(1, Math.floor(lower.length / 3))) return undefined;
+  return list[lowered.indexOf(best)];
 }
 
 /** ` Did you mean "X"?` for `word`, or the empty string. */

@@ -1,7 +1,136 @@
-export { FlcError } from './flc-error.js';
-export { ConfigError } from './config-error.js';
-export { SourceError } from './source-error.js';
-export { DirectiveError } from './directive-error.js';
-export { PatternError } from './pattern-error.js';
-export { AbortedError } from './aborted-error.js';
-export { InputError } from './input-error.js';
+/** Base of every error the core throws for a failure of a whole operation. */
+export class FlcError extends Error {
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'FlcError';
+    this.code = code;
+  }
+}
+
+export interface ConfigIssue {
+  /** Dotted path of the bad field, e.g. `sources[0].transformations[1]`; '' for the document. */
+  path: string;
+  message: string;
+}
+
+/** The configuration cannot be read or does not satisfy the schema. */
+export class ConfigError extends FlcError {
+  readonly issues: ConfigIssue[];
+  /** The configuration file, when there is one. */
+  readonly file?: string;
+
+  constructor(issues: ConfigIssue[], options?: { cause?: unknown; file?: string }) {
+    const where = options?.file ? ` in ${options.file}` : '';
+    const list = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+    super('CONFIG_INVALID', `Invalid configuration${where}: ${list}`, options);
+    this.name = 'ConfigError';
+    this.issues = issues;
+    this.file = options?.file;
+  }
+}
+
+/** What a failed list was to the configuration, as its message names it. */
+export type ListRole = 'source' | 'exclusions file' | 'inclusions file';
+
+/** A source (or an exclusions or inclusions file, or an include) could not be loaded. */
+export class SourceError extends FlcError {
+  readonly source: string;
+  readonly role: ListRole;
+
+  constructor(source: string, reason: string, options?: { cause?: unknown; role?: ListRole }) {
+    const role = options?.role ?? 'source';
+    super('SOURCE_FAILED', `${role[0].toUpperCase()}${role.slice(1)} ${source} failed: ${reason}`, options);
+    this.name = 'SourceError';
+    this.source = source;
+    this.role = role;
+  }
+}
+
+/** A source the server will not read (file:, private or metadata addresses, too large). */
+export class SourceRefusedError extends FlcError {
+  readonly source: string;
+
+  constructor(source: string, reason: string) {
+    super('SOURCE_REFUSED', `Source ${source} refused: ${reason}`);
+    this.name = 'SourceRefusedError';
+    this.source = source;
+  }
+}
+
+/** A malformed `!#if`/`!#else`/`!#endif`/`!#include` directive in a list. */
+export class DirectiveError extends FlcError {
+  readonly location: string;
+  readonly line: number;
+
+  constructor(location: string, line: number, message: string, options?: { cause?: unknown }) {
+    super('DIRECTIVE_INVALID', `${location}:${line}: ${message}`, options);
+    this.name = 'DirectiveError';
+    this.location = location;
+    this.line = line;
+  }
+}
+
+/** An exclusion or inclusion pattern that cannot be compiled (a bad `/regex/`). */
+export class PatternError extends FlcError {
+  readonly pattern: string;
+
+  constructor(pattern: string, reason: string) {
+    super('PATTERN_INVALID', `Invalid pattern ${pattern}: ${reason}`);
+    this.name = 'PatternError';
+    this.pattern = pattern;
+  }
+}
+
+/** The compilation was cancelled through its AbortSignal. */
+export class AbortedError extends FlcError {
+  constructor(reason?: unknown) {
+    super('ABORTED', 'Compilation cancelled', { cause: reason });
+    this.name = 'AbortedError';
+  }
+}
+
+/** A request that does not satisfy its schema; the server answers 422 with the messages joined by `; `. */
+export class InputError extends FlcError {
+  readonly messages: string[];
+
+  constructor(messages: string[]) {
+    super('INPUT_INVALID', messages.join('; '));
+    this.name = 'InputError';
+    this.messages = messages;
+  }
+}
+
+/** Work that ran past its deadline (a server compile, a rule matched against a test URL). */
+export class DeadlineError extends FlcError {
+  readonly deadlineMs: number;
+
+  constructor(what: string, deadlineMs: number) {
+    super('DEADLINE_EXCEEDED', `${what} took longer than its deadline of ${deadlineMs} ms and was stopped`);
+    this.name = 'DeadlineError';
+    this.deadlineMs = deadlineMs;
+  }
+}
+
+/** A write that would duplicate something unique (an email, a key); the server answers 409. */
+export class ConflictError extends FlcError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('CONFLICT', message, options);
+    this.name = 'ConflictError';
+  }
+}
+
+/**
+ * The store could not serve a request for a while (a database locked by another writer, a server
+ * that cannot be reached); the server answers 503 with `Retry-After`, and later requests go on.
+ */
+export class StoreUnavailableError extends FlcError {
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds: number, options?: { cause?: unknown }) {
+    super('STORE_UNAVAILABLE', message, options);
+    this.name = 'StoreUnavailableError';
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}

@@ -17,21 +17,16 @@ export class ConditionError extends Error {
   }
 }
 
-function bracketsBalanced(s: string): boolean {
-  let depth = 0;
-  for (const c of s) {
-    if (c === '(') depth += 1;
-    else if (c === ')') depth -= 1;
-    if (depth < 0) return false;
-  }
-  return depth === 0;
-}
-
 /** Evaluates a condition expression; throws on an empty one or unbalanced brackets. */
 export function evaluateCondition(raw: string): boolean {
   if (!raw) throw new Error('empty condition');
   const expr = raw.trim();
-  if (!bracketsBalanced(expr)) throw new Error(`incorrect brackets: ${expr}`);
+  let depth = 0;
+  for (const c of expr) {
+    depth += c === '(' ? 1 : c === ')' ? -1 : 0;
+    if (depth < 0) break;
+  }
+  if (depth !== 0) throw new Error(`incorrect brackets: ${expr}`);
   const open = expr.lastIndexOf('(');
   if (open !== -1) {
     const close = expr.indexOf(')', open);
@@ -104,15 +99,15 @@ export function conditionMask(count: number, directives: readonly Directive[]): 
           throw new ConditionError(`invalid directive '${directives[elseAt].text}'`, at(elseAt));
         }
         const middle = elseAt === -1 ? end : elseAt;
+        // The branch not taken goes, with the directives; without `!#else`, `middle` is `end`.
         if (matched) {
           walk(d + 1, middle);
-          keep.fill(0, at(middle), at(end));
+          keep.fill(0, at(middle), at(end) + 1);
         } else {
-          keep.fill(0, index, at(middle));
-          if (elseAt !== -1) walk(elseAt + 1, end);
+          keep.fill(0, index, at(middle) + 1);
+          walk(middle + 1, end);
         }
         keep[index] = 0;
-        keep[at(middle)] = 0;
         keep[at(end)] = 0;
         d = end;
       } else if (text.startsWith(ELSE) || text.startsWith(ENDIF)) {

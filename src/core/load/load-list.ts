@@ -15,8 +15,7 @@ import {
 } from '../engine/packed.js';
 import { splitText } from './split.js';
 import { ConditionError, conditionMask, type Directive, directivesOf } from './conditions.js';
-import { SourceRefusedError } from '../errors/source-refused-error.js';
-import { DirectiveError } from '../errors/directive-error.js';
+import { SourceRefusedError, DirectiveError } from '../errors/index.js';
 
 const INCLUDE = '!#include';
 const ABSOLUTE_URL_RE = /^([a-z]+:\/\/|\/\/)/i;

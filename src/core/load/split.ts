@@ -15,34 +15,29 @@ function countBreaks(s: string, from: number, to: number): number {
   let n = 0;
   for (let i = from; i < to; i += 1) {
     const c = s.charCodeAt(i);
-    if (c === 10) n += 1;
-    else if (c === 13 && s.charCodeAt(i + 1) !== 10) n += 1;
+    if (c === 10 || (c === 13 && s.charCodeAt(i + 1) !== 10)) n += 1;
   }
   return n;
 }
 
 export function splitText(text: string, withNumbers: boolean): SplitText {
   const body = text.trim();
-  if (!withNumbers) return { lines: splitFast(body) };
+  // LF-only text splits on a string separator (much faster than a regex); empty runs drop out.
+  if (!withNumbers && !body.includes('\r')) {
+    const parts = body.split('\n');
+    return { lines: body.includes('\n\n') ? parts.filter((p) => p.length > 0) : parts };
+  }
   const lines = body.split(BREAKS_RE);
+  if (!withNumbers) return { lines };
   const lead = text.length - text.trimStart().length;
   const numbers = new Int32Array(lines.length);
   let lineNo = 1 + countBreaks(text, 0, lead);
   let i = 0;
   numbers[0] = lineNo;
-  BREAKS_RE.lastIndex = 0;
-  for (let m = BREAKS_RE.exec(body); m !== null; m = BREAKS_RE.exec(body)) {
+  for (const m of body.matchAll(BREAKS_RE)) {
     lineNo += countBreaks(body, m.index, m.index + m[0].length);
     i += 1;
     numbers[i] = lineNo;
   }
   return { lines, numbers };
-}
-
-/** LF-only text splits on a string separator (much faster than a regex); empty runs drop out. */
-function splitFast(body: string): string[] {
-  if (body.includes('\r')) return body.split(BREAKS_RE);
-  const parts = body.split('\n');
-  if (!body.includes('\n\n')) return parts;
-  return parts.filter((p) => p.length > 0);
 }

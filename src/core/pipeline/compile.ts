@@ -1,8 +1,8 @@
 import type { Configuration, SourceConfig } from '../config/schema.js';
 import type { SourceReader } from '../load/source-reader.js';
-import type { Transformation, TransformContext } from '../transforms/types.js';
+import type { TransformContext } from '../transforms/types.js';
 import type { CompileEvent, EventSink, Scope } from './events.js';
-import type { Diagnostic, RemovalCode } from './diagnostics.js';
+import type { Diagnostic } from './diagnostics.js';
 import type { CompileReport, RemovedLine } from './report.js';
 import { unpackOrigin } from '../transforms/lines.js';
 import { planTransformations } from '../transforms/registry.js';
@@ -14,9 +14,7 @@ import { PatternSet } from './patterns.js';
 import { listHeader, sourceHeader } from '../output/header.js';
 import { formatLines, type OutputFormat } from '../output/format.js';
 import { isComment } from '../rules/rule-text.js';
-import { type ListRole, SourceError } from '../errors/source-error.js';
-import { AbortedError } from '../errors/aborted-error.js';
-import { FlcError } from '../errors/flc-error.js';
+import { type ListRole, SourceError, AbortedError, FlcError } from '../errors/index.js';
 
 export interface CompileOptions {
   reader: SourceReader;
@@ -69,32 +67,33 @@ interface Run {
   /** Where removed lines go: the report's list, or the caller's `onRemoved`; null when nobody asks. */
   removed: ((line: RemovedLine) => void) | null;
   /** Exclusion and inclusion sets compiled so far, by what they were made from. */
-  patternSets: Map<string, Promise<PatternSet | null>>;
+  patternSets: Map<string, Promise<PatternSet>>;
 }
 
 function checkAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new AbortedError(signal.reason);
 }
 
+const scopeKey = (scope: Scope) => (scope.kind === 'global' ? 'global' : scope.index);
+
+function info(run: Pick<Run, 'emit'>, message: string): void {
+  run.emit({ type: 'log', level: 'info', message });
+}
+
+function warn(run: Run, diagnostic: Diagnostic): void {
+  run.diagnostics.push(diagnostic);
+  run.emit({ type: 'diagnostic', diagnostic });
+}
+
 function removalRecorder(run: Run, scope: Scope, transformation: string): TransformContext {
   const sink = run.removed;
   if (!sink) return { reporting: false, removed: () => undefined };
-  const files = run.load.files;
-  const scopeId = scope.kind === 'global' ? 'global' : scope.index;
   return {
     reporting: true,
-    removed(text: string, origin: number | undefined, code: RemovalCode, reason: string) {
+    removed(text, origin, code, reason) {
       const at = origin === undefined ? null : unpackOrigin(origin);
-      const entry: RemovedLine = {
-        source: at ? files[at.file] : null,
-        line: at ? at.line : null,
-        text,
-        scope: scopeId,
-        transformation,
-        code,
-        reason,
-      };
-      sink(entry);
+      const source = at ? run.load.files[at.file] : null;
+      sink({ source, line: at?.line ?? null, text, scope: scopeKey(scope), transformation, code, reason });
     },
   };
 }
@@ -107,40 +106,28 @@ function step(run: Run, scope: Scope, name: string, lines: List, fn: (ctx: Trans
   const started = performance.now();
   const out = fn(removalRecorder(run, scope, name));
   const durationMs = performance.now() - started;
-  const outputCount = run.engine.count(out);
-  run.emit({ type: 'transformation:complete', scope, name, inputCount, outputCount, durationMs });
-  run.report?.transformations.push({
-    scope: scope.kind === 'global' ? 'global' : scope.index,
-    name,
-    inputCount,
-    outputCount,
-    durationMs,
-  });
+  const stat = { name, inputCount, outputCount: run.engine.count(out), durationMs };
+  run.emit({ type: 'transformation:complete', scope, ...stat });
+  run.report?.transformations.push({ scope: scopeKey(scope), ...stat });
   return out;
 }
 
-function filterStep(run: Run, scope: Scope, lines: List, set: PatternSet | null, exclude: boolean): List {
-  if (!set || set.size === 0) return lines;
+function filterStep(run: Run, scope: Scope, lines: List, set: PatternSet, exclude: boolean): List {
+  if (set.size === 0) return lines;
   const { engine } = run;
   return step(run, scope, exclude ? 'Exclusions' : 'Inclusions', lines, (ctx) => {
-    const count = engine.count(lines);
-    const keep = new Uint8Array(count);
-    for (let i = 0; i < count; i += 1) {
+    const keep = new Uint8Array(engine.count(lines));
+    for (let i = 0; i < keep.length; i += 1) {
       const line = engine.text(lines, i);
       const hit = set.match(line);
       if ((hit !== null) !== exclude) keep[i] = 1;
-      else if (ctx.reporting) {
-        const [code, reason]: [RemovalCode, string] = exclude
-          ? ['excluded', `matches exclusion ${hit}`]
-          : ['not-included', 'matches no inclusion'];
-        ctx.removed(line, engine.origin(lines, i), code, reason);
-      }
+      else if (ctx.reporting && exclude)
+        ctx.removed(line, engine.origin(lines, i), 'excluded', `matches exclusion ${hit}`);
+      else if (ctx.reporting) ctx.removed(line, engine.origin(lines, i), 'not-included', 'matches no inclusion');
     }
     return engine.keep(lines, keep);
   });
 }
-
-type Filterable = Pick<SourceConfig, 'exclusions' | 'exclusions_sources' | 'inclusions' | 'inclusions_sources'>;
 
 /**
  * The compiled set of these patterns and pattern files. Configurations give many sources the same
@@ -149,36 +136,24 @@ type Filterable = Pick<SourceConfig, 'exclusions' | 'exclusions_sources' | 'incl
 function patternSet(
   run: Run,
   role: 'exclusions file' | 'inclusions file',
-  patterns?: string[],
-  sources?: string[],
-): Promise<PatternSet | null> {
-  if (!patterns?.length && !sources?.length) return Promise.resolve(null);
-  const key = JSON.stringify([role, patterns ?? [], sources ?? []]);
+  patterns: string[] = [],
+  sources: string[] = [],
+): Promise<PatternSet> {
+  const key = JSON.stringify([role, patterns, sources]);
   let set = run.patternSets.get(key);
   if (!set) {
-    set = readPatternSet(run, role, patterns, sources);
-    run.patternSets.set(key, set);
-  }
-  return set;
-}
-
-async function readPatternSet(
-  run: Run,
-  role: 'exclusions file' | 'inclusions file',
-  patterns?: string[],
-  sources?: string[],
-): Promise<PatternSet> {
-  const loaded = await Promise.all(
-    (sources ?? []).map(async (source) => {
+    const read = sources.map(async (source) => {
       try {
         const lines = await loadList(run.options.reader.resolve(source, null), { ...run.load, tracked: false });
         return lines.text.filter((l) => l.trim().length > 0 && !isComment(l));
       } catch (e) {
         throw asSourceError(source, e, run.signal, role);
       }
-    }),
-  );
-  return new PatternSet([...(patterns ?? []), ...loaded.flat()]);
+    });
+    set = Promise.all(read).then((loaded) => new PatternSet([...patterns, ...loaded.flat()]));
+    run.patternSets.set(key, set);
+  }
+  return set;
 }
 
 function asSourceError(source: string, e: unknown, signal: AbortSignal, role: ListRole = 'source'): Error {
@@ -187,28 +162,25 @@ function asSourceError(source: string, e: unknown, signal: AbortSignal, role: Li
   return new SourceError(source, (e as Error)?.message ?? String(e), { cause: e, role });
 }
 
-async function applyScope(run: Run, scope: Scope, lines: List, cfg: Filterable & { transformations?: string[] }) {
+async function applyScope(run: Run, scope: Scope, lines: List, cfg: SourceConfig | Configuration) {
   const [exclusions, inclusions] = await Promise.all([
     patternSet(run, 'exclusions file', cfg.exclusions, cfg.exclusions_sources),
     patternSet(run, 'inclusions file', cfg.inclusions, cfg.inclusions_sources),
   ]);
   let out = filterStep(run, scope, lines, exclusions, true);
   out = filterStep(run, scope, out, inclusions, false);
-  const plan: Transformation[] = planTransformations((cfg.transformations ?? []) as Transformation['name'][]);
   // Where the rest of this scope runs on strings (slower), the log says so (printed unless -q).
   const where = scope.kind === 'global' ? 'list' : `source ${scope.index + 1}`;
-  const note = (message: string) => run.emit({ type: 'log', level: 'info', message: `${where}: ${message}` });
-  const before = scope.kind === 'global' ? run.engine.fallback(out) : null;
-  if (before !== null) note(`${before}, so it compiles on strings`);
-  for (const t of plan) {
+  const note = (why: string | null, then: string) => why !== null && info(run, `${where}: ${why}, so ${then}`);
+  if (scope.kind === 'global') note(run.engine.fallback(out), 'it compiles on strings');
+  for (const t of planTransformations(cfg.transformations ?? [])) {
     const input = out;
     const fast = run.engine.fallback(input) === null;
     const why = run.engine.fallback(input, t);
-    if (why !== null) note(`${why}, so the steps from it on run on strings`);
+    note(why, 'the steps from it on run on strings');
     out = step(run, scope, t.name, input, (ctx) => run.engine.apply(t, input, ctx));
     // A fast form may hand the list back as strings (the kernel had no room for it).
-    const left = fast && why === null ? run.engine.fallback(out) : null;
-    if (left !== null) note(`${left}, so it and the steps after it run on strings`);
+    if (fast && why === null) note(run.engine.fallback(out), 'it and the steps after it run on strings');
   }
   return out;
 }
@@ -225,7 +197,6 @@ async function compileSource(
   total: number,
   turn: Promise<unknown>,
 ): Promise<List | null> {
-  const scope: Scope = { kind: 'source', index, source: source.source };
   run.emit({ type: 'source:start', index, source: source.source });
   const started = performance.now();
   let lines: List;
@@ -234,24 +205,12 @@ async function compileSource(
   } catch (e) {
     const error = asSourceError(source.source, e, run.signal);
     if (error instanceof AbortedError || run.options.signal?.aborted) throw error;
-    const skipped = run.skip;
-    run.emit({ type: 'source:error', index, source: source.source, error: error.message, skipped });
+    run.emit({ type: 'source:error', index, source: source.source, error: error.message, skipped: run.skip });
+    const durationMs = performance.now() - started;
     if (run.report)
-      run.report.sources[index] = {
-        source: source.source,
-        lineCount: 0,
-        durationMs: performance.now() - started,
-        error: error.message,
-      };
-    if (!skipped) throw error;
-    const diagnostic: Diagnostic = {
-      code: 'source-skipped',
-      severity: 'warning',
-      source: source.source,
-      message: error.message,
-    };
-    run.diagnostics.push(diagnostic);
-    run.emit({ type: 'diagnostic', diagnostic });
+      run.report.sources[index] = { source: source.source, lineCount: 0, durationMs, error: error.message };
+    if (!run.skip) throw error;
+    warn(run, { code: 'source-skipped', severity: 'warning', source: source.source, message: error.message });
     return null;
   }
   const durationMs = performance.now() - started;
@@ -260,40 +219,18 @@ async function compileSource(
   run.emit({ type: 'source:complete', index, source: source.source, lineCount, durationMs });
   if (run.report) run.report.sources[index] = { source: source.source, lineCount, durationMs };
   const why = run.engine.fallback(lines);
-  if (why !== null)
-    run.emit({
-      type: 'log',
-      level: 'info',
-      message: `source ${index + 1}: ${why}, so it and the whole list compile on strings`,
-    });
-  const out = await applyScope(run, scope, lines, source);
+  if (why !== null) info(run, `source ${index + 1}: ${why}, so it and the whole list compile on strings`);
+  const out = await applyScope(run, { kind: 'source', index, source: source.source }, lines, source);
   run.emit({ type: 'progress', phase: 'load', completed: index + 1, total });
   return out;
-}
-
-type Outcome = Pick<CompileResult, 'compiledAt' | 'diagnostics' | 'report'>;
-
-/** The result over the finished list; a packed list becomes strings only if someone asks. */
-function resultOf(engine: Engine<List>, list: List, outcome: Outcome): CompileResult {
-  let lines: string[] | undefined;
-  return {
-    ...outcome,
-    get lines() {
-      lines ??= engine.lines(list).text;
-      return lines;
-    },
-    lineCount: engine.count(list),
-    bytes: () => engine.bytes(list),
-    ruleCount: engine.ruleCount(list),
-  };
 }
 
 /**
  * The engine, chosen once: without the packed one, `stringEngine` alone compiles everything. Packed
  * lists carry no provenance, so a compile that lists removed lines (`-v`, `--report`) runs on
- * strings (2.4 times the packed time on the bench's realistic 300,000 lines), as does one where
- * WebAssembly is missing, which Compress, Deduplicate, splitting and joining run in on packed
- * lists; the log says so.
+ * strings (4.1 times the packed time on the realistic 300,000 lines, bench/RESULTS.md), as does
+ * one where WebAssembly is missing, which Compress, Deduplicate, splitting and joining run in on
+ * packed lists; the log says so.
  */
 function chooseEngine(packed: boolean, tracked: boolean, emit: EventSink): Engine<List> {
   if (!packed) return stringEngine as Engine<List>;
@@ -303,7 +240,7 @@ function chooseEngine(packed: boolean, tracked: boolean, emit: EventSink): Engin
       ? 'WebAssembly is missing'
       : null;
   if (why === null) return packedEngine as Engine<List>;
-  emit({ type: 'log', level: 'info', message: `${why}, so the list compiles on strings` });
+  info({ emit }, `${why}, so the list compiles on strings`);
   return stringEngine as Engine<List>;
 }
 
@@ -321,6 +258,8 @@ export async function compile(config: Configuration, options: CompileOptions): P
   const tracked = options.report === true || options.onRemoved !== undefined;
   const emit = options.onEvent ?? (() => undefined);
   const engine = chooseEngine(options.packed !== false, tracked, emit);
+  const report: CompileReport | undefined =
+    options.report === true ? { sources: [], transformations: [], removed: [] } : undefined;
   const run: Run = {
     options,
     engine,
@@ -328,56 +267,55 @@ export async function compile(config: Configuration, options: CompileOptions): P
     load: { reader: options.reader, signal: controller.signal, tracked, files: [] },
     emit,
     diagnostics: [],
-    report: options.report === true ? { sources: [], transformations: [], removed: [] } : undefined,
+    report,
     skip: config.onSourceError === 'skip',
-    removed: null,
+    removed: options.onRemoved ?? (report ? (line) => report.removed.push(line) : null),
     patternSets: new Map(),
   };
-  const report = run.report;
-  run.removed = options.onRemoved ?? (report ? (line) => report.removed.push(line) : null);
   try {
     checkAborted(run.signal);
-    const total = config.sources.length;
     const turns: Promise<List | null>[] = [];
+    // The next source's turn comes when this one is done, whether it failed or not.
     config.sources.forEach((s, i) => {
-      const previous = turns[i - 1] ?? Promise.resolve();
-      // The next source's turn comes when this one is done, whether it failed or not.
-      turns.push(
-        compileSource(run, s, i, total, previous).catch((e: unknown) => {
-          controller.abort(e);
-          throw e;
-        }),
-      );
+      turns.push(compileSource(run, s, i, config.sources.length, turns[i - 1] ?? Promise.resolve()));
     });
-    const perSource = await Promise.all(turns);
-    const parts: List[] = [];
-    config.sources.forEach((source, i) => {
+    // A source that fails stops the others.
+    const perSource = await Promise.all(turns).catch((e: unknown) => {
+      controller.abort(e);
+      throw e;
+    });
+    const parts = config.sources.flatMap((source, i) => {
       const lines = perSource[i];
-      if (lines) parts.push(engine.synthetic(sourceHeader(source), tracked), lines);
+      return lines ? [engine.synthetic(sourceHeader(source), tracked), lines] : [];
     });
     let list = await applyScope(run, { kind: 'global' }, engine.concat(parts, tracked), config);
     const compiledAt = (options.now ?? (() => new Date()))();
     list = engine.concat([engine.synthetic(listHeader(config, compiledAt, options.compiler), tracked), list], tracked);
     const format = options.format ?? 'adblock';
     if (format !== 'adblock') {
-      const formatted = formatLines(
-        engine.lines(list),
-        format,
-        removalRecorder(run, { kind: 'global' }, `format:${format}`),
-      );
+      const recorder = removalRecorder(run, { kind: 'global' }, `format:${format}`);
+      const formatted = formatLines(engine.lines(list), format, recorder);
       list = engine.fromLines(formatted.lines);
       if (formatted.dropped > 0) {
-        const diagnostic: Diagnostic = {
-          code: 'unsupported-in-format',
-          severity: 'warning',
-          message: `${formatted.dropped} rule(s) cannot be expressed in ${format} format and were left out`,
-        };
-        run.diagnostics.push(diagnostic);
-        run.emit({ type: 'diagnostic', diagnostic });
+        const message = `${formatted.dropped} rule(s) cannot be expressed in ${format} format and were left out`;
+        warn(run, { code: 'unsupported-in-format', severity: 'warning', message });
       }
     }
     run.emit({ type: 'progress', phase: 'output', completed: 1, total: 1 });
-    return resultOf(engine, list, { compiledAt, diagnostics: run.diagnostics, report: run.report });
+    // A packed list becomes strings only if someone asks.
+    let lines: string[] | undefined;
+    return {
+      compiledAt,
+      diagnostics: run.diagnostics,
+      report,
+      get lines() {
+        lines ??= engine.lines(list).text;
+        return lines;
+      },
+      lineCount: engine.count(list),
+      bytes: () => engine.bytes(list),
+      ruleCount: engine.ruleCount(list),
+    };
   } finally {
     outer?.removeEventListener('abort', forward);
   }

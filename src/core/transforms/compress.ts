@@ -1,4 +1,5 @@
 import type { Transformation } from './types.js';
+import { keepWhere } from './lines.js';
 import { etcHostsHostnames, isEtcHostsRule, isJustDomain, parseAdblockRule } from '../rules/rule-text.js';
 
 /** The nearest parent domain of `hostname` in `blocked`, or null. */
@@ -34,48 +35,35 @@ export const compress: Transformation = {
   summary: 'converts hosts syntax to adblock syntax and removes rules covered by a parent domain',
   apply(lines, ctx) {
     const src = lines.text;
-    const tracked = lines.from !== undefined;
     const text: string[] = [];
     const from: number[] = [];
     const hostnames: (string | null)[] = [];
     const blocked = new Set<string>();
-    /** Keeps the first rule per hostname; later ones are reported as duplicates. */
-    const keepFirst = (name: string, rule: string, i: number) => {
-      if (blocked.has(name)) {
-        if (ctx.reporting)
-          ctx.removed(src[i], lines.from?.[i], 'duplicate-hostname', `${name} is already blocked by an earlier rule`);
-        return;
-      }
-      blocked.add(name);
+    const add = (rule: string, hostname: string | null, i: number) => {
       text.push(rule);
-      hostnames.push(name);
-      if (tracked) from.push(lines.from![i]);
+      hostnames.push(hostname);
+      if (lines.from) from.push(lines.from[i]);
     };
-
     for (let i = 0; i < src.length; i += 1) {
-      const line = src[i];
-      const found = otherCompressible(line);
-      if (!found) {
-        text.push(line);
-        hostnames.push(null);
-        if (tracked) from.push(lines.from![i]);
-        continue;
+      const found = otherCompressible(src[i]);
+      if (!found) add(src[i], null, i);
+      // The first rule per hostname stays; later ones are duplicates.
+      for (const name of found?.names ?? []) {
+        if (!blocked.has(name)) {
+          blocked.add(name);
+          add(found!.rewrite ? `||${name}^` : src[i], name, i);
+        } else if (ctx.reporting) {
+          ctx.removed(src[i], lines.from?.[i], 'duplicate-hostname', `${name} is already blocked by an earlier rule`);
+        }
       }
-      for (const name of found.names) keepFirst(name, found.rewrite ? `||${name}^` : line, i);
     }
-
-    const outText: string[] = [];
-    const outFrom: number[] = [];
+    const keep = new Uint8Array(text.length);
     for (let i = 0; i < text.length; i += 1) {
       const host = hostnames[i];
       const parent = host === null ? null : blockedParent(host, blocked);
-      if (parent !== null) {
-        if (ctx.reporting) ctx.removed(text[i], from[i], 'redundant-hostname', `${host} is covered by ||${parent}^`);
-        continue;
-      }
-      outText.push(text[i]);
-      if (tracked) outFrom.push(from[i]);
+      if (parent === null) keep[i] = 1;
+      else if (ctx.reporting) ctx.removed(text[i], from[i], 'redundant-hostname', `${host} is covered by ||${parent}^`);
     }
-    return tracked ? { text: outText, from: Float64Array.from(outFrom) } : { text: outText };
+    return keepWhere(lines.from ? { text, from: Float64Array.from(from) } : { text }, keep);
   },
 };

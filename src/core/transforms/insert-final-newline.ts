@@ -5,8 +5,7 @@ export const insertFinalNewLine: Transformation = {
   name: 'InsertFinalNewLine',
   summary: 'ends the list with a newline unless its last line is already blank',
   apply(lines) {
-    const n = lines.text.length;
-    if (n > 0 && lines.text[n - 1].trim() === '') return lines;
+    if (lines.text.at(-1)?.trim() === '') return lines;
     const tracked = lines.from !== undefined;
     return concatLines([lines, syntheticLines([''], tracked)], tracked);
   },

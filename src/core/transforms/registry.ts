@@ -30,13 +30,10 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
   insertFinalNewLine,
 ];
 
-/** At most one of these may be selected for a list, and not at both levels. */
-export const VALIDATORS: readonly TransformationName[] = [
-  'Validate',
-  'ValidateAllowIp',
-  'ValidateAllowPublicSuffix',
-  'ValidateAllowIpAndPublicSuffix',
-];
+const NAMES = TRANSFORMATIONS.map((t) => t.name);
+
+/** At most one of these (the Validate variants) may be selected for a list, and not at both levels. */
+export const VALIDATORS: readonly TransformationName[] = NAMES.filter((name) => name.startsWith('Validate'));
 
 /** The validators among `list`, in its order (the schema and the plain check both ask). */
 export function validatorsIn(list: readonly string[] | undefined): string[] {

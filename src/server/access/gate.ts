@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps.js';
 import type { ApiKey, EndpointOverride, Scope, Tier, User } from '../store/accounts.js';
 import { problem } from '../problem.js';
 import { clientAddress, NO_PROXIES, resolveClientAddress, setClientAddress } from '../client-address.js';
-import { StoreUnavailableError } from '../../core/errors/store-unavailable-error.js';
+import { StoreUnavailableError } from '../../core/errors/index.js';
 import { bearerToken } from '../auth/sessions.js';
 import { IdentityResolver, type Identity } from '../auth/identity.js';
 import type { RateLimiter } from '../rate-limit.js';

@@ -1,6 +1,6 @@
 import TOML from '@iarna/toml';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { ConfigError } from '../../core/errors/config-error.js';
+import { ConfigError } from '../../core/errors/index.js';
 import type { Bundle } from '../store/config-sections.js';
 
 export const BUNDLE_FORMATS = ['json', 'yaml', 'toml'] as const;

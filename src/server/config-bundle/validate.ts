@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, type ConfigIssue } from '../../core/errors/config-error.js';
+import { ConfigError, type ConfigIssue } from '../../core/errors/index.js';
 import { type Bundle, naturalKey, SECTION_NAMES, type SectionName } from '../store/config-sections.js';
 import { PERMISSIONS } from '../routes/admin-system/permissions.js';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConfigError } from '../../core/errors/config-error.js';
+import { ConfigError } from '../../core/errors/index.js';
 import type { Store } from '../store/store.js';
 import type { FlashEntry } from '../store/service-records.js';
 

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { Job, JobKind, JobStore, Lease } from '../store/jobs.js';
 import type { PgBossDispatch } from './pg-boss-dispatch.js';
-import { AbortedError } from '../../core/errors/aborted-error.js';
+import { AbortedError } from '../../core/errors/index.js';
 
 export interface QueueOptions {
   /** Jobs run at once by this process (`--queue-workers`). */

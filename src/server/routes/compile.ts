@@ -8,7 +8,7 @@ import { compile, type CompileResult } from '../../core/pipeline/compile.js';
 import { validateConfiguration } from '../../core/config/parse.js';
 import type { Configuration } from '../../core/config/schema.js';
 import type { CompileEvent } from '../../core/pipeline/events.js';
-import { ConfigError } from '../../core/errors/config-error.js';
+import { ConfigError } from '../../core/errors/index.js';
 import type { AppDeps } from '../deps.js';
 import { problem, problemResponse } from '../problem.js';
 import { fixedWindowLimiter } from '../rate-limit.js';

@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { validateConfiguration } from '../../core/config/parse.js';
-import { ConfigError } from '../../core/errors/config-error.js';
+import { ConfigError } from '../../core/errors/index.js';
 import { TRANSFORMATION_NAMES } from '../../core/transforms/types.js';
 import { COMPILE_LIMITS } from './compile.js';
 import { problem } from '../problem.js';

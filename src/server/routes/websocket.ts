@@ -12,8 +12,7 @@ import { checkedConfiguration, resultBody, runCompile } from './compile.js';
 import { callerOf } from '../access/gate.js';
 import { clientAddress } from '../client-address.js';
 import { depsForCaller } from '../rule-sets/rule-set-source.js';
-import { AbortedError } from '../../core/errors/aborted-error.js';
-import { FlcError } from '../../core/errors/flc-error.js';
+import { AbortedError, FlcError } from '../../core/errors/index.js';
 
 export interface WsTiming {
   maxConcurrentCompilations: number;

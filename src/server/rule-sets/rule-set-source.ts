@@ -1,4 +1,4 @@
-import { SourceRefusedError } from '../../core/errors/source-refused-error.js';
+import { SourceRefusedError } from '../../core/errors/index.js';
 import type { AppDeps, ReaderFactory } from '../deps.js';
 import type { Store } from '../store/store.js';
 

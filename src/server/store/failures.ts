@@ -1,5 +1,4 @@
-import { ConflictError } from '../../core/errors/conflict-error.js';
-import { StoreUnavailableError } from '../../core/errors/store-unavailable-error.js';
+import { ConflictError, StoreUnavailableError } from '../../core/errors/index.js';
 
 /** How long a busy database is retried before the request fails with 503 (and what `Retry-After` says). */
 export interface BusyPolicy {

@@ -9,7 +9,7 @@ import { KyselyStore } from './kysely-store.js';
 import { LibsqlDialect } from './sqlite-dialect.js';
 import { migrate } from './migrate.js';
 import { type BusyPolicy, DEFAULT_BUSY_POLICY, withRetries } from './failures.js';
-import { StoreUnavailableError } from '../../core/errors/store-unavailable-error.js';
+import { StoreUnavailableError } from '../../core/errors/index.js';
 import { describeLocation, type StoreLocation, storeLocation } from './location.js';
 
 export interface OpenOptions {

@@ -2,7 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
-import { ConfigError } from '../../core/errors/config-error.js';
+import { ConfigError } from '../../core/errors/index.js';
 import { validateRuleRequestSchema } from '../../core/ast/validate-rule.js';
 import { astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRulesRequestSchema } from '../../core/ast/list.js';

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { validateRule } from '../../../src/core/ast/validate-rule.js';
 import { RuleParser } from '@adguard/agtree';
 import { PARSER_OPTIONS, parseRule } from '../../../src/core/ast/parse-rule.js';
-import { InputError } from '../../../src/core/errors/input-error.js';
+import { InputError } from '../../../src/core/errors/index.js';
 
 const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpus');
 const corpus = (file: string) => readFileSync(`${CORPUS}/${file}`, 'utf8').split(/\r?\n/);

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { walkAst, type WalkNode } from '../../../src/core/ast/walk.js';
 import { walkTree } from '../../../src/core/ast/walk-tree.js';
 import { NODE_TYPES } from '../../../src/core/ast/node-types.js';
-import { InputError } from '../../../src/core/errors/input-error.js';
+import { InputError } from '../../../src/core/errors/index.js';
 
 const FIXTURE = readFileSync(resolve(import.meta.dirname, '../../fixtures/walk/all-node-types.txt'), 'utf8');
 const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpus');

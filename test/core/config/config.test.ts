@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { parseConfigText, validateConfiguration, quickConfiguration } from '../../../src/core/config/parse.js';
-import { ConfigError } from '../../../src/core/errors/config-error.js';
+import { ConfigError } from '../../../src/core/errors/index.js';
 
 const ok = { name: 'L', sources: [{ source: 'a.txt' }] };
 const failure = (raw: unknown) => {
@@ -48,6 +48,7 @@ describe('configuration schema', () => {
     [{ ...ok, sources: [] }, /sources: Too small/],
     [{ name: 'L' }, /sources: is required/],
     [{ sources: [{ source: 'a' }] }, /name: is required/],
+    [{ ...ok, name: 5 }, /name: Invalid input: expected string, received number/],
     [
       { ...ok, transformations: ['Validate', 'ValidateAllowIp'] },
       /transformations: validation transformations cannot be combined: Validate, ValidateAllowIp/,

@@ -4,7 +4,7 @@ import { conditionMask, directivesOf, evaluateCondition } from '../../../src/cor
 import { loadList, loadListPacked } from '../../../src/core/load/load-list.js';
 import { isPacked, type ListData, unpackLines } from '../../../src/core/engine/packed.js';
 import { unpackOrigin } from '../../../src/core/transforms/lines.js';
-import { DirectiveError } from '../../../src/core/errors/directive-error.js';
+import { DirectiveError } from '../../../src/core/errors/index.js';
 import { memoryReader } from '../../support/memory-reader.js';
 
 describe('splitText', () => {
