@@ -163,11 +163,6 @@ export function joinInKernel(list: PackedLines): Uint8Array | null {
   return new Uint8Array(memory.memory.buffer, out, written - out).slice();
 }
 
-/** Whether a trap is the kernel's own, made before writing past a region (which was full). */
-export function isRegionFull(error: unknown): boolean {
-  return error instanceof WebAssembly.RuntimeError && error.message === 'unreachable';
-}
-
 /** The next multiple of 8 (plain arithmetic: sizes may pass 2 GiB). */
 export function align(offset: number): number {
   return Math.ceil(offset / 8) * 8;

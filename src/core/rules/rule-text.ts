@@ -6,7 +6,9 @@
 
 const DOMAIN_LABEL = '[0-9A-Za-z](?:(?:[0-9A-Za-z]|-){0,61}[0-9A-Za-z])?';
 const DOMAIN_RE = new RegExp(`^(?=.{1,255}$)${DOMAIN_LABEL}(?:\\.${DOMAIN_LABEL})*\\.?$`);
-const ETC_HOSTS_RE = /^([a-f0-9.:\][]+)(%[a-z0-9]+)?\s+([^#]+)(#.*)?$/;
+/** The characters of a hosts line's address. */
+const ADDRESS_CHAR = '[a-f0-9.:\\][]';
+const ETC_HOSTS_RE = new RegExp(`^(${ADDRESS_CHAR}+)(%[a-z0-9]+)?\\s+([^#]+)(#.*)?$`);
 const NON_ASCII_RE = /[\u0080-\uffff]/;
 
 /** A comment for every transformation: `!…`, `# …`, a lone `#`, or `####…`. */
@@ -38,10 +40,9 @@ const DOT = 4;
 const LOWER = 5;
 /** `[A-Z]`. */
 const UPPER = 6;
-/** `[a-f0-9.:[\]]`, the characters of a hosts line's address, as a byte table (Compress). */
-export const ADDRESS_CODE = new Uint8Array(256).map((_, c) =>
-  (c >= 48 && c <= 58) || (c >= 97 && c <= 102) || c === 46 || c === 91 || c === 93 ? 1 : 0,
-);
+const ADDRESS_CHAR_RE = new RegExp(`^${ADDRESS_CHAR}$`);
+/** ADDRESS_CHAR as a byte table (`isEtcHostsRule`'s gate, the kernel). */
+export const ADDRESS_CODE = new Uint8Array(256).map((_, c) => (ADDRESS_CHAR_RE.test(String.fromCharCode(c)) ? 1 : 0));
 
 /**
  * Each byte's class for the WebAssembly kernel's shape checks (kernel.ts copies it into its
