@@ -16,15 +16,16 @@
 
   ;; Memory bytes 0-255 hold BYTE_CLASS (rule-text.ts), 256-511 ADDRESS_CODE (rule-text.ts),
   ;; 512-767 HOST_CODE and 768-1023 DOMAIN_CHAR (rule-validity.ts), written by kernel.ts
-  ;; (`newKernel`); the free space starts at KERNEL_BASE (kernel.ts). A byte's class is the byte
+  ;; (`kernelMemory`); the free space starts at KERNEL_BASE (kernel.ts). A byte's class is the byte
   ;; at its own value's address (plus the table's base), loaded inline (calls are not inlined by
-  ;; the engine, and one per byte cost more than the lookups).
+  ;; the engine, and one per byte cost more than the lookups). A byte of BYTE_CLASS 0 (SPACE) is
+  ;; one that JavaScript's `\s` matches.
   ;; Compress's layout (compress.ts, `compressPacked`), given to $init: the list's bytes from
-  ;; KERNEL_BASE on, their offsets moved with them (the list returned views the memory from 0),
-  ;; then room for rewrites and names up to bytesLimit; then, each aligned to 8, inS and inE
-  ;; (n words each), outS, outE, hostS and hostE (outCapacity words each), the slots (a word
-  ;; each, capacity = 2^capLog2 of them), the entries (12 bytes each: start, end, hash;
-  ;; capacity / 2 of them) and the filter (a bit per hash, 8 per slot: capacity bytes).
+  ;; KERNEL_BASE on, their offsets moved with them, then room for rewrites and names up to
+  ;; bytesLimit; then, each aligned to 8, inS and inE (n words each), outS, outE, hostS and hostE
+  ;; (outCapacity words each), the slots (a word each, capacity = 2^capLog2 of them), the entries
+  ;; (12 bytes each: start, end, hash; capacity / 2 of them) and the filter (a bit per hash, 8 per
+  ;; slot: capacity bytes).
   (global $used (mut i32) (i32.const 0))
   (global $inS (mut i32) (i32.const 0))
   (global $inE (mut i32) (i32.const 0))
@@ -64,7 +65,13 @@
     (global.set $bytesLimit (local.get $bytesLimit))
     (global.set $outCapacity (local.get $outCapacity))
     (global.set $count (i32.const 0))
-    (global.set $entryCount (i32.const 0)))
+    (call $clearTable (local.get $capLog2)))
+
+  ;; Empties the table: its slots and filter (the memory is reused from step to step).
+  (func $clearTable (param $capLog2 i32)
+    (global.set $entryCount (i32.const 0))
+    (memory.fill (global.get $slots) (i32.const 0) (i32.shl (i32.const 4) (local.get $capLog2)))
+    (memory.fill (global.get $filter) (i32.const 0) (i32.shl (i32.const 1) (local.get $capLog2))))
 
   ;; Adds delta to the n offsets at `at` (line ranges copied in, for bytes copied to KERNEL_BASE
   ;; on: kernel.ts, `copyList`).
@@ -79,11 +86,6 @@
         (br $next))))
   (func (export "used") (result i32) (global.get $used))
   (func (export "setUsed") (param $u i32) (global.set $used (local.get $u)))
-
-  (func $ws (param $c i32) (result i32)
-    ;; JavaScript's \s for c < 128; callers test c >= 128 first.
-    (i32.or (i32.eq (local.get $c) (i32.const 32))
-            (i32.le_u (i32.sub (local.get $c) (i32.const 9)) (i32.const 4))))
 
   ;; FNV-1a of b[s, e), right to left (so a suffix's hash is known while scanning), going on
   ;; from h: 0x811c9dc5 for a whole string, or a path's hash and its dot for the label before it
@@ -112,14 +114,6 @@
       (then (return (i32.const 0))))
     (block $done
       (loop $next
-        (br_if $done (i32.gt_s (i32.add (local.get $j) (i32.const 8)) (local.get $n)))
-        (if (i64.ne (i64.load (i32.add (local.get $ks) (local.get $j)))
-                    (i64.load (i32.add (local.get $s) (local.get $j))))
-          (then (return (i32.const 0))))
-        (local.set $j (i32.add (local.get $j) (i32.const 8)))
-        (br $next)))
-    (block $done
-      (loop $next
         (br_if $done (i32.ge_s (local.get $j) (local.get $n)))
         (if (i32.ne (i32.load8_u (i32.add (local.get $ks) (local.get $j)))
                     (i32.load8_u (i32.add (local.get $s) (local.get $j))))
@@ -128,22 +122,29 @@
         (br $next)))
     (i32.const 1))
 
-  ;; Adds b[s, e); 1 when it was not there yet.
-  (func $add (param $s i32) (param $e i32) (result i32)
-    (local $h i32) (local $i i32) (local $slot i32) (local $k i32) (local $p i32) (local $bit i32)
-    (local.set $h (call $hash (i32.const 0x811c9dc5) (local.get $s) (local.get $e)))
+  ;; The address of the slot for b[s, e), whose hash is h: the slot of its entry, or the empty
+  ;; slot where it would go.
+  (func $slotOf (param $s i32) (param $e i32) (param $h i32) (result i32)
+    (local $i i32) (local $slot i32)
     (local.set $i (i32.and (call $home (local.get $h)) (global.get $mask)))
-    (block $empty
+    (block $found
       (loop $probe
         (local.set $slot (i32.load (i32.add (global.get $slots) (i32.shl (local.get $i) (i32.const 2)))))
-        (br_if $empty (i32.eqz (local.get $slot)))
+        (br_if $found (i32.eqz (local.get $slot)))
         (if (i32.eq (i32.load (i32.add (global.get $entries)
                                        (i32.sub (i32.mul (local.get $slot) (i32.const 12)) (i32.const 4))))
                     (local.get $h))
-          (then (if (call $equals (local.get $s) (local.get $e) (i32.sub (local.get $slot) (i32.const 1)))
-                  (then (return (i32.const 0))))))
+          (then (br_if $found (call $equals (local.get $s) (local.get $e) (i32.sub (local.get $slot) (i32.const 1))))))
         (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (global.get $mask)))
         (br $probe)))
+    (i32.add (global.get $slots) (i32.shl (local.get $i) (i32.const 2))))
+
+  ;; Adds b[s, e); 1 when it was not there yet.
+  (func $add (param $s i32) (param $e i32) (result i32)
+    (local $h i32) (local $at i32) (local $k i32) (local $p i32) (local $bit i32)
+    (local.set $h (call $hash (i32.const 0x811c9dc5) (local.get $s) (local.get $e)))
+    (local.set $at (call $slotOf (local.get $s) (local.get $e) (local.get $h)))
+    (if (i32.load (local.get $at)) (then (return (i32.const 0))))
     (local.set $k (global.get $entryCount))
     ;; At most half full: the entries region holds capacity / 2.
     (if (i32.ge_u (i32.shl (local.get $k) (i32.const 1)) (global.get $mask)) (then (unreachable)))
@@ -152,8 +153,7 @@
     (i32.store offset=4 (local.get $p) (local.get $e))
     (i32.store offset=8 (local.get $p) (local.get $h))
     (global.set $entryCount (i32.add (local.get $k) (i32.const 1)))
-    (i32.store (i32.add (global.get $slots) (i32.shl (local.get $i) (i32.const 2)))
-               (i32.add (local.get $k) (i32.const 1)))
+    (i32.store (local.get $at) (i32.add (local.get $k) (i32.const 1)))
     (local.set $bit (i32.shr_u (i32.mul (local.get $h) (i32.const 0x9e3779b1)) (global.get $filterShift)))
     (local.set $p (i32.add (global.get $filter) (i32.shl (i32.shr_u (local.get $bit) (i32.const 5)) (i32.const 2))))
     (i32.store (local.get $p) (i32.or (i32.load (local.get $p)) (i32.shl (i32.const 1) (local.get $bit))))
@@ -161,25 +161,13 @@
 
   ;; Whether b[s, e), whose hash is h, is in the table.
   (func $has (param $s i32) (param $e i32) (param $h i32) (result i32)
-    (local $i i32) (local $slot i32) (local $bit i32)
+    (local $bit i32)
     (local.set $bit (i32.shr_u (i32.mul (local.get $h) (i32.const 0x9e3779b1)) (global.get $filterShift)))
     (if (i32.eqz (i32.and (i32.load (i32.add (global.get $filter)
                                              (i32.shl (i32.shr_u (local.get $bit) (i32.const 5)) (i32.const 2))))
                           (i32.shl (i32.const 1) (local.get $bit))))
       (then (return (i32.const 0))))
-    (local.set $i (i32.and (call $home (local.get $h)) (global.get $mask)))
-    (block $empty
-      (loop $probe
-        (local.set $slot (i32.load (i32.add (global.get $slots) (i32.shl (local.get $i) (i32.const 2)))))
-        (br_if $empty (i32.eqz (local.get $slot)))
-        (if (i32.eq (i32.load (i32.add (global.get $entries)
-                                       (i32.sub (i32.mul (local.get $slot) (i32.const 12)) (i32.const 4))))
-                    (local.get $h))
-          (then (if (call $equals (local.get $s) (local.get $e) (i32.sub (local.get $slot) (i32.const 1)))
-                  (then (return (i32.const 1))))))
-        (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (global.get $mask)))
-        (br $probe)))
-    (i32.const 0))
+    (i32.ne (i32.load (call $slotOf (local.get $s) (local.get $e) (local.get $h))) (i32.const 0)))
 
   ;; Adds an output line: the range [s, e), with its hostname [hs, he) or -1.
   (func $push (export "push") (param $s i32) (param $e i32) (param $hs i32) (param $he i32)
@@ -251,8 +239,8 @@
     (block $done
       (loop $next
         (br_if $done (i32.ge_s (local.get $i) (local.get $e)))
-        ;; NAME_STOP (1)
-        (if (i32.eq (i32.load8_u (i32.load8_u (local.get $i))) (i32.const 1)) (then (return (i32.const -1))))
+        ;; SPACE (0) or NAME_STOP (1)
+        (if (i32.le_u (i32.load8_u (i32.load8_u (local.get $i))) (i32.const 1)) (then (return (i32.const -1))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next)))
     (local.get $s))
@@ -299,7 +287,7 @@
   (func $hasModifiers (param $s i32) (param $e i32) (result i32)
     (local $last i32) (local $i i32) (local $j i32) (local $escaped i32)
     (local.set $last (i32.load8_u (i32.sub (local.get $e) (i32.const 1))))
-    (if (i32.or (i32.ge_u (local.get $last) (i32.const 128)) (call $ws (local.get $last)))
+    (if (i32.or (i32.ge_u (local.get $last) (i32.const 128)) (i32.eqz (i32.load8_u (local.get $last))))
       (then (return (i32.const 0))))
     (local.set $i (i32.sub (local.get $e) (i32.const 1)))
     (block $done
@@ -332,7 +320,8 @@
     (if (i32.eq (local.get $c) (i32.const 124))
       (then (return (i32.and (i32.eq (i32.load8_u offset=1 (local.get $s)) (i32.const 124))
                              (i32.eqz (call $hasModifiers (local.get $s) (local.get $e)))))))
-    (if (i32.or (i32.ge_u (local.get $c) (i32.const 128)) (call $ws (local.get $c))) (then (return (i32.const 1))))
+    (if (i32.or (i32.ge_u (local.get $c) (i32.const 128)) (i32.eqz (i32.load8_u (local.get $c))))
+      (then (return (i32.const 1))))
     (local.set $i (local.get $s))
     (block $done
       (loop $next
@@ -344,7 +333,7 @@
       (then (return (i32.const 0))))
     (local.set $c (i32.load8_u (local.get $i)))
     (i32.or (i32.or (i32.eq (local.get $c) (i32.const 37)) (i32.ge_u (local.get $c) (i32.const 128)))
-            (call $ws (local.get $c))))
+            (i32.eqz (i32.load8_u (local.get $c)))))
 
   ;; The first pass from input line i: returns the first line JavaScript must decide, or n.
   (func (export "run") (param $i i32) (param $n i32) (result i32)
@@ -408,23 +397,6 @@
         (br $next)))
     (local.get $w))
 
-  ;; How many of the n lines at inStart/inEnd are not plain host rules ($plainAt);
-  ;; the byte at hostRule + i is 1 for line i when it is one, else 0 (for $dedup).
-  (func (export "countOther") (param $inStart i32) (param $inEnd i32) (param $n i32) (param $hostRule i32) (result i32)
-    (local $i i32) (local $count i32) (local $plain i32)
-    (block $done
-      (loop $next
-        (br_if $done (i32.ge_s (local.get $i) (local.get $n)))
-        (local.set $plain
-          (i32.ne (call $plainAt (i32.load (i32.add (local.get $inStart) (i32.shl (local.get $i) (i32.const 2))))
-                                 (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2)))))
-                  (i32.const -1)))
-        (i32.store8 (i32.add (local.get $hostRule) (local.get $i)) (local.get $plain))
-        (local.set $count (i32.add (local.get $count) (i32.eqz (local.get $plain))))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $next)))
-    (local.get $count))
-
   ;; The lines of the n at inStart/inEnd that start with `!` or `#`, the only ones `isCommentAt`
   ;; (packed.ts) can find comments: their indices go to out, and the byte at flags + i is zeroed
   ;; for every line. Returns how many (deduplicate.ts decides those lines, for $dedup).
@@ -451,13 +423,10 @@
   ;; at keep + i) as `dropFromEnd` gives it. Walking from the end, a line already seen (its later
   ;; copy is kept) that is no comment nor empty is dropped, and so are the comments and empty
   ;; lines directly above it. The byte at comment + i is 1 when line i is a comment
-  ;; (deduplicate.ts writes them, by `isCommentAt`). With skipHostRules (the list's
-  ;; `distinctHostRules`), plain host rules are not looked up: $countOther has marked them in the
-  ;; keep bytes, each read before it is written. The table is built afresh in the regions given,
-  ;; for capacity 2^capLog2.
+  ;; (deduplicate.ts writes them, by `isCommentAt`). The table is built afresh in the regions
+  ;; given, for capacity 2^capLog2.
   (func (export "dedup")
     (param $inStart i32) (param $inEnd i32) (param $n i32) (param $keep i32) (param $comment i32)
-    (param $skipHostRules i32)
     (param $slots i32) (param $entries i32) (param $filter i32) (param $capLog2 i32)
     (local $i i32) (local $s i32) (local $e i32) (local $seen i32) (local $blank i32) (local $removing i32)
     (global.set $slots (local.get $slots))
@@ -465,9 +434,7 @@
     (global.set $filter (local.get $filter))
     (global.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $capLog2)) (i32.const 1)))
     (global.set $filterShift (i32.sub (i32.const 29) (local.get $capLog2)))
-    (global.set $entryCount (i32.const 0))
-    (memory.fill (local.get $slots) (i32.const 0) (i32.shl (i32.const 4) (local.get $capLog2)))
-    (memory.fill (local.get $filter) (i32.const 0) (i32.shl (i32.const 1) (local.get $capLog2)))
+    (call $clearTable (local.get $capLog2))
     (local.set $i (local.get $n))
     (block $done
       (loop $next
@@ -475,10 +442,7 @@
         (local.set $i (i32.sub (local.get $i) (i32.const 1)))
         (local.set $s (i32.load (i32.add (local.get $inStart) (i32.shl (local.get $i) (i32.const 2)))))
         (local.set $e (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2)))))
-        (local.set $seen (i32.const 0))
-        (if (i32.or (i32.eqz (local.get $skipHostRules))
-                    (i32.eqz (i32.load8_u (i32.add (local.get $keep) (local.get $i)))))
-          (then (local.set $seen (i32.eqz (call $add (local.get $s) (local.get $e))))))
+        (local.set $seen (i32.eqz (call $add (local.get $s) (local.get $e))))
         (local.set $blank (i32.or (i32.eq (local.get $s) (local.get $e))
                                   (i32.load8_u (i32.add (local.get $comment) (local.get $i)))))
         (if (i32.and (local.get $seen) (i32.eqz (local.get $blank)))
@@ -522,25 +486,6 @@
     (if (i32.eq (i32.load8_u (i32.sub (local.get $e) (i32.const 1))) (i32.const 45)) (then (return (i32.const 0))))
     (i32.ne (i32.and (local.get $kinds) (i32.const 1)) (i32.const 0)))
 
-  ;; tldts' fast path (tldts-core, `lookup/fast-path`): `.com`, `.org`, `.edu`, `.gov`, `.net` or
-  ;; `.de` ends a name longer than three characters, which is then not its own suffix.
-  (func $commonTldTail (param $s i32) (param $e i32) (result i32)
-    (local $tail i32)
-    (if (i32.le_s (i32.sub (local.get $e) (local.get $s)) (i32.const 3)) (then (return (i32.const 0))))
-    ;; `.de`: the three bytes before e, as one little-endian word with the byte before them.
-    (if (i32.eq (i32.shr_u (i32.load (i32.sub (local.get $e) (i32.const 4))) (i32.const 8)) (i32.const 0x65642e))
-      (then (return (i32.const 1))))
-    (if (i32.ne (i32.load8_u (i32.sub (local.get $e) (i32.const 4))) (i32.const 46)) (then (return (i32.const 0))))
-    (local.set $tail
-      (i32.or (i32.or (i32.shl (i32.load8_u (i32.sub (local.get $e) (i32.const 3))) (i32.const 16))
-                      (i32.shl (i32.load8_u (i32.sub (local.get $e) (i32.const 2))) (i32.const 8)))
-              (i32.load8_u (i32.sub (local.get $e) (i32.const 1)))))
-    (i32.or (i32.or (i32.or (i32.eq (local.get $tail) (i32.const 0x636f6d))
-                            (i32.eq (local.get $tail) (i32.const 0x6f7267)))
-                    (i32.or (i32.eq (local.get $tail) (i32.const 0x656475))
-                            (i32.eq (local.get $tail) (i32.const 0x676f76))))
-            (i32.eq (local.get $tail) (i32.const 0x6e6574))))
-
   ;; Whether the rules trie surely leaves the clean name b[s, e) not its own public suffix:
   ;; tldts' walk of the rules trie (the deepest ICANN node matched, labels right to left; its
   ;; exceptions only ever make a name not its own suffix) would stop before its last label, with
@@ -574,19 +519,19 @@
       (br $label))
     (i32.const 0))
 
-  ;; Adds the path hash h to the set at $psl (slots hold h | 1, 0 is empty).
-  (func $pslAdd (param $psl i32) (param $mask i32) (param $h i32)
+  ;; The address of the slot for the path hash h in the set at $set (`pslNodeSet`: slots hold
+  ;; h | 1, 0 is empty): the one holding it, or the empty one where it would go.
+  (func $setSlot (param $set i32) (param $mask i32) (param $h i32) (result i32)
     (local $i i32) (local $slot i32)
-    (local.set $h (i32.or (local.get $h) (i32.const 1)))
-    (local.set $i (i32.and (call $home (local.get $h)) (local.get $mask)))
+    (local.set $i (i32.and (call $home (i32.or (local.get $h) (i32.const 1))) (local.get $mask)))
     (block $found
       (loop $probe
-        (local.set $slot (i32.load (i32.add (local.get $psl) (i32.shl (local.get $i) (i32.const 2)))))
+        (local.set $slot (i32.load (i32.add (local.get $set) (i32.shl (local.get $i) (i32.const 2)))))
         (br_if $found (i32.eqz (local.get $slot)))
-        (br_if $found (i32.eq (local.get $slot) (local.get $h)))
+        (br_if $found (i32.eq (local.get $slot) (i32.or (local.get $h) (i32.const 1))))
         (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (local.get $mask)))
         (br $probe)))
-    (i32.store (i32.add (local.get $psl) (i32.shl (local.get $i) (i32.const 2))) (local.get $h)))
+    (i32.add (local.get $set) (i32.shl (local.get $i) (i32.const 2))))
 
   ;; kernel.ts, `pslNodeSet`: every node of the rules trie whose text (psl-data.ts, PSL_RULES, as
   ;; UTF-8) is at [t, te) into the zeroed set at $psl. A line per top-level label,
@@ -613,7 +558,8 @@
             (local.set $at (i32.add (local.get $at) (i32.const 1)))
             (br $next)))
         (local.set $h (call $hash (i32.const 0x811c9dc5) (local.get $i) (local.get $at)))
-        (call $pslAdd (local.get $psl) (local.get $mask) (local.get $h))
+        (i32.store (call $setSlot (local.get $psl) (local.get $mask) (local.get $h))
+                   (i32.or (local.get $h) (i32.const 1)))
         (local.set $at (i32.add (local.get $at) (i32.const 2)))
         (local.set $sp (local.get $stack))
         (block $children
@@ -639,25 +585,17 @@
                 (br $next)))
             (local.set $h (call $hash (i32.load (i32.sub (local.get $sp) (i32.const 4)))
                                       (local.get $i) (local.get $at)))
-            (call $pslAdd (local.get $psl) (local.get $mask) (local.get $h))
+            (i32.store (call $setSlot (local.get $psl) (local.get $mask) (local.get $h))
+                       (i32.or (local.get $h) (i32.const 1)))
             (local.set $at (i32.add (local.get $at) (i32.const 2)))
             (br $child)))
         ;; Past the line's end.
         (local.set $i (i32.add (local.get $at) (i32.const 1)))
         (br $line))))
 
-  ;; Whether the hash h is in the set at $set (`pslNodeSet`: slots hold h | 1, 0 is empty).
+  ;; Whether the path hash h is in the set at $set.
   (func $setHas (param $set i32) (param $mask i32) (param $h i32) (result i32)
-    (local $i i32) (local $slot i32)
-    (local.set $h (i32.or (local.get $h) (i32.const 1)))
-    (local.set $i (i32.and (call $home (local.get $h)) (local.get $mask)))
-    (loop $probe
-      (local.set $slot (i32.load (i32.add (local.get $set) (i32.shl (local.get $i) (i32.const 2)))))
-      (if (i32.eqz (local.get $slot)) (then (return (i32.const 0))))
-      (if (i32.eq (local.get $slot) (local.get $h)) (then (return (i32.const 1))))
-      (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (local.get $mask)))
-      (br $probe))
-    (i32.const 0))
+    (i32.ne (i32.load (call $setSlot (local.get $set) (local.get $mask) (local.get $h))) (i32.const 0)))
 
   ;; splitText (load/split.ts) of the list b[from, to), trimmed, without line numbers: each run
   ;; of CR/LF ends a line; the lines' ranges go to start and end. Returns how many lines
@@ -706,11 +644,10 @@
     (i32.store (i32.add (local.get $end) (i32.shl (local.get $k) (i32.const 2))) (local.get $to))
     (i32.add (local.get $k) (i32.const 1)))
 
-  ;; The n lines whose ranges are at inStart and inEnd joined into [out, limit), one LF between
-  ;; each two. Returns the end of what it wrote, or -1, having stopped, when the lines would pass
-  ;; limit (kernel.ts, `joinInKernel`, which then joins them elsewhere).
+  ;; The n lines whose ranges are at inStart and inEnd joined at out, one LF between each two.
+  ;; Returns the end of what it wrote (kernel.ts, `joinInKernel`, makes room for them).
   (func (export "join") (param $inStart i32) (param $inEnd i32)
-    (param $n i32) (param $out i32) (param $limit i32) (result i32)
+    (param $n i32) (param $out i32) (result i32)
     (local $i i32) (local $s i32) (local $len i32)
     (block $done
       (loop $next
@@ -718,13 +655,11 @@
         (local.set $s (i32.load (i32.add (local.get $inStart) (i32.shl (local.get $i) (i32.const 2)))))
         (local.set $len (i32.sub (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2))))
                                  (local.get $s)))
-        (if (i32.gt_u (local.get $len) (i32.sub (local.get $limit) (local.get $out))) (then (return (i32.const -1))))
         (memory.copy (local.get $out) (local.get $s) (local.get $len))
         (local.set $out (i32.add (local.get $out) (local.get $len)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (if (i32.lt_s (local.get $i) (local.get $n))
           (then
-            (if (i32.ge_u (local.get $out) (local.get $limit)) (then (return (i32.const -1))))
             (i32.store8 (local.get $out) (i32.const 10))
             (local.set $out (i32.add (local.get $out) (i32.const 1)))))
         (br $next)))
@@ -763,7 +698,7 @@
         (br $octet)))
     (i32.eq (local.get $octets) (i32.const 4)))
 
-  ;; Whether b[s, e) is one of the names at $mods (validate.ts, `modifierNames`: each name's
+  ;; Whether b[s, e) is one of the names at $mods (validate.ts, `MODIFIER_NAMES`: each name's
   ;; length in a byte, then its bytes; a 0 length ends them).
   (func $isModifier (param $mods i32) (param $s i32) (param $e i32) (result i32)
     (local $len i32) (local $i i32)
@@ -817,8 +752,8 @@
   ;; fullRuleProblem (rule-validity.ts) of the line b[s, e), for the validators without allowIp,
   ;; where it can be told on bytes whatever the other option:
   ;;   1, kept: `||name^` or `@@||name^`, with supported modifiers or none, whose name is clean
-  ;;      (`cleanHostname`) and cannot be its own public suffix (it ends in a common TLD, or, when
-  ;;      $psl is not 0, the trie's walk stops before its last label);
+  ;;      (`cleanHostname`) and cannot be its own public suffix ($psl is not 0, and the trie's walk
+  ;;      stops before its last label);
   ;;   2, dropped: `||a.b.c.d^` or `@@||a.b.c.d^`, a plain IPv4 address and no modifiers;
   ;;   3, dropped: a pattern of 5 or more with a character outside DOMAIN_CHAR (`a.org##.ad`);
   ;;   4, dropped: a modifier that is not at $mods;
@@ -851,19 +786,19 @@
         (if (i32.lt_s (local.get $i) (local.get $e))
           (then
             (local.set $c (i32.load8_u (local.get $i)))
-            (if (i32.or (i32.eq (local.get $c) (i32.const 37)) (call $ws (local.get $c)))
+            (if (i32.or (i32.eq (local.get $c) (i32.const 37)) (i32.eqz (i32.load8_u (local.get $c))))
               (then (return (i32.const 0))))))))
     ;; parseAdblockRule: trimmed, past `@@`; a line ending there is no rule.
     (block $trimmed
       (loop $next
         (br_if $trimmed (i32.eq (local.get $s) (local.get $e)))
-        (br_if $trimmed (i32.eqz (call $ws (i32.load8_u (local.get $s)))))
+        (br_if $trimmed (i32.load8_u (i32.load8_u (local.get $s))))
         (local.set $s (i32.add (local.get $s) (i32.const 1)))
         (br $next)))
     (block $trimmed
       (loop $next
         (br_if $trimmed (i32.eq (local.get $s) (local.get $e)))
-        (br_if $trimmed (i32.eqz (call $ws (i32.load8_u (i32.sub (local.get $e) (i32.const 1))))))
+        (br_if $trimmed (i32.load8_u (i32.load8_u (i32.sub (local.get $e) (i32.const 1)))))
         (local.set $e (i32.sub (local.get $e) (i32.const 1)))
         (br $next)))
     (local.set $p (local.get $s))
@@ -908,7 +843,6 @@
           (then
             (if (call $cleanHostname (local.get $ns) (local.get $ne))
               (then
-                (if (call $commonTldTail (local.get $ns) (local.get $ne)) (then (return (i32.const 1))))
                 (if (i32.eqz (local.get $psl)) (then (return (i32.const 0))))
                 (return (call $notOwnSuffix (local.get $ns) (local.get $ne) (local.get $psl) (local.get $pslMask)))))
             (if (i32.and (i32.eq (local.get $pe) (local.get $e)) (call $plainIpv4 (local.get $ns) (local.get $ne)))

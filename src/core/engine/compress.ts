@@ -1,25 +1,23 @@
 /** Compress on packed lists, in the WebAssembly kernel. */
 import { otherCompressible } from '../transforms/compress.js';
 import { decodeRange, packedLines, type PackedLines } from './packed.js';
-import { align, copyList, isRegionFull, KERNEL_BASE, newKernel, PSL_NODE_SLOTS, tableCapacity } from './kernel.js';
+import { align, copyList, KERNEL_BASE, rangesOut, tableCapacity } from './kernel.js';
 
 /**
  * Compress (`compress.apply`, transforms/compress.ts) on a packed list, in WebAssembly: the
- * list's bytes and line ranges are copied into a fresh memory; the kernel decides the lines of the
- * shapes `||name^`, `0.0.0.0 name` (or `127.0.0.1`) and a bare domain on their bytes, passes over
- * the lines it can rule out, and hands each other line back here for `otherCompressible`. The
- * list returned lives in that memory, which is never grown (growing would detach it). Null,
- * for the readable form to do the work, where the engine gives no memory that large or the list
- * outgrows the room given to it (the kernel traps before writing past a region).
+ * list's bytes and line ranges are copied into the kernel's memory; the kernel decides the lines of
+ * the shapes `||name^`, `0.0.0.0 name` (or `127.0.0.1`) and a bare domain on their bytes, passes
+ * over the lines it can rule out, and hands each other line back here for `otherCompressible`. The
+ * list returned is copied out. Null, for the readable form to do the work, where the engine gives
+ * no memory that large or the list outgrows the room given to it (the kernel traps before writing
+ * past a region).
  */
 export function compressPacked(lines: PackedLines): PackedLines | null {
   const n = lines.start.length;
   const used = lines.used;
   const capacity = tableCapacity(n + 1024);
-  // The list's bytes go to KERNEL_BASE on, their offsets moved with them, so that the list
-  // returned is a view from 0 (bytes before the first line belong to no line). Then room for the
-  // kernel's rewrites (a line becomes `||name^`: its length + 3) and the names handed back;
-  // pages of it never written cost no memory.
+  // The list's bytes go to KERNEL_BASE on, their offsets moved with them; then room for the
+  // kernel's rewrites (a line becomes `||name^`: its length + 3) and the names handed back.
   const bytesLimit = align(KERNEL_BASE + 2 * used + 4 * n + 65536);
   const outCapacity = n + (n >> 1) + 1024;
   let top = bytesLimit;
@@ -32,20 +30,15 @@ export function compressPacked(lines: PackedLines): PackedLines | null {
   const inEnd = take(4 * n);
   const outStart = take(4 * outCapacity);
   const outEnd = take(4 * outCapacity);
-  // Free again once the list is made, for Deduplicate's kernel (the list's `kernel`).
   const hostStart = take(4 * outCapacity);
   const hostEnd = take(4 * outCapacity);
   const slots = take(4 * capacity);
   const entries = take(12 * (capacity / 2));
   const filter = take(capacity);
-  // Validate's verdicts use the freed region as well: a code per line, then the supported
-  // modifiers' and the Public Suffix List's hash sets (validate.ts, `kernelVerdicts`).
-  top = Math.max(top, hostStart + align(outCapacity) + 4 * PSL_NODE_SLOTS + 4096);
-  const memory = newKernel(top);
+  const memory = copyList(lines, inStart, inEnd, top);
   if (memory === null) return null;
-  const { kernel: k, buffer } = memory;
-  copyList(memory, lines, inStart, inEnd);
-  const bytes = new Uint8Array(buffer);
+  const { kernel: k } = memory;
+  const bytes = new Uint8Array(memory.memory.buffer);
   k.init(
     KERNEL_BASE + used,
     inStart,
@@ -80,16 +73,16 @@ export function compressPacked(lines: PackedLines): PackedLines | null {
       }
     }
   } catch (error) {
-    // Any other trap (an access out of bounds) is a fault in the kernel, and is not hidden.
-    if (isRegionFull(error)) return null;
+    // The kernel's own trap, made before writing past a full region; any other (an access out of
+    // bounds) is a fault in the kernel, and is not hidden.
+    if (error instanceof WebAssembly.RuntimeError && error.message === 'unreachable') return null;
     throw error;
   }
   const count = k.parents();
-  const view = (at: number) => new Int32Array(buffer, at, count);
-  // The list owns its memory, whose region from hostStart on is free again for later kernel calls.
-  const held = { ...memory, scratch: hostStart, scratchEnd: top };
-  const bytesView = new Uint8Array(buffer, 0, bytesLimit);
-  return packedLines(bytesView, k.used(), view(outStart), view(outEnd), true, held);
+  // Copied out with room after the bytes, where the lines joined later (headers) go.
+  const out = bytes.slice(KERNEL_BASE, k.used() + ROOM);
+  return packedLines(out, k.used() - KERNEL_BASE, rangesOut(memory, outStart, count), rangesOut(memory, outEnd, count));
 }
 
 const encoder = new TextEncoder();
+const ROOM = 65_536;

@@ -2,7 +2,15 @@
 import { toAscii } from '../transforms/convert-to-ascii.js';
 import { removeModifiersFrom } from '../transforms/remove-modifiers.js';
 import { isWhitespaceCode } from '../rules/rule-text.js';
-import { isCommentAt, keepWherePacked, lineText, PackedBuilder, type PackedLines, withRanges } from './packed.js';
+import {
+  concatPacked,
+  isCommentAt,
+  keepWherePacked,
+  lineText,
+  packStrings,
+  type PackedLines,
+  withRanges,
+} from './packed.js';
 
 export function trimLinesPacked(lines: PackedLines): PackedLines {
   // In place: the list passed in is this transformation's (see PACKED_FORMS in packed-engine.ts).
@@ -15,8 +23,7 @@ export function trimLinesPacked(lines: PackedLines): PackedLines {
     start[i] = s;
     end[i] = e;
   }
-  // A new list all the same: trimming can make two plain host rules alike.
-  return withRanges(lines, start, end);
+  return lines;
 }
 
 export function removeCommentsPacked(lines: PackedLines): PackedLines {
@@ -51,7 +58,8 @@ export function insertFinalNewLinePacked(lines: PackedLines): PackedLines {
 
 /**
  * A one-to-one rewrite on a packed list: only the lines `mayChange` picks (on their bytes) are
- * decoded and given to `rewrite`; a line it changes is appended, every other keeps its bytes.
+ * decoded and given to `rewrite`; the lines it changes are appended (`concatPacked`) and take the
+ * appended ranges, every other keeps its bytes.
  */
 function rewriteSome(
   lines: PackedLines,
@@ -59,21 +67,25 @@ function rewriteSome(
   rewrite: (line: string) => string,
 ): PackedLines {
   const { bytes, start, end } = lines;
-  const out = new PackedBuilder(lines, start.length);
-  for (let i = 0; i < start.length; i += 1) {
-    let s = start[i];
-    let e = end[i];
-    if (mayChange(bytes, s, e)) {
-      const text = lineText(lines, i);
-      const changed = rewrite(text);
-      if (changed !== text) {
-        s = out.appendText(changed);
-        e = out.used;
-      }
+  const n = start.length;
+  const changed: string[] = [];
+  const at: number[] = [];
+  for (let i = 0; i < n; i += 1) {
+    if (!mayChange(bytes, start[i], end[i])) continue;
+    const text = lineText(lines, i);
+    const out = rewrite(text);
+    if (out !== text) {
+      changed.push(out);
+      at.push(i);
     }
-    out.push(s, e);
   }
-  return out.finish();
+  if (changed.length === 0) return lines;
+  const out = concatPacked([lines, packStrings(changed)]);
+  at.forEach((i, k) => {
+    out.start[i] = out.start[n + k];
+    out.end[i] = out.end[n + k];
+  });
+  return withRanges(out, out.start.subarray(0, n), out.end.subarray(0, n));
 }
 
 /** ConvertToAscii: only a line with a non-ASCII byte can change. */

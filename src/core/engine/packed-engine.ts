@@ -22,6 +22,7 @@ import { stringEngine } from './engine.js';
 import { loadListPacked } from '../load/load-list.js';
 import { joinInKernel } from './kernel.js';
 import {
+  asLines,
   concatPacked,
   countPackedRules,
   isPacked,
@@ -32,8 +33,6 @@ import {
   type PackedLines,
   unpackLines,
 } from './packed.js';
-
-const asLines = (list: ListData): Lines => (isPacked(list) ? unpackLines(list) : list);
 
 /**
  * The packed form of each transformation that has one: output equal to its `apply`, line for

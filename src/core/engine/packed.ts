@@ -11,7 +11,7 @@
  * takes the shapes it can decide on bytes and asks the string code for every other line.
  */
 import type { Lines } from '../transforms/lines.js';
-import { joinInKernel, type KernelMemory, splitInKernel } from './kernel.js';
+import { joinInKernel, splitInKernel } from './kernel.js';
 import { isWhitespaceCode } from '../rules/rule-text.js';
 
 export interface PackedLines {
@@ -21,43 +21,19 @@ export interface PackedLines {
   readonly used: number;
   readonly start: Int32Array;
   readonly end: Int32Array;
-  /**
-   * True when no two lines are the same plain host rule (`plainHostRuleHostname`'s shape,
-   * `||[a-z0-9.-]+^`): Compress leaves its output so, and Deduplicate need not look such
-   * lines up. Only filtering keeps it (`keepWherePacked`); a list made otherwise is false.
-   */
-  readonly distinctHostRules: boolean;
-  /**
-   * The WebAssembly kernel memory whose buffer holds `bytes` from offset 0, with its free region,
-   * when the kernel made the list (Compress's output): Deduplicate, Validate and the join then
-   * work there in place. Kept by what leaves the bytes where they are (`withRanges`).
-   */
-  readonly kernel?: KernelMemory;
 }
 
 /**
  * Every packed list is made here: one object shape from one place, so the code that reads lists
  * sees a single hidden class and is not deoptimised by lists built elsewhere.
  */
-export function packedLines(
-  bytes: Uint8Array,
-  used: number,
-  start: Int32Array,
-  end: Int32Array,
-  distinctHostRules = false,
-  kernel?: KernelMemory,
-): PackedLines {
-  return { bytes, used, start, end, distinctHostRules, kernel };
+export function packedLines(bytes: Uint8Array, used: number, start: Int32Array, end: Int32Array): PackedLines {
+  return { bytes, used, start, end };
 }
 
-/** The same bytes (and kernel memory) with other line ranges. */
-export function withRanges(
-  list: PackedLines,
-  start: Int32Array,
-  end: Int32Array,
-  distinctHostRules = false,
-): PackedLines {
-  return packedLines(list.bytes, list.used, start, end, distinctHostRules, list.kernel);
+/** The same bytes with other line ranges. */
+export function withRanges(list: PackedLines, start: Int32Array, end: Int32Array): PackedLines {
+  return packedLines(list.bytes, list.used, start, end);
 }
 
 /** A working list in either form. */
@@ -67,26 +43,12 @@ export function isPacked(list: ListData): list is PackedLines {
   return (list as PackedLines).bytes !== undefined;
 }
 
-export function lineCount(list: ListData): number {
-  return isPacked(list) ? list.start.length : list.text.length;
-}
-
 const encoder = new TextEncoder();
 // A BOM inside the list is a character of its line, as in the list read as text.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** The text of bytes `[s, e)`: ASCII without the decoder's per-call cost. */
+/** The text of bytes `[s, e)`. */
 export function decodeRange(bytes: Uint8Array, s: number, e: number): string {
-  if (e - s <= 64) {
-    let ascii = true;
-    for (let i = s; i < e; i += 1) {
-      if (bytes[i] >= 128) {
-        ascii = false;
-        break;
-      }
-    }
-    if (ascii) return String.fromCharCode.apply(null, bytes.subarray(s, e) as unknown as number[]);
-  }
   return decoder.decode(bytes.subarray(s, e));
 }
 
@@ -103,18 +65,8 @@ export function lineText(list: PackedLines, i: number): string {
  */
 export function packText(text: string): PackedLines | null {
   if (!text.isWellFormed()) return null;
-  const trimmed = text.trim();
-  // Room after the bytes, for the text a rewrite appends: twice the units, as much again for
-  // ASCII; pages of it left unwritten cost no memory. Text that does not fit (mostly characters
-  // of three UTF-8 bytes) is encoded as it is, without room.
-  let bytes = new Uint8Array(trimmed.length * 2 + 1024);
-  const { read, written } = encoder.encodeInto(trimmed, bytes);
-  let used = written;
-  if (read < trimmed.length) {
-    bytes = encoder.encode(trimmed);
-    used = bytes.length;
-  }
-  return splitInKernel(bytes, used, 0, used);
+  const bytes = encoder.encode(text.trim());
+  return splitInKernel(bytes, bytes.length, 0, bytes.length);
 }
 
 /**
@@ -151,19 +103,17 @@ export function packStrings(texts: string[]): PackedLines {
   return packedLines(bytes, used, start, end);
 }
 
+/** A list in either form as strings. */
+export const asLines = (list: ListData): Lines => (isPacked(list) ? unpackLines(list) : list);
+
 /** The same list as strings. */
 export function unpackLines(list: PackedLines): Lines {
-  const n = list.start.length;
-  const text = new Array<string>(n);
-  // One decode of the joined lines, split again, is much cheaper than a decode per line.
+  // One decode of the joined lines, split again, is much cheaper than a decode per line; a line
+  // holding a break (a header's) makes the parts too many.
   const joined = joinInKernel(list);
   const parts = joined === null ? [] : decoder.decode(joined).split('\n');
-  if (parts.length === n) {
-    for (let i = 0; i < n; i += 1) text[i] = parts[i];
-  } else {
-    for (let i = 0; i < n; i += 1) text[i] = lineText(list, i);
-  }
-  return { text };
+  if (parts.length === list.start.length) return { text: parts };
+  return { text: Array.from({ length: list.start.length }, (_, i) => lineText(list, i)) };
 }
 
 /**
@@ -184,8 +134,7 @@ export function keepWherePacked(list: PackedLines, keep: Uint8Array): PackedLine
       j += 1;
     }
   }
-  // Lines that were all different still are.
-  return withRanges(list, start.subarray(0, j), end.subarray(0, j), list.distinctHostRules);
+  return withRanges(list, start.subarray(0, j), end.subarray(0, j));
 }
 
 /** Lines `[from, to)` of the list, as views of its arrays (nothing copied). */
@@ -200,9 +149,9 @@ export function slicePacked(list: PackedLines, from: number, to: number): Packed
  * Byte placement need not follow line order: the largest part's bytes go first, so its offsets
  * stay as they are (headers are the small parts). When its buffer has room after its used
  * bytes, as a rewritten list's has, the others are appended there and nothing large is copied.
- * Otherwise the new buffer gets room for half as much again, where a rewrite (Compress's
- * `||name^` lines) appends without copying it. Like PackedBuilder's appends, this takes the
- * room after `used`, which belongs to the one list that extends a buffer (pipelines are linear).
+ * Otherwise the new buffer gets room for half as much again, where later lines (rewritten ones,
+ * `rewriteSome` in line-steps.ts) are appended without copying it. This takes the room after
+ * `used`, which belongs to the one list that extends a buffer (pipelines are linear).
  */
 export function concatPacked(parts: PackedLines[]): PackedLines {
   let count = 0;
@@ -237,7 +186,7 @@ export function concatPacked(parts: PackedLines[]): PackedLines {
     }
     k += p.start.length;
   }
-  return packedLines(bytes, used, start, end, false, inPlace ? largest.kernel : undefined);
+  return packedLines(bytes, used, start, end);
 }
 
 /** `isComment` of line `i`, on its bytes. */
@@ -264,73 +213,4 @@ export function countPackedRules(list: PackedLines): number {
     if (c > 32 && c < 127 ? !isCommentAt(list, i) : lineText(list, i).trim().length > 0) n += 1;
   }
   return n;
-}
-
-/**
- * Collects the output of a transformation that rewrites lines: kept lines are ranges
- * over the input buffer, new text is appended after its used bytes (the buffer grows
- * by copying, so every range stays valid).
- */
-export class PackedBuilder {
-  bytes: Uint8Array;
-  used: number;
-  private start: Int32Array;
-  private end: Int32Array;
-  private readonly input: PackedLines;
-  count = 0;
-
-  constructor(input: PackedLines, expectedLines: number) {
-    this.input = input;
-    this.bytes = input.bytes;
-    this.used = input.used;
-    this.start = new Int32Array(Math.max(expectedLines, 16));
-    this.end = new Int32Array(this.start.length);
-  }
-
-  /** Adds a line that is the range `[s, e)` of the buffer. */
-  push(s: number, e: number): void {
-    if (this.count === this.start.length) this.growLines();
-    this.start[this.count] = s;
-    this.end[this.count] = e;
-    this.count += 1;
-  }
-
-  /** Appends a string's UTF-8 bytes, returning their range start (the end is `used`). */
-  appendText(text: string): number {
-    const encoded = encoder.encode(text);
-    if (this.used + encoded.length > this.bytes.length) this.growBytes(encoded.length);
-    const at = this.used;
-    this.bytes.set(encoded, at);
-    this.used += encoded.length;
-    return at;
-  }
-
-  /** The list built; it takes over the builder's arrays (views of them, not copies). */
-  finish(): PackedLines {
-    const n = this.count;
-    return packedLines(
-      this.bytes,
-      this.used,
-      this.start.subarray(0, n),
-      this.end.subarray(0, n),
-      false,
-      // Its bytes stay in the input's kernel memory unless appending outgrew them.
-      this.bytes === this.input.bytes ? this.input.kernel : undefined,
-    );
-  }
-
-  private growBytes(extra: number): void {
-    const next = new Uint8Array(Math.max(this.bytes.length * 2, this.used + extra, 1024));
-    next.set(this.bytes.subarray(0, this.used));
-    this.bytes = next;
-  }
-
-  private growLines(): void {
-    const start = new Int32Array(this.start.length * 2);
-    const end = new Int32Array(start.length);
-    start.set(this.start);
-    end.set(this.end);
-    this.start = start;
-    this.end = end;
-  }
 }

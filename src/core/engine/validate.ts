@@ -2,7 +2,7 @@
 import { dropFromEnd } from '../transforms/lines.js';
 import { fullRuleProblem, SUPPORTED_MODIFIERS, type ValidityOptions } from '../rules/rule-validity.js';
 import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
-import { align, copyList, holding, KERNEL_BASE, newKernel, PSL_NODE_SLOTS, pslNodeSet } from './kernel.js';
+import { align, copyList, KERNEL_BASE, PSL_NODE_SLOTS, pslNodeSet } from './kernel.js';
 
 /**
  * `verdicts`' codes (compress-kernel.wat): the TypeScript decides (0), kept (1), or one of three
@@ -12,51 +12,39 @@ import { align, copyList, holding, KERNEL_BASE, newKernel, PSL_NODE_SLOTS, pslNo
 const UNDECIDED = 0;
 const KEPT = 1;
 
-let names: Uint8Array | undefined;
-
 /** SUPPORTED_MODIFIERS for the kernel: each name's length in a byte, then its bytes; a 0 ends them. */
-function modifierNames(): Uint8Array {
-  if (names !== undefined) return names;
-  const bytes = [...SUPPORTED_MODIFIERS].flatMap((name) => [name.length, ...new TextEncoder().encode(name)]);
-  names = Uint8Array.from([...bytes, 0]);
-  return names;
-}
+const MODIFIER_NAMES = Uint8Array.from([
+  ...[...SUPPORTED_MODIFIERS].flatMap((name) => [name.length, ...new TextEncoder().encode(name)]),
+  0,
+]);
 
 /**
  * Per line, what `fullRuleProblem` decides for the validators without allowIp where the
  * WebAssembly kernel can tell it on bytes (`verdicts` in compress-kernel.wat): 1 (kept) for
  * `||name^` and `@@||name^`, with supported modifiers or none, whose clean name cannot be its
- * own public suffix (it ends in `.com`, `.org`, `.net`, `.edu`, `.gov` or `.de`, or the Public
- * Suffix List's rules trie has no node for one of its labels: `pslNodeSet`); DROPPED_* for a
+ * own public suffix (the Public Suffix List's rules trie has no node for one of its labels:
+ * `pslNodeSet`); DROPPED_* for a
  * plain IPv4 address in that shape, a pattern with a character that cannot be in a domain name,
- * and an unsupported modifier; UNDECIDED for the rest. A list in a kernel memory with room
- * (Compress's output) is read in place, any other is copied into a fresh one. Null where the
- * engine has no WebAssembly or no memory that large.
+ * and an unsupported modifier; UNDECIDED for the rest, on a copy of the list in the kernel's
+ * memory. Null where the engine has no WebAssembly or no memory that large.
  */
 export function kernelVerdicts(lines: PackedLines): Uint8Array | null {
   const n = lines.start.length;
-  const mods = modifierNames();
-  const room = (at: number) => align(at + n) + mods.length + 4 * PSL_NODE_SLOTS + 8;
-  let memory = holding(lines);
-  let inStart = lines.start.byteOffset;
-  let inEnd = lines.end.byteOffset;
-  let flags = memory?.scratch ?? 0;
-  if (memory === undefined || room(memory.scratch) > memory.scratchEnd) {
-    inStart = align(KERNEL_BASE + lines.used);
-    inEnd = inStart + 4 * n;
-    flags = inEnd + 4 * n;
-    const made = newKernel(room(flags));
-    if (made === null) return null;
-    memory = made;
-    copyList(memory, lines, inStart, inEnd);
-  }
+  const mods = MODIFIER_NAMES;
+  const inStart = align(KERNEL_BASE + lines.used);
+  const inEnd = inStart + 4 * n;
+  const flags = inEnd + 4 * n;
   const psl = align(flags + n);
-  const set = pslNodeSet();
-  if (set !== null) new Int32Array(memory.buffer, psl, PSL_NODE_SLOTS).set(set);
   const modsAt = psl + 4 * PSL_NODE_SLOTS;
-  new Uint8Array(memory.buffer, modsAt, mods.length).set(mods);
+  // Before the copy: the set is built in the same memory.
+  const set = pslNodeSet();
+  const memory = copyList(lines, inStart, inEnd, modsAt + mods.length);
+  if (memory === null) return null;
+  const { buffer } = memory.memory;
+  if (set !== null) new Int32Array(buffer, psl, PSL_NODE_SLOTS).set(set);
+  new Uint8Array(buffer, modsAt, mods.length).set(mods);
   memory.kernel.verdicts(inStart, inEnd, n, flags, set === null ? 0 : psl, PSL_NODE_SLOTS - 1, modsAt);
-  return new Uint8Array(memory.buffer, flags, n);
+  return new Uint8Array(buffer, flags, n);
 }
 
 /**

@@ -2,15 +2,14 @@ import type { SourceReader } from './source-reader.js';
 import type { Lines } from '../transforms/lines.js';
 import { concatLines, keepWhere, packOrigin } from '../transforms/lines.js';
 import {
+  asLines,
   concatPacked,
   isPacked,
   keepWherePacked,
-  lineCount,
   lineText,
   packBytes,
   packText,
   slicePacked,
-  unpackLines,
   type ListData,
   type PackedLines,
 } from '../engine/packed.js';
@@ -47,7 +46,7 @@ function originOf(location: string): string | null {
  * of the first DIFF_PATH_SCAN lines moves on by one for each removal.
  */
 function dropDiffPath(list: ListData): ListData {
-  const n = lineCount(list);
+  const n = isPacked(list) ? list.start.length : list.text.length;
   const text = (i: number) => (isPacked(list) ? lineText(list, i) : list.text[i]);
   let keep: Uint8Array | undefined;
   let removed = 0;
@@ -72,7 +71,12 @@ function resolved(location: string, count: number, directives: Directive[], line
   }
 }
 
-async function load(location: string, ctx: LoadContext, chain: string[], read?: string): Promise<Lines> {
+/**
+ * Reads one list with its `!#if` blocks and `!#include` directives resolved (`chain`: the lists
+ * including it, itself last; `read`: its text, when read already). Directive problems throw
+ * DirectiveError; read failures reject as the reader does.
+ */
+export async function loadList(location: string, ctx: LoadContext, chain = [location], read?: string): Promise<Lines> {
   const text = read ?? (await ctx.reader.read(location, ctx.signal));
   const split = splitText(text, ctx.tracked);
   const fileId = ctx.files.push(location) - 1;
@@ -101,7 +105,7 @@ async function load(location: string, ctx: LoadContext, chain: string[], read?: 
       continue;
     }
     const ref = line.substring(INCLUDE.length).trim();
-    const included = asLines(await loadInclude(ref, location, () => lineOf(index), ctx, chain, load));
+    const included = asLines(await loadInclude(ref, location, () => lineOf(index), ctx, chain, loadList));
     for (const t of included.text) out.push(t);
     if (ctx.tracked && included.from) for (const f of included.from) from.push(f);
   }
@@ -142,25 +146,13 @@ async function loadInclude(
   return dropDiffPath(included);
 }
 
-/**
- * Reads one list with its `!#if` blocks and `!#include` directives resolved.
- * Directive problems throw DirectiveError; read failures reject as the reader does.
- */
-export function loadList(location: string, ctx: LoadContext): Promise<Lines> {
-  return load(location, ctx, [location]);
-}
-
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * `loadList`, but the list comes back packed (see engine/packed.ts) unless its text cannot be.
  * Packed lists keep no provenance: a compile that keeps it loads with `loadList`.
  */
-export function loadListPacked(location: string, ctx: LoadContext): Promise<ListData> {
-  return loadPacked(location, ctx, [location]);
-}
-
-async function loadPacked(location: string, ctx: LoadContext, chain: string[]): Promise<ListData> {
+export async function loadListPacked(location: string, ctx: LoadContext, chain = [location]): Promise<ListData> {
   const given = ctx.reader.readBytes ? await ctx.reader.readBytes(location, ctx.signal) : null;
   let packed = given ? packBytes(given.bytes, given.length) : null;
   let text: string | undefined;
@@ -168,7 +160,7 @@ async function loadPacked(location: string, ctx: LoadContext, chain: string[]): 
     text = given ? utf8.decode(given.bytes.subarray(0, given.length)) : await ctx.reader.read(location, ctx.signal);
     packed = packText(text);
   }
-  if (!packed) return load(location, ctx, chain, text);
+  if (!packed) return loadList(location, ctx, chain, text);
   ctx.files.push(location);
   const source = () => text ?? utf8.decode(given!.bytes.subarray(0, given!.length));
   return resolvePacked(packed, location, ctx, chain, source);
@@ -212,7 +204,7 @@ async function resolvePacked(
     counted = index;
     const at = index - dropped;
     const ref = text.substring(INCLUDE.length).trim();
-    includes.push({ at, list: await loadInclude(ref, location, () => lineNo(index), ctx, chain, loadPacked) });
+    includes.push({ at, list: await loadInclude(ref, location, () => lineNo(index), ctx, chain, loadListPacked) });
   }
   const own = keepWherePacked(list, keep);
   if (includes.length === 0) return own;
@@ -232,8 +224,4 @@ function countZeros(keep: Uint8Array, from: number, to: number): number {
   let n = 0;
   for (let i = from; i < to; i += 1) n += 1 - keep[i];
   return n;
-}
-
-function asLines(list: ListData): Lines {
-  return isPacked(list) ? unpackLines(list) : list;
 }

@@ -6,7 +6,9 @@
 
 const DOMAIN_LABEL = '[0-9A-Za-z](?:(?:[0-9A-Za-z]|-){0,61}[0-9A-Za-z])?';
 const DOMAIN_RE = new RegExp(`^(?=.{1,255}$)${DOMAIN_LABEL}(?:\\.${DOMAIN_LABEL})*\\.?$`);
-const ETC_HOSTS_RE = /^([a-f0-9.:\][]+)(%[a-z0-9]+)?\s+([^#]+)(#.*)?$/;
+/** The characters of a hosts line's address. */
+const ADDRESS_CHAR = '[a-f0-9.:\\][]';
+const ETC_HOSTS_RE = new RegExp(`^(${ADDRESS_CHAR}+)(%[a-z0-9]+)?\\s+([^#]+)(#.*)?$`);
 const NON_ASCII_RE = /[\u0080-\uffff]/;
 
 /** A comment for every transformation: `!…`, `# …`, a lone `#`, or `####…`. */
@@ -26,7 +28,9 @@ export function isAllowRule(line: string): boolean {
  * What a byte is to the WebAssembly kernel's shape checks, in one table. The classes are
  * ordered so that tests read as ranges: `>= LOWER` is `[a-zA-Z0-9]`, `HYPHEN..LOWER` is `[a-z0-9-.]`.
  */
-/** `#`, whitespace or a non-ASCII byte: ends a simple hosts line's name. */
+/** What JavaScript's `\s` matches (the non-ASCII ones are NAME_STOP). */
+const SPACE = 0;
+/** `#` or a non-ASCII byte: with SPACE, ends a simple hosts line's name. */
 const NAME_STOP = 1;
 /** Any other byte that is none of the below. */
 const OTHER = 2;
@@ -36,17 +40,17 @@ const DOT = 4;
 const LOWER = 5;
 /** `[A-Z]`. */
 const UPPER = 6;
-/** `[a-f0-9.:[\]]`, the characters of a hosts line's address, as a byte table (Compress). */
-export const ADDRESS_CODE = new Uint8Array(256).map((_, c) =>
-  (c >= 48 && c <= 58) || (c >= 97 && c <= 102) || c === 46 || c === 91 || c === 93 ? 1 : 0,
-);
+const ADDRESS_CHAR_RE = new RegExp(`^${ADDRESS_CHAR}$`);
+/** ADDRESS_CHAR as a byte table (`isEtcHostsRule`'s gate, the kernel). */
+export const ADDRESS_CODE = new Uint8Array(256).map((_, c) => (ADDRESS_CHAR_RE.test(String.fromCharCode(c)) ? 1 : 0));
 
 /**
  * Each byte's class for the WebAssembly kernel's shape checks (kernel.ts copies it into its
- * memory): what ends a hostname, hyphen, dot, `[a-z0-9]`, `[A-Z]`, anything else.
+ * memory): whitespace, what else ends a hostname, hyphen, dot, `[a-z0-9]`, `[A-Z]`, anything else.
  */
 export const BYTE_CLASS = new Uint8Array(256).map((_, c) => {
-  if (c === 35 || c >= 128 || isWhitespaceCode(c)) return NAME_STOP;
+  if (c < 128 && isWhitespaceCode(c)) return SPACE;
+  if (c === 35 || c >= 128) return NAME_STOP;
   if (c === 45) return HYPHEN;
   if (c === 46) return DOT;
   if (c >= 65 && c <= 90) return UPPER;
@@ -62,11 +66,6 @@ export function isJustDomain(line: string): boolean {
   return line.includes('.') && DOMAIN_RE.test(line);
 }
 
-/** `[a-z0-9-.]`, the characters of a plain `||hostname^` rule's hostname. */
-export function isHostPatternCode(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46;
-}
-
 /**
  * The hostname of a rule that is exactly `||hostname^` with a lowercase
  * `[a-z0-9-.]` hostname and no surrounding whitespace; null for anything else.
@@ -77,7 +76,7 @@ export function plainHostRuleHostname(line: string): string | null {
   if (n < 4 || line.charCodeAt(0) !== 124 || line.charCodeAt(1) !== 124 || line.charCodeAt(n - 1) !== 94) return null;
   for (let i = 2; i < n - 1; i += 1) {
     const c = line.charCodeAt(i);
-    if (!isHostPatternCode(c)) return null;
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46)) return null;
   }
   return line.substring(2, n - 1);
 }
@@ -108,36 +107,6 @@ export function etcHostsHostnames(line: string): string[] {
 /** True when the text holds any non-ASCII character. */
 export function containsNonAscii(text: string): boolean {
   return NON_ASCII_RE.test(text);
-}
-
-export interface RuleTokens {
-  pattern: string;
-  options: string | null;
-  allow: boolean;
-}
-
-/**
- * Splits a rule into pattern and modifier text at the last unescaped `$`.
- * Returns null for a rule too short to have a pattern (empty, or a lone `@@`).
- */
-export function parseRuleTokens(ruleText: string): RuleTokens | null {
-  let start = 0;
-  let allow = false;
-  if (ruleText.startsWith('@@')) {
-    allow = true;
-    start = 2;
-  }
-  if (ruleText.length <= start) return null;
-  const pattern = ruleText.substring(start);
-  if (pattern.startsWith('/') && pattern.endsWith('/') && !pattern.includes('replace=')) {
-    return { pattern, options: null, allow };
-  }
-  for (let i = ruleText.length - 1; i >= start; i -= 1) {
-    if (ruleText.charCodeAt(i) === 36 /* $ */ && !((i > start && ruleText.charCodeAt(i - 1) === 92) /* \ */)) {
-      return { pattern: ruleText.substring(start, i), options: ruleText.substring(i + 1), allow };
-    }
-  }
-  return { pattern, options: null, allow };
 }
 
 export interface RuleOption {
@@ -176,18 +145,29 @@ export function splitEscaped(str: string, delimiter: string, escapeChar: string)
   return parts;
 }
 
-/** Parses an adblock-style rule lexically; null when it is too short to be one. */
+/**
+ * Parses an adblock-style rule lexically: pattern and modifier text split at the last unescaped
+ * `$`. Null for a rule too short to have a pattern (empty, or a lone `@@`).
+ */
 export function parseAdblockRule(ruleText: string): AdblockRule | null {
-  const tokens = parseRuleTokens(ruleText.trim());
-  if (!tokens) return null;
-  const rule: AdblockRule = {
-    pattern: tokens.pattern,
-    allow: tokens.allow,
-    options: null,
-    hostname: plainHostRuleHostname(tokens.pattern),
-  };
-  if (tokens.options) {
-    const parts = splitEscaped(tokens.options, ',', '\\');
+  const text = ruleText.trim();
+  const allow = text.startsWith('@@');
+  const start = allow ? 2 : 0;
+  if (text.length <= start) return null;
+  let pattern = text.substring(start);
+  let options: string | null = null;
+  if (!(pattern.startsWith('/') && pattern.endsWith('/') && !pattern.includes('replace='))) {
+    for (let i = text.length - 1; i >= start; i -= 1) {
+      if (text.charCodeAt(i) === 36 /* $ */ && !((i > start && text.charCodeAt(i - 1) === 92) /* \ */)) {
+        pattern = text.substring(start, i);
+        options = text.substring(i + 1);
+        break;
+      }
+    }
+  }
+  const rule: AdblockRule = { pattern, allow, options: null, hostname: plainHostRuleHostname(pattern) };
+  if (options) {
+    const parts = splitEscaped(options, ',', '\\');
     if (parts.length > 0) {
       rule.options = parts.map((part) => {
         // Only the first `=` separates; text after a second `=` is dropped, as in the reference.

@@ -25,10 +25,6 @@ const EXACT_LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?';
 const EXACT_DOMAIN_RE = new RegExp(`^(?:\\|\\|)?(?:\\*\\.|\\.)?(${EXACT_LABEL}(?:\\.${EXACT_LABEL})*\\.?)\\^\\|?$`);
 const CARET_END_RE = /\^\|?$/;
 
-/** Reasons the WebAssembly kernel's verdicts also tell (codes 2 and 3 of `verdicts`). */
-const IP_NOT_ALLOWED = 'IP address is not allowed';
-const NON_DOMAIN_CHARACTERS = 'contains characters that cannot be in a domain name';
-
 /**
  * tldts' options for a clean hostname (see cleanHostname): it is its own hostname, valid and no
  * IP address, so tldts need not look for one, check it or tell it from a URL.
@@ -106,7 +102,7 @@ function adblockRuleProblem(ruleText: string, opts: ValidityOptions): string | n
 
   let toTest = pattern;
   if (toTest.startsWith('://')) toTest = toTest.replace(/^[:/]+/, '');
-  if (!DOMAIN_CHARS_RE.test(toTest)) return NON_DOMAIN_CHARACTERS;
+  if (!DOMAIN_CHARS_RE.test(toTest)) return 'contains characters that cannot be in a domain name';
 
   const ipProblem = ipPatternProblem(pattern, opts, hasDenyallow);
   if (ipProblem) return ipProblem;
@@ -115,7 +111,7 @@ function adblockRuleProblem(ruleText: string, opts: ValidityOptions): string | n
   if (candidate.startsWith('||')) candidate = candidate.slice(2);
   else if (candidate.startsWith('|')) candidate = candidate.slice(1);
   candidate = candidate.replace(CARET_END_RE, '');
-  if (isIpCandidate(candidate)) return opts.allowIp ? null : IP_NOT_ALLOWED;
+  if (isIpCandidate(candidate)) return opts.allowIp ? null : 'IP address is not allowed';
 
   const sepIdx = pattern.indexOf('^');
   const wildcardIdx = pattern.indexOf('*');
@@ -136,6 +132,14 @@ function adblockRuleProblem(ruleText: string, opts: ValidityOptions): string | n
   return null;
 }
 
+const LETTER = 1;
+const DOT = 2;
+const INVALID = 4;
+/** `cleanHostname`'s classes of bytes (the kernel reads them too): `[a-z]`, a dot, `[0-9-]` (0), anything else. */
+export const HOST_CODE = new Uint8Array(256).map((_, c) =>
+  c >= 97 && c <= 122 ? LETTER : c === 46 ? DOT : (c >= 48 && c <= 57) || c === 45 ? 0 : INVALID,
+);
+
 /**
  * True for `[a-z0-9-]` labels that start and end with a letter or digit, at most 63
  * long, 253 in all, with at least one letter (so never an IP address). For such a
@@ -148,32 +152,19 @@ export function cleanHostname(host: string): boolean {
   let letter = false;
   let start = 0;
   for (let i = 0; i <= n; i += 1) {
-    const c = i < n ? host.charCodeAt(i) : 46;
-    if (c === 46) {
+    const code = i < n ? (HOST_CODE[host.charCodeAt(i)] ?? INVALID) : DOT;
+    if (code === DOT) {
       const len = i - start;
       if (len === 0 || len > 63 || host.charCodeAt(start) === 45 || host.charCodeAt(i - 1) === 45) return false;
       start = i + 1;
-    } else if (c >= 97 && c <= 122) {
+    } else if (code === LETTER) {
       letter = true;
-    } else if (!((c >= 48 && c <= 57) || c === 45)) {
+    } else if (code === INVALID) {
       return false;
     }
   }
   return letter;
 }
-
-const LETTER = 1;
-const DOT = 2;
-const INVALID = 4;
-/**
- * `cleanHostname`'s classes of bytes, for the WebAssembly kernel: a lowercase letter, a dot,
- * a digit or hyphen (0), or anything else.
- */
-export const HOST_CODE = new Uint8Array(256).fill(INVALID);
-for (let c = 97; c <= 122; c += 1) HOST_CODE[c] = LETTER;
-for (let c = 48; c <= 57; c += 1) HOST_CODE[c] = 0;
-HOST_CODE[45] = 0;
-HOST_CODE[46] = DOT;
 
 /** DOMAIN_CHARS_RE as a byte table, for the WebAssembly kernel. */
 export const DOMAIN_CHAR = new Uint8Array(256).map((_, c) => (DOMAIN_CHARS_RE.test(String.fromCharCode(c)) ? 1 : 0));

@@ -11,7 +11,6 @@ import {
   packStrings,
   packText,
   unpackLines,
-  PackedBuilder,
   type PackedLines,
 } from '../../../src/core/engine/packed.js';
 import { splitText } from '../../../src/core/load/split.js';
@@ -225,17 +224,6 @@ describe('packing', () => {
     ]);
   });
 
-  test('text packs with room after its bytes, or without when its UTF-8 takes more than twice its units', () => {
-    const ascii = packText('||a.example^\n0.0.0.0 b.example')!;
-    expect(ascii.bytes.length - ascii.used).toBeGreaterThanOrEqual(ascii.used);
-    // Three UTF-8 bytes per unit, over a thousand units: more than the room guessed for them.
-    const wide = Array.from({ length: 3 }, (_, i) => `||${'漢字'.repeat(300)}${i}.example^`).join('\n');
-    const packed = packText(wide)!;
-    expect(packed.used).toBe(new TextEncoder().encode(wide).length);
-    expect(packed.bytes.length).toBe(packed.used);
-    expect(unpackLines(packed).text).toEqual(splitText(wide, false).lines);
-  });
-
   test("filtering and trimming move lines within the list's own arrays", () => {
     const list = packText(['||a.example^', ' ! comment', '||b.example^\t', '||c.example^'].join('\n'))!;
     const { start, end } = list;
@@ -309,7 +297,7 @@ describe('every packed transformation equals its string form', () => {
   });
 });
 
-describe('Deduplicate trusts Compress: no two `||host^` rules of its output are alike', () => {
+describe("no two `||host^` rules of Compress's output are alike", () => {
   /** Texts that are, or are written as, or parse to the same `||name^` as one another. */
   const ALIKE = [
     '||a.example^',
@@ -346,41 +334,10 @@ describe('Deduplicate trusts Compress: no two `||host^` rules of its output are 
   ].join('\n');
   const inputs: [string, string][] = [...lists, ['alike', ALIKE], ['alike, twice over', `${ALIKE}\n${ALIKE}`]];
 
-  test.each(inputs)('%s: Compress says so, and it is true', (_name, text) => {
+  test.each(inputs)('%s', (_name, text) => {
     const out = PACKED_FORMS.Compress!(packText(text)!)!;
-    expect(out.distinctHostRules).toBe(true);
     const rules = unpackLines(out).text.filter((line) => plainHostRuleHostname(line) !== null);
     expect(rules.length).toBeGreaterThan(0);
     expect(new Set(rules).size).toBe(rules.length);
-  });
-
-  test.each(inputs)(
-    '%s: Deduplicate after Compress and Validate removes what it removes without the flag',
-    (_name, text) => {
-      const compressed = PACKED_FORMS.Validate!(PACKED_FORMS.Compress!(packText(text)!)!)!;
-      expect(compressed.distinctHostRules).toBe(true);
-      // Each run consumes its list: the second gets copies of the arrays.
-      const { bytes, used, start, end } = compressed;
-      const unflagged = packedLines(bytes, used, start.slice(), end.slice(), false);
-      const kept = PACKED_FORMS.Deduplicate!(compressed)!;
-      const all = PACKED_FORMS.Deduplicate!(unflagged)!;
-      expect(unpackLines(kept).text).toEqual(unpackLines(all).text);
-    },
-  );
-
-  test('filtering keeps the flag; joining lists, rewriting lines and the other transformations drop it', () => {
-    // A fresh list per use: transformations and filtering consume theirs.
-    const compressed = () => PACKED_FORMS.Compress!(packText(ALIKE)!)!;
-    const keepAll = new Uint8Array(compressed().start.length).fill(1);
-    const keepSome = keepAll.map((_, i) => i % 2);
-    expect(keepWherePacked(compressed(), keepAll).distinctHostRules).toBe(true);
-    expect(keepWherePacked(compressed(), keepSome).distinctHostRules).toBe(true);
-    expect(PACKED_FORMS.Validate!(compressed())!.distinctHostRules).toBe(true);
-    const twice = compressed();
-    expect(concatPacked([twice, twice]).distinctHostRules).toBe(false);
-    expect(new PackedBuilder(compressed(), 4).finish().distinctHostRules).toBe(false);
-    expect(packText(ALIKE)!.distinctHostRules).toBe(false);
-    for (const name of ['TrimLines', 'InsertFinalNewLine'] as const)
-      expect(PACKED_FORMS[name]!(compressed())!.distinctHostRules).toBe(false);
   });
 });
