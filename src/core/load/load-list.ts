@@ -193,35 +193,19 @@ async function resolvePacked(
     return numbers[i];
   };
   const keep = resolved(location, start.length, directives, lineNo);
-  // Each live `!#include` is cut out, and where it was (counted in kept lines) its list goes.
-  const includes: { at: number; list: ListData }[] = [];
-  let dropped = 0;
-  let counted = 0;
-  for (const { index, text } of directives) {
-    if (keep[index] === 0 || !text.startsWith(INCLUDE)) continue;
-    keep[index] = 0;
-    dropped += countZeros(keep, counted, index);
-    counted = index;
-    const at = index - dropped;
-    const ref = text.substring(INCLUDE.length).trim();
-    includes.push({ at, list: await loadInclude(ref, location, () => lineNo(index), ctx, chain, loadListPacked) });
-  }
-  const own = keepWherePacked(list, keep);
-  if (includes.length === 0) return own;
+  // The kept lines between live `!#include` lines, and in place of each the list it names.
   const parts: ListData[] = [];
   let cut = 0;
-  for (const include of includes) {
-    parts.push(slicePacked(own, cut, include.at), include.list);
-    cut = include.at;
+  for (const { index, text } of directives) {
+    if (keep[index] === 0 || !text.startsWith(INCLUDE)) continue;
+    parts.push(keepWherePacked(slicePacked(list, cut, index), keep.subarray(cut, index)));
+    const ref = text.substring(INCLUDE.length).trim();
+    parts.push(await loadInclude(ref, location, () => lineNo(index), ctx, chain, loadListPacked));
+    cut = index + 1;
   }
-  parts.push(slicePacked(own, cut, own.start.length));
+  const rest = keepWherePacked(slicePacked(list, cut, start.length), keep.subarray(cut));
+  if (parts.length === 0) return rest;
+  parts.push(rest);
   if (parts.every(isPacked)) return concatPacked(parts as PackedLines[]);
   return concatLines(parts.map(asLines), false);
-}
-
-/** Zeros in `keep[from, to)`. */
-function countZeros(keep: Uint8Array, from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to; i += 1) n += 1 - keep[i];
-  return n;
 }
