@@ -53,7 +53,8 @@ export function removeEmptyLinesPacked(lines: PackedLines): PackedLines {
 export function insertFinalNewLinePacked(lines: PackedLines): PackedLines {
   const n = lines.start.length;
   if (n > 0 && lineText(lines, n - 1).trim() === '') return lines;
-  return withEmptyLine(lines);
+  // An empty line has no bytes: only the line ranges are copied.
+  return concatPacked([lines, packStrings([''])]);
 }
 
 /**
@@ -109,14 +110,4 @@ export function removeModifiersPacked(lines: PackedLines): PackedLines {
 function hasByte(b: Uint8Array, s: number, e: number, test: (c: number) => boolean): boolean {
   for (let j = s; j < e; j += 1) if (test(b[j])) return true;
   return false;
-}
-
-/** The list and one more, empty, line: new offsets, the same bytes (an empty line has none). */
-function withEmptyLine(lines: PackedLines): PackedLines {
-  const n = lines.start.length;
-  const start = new Int32Array(n + 1);
-  const end = new Int32Array(n + 1);
-  start.set(lines.start);
-  end.set(lines.end);
-  return withRanges(lines, start, end);
 }
