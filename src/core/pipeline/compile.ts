@@ -1,7 +1,7 @@
 import type { Configuration, SourceConfig } from '../config/schema.js';
 import type { SourceReader } from '../load/source-reader.js';
 import type { TransformContext } from '../transforms/types.js';
-import type { CompileEvent, EventSink, Scope } from './events.js';
+import type { EventSink, Scope } from './events.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { CompileReport, RemovedLine } from './report.js';
 import { unpackOrigin } from '../transforms/lines.js';
@@ -320,5 +320,3 @@ export async function compile(config: Configuration, options: CompileOptions): P
     outer?.removeEventListener('abort', forward);
   }
 }
-
-export type { CompileEvent };

@@ -5,7 +5,7 @@ import { removeComments } from './remove-comments.js';
 import { compress } from './compress.js';
 import { removeModifiers } from './remove-modifiers.js';
 import { invertAllow } from './invert-allow.js';
-import { validate, validateAllowIp, validateAllowIpAndPublicSuffix, validateAllowPublicSuffix } from './validate.js';
+import { validators } from './validate.js';
 import { deduplicate } from './deduplicate.js';
 import { removeEmptyLines } from './remove-empty-lines.js';
 import { insertFinalNewLine } from './insert-final-newline.js';
@@ -21,10 +21,7 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
   compress,
   removeModifiers,
   invertAllow,
-  validate,
-  validateAllowIp,
-  validateAllowPublicSuffix,
-  validateAllowIpAndPublicSuffix,
+  ...validators,
   deduplicate,
   removeEmptyLines,
   insertFinalNewLine,
