@@ -12,6 +12,9 @@ export const PRODUCTS: [Syntax, GenericPlatform][] = [
 /** AdGuard DNS modifiers that AGTree's compatibility tables do not know. */
 export const DNS_MODIFIERS = new Set(['dnsrewrite', 'dnstype', 'client', 'ctag']);
 
+/** Modifiers whose value is a `|`-separated domain list. */
+export const DOMAIN_LIST_MODIFIERS = new Set(['domain', 'from', 'to', 'denyallow']);
+
 /**
  * The rule's dialect: AGTree's answer, refined for network rules whose modifiers exist
  * for one product only (`$dnsrewrite` is AdGuard, `$1p` is uBlock Origin…). Modifiers

@@ -27,20 +27,11 @@ interface RuleResult {
   validators: Record<ValidatorName, ValidatorVerdict>;
 }
 
-export interface ValidRuleResult extends RuleResult, MatchOutcome {
-  valid: true;
-  category: string;
-  syntax: Syntax;
-  ast: AnyRule;
-  testUrl?: string;
-}
-
-export interface InvalidRuleResult extends RuleResult {
-  valid: false;
-  error: string;
-}
-
-export type ValidateRuleResult = ValidRuleResult | InvalidRuleResult;
+export type ValidateRuleResult = RuleResult &
+  (
+    | ({ valid: true; category: string; syntax: Syntax; ast: AnyRule; testUrl?: string } & MatchOutcome)
+    | { valid: false; error: string }
+  );
 
 /** Milliseconds as the specification writes durations: `<n>ms`. */
 export function formatDuration(ms: number): string {

@@ -35,9 +35,8 @@ export const astWalkRequestSchema = z
   });
 
 /**
- * The walk of `POST /api/ast/walk`: validates the request against the specification's limits
- * and walks it with `walkTree` (which walks without them). Throws InputError for requests
- * outside the specification's limits.
+ * The walk of `POST /api/ast/walk`: `walkTree` (which walks without limits) of a request within
+ * the specification's limits; InputError for one outside them.
  */
 export function walkAst(request: unknown): WalkResult {
   return walkTree(parseRequest(astWalkRequestSchema, request));

@@ -27,12 +27,10 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
   insertFinalNewLine,
 ];
 
-const NAMES = TRANSFORMATIONS.map((t) => t.name);
-
 /** At most one of these (the Validate variants) may be selected for a list, and not at both levels. */
-export const VALIDATORS: readonly TransformationName[] = NAMES.filter((name) => name.startsWith('Validate'));
+export const VALIDATORS: readonly TransformationName[] = validators.map((t) => t.name);
 
-/** The validators among `list`, in its order (the schema and the plain check both ask). */
+/** The validators among `list`, in its order (the schema asks for a list and at both levels). */
 export function validatorsIn(list: readonly string[] | undefined): string[] {
   return (list ?? []).filter((t) => (VALIDATORS as readonly string[]).includes(t));
 }
