@@ -19,7 +19,7 @@ export {
   InputError,
 } from './errors/index.js';
 export { validateRule, type ValidateRuleResult } from './ast/validate-rule.js';
-export { walkAst, type WalkResult } from './ast/walk.js';
-export { walkTree } from './ast/walk-tree.js';
+export { walkAst } from './ast/walk.js';
+export { walkTree, type WalkResult } from './ast/walk-tree.js';
 export { parseRules, validateList } from './ast/list.js';
 export { NODE_TYPES } from './ast/node-types.js';

@@ -1,20 +1,8 @@
 import { z } from 'zod';
-import type { AnyRule } from '@adguard/agtree';
 import { parseRule } from './parse-rule.js';
 import { detectSyntax } from './syntax.js';
 import { validateRule } from './validate-rule.js';
-import { InputError } from '../errors/index.js';
-import { issueMessages } from './issues.js';
-
-export interface ParsedRule {
-  rule: string;
-  ruleType: string;
-  category: string;
-  syntax: string;
-  valid: boolean;
-  error?: string;
-  ast: AnyRule;
-}
+import { parseRequest } from './issues.js';
 
 export const parseRulesRequestSchema = z.object({
   rules: z
@@ -24,10 +12,8 @@ export const parseRulesRequestSchema = z.object({
 });
 
 /** Parses each rule tolerantly: type, category, dialect, validity and tree per rule. */
-export function parseRules(request: unknown): { results: ParsedRule[] } {
-  const parsed = parseRulesRequestSchema.safeParse(request);
-  if (!parsed.success) throw new InputError(issueMessages(parsed.error));
-  const results = parsed.data.rules.map((rule): ParsedRule => {
+export function parseRules(request: unknown) {
+  const results = parseRequest(parseRulesRequestSchema, request).rules.map((rule) => {
     const ast = parseRule(rule);
     const invalid = ast.type === 'InvalidRule';
     return {
@@ -56,25 +42,18 @@ export const validateListRequestSchema = z
     message: 'exactly one of rules and text is required',
   });
 
-export interface ListValidation {
-  valid: boolean;
-  totals: { lines: number; rules: number; valid: number; invalid: number; comments: number; empty: number };
-  errors: { line: number; rule: string; error: string }[];
-}
-
 /** Validates every line of a list; errors carry 1-based line numbers. */
-export function validateList(request: unknown): ListValidation {
-  const parsed = validateListRequestSchema.safeParse(request);
-  if (!parsed.success) throw new InputError(issueMessages(parsed.error));
-  const lines = parsed.data.rules ?? parsed.data.text!.split(/\r\n|\r|\n/);
+export function validateList(request: unknown) {
+  const { rules, text, strict } = parseRequest(validateListRequestSchema, request);
+  const lines = rules ?? text!.split(/\r\n|\r|\n/);
   const totals = { lines: lines.length, rules: 0, valid: 0, invalid: 0, comments: 0, empty: 0 };
-  const errors: ListValidation['errors'] = [];
+  const errors: { line: number; rule: string; error: string }[] = [];
   lines.forEach((rule, i) => {
     if (rule.trim().length === 0) {
       totals.empty += 1;
       return;
     }
-    const result = validateRule({ rule, strict: parsed.data.strict });
+    const result = validateRule({ rule, strict });
     if (!result.valid) {
       totals.rules += 1;
       totals.invalid += 1;

@@ -89,9 +89,7 @@ export function matchHostname(ast: AnyRule, hostname: string): MatchOutcome {
       matched = false; // a broken regex matches nothing; strict mode reports it
     }
   }
-  const outcome: MatchOutcome = { matchResult: matched, exception: ast.exception };
-  if (dependsOn.length > 0) outcome.dependsOn = dependsOn;
-  return outcome;
+  return { matchResult: matched, exception: ast.exception, ...(dependsOn.length > 0 ? { dependsOn } : {}) };
 }
 
 /**

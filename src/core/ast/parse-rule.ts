@@ -7,9 +7,7 @@ import { RuleParser, defaultParserOptions, type AnyRule, type ParserOptions } fr
  */
 export const PARSER_OPTIONS: ParserOptions = { ...defaultParserOptions, isLocIncluded: false, includeRaws: false };
 const TOLERANT: ParserOptions = { ...PARSER_OPTIONS, tolerant: true };
-const STRICT: ParserOptions = { ...PARSER_OPTIONS, tolerant: false };
 const TOLERANT_HOSTS: ParserOptions = { ...TOLERANT, parseHostRules: true };
-const STRICT_HOSTS: ParserOptions = { ...STRICT, parseHostRules: true };
 
 const IP_TOKEN_RE = /^[0-9a-fA-F.:]+(%\S+)?$/;
 const ADBLOCK_CHARS_RE = /[|^$*/=,@#!~[\](){}"'<>\\\s]/;
@@ -19,7 +17,7 @@ const ADBLOCK_CHARS_RE = /[|^$*/=,@#!~[\](){}"'<>\\\s]/;
  * names, or a single bare name. `parseHostRules` makes every other line several times
  * slower to parse, so it is only switched on for these.
  */
-export function mayBeHostRule(line: string): boolean {
+function mayBeHostRule(line: string): boolean {
   const text = line.trim();
   if (text.length === 0) return false;
   const space = text.search(/\s/);
@@ -32,7 +30,6 @@ export function mayBeHostRule(line: string): boolean {
  * strict parsing throws AGTree's error. Hosts lines come back as `HostRule`.
  */
 export function parseRule(line: string, tolerant = true): AnyRule {
-  const hosts = mayBeHostRule(line);
-  const options = tolerant ? (hosts ? TOLERANT_HOSTS : TOLERANT) : hosts ? STRICT_HOSTS : STRICT;
-  return RuleParser.parse(line, options);
+  const options = mayBeHostRule(line) ? TOLERANT_HOSTS : TOLERANT;
+  return RuleParser.parse(line, tolerant ? options : { ...options, tolerant: false });
 }

@@ -1,10 +1,9 @@
 import { DomainListParser, modifierValidator, type AnyRule, type DomainList, type Modifier } from '@adguard/agtree';
-import { DNS_MODIFIERS, PRODUCTS, type Syntax } from './syntax.js';
+import { DNS_MODIFIERS, DOMAIN_LIST_MODIFIERS, PRODUCTS, type Syntax } from './syntax.js';
 import { domainToAscii } from '../transforms/convert-to-ascii.js';
 import { PARSER_OPTIONS } from './parse-rule.js';
 
 const BARE_PATTERNS = new Set(['', '|', '||', '*', '^', '|*', '||*', '*^', '||^', '|^']);
-const DOMAIN_LIST_MODIFIERS = new Set(['domain', 'from', 'to', 'denyallow']);
 const DNS_TYPES = new Set([
   'A',
   'AAAA',

@@ -12,11 +12,8 @@ export const PRODUCTS: [Syntax, GenericPlatform][] = [
 /** AdGuard DNS modifiers that AGTree's compatibility tables do not know. */
 export const DNS_MODIFIERS = new Set(['dnsrewrite', 'dnstype', 'client', 'ctag']);
 
-/** The products whose compatibility table has this modifier. */
-export function productsOf(name: string): Syntax[] {
-  if (DNS_MODIFIERS.has(name)) return ['AdGuard'];
-  return PRODUCTS.filter(([, platform]) => modifiersCompatibilityTable.exists(name, platform)).map(([s]) => s);
-}
+/** Modifiers whose value is a `|`-separated domain list. */
+export const DOMAIN_LIST_MODIFIERS = new Set(['domain', 'from', 'to', 'denyallow']);
 
 /**
  * The rule's dialect: AGTree's answer, refined for network rules whose modifiers exist
@@ -27,8 +24,11 @@ export function detectSyntax(ast: AnyRule): Syntax {
   const syntax = (ast as { syntax?: string }).syntax as Syntax;
   if (ast.type !== 'NetworkRule' || syntax !== 'Common' || !ast.modifiers) return syntax ?? 'Common';
   const exclusive = new Set<Syntax>();
-  for (const modifier of ast.modifiers.children as Modifier[]) {
-    const products = productsOf(modifier.name.value);
+  for (const { name } of ast.modifiers.children as Modifier[]) {
+    // The products whose compatibility table has this modifier.
+    const products = DNS_MODIFIERS.has(name.value)
+      ? ['AdGuard' as const]
+      : PRODUCTS.filter(([, platform]) => modifiersCompatibilityTable.exists(name.value, platform)).map(([s]) => s);
     if (products.length === 1) exclusive.add(products[0]);
   }
   return exclusive.size === 1 ? [...exclusive][0] : 'Common';

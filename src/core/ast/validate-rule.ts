@@ -3,9 +3,8 @@ import type { AnyRule } from '@adguard/agtree';
 import { parseRule } from './parse-rule.js';
 import { detectSyntax, type Syntax } from './syntax.js';
 import { strictProblem } from './strict.js';
-import { matchHostname } from './match.js';
-import { InputError } from '../errors/index.js';
-import { issueMessages } from './issues.js';
+import { matchHostname, type MatchOutcome } from './match.js';
+import { parseRequest } from './issues.js';
 import { validatorVerdicts, type ValidatorName, type ValidatorVerdict } from '../rules/validator-verdicts.js';
 
 export const validateRuleRequestSchema = z.object({
@@ -28,25 +27,11 @@ interface RuleResult {
   validators: Record<ValidatorName, ValidatorVerdict>;
 }
 
-export interface ValidRuleResult extends RuleResult {
-  valid: true;
-  category: string;
-  syntax: Syntax;
-  ast: AnyRule;
-  testUrl?: string;
-  matchResult?: boolean;
-  /** flc: the matching rule is an exception (allow) rule. */
-  exception?: boolean;
-  /** flc: modifiers whose condition the hostname alone cannot decide. */
-  dependsOn?: string[];
-}
-
-export interface InvalidRuleResult extends RuleResult {
-  valid: false;
-  error: string;
-}
-
-export type ValidateRuleResult = ValidRuleResult | InvalidRuleResult;
+export type ValidateRuleResult = RuleResult &
+  (
+    | ({ valid: true; category: string; syntax: Syntax; ast: AnyRule; testUrl?: string } & MatchOutcome)
+    | { valid: false; error: string }
+  );
 
 /** Milliseconds as the specification writes durations: `<n>ms`. */
 export function formatDuration(ms: number): string {
@@ -60,47 +45,33 @@ export function formatDuration(ms: number): string {
  * (empty rule, bad URL) throws InputError.
  */
 export function validateRule(request: unknown): ValidateRuleResult {
-  const parsed = validateRuleRequestSchema.safeParse(request);
-  if (!parsed.success) throw new InputError(issueMessages(parsed.error));
-  const { rule, testUrl, strict } = parsed.data;
+  const { rule, testUrl, strict } = parseRequest(validateRuleRequestSchema, request);
   const started = performance.now();
   const tolerant = parseRule(rule, true);
-  const invalid = (error: string): InvalidRuleResult => ({
-    success: true,
-    valid: false,
-    rule,
-    ruleType: tolerant.type,
-    error,
-    duration: formatDuration(performance.now() - started),
-    validators: validatorVerdicts(rule),
-  });
-  if (tolerant.type === 'InvalidRule') return invalid(tolerant.error.message);
+  // The fields in their output order; the duration covers the hostname match.
+  const result = (valid: boolean, fields: object, match: object = {}) =>
+    ({
+      success: true,
+      valid,
+      rule,
+      ruleType: tolerant.type,
+      ...fields,
+      duration: formatDuration(performance.now() - started),
+      validators: validatorVerdicts(rule),
+      ...match,
+    }) as ValidateRuleResult;
+  if (tolerant.type === 'InvalidRule') return result(false, { error: tolerant.error.message });
   let ast = tolerant;
   const syntax = detectSyntax(ast);
   if (strict) {
     try {
       ast = parseRule(rule, false) as typeof ast;
     } catch (e) {
-      return invalid((e as Error).message);
+      return result(false, { error: (e as Error).message });
     }
     const problem = strictProblem(ast, syntax);
-    if (problem) return invalid(problem);
+    if (problem) return result(false, { error: problem });
   }
-  const result: ValidRuleResult = {
-    success: true,
-    valid: true,
-    rule,
-    ruleType: ast.type,
-    category: ast.category,
-    syntax,
-    ast,
-    duration: '',
-    validators: validatorVerdicts(rule),
-  };
-  if (testUrl !== undefined) {
-    result.testUrl = testUrl;
-    Object.assign(result, matchHostname(ast, new URL(testUrl).hostname));
-  }
-  result.duration = formatDuration(performance.now() - started);
-  return result;
+  const match = testUrl === undefined ? {} : { testUrl, ...matchHostname(ast, new URL(testUrl).hostname) };
+  return result(true, { category: ast.category, syntax, ast }, match);
 }

@@ -6,9 +6,8 @@ import { visitTree, walkSink, type WalkOptions } from './walk-tree.js';
  * those lines' trees: so a long list can be walked in parts, in any order or on several
  * threads, and `walkJsonText` joins the parts into exactly `JSON.stringify(walkTree(…))`.
  * T is string here; a thread that hands its part over may encode both texts as UTF-8 bytes.
- * (Serialising is most of a walk's time: the records of EasyList are 57 MB, since every node
- * carries its subtree. A memoising serialiser that reused subtree text was tried: slower than
- * native `JSON.stringify` per part — WeakMap lookups and rope flattening cost more than they save.)
+ * (Serialising is most of a walk's time: every node carries its subtree. A memoising serialiser
+ * reusing subtree text was slower than native `JSON.stringify` per part.)
  */
 export interface WalkJsonPart<T extends { length: number } = string> {
   /** The rules' JSON, comma-separated: their share of the root's `children`. Empty when the root is not reported. */

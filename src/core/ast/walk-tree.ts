@@ -2,6 +2,7 @@ import { AppListParser, DomainListParser, MethodListParser, StealthOptionListPar
 import { PARSER_OPTIONS, parseRule } from './parse-rule.js';
 import type { NodeType } from './node-types.js';
 import { InputError } from '../errors/index.js';
+import { DOMAIN_LIST_MODIFIERS } from './syntax.js';
 
 export interface WalkNode {
   type: NodeType;
@@ -63,9 +64,8 @@ function modifierValueChildren(node: AnyNode): [string, AnyNode | AnyNode[]] | n
       return ['methods', MethodListParser.parse(value, PARSER_OPTIONS).children as unknown as AnyNode[]];
     if (name === 'stealth')
       return ['stealthOptions', StealthOptionListParser.parse(value, PARSER_OPTIONS).children as unknown as AnyNode[]];
-    if (name === 'domain' || name === 'from' || name === 'to' || name === 'denyallow') {
+    if (DOMAIN_LIST_MODIFIERS.has(name))
       return ['domains', DomainListParser.parse(value, PARSER_OPTIONS, 0, '|') as unknown as AnyNode];
-    }
   } catch {
     // An unparsable value simply has no child nodes; validation reports it.
   }

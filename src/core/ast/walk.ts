@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { NODE_TYPES } from './node-types.js';
 import { walkTree, type WalkResult } from './walk-tree.js';
-import { InputError } from '../errors/index.js';
-import { issueMessages } from './issues.js';
+import { parseRequest } from './issues.js';
 
 const MAX_TEXT_BYTES = 1024 * 1024;
 
@@ -35,15 +34,10 @@ export const astWalkRequestSchema = z
     message: 'exactly one of rules and text is required',
   });
 
-export type { WalkInput, WalkNode, WalkResult } from './walk-tree.js';
-
 /**
- * The walk of `POST /api/ast/walk`: validates the request against the specification's limits
- * and walks it with `walkTree` (which walks without them). Throws InputError for requests
- * outside the specification's limits.
+ * The walk of `POST /api/ast/walk`: `walkTree` (which walks without limits) of a request within
+ * the specification's limits; InputError for one outside them.
  */
 export function walkAst(request: unknown): WalkResult {
-  const parsed = astWalkRequestSchema.safeParse(request);
-  if (!parsed.success) throw new InputError(issueMessages(parsed.error));
-  return walkTree(parsed.data);
+  return walkTree(parseRequest(astWalkRequestSchema, request));
 }

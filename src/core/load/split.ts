@@ -1,13 +1,3 @@
-/**
- * Splits list text the way the reference does: the whole text trimmed, then split
- * on runs of CR/LF, so blank lines vanish at load. `numbers` holds each line's
- * 1-based line number in the original text (counting LF, CRLF and lone CR).
- */
-export interface SplitText {
-  lines: string[];
-  numbers?: Int32Array;
-}
-
 const BREAKS_RE = /[\r\n]+/g;
 
 /** Line breaks (LF, CRLF or a lone CR, each one) in `s[from, to)`. */
@@ -20,7 +10,12 @@ function countBreaks(s: string, from: number, to: number): number {
   return n;
 }
 
-export function splitText(text: string, withNumbers: boolean): SplitText {
+/**
+ * Splits list text the way the reference does: the whole text trimmed, then split
+ * on runs of CR/LF, so blank lines vanish at load. `numbers` holds each line's
+ * 1-based line number in the original text (counting LF, CRLF and lone CR).
+ */
+export function splitText(text: string, withNumbers: boolean): { lines: string[]; numbers?: Int32Array } {
   const body = text.trim();
   // LF-only text splits on a string separator (much faster than a regex); empty runs drop out.
   if (!withNumbers && !body.includes('\r')) {

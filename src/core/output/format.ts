@@ -25,12 +25,7 @@ function blockedHostnames(line: string): string[] | null {
  * list. Comments become `#` comments; rules these formats cannot express are dropped
  * and recorded with the reason.
  */
-export function formatLines(
-  lines: Lines,
-  format: OutputFormat,
-  ctx: TransformContext,
-): { lines: Lines; dropped: number } {
-  if (format === 'adblock') return { lines, dropped: 0 };
+export function formatLines(lines: Lines, format: 'hosts' | 'domains', ctx: TransformContext) {
   let dropped = 0;
   const text: string[] = [];
   const from: number[] = [];

@@ -1,7 +1,7 @@
 import type { Configuration, SourceConfig } from '../config/schema.js';
 import type { SourceReader } from '../load/source-reader.js';
 import type { TransformContext } from '../transforms/types.js';
-import type { CompileEvent, EventSink, Scope } from './events.js';
+import type { EventSink, Scope } from './events.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { CompileReport, RemovedLine } from './report.js';
 import { unpackOrigin } from '../transforms/lines.js';
@@ -55,7 +55,6 @@ export interface CompileResult {
 type List = object;
 
 interface Run {
-  options: CompileOptions;
   engine: Engine<List>;
   signal: AbortSignal;
   load: LoadContext;
@@ -144,7 +143,7 @@ function patternSet(
   if (!set) {
     const read = sources.map(async (source) => {
       try {
-        const lines = await loadList(run.options.reader.resolve(source, null), { ...run.load, tracked: false });
+        const lines = await loadList(run.load.reader.resolve(source, null), { ...run.load, tracked: false });
         return lines.text.filter((l) => l.trim().length > 0 && !isComment(l));
       } catch (e) {
         throw asSourceError(source, e, run.signal, role);
@@ -201,10 +200,10 @@ async function compileSource(
   const started = performance.now();
   let lines: List;
   try {
-    lines = await run.engine.load(run.options.reader.resolve(source.source, null), run.load);
+    lines = await run.engine.load(run.load.reader.resolve(source.source, null), run.load);
   } catch (e) {
     const error = asSourceError(source.source, e, run.signal);
-    if (error instanceof AbortedError || run.options.signal?.aborted) throw error;
+    if (error instanceof AbortedError) throw error;
     run.emit({ type: 'source:error', index, source: source.source, error: error.message, skipped: run.skip });
     const durationMs = performance.now() - started;
     if (run.report)
@@ -250,21 +249,18 @@ function chooseEngine(packed: boolean, tracked: boolean, emit: EventSink): Engin
  * header. Output equals @adguard/hostlist-compiler's apart from documented divergences.
  */
 export async function compile(config: Configuration, options: CompileOptions): Promise<CompileResult> {
+  // Aborted by the caller, or by the first source that fails.
   const controller = new AbortController();
-  const outer = options.signal;
-  const forward = () => controller.abort(outer?.reason);
-  if (outer?.aborted) forward();
-  outer?.addEventListener('abort', forward, { once: true });
+  const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
   const tracked = options.report === true || options.onRemoved !== undefined;
   const emit = options.onEvent ?? (() => undefined);
   const engine = chooseEngine(options.packed !== false, tracked, emit);
   const report: CompileReport | undefined =
     options.report === true ? { sources: [], transformations: [], removed: [] } : undefined;
   const run: Run = {
-    options,
     engine,
-    signal: controller.signal,
-    load: { reader: options.reader, signal: controller.signal, tracked, files: [] },
+    signal,
+    load: { reader: options.reader, signal, tracked, files: [] },
     emit,
     diagnostics: [],
     report,
@@ -272,53 +268,47 @@ export async function compile(config: Configuration, options: CompileOptions): P
     removed: options.onRemoved ?? (report ? (line) => report.removed.push(line) : null),
     patternSets: new Map(),
   };
-  try {
-    checkAborted(run.signal);
-    const turns: Promise<List | null>[] = [];
-    // The next source's turn comes when this one is done, whether it failed or not.
-    config.sources.forEach((s, i) => {
-      turns.push(compileSource(run, s, i, config.sources.length, turns[i - 1] ?? Promise.resolve()));
-    });
-    // A source that fails stops the others.
-    const perSource = await Promise.all(turns).catch((e: unknown) => {
-      controller.abort(e);
-      throw e;
-    });
-    const parts = config.sources.flatMap((source, i) => {
-      const lines = perSource[i];
-      return lines ? [engine.synthetic(sourceHeader(source), tracked), lines] : [];
-    });
-    let list = await applyScope(run, { kind: 'global' }, engine.concat(parts, tracked), config);
-    const compiledAt = (options.now ?? (() => new Date()))();
-    list = engine.concat([engine.synthetic(listHeader(config, compiledAt, options.compiler), tracked), list], tracked);
-    const format = options.format ?? 'adblock';
-    if (format !== 'adblock') {
-      const recorder = removalRecorder(run, { kind: 'global' }, `format:${format}`);
-      const formatted = formatLines(engine.lines(list), format, recorder);
-      list = engine.fromLines(formatted.lines);
-      if (formatted.dropped > 0) {
-        const message = `${formatted.dropped} rule(s) cannot be expressed in ${format} format and were left out`;
-        warn(run, { code: 'unsupported-in-format', severity: 'warning', message });
-      }
+  checkAborted(run.signal);
+  const turns: Promise<List | null>[] = [];
+  // The next source's turn comes when this one is done, whether it failed or not.
+  config.sources.forEach((s, i) => {
+    turns.push(compileSource(run, s, i, config.sources.length, turns[i - 1] ?? Promise.resolve()));
+  });
+  // A source that fails stops the others.
+  const perSource = await Promise.all(turns).catch((e: unknown) => {
+    controller.abort(e);
+    throw e;
+  });
+  const parts = config.sources.flatMap((source, i) => {
+    const lines = perSource[i];
+    return lines ? [engine.synthetic(sourceHeader(source), tracked), lines] : [];
+  });
+  let list = await applyScope(run, { kind: 'global' }, engine.concat(parts, tracked), config);
+  const compiledAt = (options.now ?? (() => new Date()))();
+  list = engine.concat([engine.synthetic(listHeader(config, compiledAt, options.compiler), tracked), list], tracked);
+  const format = options.format ?? 'adblock';
+  if (format !== 'adblock') {
+    const recorder = removalRecorder(run, { kind: 'global' }, `format:${format}`);
+    const formatted = formatLines(engine.lines(list), format, recorder);
+    list = engine.fromLines(formatted.lines);
+    if (formatted.dropped > 0) {
+      const message = `${formatted.dropped} rule(s) cannot be expressed in ${format} format and were left out`;
+      warn(run, { code: 'unsupported-in-format', severity: 'warning', message });
     }
-    run.emit({ type: 'progress', phase: 'output', completed: 1, total: 1 });
-    // A packed list becomes strings only if someone asks.
-    let lines: string[] | undefined;
-    return {
-      compiledAt,
-      diagnostics: run.diagnostics,
-      report,
-      get lines() {
-        lines ??= engine.lines(list).text;
-        return lines;
-      },
-      lineCount: engine.count(list),
-      bytes: () => engine.bytes(list),
-      ruleCount: engine.ruleCount(list),
-    };
-  } finally {
-    outer?.removeEventListener('abort', forward);
   }
+  run.emit({ type: 'progress', phase: 'output', completed: 1, total: 1 });
+  // A packed list becomes strings only if someone asks.
+  let lines: string[] | undefined;
+  return {
+    compiledAt,
+    diagnostics: run.diagnostics,
+    report,
+    get lines() {
+      lines ??= engine.lines(list).text;
+      return lines;
+    },
+    lineCount: engine.count(list),
+    bytes: () => engine.bytes(list),
+    ruleCount: engine.ruleCount(list),
+  };
 }
-
-export type { CompileEvent };

@@ -5,7 +5,7 @@ import { removeComments } from './remove-comments.js';
 import { compress } from './compress.js';
 import { removeModifiers } from './remove-modifiers.js';
 import { invertAllow } from './invert-allow.js';
-import { validate, validateAllowIp, validateAllowIpAndPublicSuffix, validateAllowPublicSuffix } from './validate.js';
+import { validators } from './validate.js';
 import { deduplicate } from './deduplicate.js';
 import { removeEmptyLines } from './remove-empty-lines.js';
 import { insertFinalNewLine } from './insert-final-newline.js';
@@ -21,21 +21,16 @@ export const TRANSFORMATIONS: readonly Transformation[] = [
   compress,
   removeModifiers,
   invertAllow,
-  validate,
-  validateAllowIp,
-  validateAllowPublicSuffix,
-  validateAllowIpAndPublicSuffix,
+  ...validators,
   deduplicate,
   removeEmptyLines,
   insertFinalNewLine,
 ];
 
-const NAMES = TRANSFORMATIONS.map((t) => t.name);
-
 /** At most one of these (the Validate variants) may be selected for a list, and not at both levels. */
-export const VALIDATORS: readonly TransformationName[] = NAMES.filter((name) => name.startsWith('Validate'));
+export const VALIDATORS: readonly TransformationName[] = validators.map((t) => t.name);
 
-/** The validators among `list`, in its order (the schema and the plain check both ask). */
+/** The validators among `list`, in its order (the schema asks for a list and at both levels). */
 export function validatorsIn(list: readonly string[] | undefined): string[] {
   return (list ?? []).filter((t) => (VALIDATORS as readonly string[]).includes(t));
 }

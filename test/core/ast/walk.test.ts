@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { walkAst, type WalkNode } from '../../../src/core/ast/walk.js';
+import { walkAst } from '../../../src/core/ast/walk.js';
+import type { WalkNode } from '../../../src/core/ast/walk-tree.js';
 import { walkTree } from '../../../src/core/ast/walk-tree.js';
 import { NODE_TYPES } from '../../../src/core/ast/node-types.js';
 import { InputError } from '../../../src/core/errors/index.js';
