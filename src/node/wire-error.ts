@@ -1,14 +1,4 @@
-import {
-  AbortedError,
-  ConfigError,
-  DeadlineError,
-  DirectiveError,
-  FlcError,
-  InputError,
-  PatternError,
-  SourceError,
-  SourceRefusedError,
-} from '../core/errors/index.js';
+import * as errors from '../core/errors/index.js';
 
 /** An error as it crosses a thread boundary: its class name and its own fields. */
 export interface WireError {
@@ -19,17 +9,7 @@ export interface WireError {
 
 // Structured clone keeps an Error's message but not its class; the server maps errors by class.
 const CLASSES = new Map<string, new (...args: never[]) => Error>(
-  [
-    AbortedError,
-    ConfigError,
-    DeadlineError,
-    DirectiveError,
-    FlcError,
-    InputError,
-    PatternError,
-    SourceError,
-    SourceRefusedError,
-  ].map((c) => [c.name, c as new (...args: never[]) => Error]),
+  Object.values(errors).map((c) => [c.name, c as new (...args: never[]) => Error]),
 );
 
 /** `e` as plain data: the class name (when it is one of the core's), message and fields. */
