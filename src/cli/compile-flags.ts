@@ -19,7 +19,11 @@ export const COMPILE_DEFAULTS = {
 /** `--timeout`: positive seconds, fractions allowed. */
 export function parseTimeout(input: string): number {
   const seconds = Number(input);
-  if (!(seconds > 0)) throw new Error(`--timeout must be a positive number of seconds, got "${input}"`);
+  if (!(seconds > 0)) {
+    // oclif passes this error on as it is: `oclif.exit` makes it a usage error (exit 2), as the help says.
+    const message = `--timeout must be a positive number of seconds, got "${input}"`;
+    throw Object.assign(new Error(message), { oclif: { exit: 2 } });
+  }
   return seconds;
 }
 

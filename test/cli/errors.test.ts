@@ -35,6 +35,12 @@ describe('configuration syntax errors: the whole parser message, line and column
 });
 
 describe('what failed, named and suggested', () => {
+  test('a --timeout that is not a positive number is a usage error (exit 2), named', async () => {
+    const run = await runFlc(['-i', 'h.txt', '--timeout', '-1', '-o', 'out.txt'], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--timeout must be a positive number of seconds, got "-1"');
+  });
+
   test('unknown keys and transformation names get a "did you mean", one unwrapped line each', async () => {
     write(
       'keys.json',
