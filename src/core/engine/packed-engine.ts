@@ -19,7 +19,7 @@ import {
 } from './line-steps.js';
 import type { Lines } from '../transforms/lines.js';
 import { stringEngine } from './engine.js';
-import { loadListPacked } from '../load/load-list.js';
+import { loadListPacked } from './load-packed.js';
 import { joinInKernel } from './kernel.js';
 import {
   asLines,

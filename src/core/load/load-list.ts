@@ -1,23 +1,11 @@
 import type { SourceReader } from './source-reader.js';
 import type { Lines } from '../transforms/lines.js';
-import { concatLines, keepWhere, packOrigin } from '../transforms/lines.js';
-import {
-  asLines,
-  concatPacked,
-  isPacked,
-  keepWherePacked,
-  lineText,
-  packBytes,
-  packText,
-  slicePacked,
-  type ListData,
-  type PackedLines,
-} from '../engine/packed.js';
+import { keepWhere, packOrigin } from '../transforms/lines.js';
 import { splitText } from './split.js';
 import { ConditionError, conditionMask, type Directive, directivesOf } from './conditions.js';
 import { SourceRefusedError, DirectiveError } from '../errors/index.js';
 
-const INCLUDE = '!#include';
+export const INCLUDE = '!#include';
 const ABSOLUTE_URL_RE = /^([a-z]+:\/\/|\/\/)/i;
 const DIFF_PATH = '! Diff-Path:';
 const DIFF_PATH_SCAN = 50;
@@ -41,28 +29,26 @@ function originOf(location: string): string | null {
 }
 
 /**
- * Drops `! Diff-Path:` lines near the top of an included list, as the reference does: it removes
- * them from the array it walks, so the line after a removed one is not looked at, and the window
- * of the first DIFF_PATH_SCAN lines moves on by one for each removal.
+ * The keep flags that drop `! Diff-Path:` lines near the top of an included list of `count` lines,
+ * or null when it has none, as the reference does: it removes them from the array it walks, so
+ * the line after a removed one is not looked at, and the window of the first DIFF_PATH_SCAN lines
+ * moves on by one for each removal.
  */
-function dropDiffPath(list: ListData): ListData {
-  const n = isPacked(list) ? list.start.length : list.text.length;
-  const text = (i: number) => (isPacked(list) ? lineText(list, i) : list.text[i]);
-  let keep: Uint8Array | undefined;
+export function diffPathKeep(count: number, text: (i: number) => string): Uint8Array | null {
+  let keep: Uint8Array | null = null;
   let removed = 0;
-  for (let i = 0; i < Math.min(DIFF_PATH_SCAN, n - removed); i += 1) {
+  for (let i = 0; i < Math.min(DIFF_PATH_SCAN, count - removed); i += 1) {
     const at = i + removed;
     if (!text(at).trim().startsWith(DIFF_PATH)) continue;
-    keep ??= new Uint8Array(n).fill(1);
+    keep ??= new Uint8Array(count).fill(1);
     keep[at] = 0;
     removed += 1;
   }
-  if (!keep) return list;
-  return isPacked(list) ? keepWherePacked(list, keep) : keepWhere(list, keep);
+  return keep;
 }
 
 /** `conditionMask`, its errors as DirectiveError at the line's number in the file. */
-function resolved(location: string, count: number, directives: Directive[], lineNo: (i: number) => number) {
+export function resolved(location: string, count: number, directives: Directive[], lineNo: (i: number) => number) {
   try {
     return conditionMask(count, directives);
   } catch (e) {
@@ -105,7 +91,9 @@ export async function loadList(location: string, ctx: LoadContext, chain = [loca
       continue;
     }
     const ref = line.substring(INCLUDE.length).trim();
-    const included = asLines(await loadInclude(ref, location, () => lineOf(index), ctx, chain, loadList));
+    const loaded = await loadInclude(ref, location, () => lineOf(index), ctx, chain, loadList);
+    const diffPath = diffPathKeep(loaded.text.length, (i) => loaded.text[i]);
+    const included = diffPath ? keepWhere(loaded, diffPath) : loaded;
     for (const t of included.text) out.push(t);
     if (ctx.tracked && included.from) for (const f of included.from) from.push(f);
   }
@@ -113,17 +101,18 @@ export async function loadList(location: string, ctx: LoadContext, chain = [loca
 }
 
 /**
- * The list an `!#include` names, read by `loader` (the including list's); `lineNo` (the directive's
- * line, for errors) is counted only if one is thrown.
+ * The list an `!#include` names, read by `loader` (the including list's), its `! Diff-Path:`
+ * lines still in it (`diffPathKeep`); `lineNo` (the directive's line, for errors) is counted only
+ * if one is thrown.
  */
-async function loadInclude(
+export async function loadInclude<L>(
   ref: string,
   parent: string,
   lineNo: () => number,
   ctx: LoadContext,
   chain: string[],
-  loader: (location: string, ctx: LoadContext, chain: string[]) => Promise<ListData>,
-) {
+  loader: (location: string, ctx: LoadContext, chain: string[]) => Promise<L>,
+): Promise<L> {
   const fail = (message: string, cause?: unknown) => new DirectiveError(parent, lineNo(), message, { cause });
   if (!ref) throw fail('!#include without a location');
   if (ABSOLUTE_URL_RE.test(ref)) {
@@ -135,77 +124,11 @@ async function loadInclude(
   const child = ctx.reader.resolve(ref, parent);
   if (chain.includes(child)) throw fail(`!#include cycle: ${[...chain, child].join(' -> ')}`);
   if (chain.length >= MAX_INCLUDE_DEPTH) throw fail(`!#include nested deeper than ${MAX_INCLUDE_DEPTH} levels`);
-  let included: ListData;
   try {
-    included = await loader(child, ctx, [...chain, child]);
+    return await loader(child, ctx, [...chain, child]);
   } catch (e) {
     // A refused include is the request's fault (the server answers 422 naming it), not a broken list.
     if (e instanceof DirectiveError || e instanceof SourceRefusedError) throw e;
     throw fail(`failed to resolve !#include ${ref}: ${(e as Error).message}`, e);
   }
-  return dropDiffPath(included);
-}
-
-const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
-
-/**
- * `loadList`, but the list comes back packed (see engine/packed.ts) unless its text cannot be.
- * Packed lists keep no provenance: a compile that keeps it loads with `loadList`.
- */
-export async function loadListPacked(location: string, ctx: LoadContext, chain = [location]): Promise<ListData> {
-  const given = ctx.reader.readBytes ? await ctx.reader.readBytes(location, ctx.signal) : null;
-  let packed = given ? packBytes(given.bytes, given.length) : null;
-  let text: string | undefined;
-  if (!packed) {
-    text = given ? utf8.decode(given.bytes.subarray(0, given.length)) : await ctx.reader.read(location, ctx.signal);
-    packed = packText(text);
-  }
-  if (!packed) return loadList(location, ctx, chain, text);
-  ctx.files.push(location);
-  const source = () => text ?? utf8.decode(given!.bytes.subarray(0, given!.length));
-  return resolvePacked(packed, location, ctx, chain, source);
-}
-
-/**
- * A packed list's directives resolved on its bytes: the lines outside live condition blocks are
- * dropped in place, and each `!#include` line is replaced by the list it names. Only lines that
- * start with `!#` are decoded.
- */
-async function resolvePacked(
-  list: PackedLines,
-  location: string,
-  ctx: LoadContext,
-  chain: string[],
-  source: () => string,
-): Promise<ListData> {
-  const { bytes, start, end } = list;
-  const directives: Directive[] = [];
-  for (let i = 0; i < start.length; i += 1) {
-    const s = start[i];
-    if (end[i] - s >= 2 && bytes[s] === 33 && bytes[s + 1] === 35)
-      directives.push({ index: i, text: lineText(list, i) });
-  }
-  if (directives.length === 0) return list;
-  // Line numbers: counted on the source only if one is needed (an error).
-  let numbers: Int32Array | undefined;
-  const lineNo = (i: number) => {
-    numbers ??= splitText(source(), true).numbers!;
-    return numbers[i];
-  };
-  const keep = resolved(location, start.length, directives, lineNo);
-  // The kept lines between live `!#include` lines, and in place of each the list it names.
-  const parts: ListData[] = [];
-  let cut = 0;
-  for (const { index, text } of directives) {
-    if (keep[index] === 0 || !text.startsWith(INCLUDE)) continue;
-    parts.push(keepWherePacked(slicePacked(list, cut, index), keep.subarray(cut, index)));
-    const ref = text.substring(INCLUDE.length).trim();
-    parts.push(await loadInclude(ref, location, () => lineNo(index), ctx, chain, loadListPacked));
-    cut = index + 1;
-  }
-  const rest = keepWherePacked(slicePacked(list, cut, start.length), keep.subarray(cut));
-  if (parts.length === 0) return rest;
-  parts.push(rest);
-  if (parts.every(isPacked)) return concatPacked(parts as PackedLines[]);
-  return concatLines(parts.map(asLines), false);
 }

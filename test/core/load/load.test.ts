@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { splitText } from '../../../src/core/load/split.js';
 import { conditionMask, directivesOf, evaluateCondition } from '../../../src/core/load/conditions.js';
-import { loadList, loadListPacked } from '../../../src/core/load/load-list.js';
+import { loadList } from '../../../src/core/load/load-list.js';
+import { loadListPacked } from '../../../src/core/engine/load-packed.js';
 import { isPacked, type ListData, unpackLines } from '../../../src/core/engine/packed.js';
 import { unpackOrigin } from '../../../src/core/transforms/lines.js';
 import { DirectiveError } from '../../../src/core/errors/index.js';
