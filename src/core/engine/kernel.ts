@@ -72,37 +72,44 @@ export function kernelModule(): WebAssembly.Module | null {
 /** Where a kernel memory's free space starts: bytes 0-1023 hold the byte classes it reads. */
 export const KERNEL_BASE = 1024;
 
+/**
+ * The most bytes of kernel memory a thread keeps between steps. A memory never shrinks, so a
+ * larger one (a step on a long list) is made for that step alone and left to the collector;
+ * otherwise each compile pool thread would hold the largest list it ever compiled.
+ */
+const KEPT_BYTES = 64 << 20;
+
 let workspace: KernelMemory | null | undefined;
 
-/**
- * The process's one kernel memory, grown to `size` bytes or more, or null when the engine has no
- * WebAssembly or gives no memory that large. Every kernel step copies its list in and its results
- * out, so no list lives in it (one memory: each reserves gigabytes of address space, and with
- * thousands alive V8 stalls). Pages never written cost no memory.
- */
-export function kernelMemory(size: number): KernelMemory | null {
-  if (workspace === undefined) {
-    const module = kernelModule();
-    if (module === null) {
-      workspace = null;
-      return null;
-    }
-    const memory = new WebAssembly.Memory({ initial: 16 });
-    const kernel = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Kernel;
-    const bytes = new Uint8Array(memory.buffer);
-    bytes.set(BYTE_CLASS, 0);
-    bytes.set(ADDRESS_CODE, 256);
-    bytes.set(HOST_CODE, 512);
-    bytes.set(DOMAIN_CHAR, 768);
-    workspace = { kernel, memory };
-  }
-  if (workspace === null) return null;
-  const missing = Math.ceil((size - workspace.memory.buffer.byteLength) / 65536);
+/** A kernel instance with a memory of `size` bytes and its byte tables, or null. */
+function instance(size: number): KernelMemory | null {
+  const module = kernelModule();
+  if (module === null) return null;
+  let memory: WebAssembly.Memory;
   try {
-    if (missing > 0) workspace.memory.grow(missing);
+    memory = new WebAssembly.Memory({ initial: Math.ceil(size / 65536) });
   } catch {
     return null;
   }
+  const kernel = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Kernel;
+  const bytes = new Uint8Array(memory.buffer);
+  bytes.set(BYTE_CLASS, 0);
+  bytes.set(ADDRESS_CODE, 256);
+  bytes.set(HOST_CODE, 512);
+  bytes.set(DOMAIN_CHAR, 768);
+  return { kernel, memory };
+}
+
+/**
+ * A kernel memory of `size` bytes or more, or null when the engine has no WebAssembly or gives
+ * no memory that large: the thread's one kept memory (KEPT_BYTES) where the size fits it, so that
+ * short lists and includes do not each make one (each memory reserves gigabytes of address
+ * space, and with thousands alive V8 stalls). Every kernel step copies its list in and its
+ * results out, so no list lives in it. Pages never written cost no memory.
+ */
+export function kernelMemory(size: number): KernelMemory | null {
+  if (size > KEPT_BYTES) return instance(size);
+  if (workspace === undefined) workspace = instance(KEPT_BYTES);
   return workspace;
 }
 

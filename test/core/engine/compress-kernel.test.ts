@@ -10,7 +10,13 @@ import { deduplicatePacked } from '../../../src/core/engine/deduplicate.js';
 import { kernelVerdicts } from '../../../src/core/engine/validate.js';
 import { cleanHostname, fullRuleProblem } from '../../../src/core/rules/rule-validity.js';
 import { rules as tldtsRules } from 'tldts/dist/es6/src/data/trie.js';
-import { joinInKernel, PSL_NODE_SLOTS, pslNodeSet, splitInKernel } from '../../../src/core/engine/kernel.js';
+import {
+  joinInKernel,
+  kernelMemory,
+  PSL_NODE_SLOTS,
+  pslNodeSet,
+  splitInKernel,
+} from '../../../src/core/engine/kernel.js';
 import {
   concatPacked,
   isPacked,
@@ -41,6 +47,15 @@ function both(text: string) {
 }
 
 describe("Compress's WebAssembly kernel", () => {
+  test('a step larger than the kept memory gets a memory of its own: the kept one never grows past 64 MB', () => {
+    const large = kernelMemory(100 << 20)!;
+    const kept = kernelMemory(1024)!;
+    expect(large.memory.buffer.byteLength).toBeGreaterThanOrEqual(100 << 20);
+    expect(kept).not.toBe(large);
+    expect(kept.memory.buffer.byteLength).toBeLessThanOrEqual(64 << 20);
+    expect(kernelMemory(2048)).toBe(kept);
+  });
+
   test('is compress-kernel.wat, assembled (run scripts/wasm-kernel.js after editing it)', async () => {
     const assembled: Buffer = await assembleKernel();
     expect(assembled.toString('base64')).toBe(COMPRESS_KERNEL);
