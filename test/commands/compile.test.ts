@@ -149,14 +149,21 @@ describe('flc compile', () => {
     const config = { name: 'E', sources: [{ source: 'l.txt' }], transformations: ['Compress', 'InvertAllow'] };
     writeFileSync(join(dir, 'e.json'), JSON.stringify(config));
     const run = (engine: string, out: string) =>
-      runCli(['compile', '-c', 'e.json', '-o', out, '-v'], { cwd: dir, env: { ...PINNED, FLC_ENGINE: engine } });
+      runCli(['compile', '-c', 'e.json', '-o', out, '-v', '--report', `${out}.json`], {
+        cwd: dir,
+        env: { ...PINNED, FLC_ENGINE: engine },
+      });
     const packed = await run('packed', 'p.txt');
     const strings = await run('strings', 's.txt');
     expect([packed.code, strings.code]).toEqual([0, 0]);
     expect(readFileSync(join(dir, 's.txt'), 'utf8')).toBe(readFileSync(join(dir, 'p.txt'), 'utf8'));
-    // -v lists removed lines, which only strings keep track of: the packed engine says so.
-    expect(packed.stderr).toMatch(/removed lines are listed \(-v, --report\), so the list compiles on strings/);
-    expect(strings.stderr).not.toMatch(/compiles on strings/);
+    // -v and --report list removed lines, on either engine; only the step without a packed form goes on as strings.
+    const removed = (out: string) => JSON.parse(readFileSync(join(dir, `${out}.json`), 'utf8')).removed;
+    expect(removed('p.txt')).toEqual(removed('s.txt'));
+    expect(removed('p.txt')).toHaveLength(1);
+    expect(packed.stderr).not.toMatch(/compiles on strings/);
+    expect(packed.stderr).toMatch(/list: InvertAllow works on text, so the steps from it on run on strings/);
+    expect(strings.stderr).not.toMatch(/on strings/);
     // Without -v, a step that works on text still says where the list goes on as strings.
     const plain = await runCli(['compile', '-c', 'e.json', '-o', 'q.txt'], { cwd: dir, env: PINNED });
     expect(plain.code).toBe(0);

@@ -304,22 +304,49 @@ describe('where the packed engine hands over to strings, the events say so', () 
     ]);
   });
 
-  test('a compile that records removed lines runs on strings', async () => {
-    const events: CompileEvent[] = [];
-    const result = await compile(
-      { name: 'L', sources: [{ source: '/a.txt' }], transformations: ['Compress'] },
-      {
-        reader: memoryReader({ '/a.txt': '||a.example^\n||a.example^' }),
+  test('a compile that records removed lines stays packed, and reports them as strings do', async () => {
+    const files = {
+      '/a.txt':
+        '\r\n! a\r\n0.0.0.0 a.example b.example\r\n\r\n||a.example^\n!#include b.txt\n||x.a.example^$third-party',
+      '/b.txt': '! Diff-Path: p\n\n||b.example^\n  \n||x.b.example^\n||1.2.3.4^\n! above\n||x.b.example^',
+    };
+    const config = {
+      name: 'L',
+      sources: [{ source: '/a.txt', transformations: ['RemoveEmptyLines', 'Compress', 'Validate'] }],
+      transformations: ['RemoveComments', 'Deduplicate', 'InsertFinalNewLine'],
+    } as const;
+    const run = async (packed: boolean) => {
+      const events: CompileEvent[] = [];
+      const options = {
+        reader: memoryReader(files),
         compiler: 'flc',
-        onEvent: (e) => events.push(e),
-        report: true,
-      },
-    );
-    expect(events.flatMap((e) => (e.type === 'log' && e.level === 'info' ? [e.message] : []))).toEqual([
-      'removed lines are listed (-v, --report), so the list compiles on strings',
-    ]);
-    expect(result.report!.removed.map((r) => [r.source, r.line, r.code])).toEqual([
-      ['/a.txt', 2, 'duplicate-hostname'],
+        now: () => new Date(0),
+        onEvent: (e: CompileEvent) => events.push(e),
+      };
+      const result = await compile(config as never, { ...options, report: true, packed });
+      const logs = events.flatMap((e) => (e.type === 'log' ? [e.message] : []));
+      const removed = result.report!.removed.map(
+        (r) => `${r.source}:${r.line} ${r.transformation} ${r.code} ${r.text}`,
+      );
+      return { logs, removed, lines: result.lines };
+    };
+    const packed = await run(true);
+    expect(packed.logs).toEqual([]);
+    expect(packed).toEqual(await run(false));
+    // Headers and included lists keep their places: synthetic lines have none, Diff-Path goes at load.
+    expect(packed.removed).toEqual([
+      '/a.txt:5 Compress duplicate-hostname ||a.example^',
+      '/b.txt:3 Compress duplicate-hostname ||b.example^',
+      '/b.txt:8 Compress duplicate-hostname ||x.b.example^',
+      '/b.txt:5 Compress redundant-hostname ||x.b.example^',
+      '/a.txt:7 Validate invalid-rule ||x.a.example^$third-party',
+      '/b.txt:7 Validate comment-above-invalid ! above',
+      '/b.txt:6 Validate invalid-rule ||1.2.3.4^',
+      '/b.txt:4 RemoveEmptyLines empty-line   ',
+      'null:null RemoveComments comment !',
+      'null:null RemoveComments comment ! Source: /a.txt',
+      'null:null RemoveComments comment !',
+      '/a.txt:2 RemoveComments comment ! a',
     ]);
   });
 

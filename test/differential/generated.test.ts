@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ENGINES, firstDifference, flcOutput, referenceOutput } from '../support/reference.js';
+import { ENGINES, firstDifference, flcOutput, flcReport, referenceOutput } from '../support/reference.js';
 import { trickyList } from '../support/tricky-lines.js';
 import { TRANSFORMATION_NAMES, type TransformationName } from '../../src/core/transforms/types.js';
 import type { Configuration } from '../../src/core/config/schema.js';
@@ -50,13 +50,15 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Every engine of flc gives the reference's output. */
+/** Every engine of flc gives the reference's output, and both report the same removed lines, reasons and counts. */
 async function same(config: Configuration) {
   const [reference, ...ours] = await Promise.all([
     referenceOutput(config),
     ...ENGINES.map((engine) => flcOutput(config, engine)),
   ]);
   for (const [i, engine] of ENGINES.entries()) expect(firstDifference(reference, ours[i]), engine).toBeNull();
+  const [packed, strings] = await Promise.all([flcReport(config, true), flcReport(config, false)]);
+  expect(packed).toEqual(strings);
   return ours[0];
 }
 

@@ -83,7 +83,7 @@ const quiet: TransformContext = { reporting: false, removed: () => undefined };
 const transformation = (name: string) => TRANSFORMATIONS.find((t) => t.name === name) as Transformation;
 const packedEngine = (t: Transformation, list: PackedLines | null | undefined) => {
   if (!list || !PACKED_FORMS[t.name]) return null;
-  return unpackLines(PACKED_FORMS[t.name]!(list)!).text;
+  return unpackLines(PACKED_FORMS[t.name]!(list, quiet)!).text;
 };
 
 let dir: string;

@@ -23,26 +23,31 @@ export async function referenceOutput(config: unknown): Promise<string[]> {
 /**
  * flc's two engines, as `compile` chooses them: the packed one (the default; it works on bytes
  * where it can) and the plain TypeScript one (`packed: false`); `packed+report` asks the packed
- * one for a report of every removed line, which `compile` then runs on strings (packed lists keep
- * no provenance): it checks that choice, and the string engine's provenance-keeping paths.
+ * one for a report of every removed line as well, which keeps each line's provenance.
  */
 export const ENGINES = ['packed', 'strings', 'packed+report'] as const;
 export type Engine = (typeof ENGINES)[number];
 
-/** flc's output for the same configuration, from one engine. */
-export async function flcOutput(config: Configuration, engine: Engine = 'packed'): Promise<string[]> {
+async function flcCompile(config: Configuration, packed: boolean, report: boolean) {
   const reader = new NodeSourceReader({ ...DEFAULT_HTTP, baseDir: '/', cacheDir: null, userAgent: 'flc-test' });
   try {
-    const result = await compile(config, {
-      reader,
-      compiler: 'flc vtest',
-      packed: engine !== 'strings',
-      report: engine === 'packed+report',
-    });
-    return stripVolatile(result.lines);
+    return await compile(config, { reader, compiler: 'flc vtest', packed, report });
   } finally {
     await reader.close();
   }
+}
+
+/** flc's output for the same configuration, from one engine. */
+export async function flcOutput(config: Configuration, engine: Engine = 'packed'): Promise<string[]> {
+  const result = await flcCompile(config, engine !== 'strings', engine === 'packed+report');
+  return stripVolatile(result.lines);
+}
+
+/** flc's report of the removed lines and of each step's counts (not its time), from one engine. */
+export async function flcReport(config: Configuration, packed: boolean) {
+  const { report } = await flcCompile(config, packed, true);
+  const steps = report!.transformations.map((t) => `${t.scope}:${t.name}:${t.inputCount}->${t.outputCount}`);
+  return { removed: report!.removed, steps, sources: report!.sources.map((s) => [s.source, s.lineCount, s.error]) };
 }
 
 /** The first differing line, for readable failures. */

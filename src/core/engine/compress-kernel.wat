@@ -1,7 +1,7 @@
 ;; The WebAssembly kernel of the packed engine (kernel.ts): splitting a list into lines and
 ;; joining it, Compress (compress.ts, `compressPacked`: its first pass over the shapes it decides
 ;; on bytes, an open-addressing table of hostnames as byte ranges, its parent-domain pass),
-;; Deduplicate's lookups with `dropFromEnd` (deduplicate.ts, `deduplicatePacked`) and Validate's
+;; Deduplicate's lookups with `dropWithAbove` (deduplicate.ts, `deduplicatePacked`) and Validate's
 ;; verdicts (validate.ts, `kernelVerdicts`). Each function does on bytes what the readable
 ;; TypeScript function it names does on strings, test for test; test/core/engine/
 ;; compress-kernel.test.ts compares the two on generated lists.
@@ -22,10 +22,10 @@
   ;; one that JavaScript's `\s` matches.
   ;; Compress's layout (compress.ts, `compressPacked`), given to $init: the list's bytes from
   ;; KERNEL_BASE on, their offsets moved with them, then room for rewrites and names up to
-  ;; bytesLimit; then, each aligned to 8, inS and inE (n words each), outS, outE, hostS and hostE
-  ;; (outCapacity words each), the slots (a word each, capacity = 2^capLog2 of them), the entries
-  ;; (12 bytes each: start, end, hash; capacity / 2 of them) and the filter (a bit per hash, 8 per
-  ;; slot: capacity bytes).
+  ;; bytesLimit; then, each aligned to 8, inS and inE (n words each), outS, outE, hostS, hostE,
+  ;; from and parent (outCapacity words each, one after the other from $out), the slots (a word
+  ;; each, capacity = 2^capLog2 of them), the entries (12 bytes each: start, end, hash; capacity / 2
+  ;; of them) and the filter (a bit per hash, 8 per slot: capacity bytes).
   (global $used (mut i32) (i32.const 0))
   (global $inS (mut i32) (i32.const 0))
   (global $inE (mut i32) (i32.const 0))
@@ -33,6 +33,12 @@
   (global $outE (mut i32) (i32.const 0))
   (global $hostS (mut i32) (i32.const 0))
   (global $hostE (mut i32) (i32.const 0))
+  ;; Per output line: its input line, and where the parent domain that drops it starts, or -1.
+  (global $from (mut i32) (i32.const 0))
+  (global $parent (mut i32) (i32.const 0))
+  ;; Non-zero when removed lines are reported: a duplicate hostname is an output line too, whose
+  ;; range is -1 (compress.ts drops it, and reports it).
+  (global $report (mut i32) (i32.const 0))
   (global $count (mut i32) (i32.const 0))
   (global $slots (mut i32) (i32.const 0))
   (global $entries (mut i32) (i32.const 0))
@@ -46,17 +52,20 @@
   (global $outCapacity (mut i32) (i32.const 0))
 
   (func (export "init")
-    (param $used i32) (param $inS i32) (param $inE i32)
-    (param $outS i32) (param $outE i32) (param $hostS i32) (param $hostE i32)
-    (param $slots i32) (param $entries i32) (param $filter i32) (param $capLog2 i32)
-    (param $bytesLimit i32) (param $outCapacity i32)
+    (param $used i32) (param $inS i32) (param $inE i32) (param $out i32) (param $report i32) (param $slots i32)
+    (param $entries i32) (param $filter i32) (param $capLog2 i32) (param $bytesLimit i32) (param $outCapacity i32)
+    (local $words i32)
     (global.set $used (local.get $used))
     (global.set $inS (local.get $inS))
     (global.set $inE (local.get $inE))
-    (global.set $outS (local.get $outS))
-    (global.set $outE (local.get $outE))
-    (global.set $hostS (local.get $hostS))
-    (global.set $hostE (local.get $hostE))
+    (local.set $words (i32.shl (local.get $outCapacity) (i32.const 2)))
+    (global.set $outS (local.get $out))
+    (global.set $outE (i32.add (global.get $outS) (local.get $words)))
+    (global.set $hostS (i32.add (global.get $outE) (local.get $words)))
+    (global.set $hostE (i32.add (global.get $hostS) (local.get $words)))
+    (global.set $from (i32.add (global.get $hostE) (local.get $words)))
+    (global.set $parent (i32.add (global.get $from) (local.get $words)))
+    (global.set $report (local.get $report))
     (global.set $slots (local.get $slots))
     (global.set $entries (local.get $entries))
     (global.set $filter (local.get $filter))
@@ -169,8 +178,8 @@
       (then (return (i32.const 0))))
     (i32.ne (i32.load (call $slotOf (local.get $s) (local.get $e) (local.get $h))) (i32.const 0)))
 
-  ;; Adds an output line: the range [s, e), with its hostname [hs, he) or -1.
-  (func $push (export "push") (param $s i32) (param $e i32) (param $hs i32) (param $he i32)
+  ;; Adds an output line: the range [s, e) made from input line i, with its hostname [hs, he) or -1.
+  (func $push (export "push") (param $s i32) (param $e i32) (param $hs i32) (param $he i32) (param $i i32)
     (local $o i32)
     (if (i32.ge_u (global.get $count) (global.get $outCapacity)) (then (unreachable)))
     (local.set $o (i32.shl (global.get $count) (i32.const 2)))
@@ -178,12 +187,17 @@
     (i32.store (i32.add (global.get $outE) (local.get $o)) (local.get $e))
     (i32.store (i32.add (global.get $hostS) (local.get $o)) (local.get $hs))
     (i32.store (i32.add (global.get $hostE) (local.get $o)) (local.get $he))
+    (i32.store (i32.add (global.get $from) (local.get $o)) (local.get $i))
     (global.set $count (i32.add (global.get $count) (i32.const 1))))
 
   ;; Keeps the first rule per hostname [ns, ne): as `||name^` with rewrite, else as input line i.
   (func $keep (export "keep") (param $ns i32) (param $ne i32) (param $rewrite i32) (param $i i32)
     (local $at i32) (local $n i32)
-    (if (i32.eqz (call $add (local.get $ns) (local.get $ne))) (then (return)))
+    (if (i32.eqz (call $add (local.get $ns) (local.get $ne)))
+      (then
+        (if (global.get $report)
+          (then (call $push (i32.const -1) (i32.const -1) (local.get $ns) (local.get $ne) (local.get $i))))
+        (return)))
     (if (local.get $rewrite)
       (then
         (local.set $at (global.get $used))
@@ -196,12 +210,13 @@
         (global.set $used (i32.add (i32.add (local.get $at) (local.get $n)) (i32.const 3)))
         (call $push (local.get $at) (global.get $used)
                     (i32.add (local.get $at) (i32.const 2))
-                    (i32.add (i32.add (local.get $at) (i32.const 2)) (local.get $n))))
+                    (i32.add (i32.add (local.get $at) (i32.const 2)) (local.get $n))
+                    (local.get $i)))
       (else
         (call $push
           (i32.load (i32.add (global.get $inS) (i32.shl (local.get $i) (i32.const 2))))
           (i32.load (i32.add (global.get $inE) (i32.shl (local.get $i) (i32.const 2))))
-          (local.get $ns) (local.get $ne)))))
+          (local.get $ns) (local.get $ne) (local.get $i)))))
 
   ;; plainHostRuleHostname (rule-text.ts): the hostname's start in `||[a-z0-9.-]+^`, else -1.
   (func $plainAt (param $s i32) (param $e i32) (result i32)
@@ -354,15 +369,16 @@
           (if (call $justDomainAt (local.get $s) (local.get $e))
             (then (call $keep (local.get $s) (local.get $e) (i32.const 1) (local.get $i)) (br $decided)))
           (if (call $mayBe (local.get $s) (local.get $e)) (then (return (local.get $i))))
-          (call $push (local.get $s) (local.get $e) (i32.const -1) (i32.const -1)))
+          (call $push (local.get $s) (local.get $e) (i32.const -1) (i32.const -1) (local.get $i)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next)))
     (local.get $n))
 
-  ;; The parent-domain pass: drops each output line whose hostname has a parent domain in the
-  ;; table, moving the kept ones down in place. Returns how many are kept.
+  ;; The parent-domain pass: for each output line with a hostname, where its nearest parent
+  ;; domain in the table starts, or -1 (compress.ts drops the lines that have one). Returns how
+  ;; many output lines there are.
   (func (export "parents") (result i32)
-    (local $k i32) (local $w i32) (local $o i32) (local $hs i32) (local $he i32)
+    (local $k i32) (local $o i32) (local $hs i32) (local $he i32)
     (local $i i32) (local $h i32) (local $found i32)
     (block $done
       (loop $next
@@ -384,18 +400,10 @@
                   (then (if (call $has (local.get $i) (local.get $he) (local.get $h))
                           (then (local.set $found (local.get $i))))))
                 (br $walk)))))
-        (if (i32.eq (local.get $found) (i32.const -1))
-          (then
-            (if (i32.ne (local.get $w) (local.get $k))
-              (then
-                (i32.store (i32.add (global.get $outS) (i32.shl (local.get $w) (i32.const 2)))
-                           (i32.load (i32.add (global.get $outS) (local.get $o))))
-                (i32.store (i32.add (global.get $outE) (i32.shl (local.get $w) (i32.const 2)))
-                           (i32.load (i32.add (global.get $outE) (local.get $o))))))
-            (local.set $w (i32.add (local.get $w) (i32.const 1)))))
+        (i32.store (i32.add (global.get $parent) (local.get $o)) (local.get $found))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $next)))
-    (local.get $w))
+    (global.get $count))
 
   ;; The lines of the n at inStart/inEnd that start with `!` or `#`, the only ones `isCommentAt`
   ;; (packed.ts) can find comments: their indices go to out, and the byte at flags + i is zeroed
@@ -420,7 +428,7 @@
     (local.get $k))
 
   ;; Deduplicate (transforms/deduplicate.ts) on the n lines at inStart/inEnd: keep[i] (a byte
-  ;; at keep + i) as `dropFromEnd` gives it. Walking from the end, a line already seen (its later
+  ;; at keep + i) as `dropWithAbove` gives it. Walking from the end, a line already seen (its later
   ;; copy is kept) that is no comment nor empty is dropped, and so are the comments and empty
   ;; lines directly above it. The byte at comment + i is 1 when line i is a comment
   ;; (deduplicate.ts writes them, by `isCommentAt`). The table is built afresh in the regions

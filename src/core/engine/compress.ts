@@ -1,6 +1,7 @@
 /** Compress on packed lists, in the WebAssembly kernel. */
-import { otherCompressible } from '../transforms/compress.js';
-import { decodeRange, packedLines, type PackedLines } from './packed.js';
+import { duplicateHost, otherCompressible, redundantHost } from '../transforms/compress.js';
+import type { TransformContext } from '../transforms/types.js';
+import { decodeRange, keepWherePacked, lineText, packedLines, type PackedLines } from './packed.js';
 import { align, copyList, KERNEL_BASE, rangesOut, tableCapacity } from './kernel.js';
 
 /**
@@ -12,7 +13,7 @@ import { align, copyList, KERNEL_BASE, rangesOut, tableCapacity } from './kernel
  * no memory that large or the list outgrows the room given to it (the kernel traps before writing
  * past a region).
  */
-export function compressPacked(lines: PackedLines): PackedLines | null {
+export function compressPacked(lines: PackedLines, ctx: TransformContext): PackedLines | null {
   const n = lines.start.length;
   const used = lines.used;
   const capacity = tableCapacity(n + 1024);
@@ -28,10 +29,9 @@ export function compressPacked(lines: PackedLines): PackedLines | null {
   };
   const inStart = take(4 * n);
   const inEnd = take(4 * n);
-  const outStart = take(4 * outCapacity);
-  const outEnd = take(4 * outCapacity);
-  const hostStart = take(4 * outCapacity);
-  const hostEnd = take(4 * outCapacity);
+  // Per output line, six columns of outCapacity words: its range's start and end, its hostname's,
+  // its input line, and where its parent domain starts.
+  const rows = take(24 * outCapacity);
   const slots = take(4 * capacity);
   const entries = take(12 * (capacity / 2));
   const filter = take(capacity);
@@ -39,28 +39,15 @@ export function compressPacked(lines: PackedLines): PackedLines | null {
   if (memory === null) return null;
   const { kernel: k } = memory;
   const bytes = new Uint8Array(memory.memory.buffer);
-  k.init(
-    KERNEL_BASE + used,
-    inStart,
-    inEnd,
-    outStart,
-    outEnd,
-    hostStart,
-    hostEnd,
-    slots,
-    entries,
-    filter,
-    Math.log2(capacity),
-    bytesLimit,
-    outCapacity,
-  );
+  const [report, log2] = [ctx.reporting ? 1 : 0, Math.log2(capacity)];
+  k.init(KERNEL_BASE + used, inStart, inEnd, rows, report, slots, entries, filter, log2, bytesLimit, outCapacity);
   try {
     for (let i = k.run(0, n); i < n; i = k.run(i + 1, n)) {
       const s = KERNEL_BASE + lines.start[i];
       const e = KERNEL_BASE + lines.end[i];
       const found = otherCompressible(decodeRange(bytes, s, e));
       if (!found) {
-        k.push(s, e, -1, -1);
+        k.push(s, e, -1, -1, i);
         continue;
       }
       for (const name of found.names) {
@@ -79,9 +66,28 @@ export function compressPacked(lines: PackedLines): PackedLines | null {
     throw error;
   }
   const count = k.parents();
+  const column = (c: number) => rows + 4 * outCapacity * c;
+  const [outS, outE, hostS, hostE, from, parent] = [0, 1, 2, 3, 4, 5].map(
+    (c) => new Int32Array(memory.memory.buffer, column(c), count),
+  );
+  const keep = new Uint8Array(count);
+  for (let j = 0; j < count; j += 1) keep[j] = outS[j] !== -1 && parent[j] === -1 ? 1 : 0;
+  if (ctx.reporting) {
+    // As the readable form reports: the duplicate hostnames of the first pass, then the parent domains'.
+    const name = (j: number, s = hostS[j]) => decodeRange(bytes, s, hostE[j]);
+    for (let j = 0; j < count; j += 1)
+      if (outS[j] === -1) ctx.removed(lineText(lines, from[j]), lines.from?.[from[j]], ...duplicateHost(name(j)));
+    for (let j = 0; j < count; j += 1) {
+      if (outS[j] === -1 || parent[j] === -1) continue;
+      const text = decodeRange(bytes, outS[j], outE[j]);
+      ctx.removed(text, lines.from?.[from[j]], ...redundantHost(name(j), name(j, parent[j])));
+    }
+  }
+  const origins = lines.from && Float64Array.from(from, (i) => lines.from![i]);
   // Copied out with room after the bytes, where the lines joined later (headers) go.
   const out = bytes.slice(KERNEL_BASE, k.used() + ROOM);
-  return packedLines(out, k.used() - KERNEL_BASE, rangesOut(memory, outStart, count), rangesOut(memory, outEnd, count));
+  const ranges = [0, 1].map((c) => rangesOut(memory, column(c), count));
+  return keepWherePacked(packedLines(out, k.used() - KERNEL_BASE, ranges[0], ranges[1], origins), keep);
 }
 
 const encoder = new TextEncoder();

@@ -1,13 +1,16 @@
 /** Deduplicate on packed lists, in the WebAssembly kernel. */
-import { isCommentAt, keepWherePacked, type PackedLines } from './packed.js';
+import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
+import { ABOVE_DUPLICATE, DUPLICATE } from '../transforms/deduplicate.js';
+import type { TransformContext } from '../transforms/types.js';
+import { dropWithAbove } from '../transforms/lines.js';
 import { align, copyList, KERNEL_BASE, tableCapacity } from './kernel.js';
 
 /**
  * Deduplicate (`deduplicate.apply`, transforms/deduplicate.ts) on a packed list, by the keep flags
- * (those `dropFromEnd` gives) of the WebAssembly kernel (kernel.ts), on a copy of its bytes and
+ * (those `dropWithAbove` gives) of the WebAssembly kernel (kernel.ts), on a copy of its bytes and
  * line ranges. Null where the engine gives no memory that large.
  */
-export function deduplicatePacked(lines: PackedLines): PackedLines | null {
+export function deduplicatePacked(lines: PackedLines, ctx: TransformContext): PackedLines | null {
   const n = lines.start.length;
   const capacity = tableCapacity(n);
   // The ranges, the keep bytes, a byte per line for its comments, then the table.
@@ -28,5 +31,11 @@ export function deduplicatePacked(lines: PackedLines): PackedLines | null {
   const comment = new Uint8Array(wasm.buffer, comments, n);
   for (const i of new Int32Array(wasm.buffer, slots, found)) if (isCommentAt(lines, i)) comment[i] = 1;
   kernel.dedup(inStart, inEnd, n, keep, comments, slots, entries, filter, Math.log2(capacity));
-  return keepWherePacked(lines, new Uint8Array(wasm.buffer, keep, n));
+  const kept = new Uint8Array(wasm.buffer, keep, n);
+  if (ctx.reporting) {
+    // The same walk again, told which lines are copies, reports them as the readable form does.
+    const copy = (i: number) => (kept[i] === 0 && lines.start[i] < lines.end[i] && !comment[i] ? DUPLICATE[1] : null);
+    dropWithAbove(n, (i) => lineText(lines, i), lines.from, ctx, copy, DUPLICATE[0], ABOVE_DUPLICATE);
+  }
+  return keepWherePacked(lines, kept);
 }

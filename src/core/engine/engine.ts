@@ -3,13 +3,12 @@
  * pipeline (pipeline/compile.ts) sees a list only through this interface and picks the engine
  * once per compile: `stringEngine`, the readable semantics every transformation's `apply`
  * defines, or `packedEngine` (packed-engine.ts), which holds lists as bytes and runs the fast
- * forms where they exist. Both give the same output; only strings keep provenance and removal
- * reasons, so a compile that records removed lines runs on strings (pipeline/compile.ts).
+ * forms where they exist. Both give the same output, and report the same removed lines.
  */
 import type { Lines } from '../transforms/lines.js';
 import type { Transformation, TransformContext } from '../transforms/types.js';
 import type { LoadContext } from '../load/load-list.js';
-import { concatLines, keepWhere, syntheticLines } from '../transforms/lines.js';
+import { concatLines, keepWhere } from '../transforms/lines.js';
 import { isComment } from '../rules/rule-text.js';
 import { loadList } from '../load/load-list.js';
 
@@ -17,8 +16,8 @@ export interface Engine<L> {
   readonly name: string;
   /** Reads one list with its `!#if` blocks and `!#include` directives resolved. */
   load(location: string, ctx: LoadContext): Promise<L>;
-  /** Lines no source supplied (headers). */
-  synthetic(text: string[], tracked: boolean): L;
+  /** Lines no source supplied (headers); `concat` gives them SYNTHETIC provenance beside tracked lines. */
+  synthetic(text: string[]): L;
   concat(parts: L[], tracked: boolean): L;
   count(list: L): number;
   /** The text of line `i` (for filters and reports). */
@@ -47,7 +46,7 @@ const encoder = new TextEncoder();
 export const stringEngine: Engine<Lines> = {
   name: 'strings',
   load: loadList,
-  synthetic: syntheticLines,
+  synthetic: (text) => ({ text }),
   concat: concatLines,
   count: (list) => list.text.length,
   text: (list, i) => list.text[i],

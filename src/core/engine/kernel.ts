@@ -15,10 +15,8 @@ export interface Kernel {
     used: number,
     inStart: number,
     inEnd: number,
-    outStart: number,
-    outEnd: number,
-    hostStart: number,
-    hostEnd: number,
+    out: number,
+    report: number,
     slots: number,
     entries: number,
     filter: number,
@@ -29,7 +27,7 @@ export interface Kernel {
   used(): number;
   setUsed(used: number): void;
   run(from: number, n: number): number;
-  push(s: number, e: number, hs: number, he: number): void;
+  push(s: number, e: number, hs: number, he: number, i: number): void;
   keep(ns: number, ne: number, rewrite: number, i: number): void;
   parents(): number;
   commentCandidates(inStart: number, inEnd: number, n: number, flags: number, out: number): number;

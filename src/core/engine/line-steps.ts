@@ -2,6 +2,7 @@
 import { toAscii } from '../transforms/convert-to-ascii.js';
 import { removeModifiersFrom } from '../transforms/remove-modifiers.js';
 import { isWhitespaceCode } from '../rules/rule-text.js';
+import type { TransformContext } from '../transforms/types.js';
 import {
   concatPacked,
   isCommentAt,
@@ -26,18 +27,19 @@ export function trimLinesPacked(lines: PackedLines): PackedLines {
   return lines;
 }
 
-export function removeCommentsPacked(lines: PackedLines): PackedLines {
+export function removeCommentsPacked(lines: PackedLines, ctx: TransformContext): PackedLines {
   const { bytes, start, end } = lines;
   const keep = new Uint8Array(start.length);
   for (let i = 0; i < keep.length; i += 1) {
     // Only a line that starts with `!` or `#` can be a comment: the rest are kept without a call.
     const c = start[i] < end[i] ? bytes[start[i]] : 0;
     if ((c !== 33 && c !== 35) || !isCommentAt(lines, i)) keep[i] = 1;
+    else if (ctx.reporting) ctx.removed(lineText(lines, i), lines.from?.[i], 'comment', 'comment line');
   }
   return keepWherePacked(lines, keep);
 }
 
-export function removeEmptyLinesPacked(lines: PackedLines): PackedLines {
+export function removeEmptyLinesPacked(lines: PackedLines, ctx: TransformContext): PackedLines {
   const { bytes, start, end } = lines;
   const keep = new Uint8Array(start.length);
   for (let i = 0; i < keep.length; i += 1) {
@@ -46,6 +48,7 @@ export function removeEmptyLinesPacked(lines: PackedLines): PackedLines {
     // lost the gain (V8 stops inlining the predicate once it has seen two).
     const c = start[i] < end[i] ? bytes[start[i]] : 0;
     if ((c > 32 && c < 127) || lineText(lines, i).trim().length > 0) keep[i] = 1;
+    else if (ctx.reporting) ctx.removed(lineText(lines, i), lines.from?.[i], 'empty-line', 'empty line');
   }
   return keepWherePacked(lines, keep);
 }
@@ -86,7 +89,7 @@ function rewriteSome(
     out.start[i] = out.start[n + k];
     out.end[i] = out.end[n + k];
   });
-  return withRanges(out, out.start.subarray(0, n), out.end.subarray(0, n));
+  return withRanges(out, out.start.subarray(0, n), out.end.subarray(0, n), lines.from);
 }
 
 /** ConvertToAscii: only a line with a non-ASCII byte can change. */

@@ -5,7 +5,7 @@
 import type { Directive } from '../load/conditions.js';
 import { diffPathKeep, INCLUDE, loadInclude, loadList, type LoadContext, resolved } from '../load/load-list.js';
 import { splitText } from '../load/split.js';
-import { concatLines, keepWhere } from '../transforms/lines.js';
+import { concatLines, keepWhere, packOrigin } from '../transforms/lines.js';
 import {
   asLines,
   concatPacked,
@@ -17,13 +17,14 @@ import {
   packText,
   type PackedLines,
   slicePacked,
+  withRanges,
 } from './packed.js';
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
- * `loadList`, but the list comes back packed (see engine/packed.ts) unless its text cannot be.
- * Packed lists keep no provenance: a compile that keeps it loads with `loadList`.
+ * `loadList`, but the list comes back packed (see engine/packed.ts) unless its text cannot be,
+ * with each line's provenance where `ctx.tracked`.
  */
 export async function loadListPacked(location: string, ctx: LoadContext, chain = [location]): Promise<ListData> {
   const given = ctx.reader.readBytes ? await ctx.reader.readBytes(location, ctx.signal) : null;
@@ -34,9 +35,29 @@ export async function loadListPacked(location: string, ctx: LoadContext, chain =
     packed = packText(text);
   }
   if (!packed) return loadList(location, ctx, chain, text);
-  ctx.files.push(location);
-  const source = () => text ?? utf8.decode(given!.bytes.subarray(0, given!.length));
-  return resolvePacked(packed, location, ctx, chain, source);
+  const file = ctx.files.push(location) - 1;
+  // Line numbers, for provenance or once one is needed (an error): on the bytes read, which the
+  // lines' offsets count from, or on the text packed trimmed.
+  let numbers: Int32Array | undefined;
+  const lineNo = (i: number) => {
+    numbers ??= text === undefined ? lineNumbers(packed!) : splitText(text, true).numbers!;
+    return numbers[i];
+  };
+  const from = ctx.tracked ? Float64Array.from(packed.start, (_, i) => packOrigin(file, lineNo(i))) : undefined;
+  return resolvePacked(withRanges(packed, packed.start, packed.end, from), location, ctx, chain, lineNo);
+}
+
+/** `splitText`'s line numbers of a list packed from bytes: the breaks before each line counted. */
+function lineNumbers({ bytes, start, end }: PackedLines): Int32Array {
+  const numbers = new Int32Array(start.length);
+  let line = 1;
+  for (let i = 0; i < start.length; i += 1) {
+    // A CR is the last byte of a gap only before a line, which starts with no LF.
+    for (let at = i === 0 ? 0 : end[i - 1]; at < start[i]; at += 1)
+      if (bytes[at] === 10 || (bytes[at] === 13 && bytes[at + 1] !== 10)) line += 1;
+    numbers[i] = line;
+  }
+  return numbers;
 }
 
 /**
@@ -49,7 +70,7 @@ async function resolvePacked(
   location: string,
   ctx: LoadContext,
   chain: string[],
-  source: () => string,
+  lineNo: (i: number) => number,
 ): Promise<ListData> {
   const { bytes, start, end } = list;
   const directives: Directive[] = [];
@@ -59,12 +80,6 @@ async function resolvePacked(
       directives.push({ index: i, text: lineText(list, i) });
   }
   if (directives.length === 0) return list;
-  // Line numbers: counted on the source only if one is needed (an error).
-  let numbers: Int32Array | undefined;
-  const lineNo = (i: number) => {
-    numbers ??= splitText(source(), true).numbers!;
-    return numbers[i];
-  };
   const keep = resolved(location, start.length, directives, lineNo);
   // The kept lines between live `!#include` lines, and in place of each the list it names.
   const parts: ListData[] = [];
@@ -81,7 +96,7 @@ async function resolvePacked(
   if (parts.length === 0) return rest;
   parts.push(rest);
   if (parts.every(isPacked)) return concatPacked(parts as PackedLines[]);
-  return concatLines(parts.map(asLines), false);
+  return concatLines(parts.map(asLines), ctx.tracked);
 }
 
 /** An included list without its `! Diff-Path:` lines (`diffPathKeep`). */

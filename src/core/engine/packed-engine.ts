@@ -36,13 +36,15 @@ import {
 
 /**
  * The packed form of each transformation that has one: output equal to its `apply`, line for
- * line. A form consumes the list it is given: it may overwrite its arrays (filtering moves kept
- * lines up in place) and write after its `used` bytes. Null from a kernel form (Compress,
- * Deduplicate) means the kernel has no room for the list, which it has left as it was. Packed
- * lists keep no provenance: a compile that reports removed lines runs on strings
- * (pipeline/compile.ts), so no form reports. The validators that rewrite IP rules first have none.
+ * line, and the same removed lines reported to `ctx`, with the same reasons, in the same order.
+ * A form consumes the list it is given: it may overwrite its arrays (filtering moves kept lines
+ * up in place) and write after its `used` bytes. Null from a kernel form (Compress, Deduplicate)
+ * means the kernel has no room for the list, which it has left as it was. The validators that
+ * rewrite IP rules first have none.
  */
-export const PACKED_FORMS: Partial<Record<TransformationName, (list: PackedLines) => PackedLines | null>> = {
+export const PACKED_FORMS: Partial<
+  Record<TransformationName, (list: PackedLines, ctx: TransformContext) => PackedLines | null>
+> = {
   TrimLines: trimLinesPacked,
   RemoveComments: removeCommentsPacked,
   RemoveEmptyLines: removeEmptyLinesPacked,
@@ -73,22 +75,21 @@ const joined = (list: PackedLines) => joinInKernel(list) ?? stringEngine.bytes(u
 export const packedEngine: Engine<ListData> = {
   name: 'packed',
   load: loadListPacked,
-  synthetic: (text) => packStrings(text),
-  concat(parts) {
+  synthetic: packStrings,
+  concat(parts, tracked) {
     if (parts.every(isPacked)) return concatPacked(parts as PackedLines[]);
-    const out = stringEngine.concat(parts.map(asLines), false);
+    const out = stringEngine.concat(parts.map(asLines), tracked);
     unpackedBy.set(out, 'a source in it compiles on strings');
     return out;
   },
   count: (list) => (isPacked(list) ? list.start.length : list.text.length),
   text: (list, i) => (isPacked(list) ? lineText(list, i) : list.text[i]),
-  // A compile that keeps provenance runs on strings.
-  origin: () => undefined,
+  origin: (list, i) => list.from?.[i],
   keep: (list, keep) => (isPacked(list) ? keepWherePacked(list, keep) : stringEngine.keep(list, keep)),
   apply(t, list, ctx) {
     const form = packedForm(t);
     if (!isPacked(list) || !form) return t.apply(asLines(list), ctx);
-    return form(list) ?? onStrings(t, list, ctx);
+    return form(list, ctx) ?? onStrings(t, list, ctx);
   },
   fallback(list, t) {
     if (!isPacked(list)) {

@@ -10,7 +10,7 @@
  * the list unpacked to `Lines`, so the two forms always agree: the packed code only
  * takes the shapes it can decide on bytes and asks the string code for every other line.
  */
-import type { Lines } from '../transforms/lines.js';
+import { concatOrigins, type Lines } from '../transforms/lines.js';
 import { joinInKernel, splitInKernel } from './kernel.js';
 import { isWhitespaceCode } from '../rules/rule-text.js';
 
@@ -21,19 +21,27 @@ export interface PackedLines {
   readonly used: number;
   readonly start: Int32Array;
   readonly end: Int32Array;
+  /** Where each line came from (`Lines.from`), when the compile keeps provenance. */
+  readonly from?: Float64Array;
 }
 
 /**
  * Every packed list is made here: one object shape from one place, so the code that reads lists
  * sees a single hidden class and is not deoptimised by lists built elsewhere.
  */
-export function packedLines(bytes: Uint8Array, used: number, start: Int32Array, end: Int32Array): PackedLines {
-  return { bytes, used, start, end };
+export function packedLines(
+  bytes: Uint8Array,
+  used: number,
+  start: Int32Array,
+  end: Int32Array,
+  from?: Float64Array,
+): PackedLines {
+  return { bytes, used, start, end, from };
 }
 
-/** The same bytes with other line ranges. */
-export function withRanges(list: PackedLines, start: Int32Array, end: Int32Array): PackedLines {
-  return packedLines(list.bytes, list.used, start, end);
+/** The same bytes and provenance with other line ranges. */
+export function withRanges(list: PackedLines, start: Int32Array, end: Int32Array, from = list.from): PackedLines {
+  return packedLines(list.bytes, list.used, start, end, from);
 }
 
 /** A working list in either form. */
@@ -85,7 +93,7 @@ export function packBytes(bytes: Uint8Array, length = bytes.length): PackedLines
   return splitInKernel(bytes, length, s, e);
 }
 
-/** Packs lines given as strings (headers, synthetic lines); each must hold no line break. */
+/** Packs lines given as strings (headers, synthetic lines: no provenance); none may hold a line break. */
 export function packStrings(texts: string[]): PackedLines {
   const parts = texts.map((t) => encoder.encode(t));
   let used = 0;
@@ -112,8 +120,8 @@ export function unpackLines(list: PackedLines): Lines {
   // holding a break (a header's) makes the parts too many.
   const joined = joinInKernel(list);
   const parts = joined === null ? [] : decoder.decode(joined).split('\n');
-  if (parts.length === list.start.length) return { text: parts };
-  return { text: Array.from({ length: list.start.length }, (_, i) => lineText(list, i)) };
+  const text = parts.length === list.start.length ? parts : Array.from(list.start, (_, i) => lineText(list, i));
+  return list.from ? { text, from: list.from } : { text };
 }
 
 /**
@@ -122,7 +130,7 @@ export function unpackLines(list: PackedLines): Lines {
  * transformation would cost a million-line list ~16 MB of fresh memory each time.
  */
 export function keepWherePacked(list: PackedLines, keep: Uint8Array): PackedLines {
-  const { start, end } = list;
+  const { start, end, from } = list;
   const n = start.length;
   let j = 0;
   while (j < n && keep[j] === 1) j += 1;
@@ -131,16 +139,17 @@ export function keepWherePacked(list: PackedLines, keep: Uint8Array): PackedLine
     if (keep[i] === 1) {
       start[j] = start[i];
       end[j] = end[i];
+      if (from) from[j] = from[i];
       j += 1;
     }
   }
-  return withRanges(list, start.subarray(0, j), end.subarray(0, j));
+  return withRanges(list, start.subarray(0, j), end.subarray(0, j), from?.subarray(0, j));
 }
 
-/** Lines `[from, to)` of the list, as views of its arrays (nothing copied). */
-export function slicePacked(list: PackedLines, from: number, to: number): PackedLines {
-  const { start, end } = list;
-  return withRanges(list, start.subarray(from, to), end.subarray(from, to));
+/** Lines `[i, to)` of the list, as views of its arrays (nothing copied). */
+export function slicePacked(list: PackedLines, i: number, to: number): PackedLines {
+  const { start, end, from } = list;
+  return withRanges(list, start.subarray(i, to), end.subarray(i, to), from?.subarray(i, to));
 }
 
 /**
@@ -186,7 +195,8 @@ export function concatPacked(parts: PackedLines[]): PackedLines {
     }
     k += p.start.length;
   }
-  return packedLines(bytes, used, start, end);
+  const from = parts.some((p) => p.from) ? concatOrigins(parts.map((p) => [p.from, p.start.length])) : undefined;
+  return packedLines(bytes, used, start, end, from);
 }
 
 /** `isComment` of line `i`, on its bytes. */

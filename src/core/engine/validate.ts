@@ -1,13 +1,15 @@
 /** Validate on packed lists: the WebAssembly kernel's verdicts, and the readable check for the rest. */
-import { dropFromEnd } from '../transforms/lines.js';
+import { dropWithAbove } from '../transforms/lines.js';
+import { ABOVE_INVALID } from '../transforms/validate.js';
+import type { TransformContext } from '../transforms/types.js';
 import { fullRuleProblem, SUPPORTED_MODIFIERS, type ValidityOptions } from '../rules/rule-validity.js';
-import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
+import { keepWherePacked, lineText, type PackedLines } from './packed.js';
 import { align, copyList, KERNEL_BASE, PSL_NODE_SLOTS, pslNodeSet } from './kernel.js';
 
 /**
  * `verdicts`' codes (compress-kernel.wat): the TypeScript decides (0), kept (1), or one of three
  * reasons to drop (2-4: an IP address, a character outside a domain name, an unsupported
- * modifier), which only the tests read: a report compiles on strings.
+ * modifier), which only the tests read: a report gives `fullRuleProblem`'s reason.
  */
 const UNDECIDED = 0;
 const KEPT = 1;
@@ -54,20 +56,17 @@ export function kernelVerdicts(lines: PackedLines): Uint8Array | null {
  * the comments and empty lines directly above a dropped rule go with it.
  */
 export function validatePacked(opts: ValidityOptions) {
-  return (lines: PackedLines): PackedLines => {
-    const { start, end } = lines;
+  return (lines: PackedLines, ctx: TransformContext): PackedLines => {
     const verdicts = kernelVerdicts(lines);
-    const keep = dropFromEnd(
-      start.length,
-      (i) =>
-        verdicts === null || verdicts[i] === UNDECIDED
-          ? fullRuleProblem(lineText(lines, i), opts)
-          : verdicts[i] === KEPT
-            ? null
-            : 'invalid',
-      (i) => start[i] === end[i] || isCommentAt(lines, i),
-      null,
-    );
-    return keepWherePacked(lines, keep);
+    const text = (i: number) => lineText(lines, i);
+    // A report gives the reason of every dropped line, which only `fullRuleProblem` words.
+    const problem = (i: number) =>
+      verdicts === null || verdicts[i] === UNDECIDED || (ctx.reporting && verdicts[i] !== KEPT)
+        ? fullRuleProblem(text(i), opts)
+        : verdicts[i] === KEPT
+          ? null
+          : 'invalid';
+    const n = lines.start.length;
+    return keepWherePacked(lines, dropWithAbove(n, text, lines.from, ctx, problem, 'invalid-rule', ABOVE_INVALID));
   };
 }

@@ -225,21 +225,14 @@ async function compileSource(
 }
 
 /**
- * The engine, chosen once: without the packed one, `stringEngine` alone compiles everything. Packed
- * lists carry no provenance, so a compile that lists removed lines (`-v`, `--report`) runs on
- * strings (4.1 times the packed time on the realistic 300,000 lines, bench/RESULTS.md), as does
- * one where WebAssembly is missing, which Compress, Deduplicate, splitting and joining run in on
- * packed lists; the log says so.
+ * The engine, chosen once: without the packed one, `stringEngine` alone compiles everything. A
+ * compile where WebAssembly is missing, which Compress, Deduplicate, splitting and joining run in
+ * on packed lists, runs on strings; the log says so.
  */
-function chooseEngine(packed: boolean, tracked: boolean, emit: EventSink): Engine<List> {
+function chooseEngine(packed: boolean, emit: EventSink): Engine<List> {
   if (!packed) return stringEngine as Engine<List>;
-  const why = tracked
-    ? 'removed lines are listed (-v, --report)'
-    : kernelModule() === null
-      ? 'WebAssembly is missing'
-      : null;
-  if (why === null) return packedEngine as Engine<List>;
-  info({ emit }, `${why}, so the list compiles on strings`);
+  if (kernelModule() !== null) return packedEngine as Engine<List>;
+  info({ emit }, 'WebAssembly is missing, so the list compiles on strings');
   return stringEngine as Engine<List>;
 }
 
@@ -259,7 +252,7 @@ export async function compile(config: Configuration, options: CompileOptions): P
   outer?.addEventListener('abort', forward, { once: true });
   const tracked = options.report === true || options.onRemoved !== undefined;
   const emit = options.onEvent ?? (() => undefined);
-  const engine = chooseEngine(options.packed !== false, tracked, emit);
+  const engine = chooseEngine(options.packed !== false, emit);
   const report: CompileReport | undefined =
     options.report === true ? { sources: [], transformations: [], removed: [] } : undefined;
   const run: Run = {
@@ -287,11 +280,11 @@ export async function compile(config: Configuration, options: CompileOptions): P
     });
     const parts = config.sources.flatMap((source, i) => {
       const lines = perSource[i];
-      return lines ? [engine.synthetic(sourceHeader(source), tracked), lines] : [];
+      return lines ? [engine.synthetic(sourceHeader(source)), lines] : [];
     });
     let list = await applyScope(run, { kind: 'global' }, engine.concat(parts, tracked), config);
     const compiledAt = (options.now ?? (() => new Date()))();
-    list = engine.concat([engine.synthetic(listHeader(config, compiledAt, options.compiler), tracked), list], tracked);
+    list = engine.concat([engine.synthetic(listHeader(config, compiledAt, options.compiler)), list], tracked);
     const format = options.format ?? 'adblock';
     if (format !== 'adblock') {
       const recorder = removalRecorder(run, { kind: 'global' }, `format:${format}`);

@@ -1,5 +1,5 @@
 import type { Transformation } from './types.js';
-import { keepWhere } from './lines.js';
+import { type Drop, keepWhere } from './lines.js';
 import { etcHostsHostnames, isEtcHostsRule, isJustDomain, parseAdblockRule } from '../rules/rule-text.js';
 
 /** The nearest parent domain of `hostname` in `blocked`, or null. */
@@ -10,6 +10,16 @@ function blockedParent(hostname: string, blocked: Set<string>): string | null {
   }
   return null;
 }
+
+/** Why Compress removes a line: a hostname blocked already, or one whose parent domain is blocked. */
+export const duplicateHost = (name: string): Drop => [
+  'duplicate-hostname',
+  `${name} is already blocked by an earlier rule`,
+];
+export const redundantHost = (host: string, parent: string): Drop => [
+  'redundant-hostname',
+  `${host} is covered by ||${parent}^`,
+];
 
 /** Hostnames of a line that is not a plain `||hostname^` rule, and whether its text becomes `||name^`. */
 export function otherCompressible(line: string): { names: string[]; rewrite: boolean } | null {
@@ -53,7 +63,7 @@ export const compress: Transformation = {
           blocked.add(name);
           add(found!.rewrite ? `||${name}^` : src[i], name, i);
         } else if (ctx.reporting) {
-          ctx.removed(src[i], lines.from?.[i], 'duplicate-hostname', `${name} is already blocked by an earlier rule`);
+          ctx.removed(src[i], lines.from?.[i], ...duplicateHost(name));
         }
       }
     }
@@ -62,7 +72,7 @@ export const compress: Transformation = {
       const host = hostnames[i];
       const parent = host === null ? null : blockedParent(host, blocked);
       if (parent === null) keep[i] = 1;
-      else if (ctx.reporting) ctx.removed(text[i], from[i], 'redundant-hostname', `${host} is covered by ||${parent}^`);
+      else if (ctx.reporting) ctx.removed(text[i], from[i], ...redundantHost(host!, parent));
     }
     return keepWhere(lines.from ? { text, from: Float64Array.from(from) } : { text }, keep);
   },

@@ -1,5 +1,5 @@
 import type { Transformation } from './types.js';
-import { dropWithAbove } from './lines.js';
+import { type Drop, dropWithAbove, keepWhere } from './lines.js';
 import { isComment } from '../rules/rule-text.js';
 
 /**
@@ -14,12 +14,16 @@ export const deduplicate: Transformation = {
     const seen = new Set<string>();
     const duplicate = (i: number) => {
       if (!seen.has(text[i])) seen.add(text[i]);
-      else if (text[i].length > 0 && !isComment(text[i])) return 'a later copy of this rule is kept';
+      else if (text[i].length > 0 && !isComment(text[i])) return DUPLICATE[1];
       return null;
     };
-    return dropWithAbove(lines, ctx, duplicate, 'duplicate', [
-      'comment-above-duplicate',
-      'directly above a removed duplicate',
-    ]);
+    return keepWhere(
+      lines,
+      dropWithAbove(text.length, (i) => text[i], lines.from, ctx, duplicate, DUPLICATE[0], ABOVE_DUPLICATE),
+    );
   },
 };
+
+/** Why Deduplicate removes a line: a copy of a rule kept further down, or a comment or empty line above one. */
+export const DUPLICATE: Drop = ['duplicate', 'a later copy of this rule is kept'];
+export const ABOVE_DUPLICATE: Drop = ['comment-above-duplicate', 'directly above a removed duplicate'];

@@ -58,71 +58,51 @@ export function concatLines(parts: Lines[], tracked: boolean): Lines {
   const text = new Array<string>(total);
   let k = 0;
   for (const p of parts) for (let i = 0; i < p.text.length; i += 1) text[k++] = p.text[i];
-  if (!tracked) return { text };
-  const from = new Float64Array(text.length);
-  let o = 0;
-  for (const p of parts) {
-    if (p.from) from.set(p.from, o);
-    else from.fill(SYNTHETIC, o, o + p.text.length);
-    o += p.text.length;
-  }
-  return { text, from };
+  return tracked ? { text, from: concatOrigins(parts.map((p) => [p.from, p.text.length])) } : { text };
 }
 
-/** Wraps texts that no source supplied. */
-export function syntheticLines(text: string[], tracked: boolean): Lines {
-  return tracked ? { text, from: new Float64Array(text.length).fill(SYNTHETIC) } : { text };
+/** The provenance of lists joined: each part's, or SYNTHETIC for a part without any (its lines counted). */
+export function concatOrigins(parts: [Float64Array | undefined, number][]): Float64Array {
+  const from = new Float64Array(parts.reduce((n, [, count]) => n + count, 0));
+  let o = 0;
+  for (const [part, count] of parts) {
+    if (part) from.set(part, o);
+    else from.fill(SYNTHETIC, o, o + count);
+    o += count;
+  }
+  return from;
 }
+
+/** Why a line was removed, as a report gives it: its code and reason. */
+export type Drop = [RemovalCode, string];
 
 /**
- * The walk Validate and Deduplicate share: from the last line up, a line `problem`
- * names is dropped, and so are the comments and empty lines directly above a dropped
- * line (the reference drops them together). `problem` is called once per line, last
- * line first. Returns the keep flags; `removed` hears of each drop.
+ * The walk Validate and Deduplicate share, on `n` lines (`text`, `from`): from the last line up, a
+ * line `problem` names is dropped, and so are the comments and empty lines directly above a
+ * dropped line (the reference drops them together). `problem` is called once per line, last line
+ * first. Returns the keep flags; `ctx` hears of a dropped line as `code` with its problem, of a
+ * line above one as `above`.
  */
-export function dropFromEnd(
+export function dropWithAbove(
   n: number,
+  text: (i: number) => string,
+  from: Float64Array | undefined,
+  ctx: TransformContext,
   problem: (i: number) => string | null,
-  commentOrEmpty: (i: number) => boolean,
-  removed: ((i: number, above: boolean, reason: string) => void) | null,
+  code: RemovalCode,
+  above: Drop,
 ): Uint8Array {
   const keep = new Uint8Array(n).fill(1);
   let removing = false;
   for (let i = n - 1; i >= 0; i -= 1) {
     const reason = problem(i);
-    if (reason !== null) {
-      removing = true;
-      keep[i] = 0;
-      removed?.(i, false, reason);
-    } else if (removing && commentOrEmpty(i)) {
-      keep[i] = 0;
-      removed?.(i, true, '');
-    } else {
+    if (reason === null && !(removing && (text(i).length === 0 || isComment(text(i))))) {
       removing = false;
+      continue;
     }
+    removing = true;
+    keep[i] = 0;
+    if (ctx.reporting) ctx.removed(text(i), from?.[i], ...(reason === null ? above : ([code, reason] as Drop)));
   }
   return keep;
-}
-
-/**
- * `dropFromEnd` over `lines` with `problem`, comments and empty lines being the lines above: a
- * dropped line is reported to `ctx` as `code` with its problem, a line above one as `above`.
- */
-export function dropWithAbove(
-  lines: Lines,
-  ctx: TransformContext,
-  problem: (i: number) => string | null,
-  code: RemovalCode,
-  above: [RemovalCode, string],
-): Lines {
-  const { text, from } = lines;
-  const keep = dropFromEnd(
-    text.length,
-    problem,
-    (i) => text[i].length === 0 || isComment(text[i]),
-    ctx.reporting
-      ? (i, isAbove, reason) => ctx.removed(text[i], from?.[i], isAbove ? above[0] : code, isAbove ? above[1] : reason)
-      : null,
-  );
-  return keepWhere(lines, keep);
 }

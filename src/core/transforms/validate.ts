@@ -1,7 +1,10 @@
 import type { Transformation, TransformationName } from './types.js';
-import { dropWithAbove, withTexts } from './lines.js';
+import { type Drop, dropWithAbove, keepWhere, withTexts } from './lines.js';
 import { fullRuleProblem } from '../rules/rule-validity.js';
 import { normalizeIpRule } from '../rules/ip-normalize.js';
+
+/** Why a validator removes a comment or empty line: it is directly above an invalid rule. */
+export const ABOVE_INVALID: Drop = ['comment-above-invalid', 'directly above a removed rule'];
 
 /**
  * Drops rules a DNS-level blocker cannot use safely. Walking from the end, the
@@ -19,10 +22,12 @@ function validator(name: TransformationName, summary: string, allowIp: boolean, 
             input.text.map((t) => normalizeIpRule(t) ?? t),
           )
         : input;
-      return dropWithAbove(lines, ctx, (i) => fullRuleProblem(lines.text[i], opts), 'invalid-rule', [
-        'comment-above-invalid',
-        'directly above a removed rule',
-      ]);
+      const { text, from } = lines;
+      const problem = (i: number) => fullRuleProblem(text[i], opts);
+      return keepWhere(
+        lines,
+        dropWithAbove(text.length, (i) => text[i], from, ctx, problem, 'invalid-rule', ABOVE_INVALID),
+      );
     },
   } satisfies Transformation;
 }

@@ -40,10 +40,20 @@ const quiet = { reporting: false, removed: () => undefined };
 /** The text's lines as the readable engine holds them. */
 const strings = (text: string) => ({ text: splitText(text, false).lines });
 
-/** The kernel's Compress and the readable one (`compress.apply`) on the same text. */
+/**
+ * The kernel's Compress and the readable one (`compress.apply`) on the same text. Each line's
+ * provenance is its index: both must report the same removed lines, with the same reasons and
+ * provenance, in the same order, and give each kept line the same provenance.
+ */
 function both(text: string) {
-  const out = compressPacked(packText(text)!);
-  return { wasm: out && unpackLines(out).text, js: compress.apply(strings(text), quiet).text };
+  const reported: unknown[][] = [[], []];
+  const ctx = (k: number) => ({ reporting: true, removed: (...line: unknown[]) => reported[k].push(line) });
+  const packed = packText(text)!;
+  const from = Float64Array.from(packed.start, (_, i) => i);
+  const out = compressPacked(withRanges(packed, packed.start, packed.end, from), ctx(0));
+  const js = compress.apply({ ...strings(text), from: from.slice() }, ctx(1));
+  if (out) expect([reported[0], out.from]).toEqual([reported[1], js.from]);
+  return { wasm: out && unpackLines(out).text, js: js.text };
 }
 
 describe("Compress's WebAssembly kernel", () => {
@@ -186,7 +196,7 @@ describe("Compress's WebAssembly kernel", () => {
     ).join('\n');
     const list = packText(text)!;
     const before = { bytes: list.bytes.slice(), start: list.start.slice(), end: list.end.slice() };
-    expect(compressPacked(list)).toBeNull();
+    expect(compressPacked(list, quiet)).toBeNull();
     expect({ bytes: list.bytes, start: list.start, end: list.end }).toEqual(before);
     const out = packedEngine.apply(compress, list, quiet);
     expect(isPacked(out)).toBe(false);
@@ -198,7 +208,7 @@ describe("Compress's WebAssembly kernel", () => {
   test('leaves the list it reads as it was, and room after its own for the lines joined later', () => {
     const list = packText('0.0.0.0 a.example\nb.example\n||c.example^')!;
     const before = new Uint8Array(list.bytes);
-    const out = compressPacked(list)!;
+    const out = compressPacked(list, quiet)!;
     expect(list.bytes).toEqual(before);
     expect(out.bytes).not.toBe(list.bytes);
     expect(unpackLines(out).text).toEqual(['||a.example^', '||b.example^', '||c.example^']);
@@ -208,7 +218,7 @@ describe("Compress's WebAssembly kernel", () => {
   describe('Deduplicate', () => {
     /** Deduplicate in the kernel and readable (`deduplicate.apply`) on the list `make` gives (called once per way). */
     const dedupBoth = (make: () => PackedLines) => ({
-      wasm: unpackLines(deduplicatePacked(make())!).text,
+      wasm: unpackLines(deduplicatePacked(make(), quiet)!).text,
       js: deduplicate.apply(unpackLines(make()), quiet).text,
     });
     const lists = [
@@ -222,7 +232,7 @@ describe("Compress's WebAssembly kernel", () => {
       (i, text) => {
         const read = dedupBoth(() => packText(text as string)!);
         expect(read.wasm).toEqual(read.js);
-        const compressed = dedupBoth(() => compressPacked(packText(text as string)!)!);
+        const compressed = dedupBoth(() => compressPacked(packText(text as string)!, quiet)!);
         expect(compressed.wasm).toEqual(compressed.js);
         // Something to remove: the lists repeat rules.
         if (i !== 0) expect(read.wasm.length).toBeLessThan(unpackLines(packText(text as string)!).text.length);
@@ -241,7 +251,7 @@ describe("Compress's WebAssembly kernel", () => {
             if (text === '') return;
             const read = dedupBoth(() => packText(text)!);
             expect(read.wasm).toEqual(read.js);
-            const compressed = dedupBoth(() => compressPacked(packText(text)!)!);
+            const compressed = dedupBoth(() => compressPacked(packText(text)!, quiet)!);
             expect(compressed.wasm).toEqual(compressed.js);
           },
         ),
@@ -253,7 +263,7 @@ describe("Compress's WebAssembly kernel", () => {
       const text = trickyList(500, 7);
       const read = packText(text)!;
       const before = new Uint8Array(read.bytes);
-      const kept = deduplicatePacked(read)!;
+      const kept = deduplicatePacked(read, quiet)!;
       expect(kept.bytes === read.bytes && kept.bytes.every((b, i) => b === before[i])).toBe(true);
       const whole = concatPacked([packStrings(['! Title: x']), kept]);
       const expected = ['! Title: x', ...deduplicate.apply(strings(text), quiet).text].join('\n');
@@ -316,7 +326,7 @@ describe("Compress's WebAssembly kernel", () => {
 
     test("writes the lines joined with LF, for Compress's output and lists joined to it in place", () => {
       for (const text of [trickyList(3000, 11), '||a.com^', '||a.com^\n\n\n||b.io^\n! c', ALL_TRICKY.join('\n')]) {
-        const list = compressPacked(packText(text)!)!;
+        const list = compressPacked(packText(text)!, quiet)!;
         const before = { start: list.start.slice(), end: list.end.slice() };
         const joined = joinInKernel(list)!;
         expect(joined).not.toBeNull();
@@ -335,13 +345,13 @@ describe("Compress's WebAssembly kernel", () => {
       const other = packText('||a.com^\n||b.com^')!;
       expect(Buffer.from(joinInKernel(other)!).toString()).toBe('||a.com^\n||b.com^');
       expect(joinInKernel(packStrings([]))).toEqual(new Uint8Array(0));
-      const list = compressPacked(packText(`||${'a'.repeat(200)}.com^`)!)!;
+      const list = compressPacked(packText(`||${'a'.repeat(200)}.com^`)!, quiet)!;
       // One 206-byte line many times.
       for (const n of [100_000, 2_000]) {
         const many = withRanges(list, new Int32Array(n).fill(list.start[0]), new Int32Array(n).fill(list.end[0]));
         expect(Buffer.from(joinInKernel(many)!).toString(), `${n} lines`).toBe(readable(many));
       }
-      const long = compressPacked(packText(`! ${'x'.repeat(300_000)}`)!)!;
+      const long = compressPacked(packText(`! ${'x'.repeat(300_000)}`)!, quiet)!;
       expect(Buffer.from(joinInKernel(long)!).toString()).toBe(readable(long));
       const few = withRanges(list, new Int32Array(3).fill(list.start[0]), new Int32Array(3).fill(list.end[0]));
       expect(Buffer.from(joinInKernel(few)!).toString()).toBe(readable(few));
@@ -551,7 +561,7 @@ describe("Compress's WebAssembly kernel", () => {
     test('keep and drop only as fullRuleProblem does, on lines of every shape', () => {
       const given = [0, 0, 0, 0, 0];
       check(packText(shapes.join('\n'))!, given);
-      check(compressPacked(packText(shapes.join('\n'))!)!, given);
+      check(compressPacked(packText(shapes.join('\n'))!, quiet)!, given);
       for (const seed of [1, 2, 3]) check(packText(trickyList(2000, seed))!, given);
       // Every ASCII character (and a few others) in every position of the shapes it decides.
       const chars = [...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)), '\u00a0', 'é', '\u2028'];

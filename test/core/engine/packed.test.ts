@@ -175,7 +175,7 @@ describe('packing', () => {
     const all = packBytes(bytes)!;
     expect(unpackLines(all).text).toEqual(['0.0.0.0 a.example', '||b.example^  ', '0.0.0.0 c.example']);
     const compress = TRANSFORMATIONS.find((t) => t.name === 'Compress')!;
-    const compressed = unpackLines(PACKED_FORMS.Compress!(all)!);
+    const compressed = unpackLines(PACKED_FORMS.Compress!(all, quiet)!);
     expect(compressed.text).toEqual(compress.apply(unpackLines(all), quiet).text);
     expect(compressed.text).toContain('||c.example^');
     expect(new TextDecoder().decode(bytes)).toBe('\n\n  0.0.0.0 a.example\n||b.example^  \n\n0.0.0.0 c.example \n\n');
@@ -189,7 +189,7 @@ describe('packing', () => {
     // Exact-size buffers: a new buffer, half as large again.
     const joinedList = concatPacked([header, body]);
     expect(joinedList.bytes.length).toBeGreaterThanOrEqual(joinedList.used * 1.5 - 1);
-    const compressed = PACKED_FORMS.Compress!(joinedList)!;
+    const compressed = PACKED_FORMS.Compress!(joinedList, quiet)!;
     expect(compressed.bytes).not.toBe(joinedList.bytes);
     // Compress left room: the header goes after its bytes, which stay where they are.
     const before = unpackLines(compressed).text;
@@ -218,7 +218,7 @@ describe('packing', () => {
     expect(packed.used).toBe(list.length);
     const joinedList = concatPacked([packStrings(['! Source: x']), packed]);
     expect(joinedList.bytes).toBe(packed.bytes);
-    expect(unpackLines(PACKED_FORMS.Compress!(joinedList)!).text).toEqual([
+    expect(unpackLines(PACKED_FORMS.Compress!(joinedList, quiet)!).text).toEqual([
       '! Source: x',
       ...Array.from({ length: 200 }, (_, i) => `||h${i}.example^`),
     ]);
@@ -227,7 +227,7 @@ describe('packing', () => {
   test("filtering and trimming move lines within the list's own arrays", () => {
     const list = packText(['||a.example^', ' ! comment', '||b.example^\t', '||c.example^'].join('\n'))!;
     const { start, end } = list;
-    const trimmed = PACKED_FORMS.TrimLines!(list)!;
+    const trimmed = PACKED_FORMS.TrimLines!(list, quiet)!;
     expect(trimmed.start.buffer).toBe(start.buffer);
     expect(unpackLines(trimmed).text).toEqual(['||a.example^', '! comment', '||b.example^', '||c.example^']);
     const kept = keepWherePacked(trimmed, Uint8Array.from([1, 0, 1, 1]));
@@ -269,7 +269,7 @@ describe('every packed transformation equals its string form', () => {
     test.each(lists)(`${t.name} on %s: the same lines`, (_name, text) => {
       const packed = packText(text)!;
       const expected = t.apply(unpackLines(packed), quiet);
-      expect(unpackLines(PACKED_FORMS[t.name]!(packed)!).text).toEqual(expected.text);
+      expect(unpackLines(PACKED_FORMS[t.name]!(packed, quiet)!).text).toEqual(expected.text);
     });
   }
 
@@ -288,7 +288,7 @@ describe('every packed transformation equals its string form', () => {
       let packed: PackedLines = packText(text)!;
       let strings: Lines = unpackLines(packed);
       for (const t of steps) {
-        packed = PACKED_FORMS[t.name]!(packed)!;
+        packed = PACKED_FORMS[t.name]!(packed, quiet)!;
         strings = t.apply(strings, quiet);
       }
       expect(unpackLines(packed).text).toEqual(strings.text);
@@ -335,7 +335,7 @@ describe("no two `||host^` rules of Compress's output are alike", () => {
   const inputs: [string, string][] = [...lists, ['alike', ALIKE], ['alike, twice over', `${ALIKE}\n${ALIKE}`]];
 
   test.each(inputs)('%s', (_name, text) => {
-    const out = PACKED_FORMS.Compress!(packText(text)!)!;
+    const out = PACKED_FORMS.Compress!(packText(text)!, quiet)!;
     const rules = unpackLines(out).text.filter((line) => plainHostRuleHostname(line) !== null);
     expect(rules.length).toBeGreaterThan(0);
     expect(new Set(rules).size).toBe(rules.length);

@@ -101,7 +101,7 @@ describe('loadList', () => {
 
 describe('loadListPacked from bytes', () => {
   const texts: Record<string, string> = {
-    '/plain.txt': '\n\n||a.example^\r\n0.0.0.0 b.example\n\n! comment\n',
+    '/plain.txt': '\n\r \n||a.example^\r\n0.0.0.0 b.example\n\r\r\n! comment\rc.example\n',
     '/bom.txt': '\ufeff||a.example^\nc.example',
     '/unicode-edge.txt': '\u00a0||a.example^\nmünchen.de\u2003',
     '/directive.txt': '||a.example^\n!#include /plain.txt\n',
@@ -163,6 +163,10 @@ describe('loadListPacked from bytes', () => {
       // Each list is read once, as bytes, the included one too.
       expect(reader.byteReads).toEqual(location === '/directive.txt' ? [location, '/plain.txt'] : [location]);
       expect(reader.reads).toEqual([]);
+      // With provenance, each line's file and line number as the string loader gives them.
+      const tracked = { reader: bytesReader(), tracked: true, files: [] };
+      const strings = await loadList(location, { reader: memoryReader(texts), tracked: true, files: [] });
+      expect(asLines(await loadListPacked(location, tracked))).toEqual(strings);
     },
   );
 
@@ -174,6 +178,7 @@ describe('loadListPacked from bytes', () => {
       '||a.example^',
       '0.0.0.0 b.example',
       '! comment',
+      'c.example',
     ]);
   });
 });
