@@ -3,7 +3,7 @@ import { dropWithAbove } from '../transforms/lines.js';
 import { ABOVE_INVALID } from '../transforms/validate.js';
 import type { TransformContext } from '../transforms/types.js';
 import { fullRuleProblem, SUPPORTED_MODIFIERS, type ValidityOptions } from '../rules/rule-validity.js';
-import { keepWherePacked, lineText, type PackedLines } from './packed.js';
+import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
 import { align, copyList, KERNEL_BASE, PSL_NODE_SLOTS, pslNodeSet } from './kernel.js';
 
 /**
@@ -66,7 +66,9 @@ export function validatePacked(opts: ValidityOptions) {
         : verdicts[i] === KEPT
           ? null
           : 'invalid';
-    const n = lines.start.length;
-    return keepWherePacked(lines, dropWithAbove(n, text, lines.from, ctx, problem, 'invalid-rule', ABOVE_INVALID));
+    const { start, end, from } = lines;
+    const commentOrEmpty = (i: number) => start[i] === end[i] || isCommentAt(lines, i);
+    const keep = dropWithAbove(start.length, text, from, ctx, problem, 'invalid-rule', ABOVE_INVALID, commentOrEmpty);
+    return keepWherePacked(lines, keep);
   };
 }

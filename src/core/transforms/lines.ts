@@ -73,6 +73,8 @@ export function concatOrigins(parts: [Float64Array | undefined, number][]): Floa
   return from;
 }
 
+const isCommentOrEmpty = (line: string) => line.length === 0 || isComment(line);
+
 /** Why a line was removed, as a report gives it: its code and reason. */
 export type Drop = [RemovalCode, string];
 
@@ -81,7 +83,7 @@ export type Drop = [RemovalCode, string];
  * line `problem` names is dropped, and so are the comments and empty lines directly above a
  * dropped line (the reference drops them together). `problem` is called once per line, last line
  * first. Returns the keep flags; `ctx` hears of a dropped line as `code` with its problem, of a
- * line above one as `above`.
+ * line above one as `above`. `commentOrEmpty` may tell those lines without their text.
  */
 export function dropWithAbove(
   n: number,
@@ -91,12 +93,13 @@ export function dropWithAbove(
   problem: (i: number) => string | null,
   code: RemovalCode,
   above: Drop,
+  commentOrEmpty = (i: number) => isCommentOrEmpty(text(i)),
 ): Uint8Array {
   const keep = new Uint8Array(n).fill(1);
   let removing = false;
   for (let i = n - 1; i >= 0; i -= 1) {
     const reason = problem(i);
-    if (reason === null && !(removing && (text(i).length === 0 || isComment(text(i))))) {
+    if (reason === null && !(removing && commentOrEmpty(i))) {
       removing = false;
       continue;
     }
