@@ -28,7 +28,10 @@ export interface Engine<L> {
   keep(list: L, keep: Uint8Array): L;
   /** One transformation over the list, which is consumed. */
   apply(t: Transformation, list: L, ctx: TransformContext): L;
-  /** Why the list, or the transformation on it, leaves this engine's fast form; null when it does not. */
+  /**
+   * Why a list is not in this engine's fast form, as read or joined; with `t`, why `t` takes a list
+   * in it out of it (asked before `t`), or took it out (asked of `t`'s output). Null when not.
+   */
   fallback(list: L, t?: Transformation): string | null;
   /** The list as strings. */
   lines(list: L): Lines;

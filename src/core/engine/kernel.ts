@@ -103,9 +103,11 @@ function instance(size: number): KernelMemory | null {
  * no memory that large: the thread's one kept memory (KEPT_BYTES) where the size fits it, so that
  * short lists and includes do not each make one (each memory reserves gigabytes of address
  * space, and with thousands alive V8 stalls). Every kernel step copies its list in and its
- * results out, so no list lives in it. Pages never written cost no memory.
+ * results out, so no list lives in it. Pages never written cost no memory. Null past 2 GiB too:
+ * the kernel's offsets are signed 32-bit numbers.
  */
 export function kernelMemory(size: number): KernelMemory | null {
+  if (size > 2 ** 31) return null;
   if (size > KEPT_BYTES) return instance(size);
   if (workspace === undefined) workspace = instance(KEPT_BYTES);
   return workspace;

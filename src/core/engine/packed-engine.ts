@@ -17,7 +17,6 @@ import {
   removeModifiersPacked,
   trimLinesPacked,
 } from './line-steps.js';
-import type { Lines } from '../transforms/lines.js';
 import { stringEngine } from './engine.js';
 import { loadListPacked } from './load-packed.js';
 import { joinInKernel } from './kernel.js';
@@ -59,16 +58,6 @@ export const PACKED_FORMS: Partial<
 
 const packedForm = (t: Transformation) => PACKED_FORMS[t.name];
 
-/** Why a list a step handed back as strings is no longer packed (see `fallback`). */
-const unpackedBy = new WeakMap<Lines, string>();
-
-/** `t`'s readable form on a list the kernel had no room for; the list goes on as strings. */
-function onStrings(t: Transformation, list: PackedLines, ctx: TransformContext): Lines {
-  const out = t.apply(unpackLines(list), ctx);
-  unpackedBy.set(out, `${t.name} finds no room in the WebAssembly kernel's memory`);
-  return out;
-}
-
 /** Joined lines of a list as UTF-8: by the kernel, or as strings where it has no memory that large. */
 const joined = (list: PackedLines) => joinInKernel(list) ?? stringEngine.bytes(unpackLines(list));
 
@@ -76,12 +65,8 @@ export const packedEngine: Engine<ListData> = {
   name: 'packed',
   load: loadListPacked,
   synthetic: packStrings,
-  concat(parts, tracked) {
-    if (parts.every(isPacked)) return concatPacked(parts as PackedLines[]);
-    const out = stringEngine.concat(parts.map(asLines), tracked);
-    unpackedBy.set(out, 'a source in it compiles on strings');
-    return out;
-  },
+  concat: (parts, tracked) =>
+    parts.every(isPacked) ? concatPacked(parts as PackedLines[]) : stringEngine.concat(parts.map(asLines), tracked),
   count: (list) => (isPacked(list) ? list.start.length : list.text.length),
   text: (list, i) => (isPacked(list) ? lineText(list, i) : list.text[i]),
   origin: (list, i) => list.from?.[i],
@@ -89,17 +74,13 @@ export const packedEngine: Engine<ListData> = {
   apply(t, list, ctx) {
     const form = packedForm(t);
     if (!isPacked(list) || !form) return t.apply(asLines(list), ctx);
-    return form(list, ctx) ?? onStrings(t, list, ctx);
+    // A kernel form the kernel has no room for leaves the list to the readable form.
+    return form(list, ctx) ?? t.apply(unpackLines(list), ctx);
   },
   fallback(list, t) {
-    if (!isPacked(list)) {
-      if (t) return null;
-      return (
-        unpackedBy.get(list) ??
-        'its text (or a list it includes) is not well-formed Unicode, or no WebAssembly memory could be had for it'
-      );
-    }
-    return t && !packedForm(t) ? `${t.name} works on text` : null;
+    if (isPacked(list)) return t && !packedForm(t) ? `${t.name} works on text` : null;
+    if (t) return `${t.name} finds no room in the WebAssembly kernel's memory`;
+    return 'its text (or a list it includes) is not well-formed Unicode, or no WebAssembly memory could be had for it';
   },
   lines: asLines,
   fromLines: (lines) => lines,

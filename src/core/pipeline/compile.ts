@@ -171,15 +171,17 @@ async function applyScope(run: Run, scope: Scope, lines: List, cfg: SourceConfig
   // Where the rest of this scope runs on strings (slower), the log says so (printed unless -q).
   const where = scope.kind === 'global' ? 'list' : `source ${scope.index + 1}`;
   const note = (why: string | null, then: string) => why !== null && info(run, `${where}: ${why}, so ${then}`);
-  if (scope.kind === 'global') note(run.engine.fallback(out), 'it compiles on strings');
+  // The list the sources make leaves the fast form only where a source in it has.
+  if (scope.kind === 'global')
+    note(run.engine.fallback(out) && 'a source in it compiles on strings', 'it compiles on strings');
   for (const t of planTransformations(cfg.transformations ?? [])) {
     const input = out;
     const fast = run.engine.fallback(input) === null;
-    const why = run.engine.fallback(input, t);
+    const why = fast ? run.engine.fallback(input, t) : null;
     note(why, 'the steps from it on run on strings');
     out = step(run, scope, t.name, input, (ctx) => run.engine.apply(t, input, ctx));
     // A fast form may hand the list back as strings (the kernel had no room for it).
-    if (fast && why === null) note(run.engine.fallback(out), 'it and the steps after it run on strings');
+    if (fast && why === null) note(run.engine.fallback(out, t), 'it and the steps after it run on strings');
   }
   return out;
 }
