@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ENGINES, firstDifference, flcOutput, referenceOutput } from '../support/reference.js';
+import { ENGINES, firstDifference, flcOutput, flcReport, referenceOutput } from '../support/reference.js';
 import type { Configuration } from '../../src/core/config/schema.js';
 
 const CORPUS = resolve(import.meta.dirname, '../../../shared/corpus');
@@ -14,7 +14,7 @@ describe('corpus lists under the reference quick configuration', () => {
   });
 
   test.each(lists)(
-    '%s compiles exactly as @adguard/hostlist-compiler 2.1.1, on every engine',
+    '%s compiles exactly as @adguard/hostlist-compiler 2.1.1, on every engine, with the same report on both',
     async (file) => {
       const config: Configuration = {
         name: 'Blocklist',
@@ -27,6 +27,10 @@ describe('corpus lists under the reference quick configuration', () => {
       ]);
       for (const [i, engine] of ENGINES.entries()) expect(firstDifference(reference, ours[i]), engine).toBeNull();
       expect(ours[0][1]).toBe('! Title: Blocklist');
+      // Both engines report the same removed lines, reasons and provenance, in the same order.
+      const reports = await Promise.all([true, false].map((packed) => flcReport(config, packed)));
+      const [packed, strings] = reports.map((r) => [...r.steps, ...r.removed.map((line) => JSON.stringify(line))]);
+      expect(firstDifference(strings, packed)).toBeNull();
     },
     180_000,
   );
