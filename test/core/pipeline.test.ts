@@ -4,6 +4,7 @@ import type { CompileEvent } from '../../src/core/pipeline/events.js';
 import { AbortedError } from '../../src/core/errors/index.js';
 import { SourceError } from '../../src/core/errors/index.js';
 import { memoryReader } from '../support/memory-reader.js';
+import type { TransformationName } from '../../src/core/transforms/types.js';
 
 const reader = () =>
   memoryReader({
@@ -142,6 +143,46 @@ describe('compile', () => {
       '1:Validate:example.org##.ad',
       'global:Deduplicate:||keep.example^',
     ]);
+  });
+
+  test('report: a skipped source keeps its place, so the sources after it wait for those before', async () => {
+    // The first source answers late; the second fails at once and is skipped; the third is ready
+    // first. Its steps and removals still come after the first's, on either engine.
+    const files = reader();
+    const slowFirst = {
+      ...files,
+      read: async (location: string) => {
+        if (location === '/a.txt') await new Promise((resolve) => setTimeout(resolve, 30));
+        return files.read(location);
+      },
+    };
+    const steps: TransformationName[] = ['Compress', 'Validate'];
+    for (const packed of [true, false]) {
+      const result = await compile(
+        {
+          name: 'L',
+          onSourceError: 'skip',
+          sources: ['a.txt', 'missing.txt', 'b.txt'].map((source) => ({ source, transformations: steps })),
+        },
+        { reader: slowFirst, compiler: 'x', report: true, packed },
+      );
+      expect(result.report!.sources.map((s) => [s.source, s.error === undefined])).toEqual([
+        ['a.txt', true],
+        ['missing.txt', false],
+        ['b.txt', true],
+      ]);
+      expect(result.report!.transformations.map((t) => `${t.scope}:${t.name}`)).toEqual([
+        '0:Compress',
+        '0:Validate',
+        '2:Compress',
+        '2:Validate',
+      ]);
+      expect(result.report!.removed.map((r) => r.text)).toEqual([
+        '||sub.ads.example.com^',
+        '||bad.example^$media',
+        'example.org##.ad',
+      ]);
+    }
   });
 
   test('a failed source fails the compile naming it; onSourceError skip leaves it out', async () => {

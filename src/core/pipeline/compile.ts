@@ -212,6 +212,8 @@ async function compileSource(
       run.report.sources[index] = { source: source.source, lineCount: 0, durationMs, error: error.message };
     if (!run.skip) throw error;
     warn(run, { code: 'source-skipped', severity: 'warning', source: source.source, message: error.message });
+    // Left out, it keeps its turn: the sources after it still wait for those before it.
+    await turn;
     return null;
   }
   const durationMs = performance.now() - started;
