@@ -9,9 +9,10 @@ import { align, copyList, KERNEL_BASE, rangesOut, tableCapacity } from './kernel
  * list's bytes and line ranges are copied into the kernel's memory; the kernel decides the lines of
  * the shapes `||name^`, `0.0.0.0 name` (or `127.0.0.1`) and a bare domain on their bytes, passes
  * over the lines it can rule out, and hands each other line back here for `otherCompressible`. The
- * list returned is copied out. Null, for the readable form to do the work, where the engine gives
- * no memory that large or the list outgrows the room given to it (the kernel traps before writing
- * past a region).
+ * lines whose parent domain the kernel finds, and the duplicate hostnames it keeps as lines when
+ * reporting, are dropped (and reported) here, as the list is copied out. Null, for the readable
+ * form to do the work, where the engine gives no memory that large or the list outgrows the room
+ * given to it (the kernel traps before writing past a region).
  */
 export function compressPacked(lines: PackedLines, ctx: TransformContext): PackedLines | null {
   const n = lines.start.length;
