@@ -118,7 +118,7 @@ describe('help, version and mistakes', () => {
   test("every example of compile --help runs as written, in this package's examples folder", async () => {
     const examples = join(dir, 'examples');
     cpSync(join(ROOT, 'examples'), examples, { recursive: true });
-    expect(Compile.examples).toHaveLength(3);
+    expect(Compile.examples).toHaveLength(5);
     for (const example of Compile.examples as string[]) {
       const match = /^cd examples && <%= config\.bin %> (.*?)(?: > (\S+))?$/.exec(example);
       expect(match, example).not.toBeNull();
