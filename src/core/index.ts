@@ -2,7 +2,16 @@
 export type { CompileOptions, CompileResult } from './pipeline/compile.js';
 export type { CompileEvent } from './pipeline/events.js';
 export type { CompileReport, KeptRule, RemovedLine } from './pipeline/report.js';
-
+export {
+  explain,
+  explainDomain,
+  concerns,
+  type Explanation,
+  type ExplainInput,
+  type ExplainedRule,
+  type ExplainedRemoval,
+} from './explain/explain.js';
+export { parseExplainReport } from './explain/report-input.js';
 export type { Diagnostic } from './pipeline/diagnostics.js';
 export { configurationSchema, sourceSchema, type Configuration, type SourceConfig } from './config/schema.js';
 export { parseConfigText, validateConfiguration, quickConfiguration } from './config/parse.js';

@@ -38,7 +38,7 @@ export interface KeptRule {
 
 /**
  * What `--report` writes: counts per transformation, why each removed line went, and where each
- * rule that stayed came from.
+ * rule that stayed came from, which is all `explain` needs.
  */
 export interface CompileReport {
   /** The output format the list was written in. */

@@ -1,6 +1,6 @@
 /**
  * What a line of a compiled list means to a DNS server: which names it blocks or allows, for the
- * name alone or with its subdomains. The output formats and the allowlist read rules
+ * name alone or with its subdomains. The output formats, the allowlist and `explain` read rules
  * through this one function, so they cannot disagree on what a rule is about. Names read the way
  * AdGuard's DNS filtering syntax reads them: a hosts line and a bare domain are the exact name,
  * `|name^` too, `||name^` the name and its subdomains.
