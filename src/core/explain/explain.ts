@@ -97,9 +97,15 @@ function covering(rule: DnsRule | null, domain: string): Covering | null {
   };
 }
 
-/** A test for rules about `domain`, to keep only those while a compile hands over every line. */
+/**
+ * A test for rules about `domain`, to keep only those while a compile hands over every line. A
+ * rule about it names the domain or a parent, each ending in its last label: a line without that
+ * label (and without upper case, non-ASCII or a `/` of a regular expression) is passed over unread.
+ */
 export function concerns(domain: string): (text: string) => boolean {
-  return (text) => covering(dnsRule(text), domain) !== null;
+  const last = domain.slice(domain.lastIndexOf('.') + 1);
+  const mayNameIt = (text: string) => text.includes(last) || text.includes('/') || /[A-Z\u0080-\uffff]/.test(text);
+  return (text) => mayNameIt(text) && covering(dnsRule(text), domain) !== null;
 }
 
 const identity = (r: KeptRule) => `${r.source}\u0000${r.line}\u0000${r.text}`;

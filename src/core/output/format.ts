@@ -75,24 +75,28 @@ function specialRules(lines: Lines, spec: FormatSpec, options: FormatOptions) {
   const overrides = new Overrides();
   const special: { rule: DomainRule; text: string }[] = [];
   for (const text of lines.text) {
-    if (!text.includes('@@') && !/important/i.test(text)) continue;
+    if (!text.includes('@@') && !(text.includes('$') && /important/i.test(text))) continue;
     const rule = dnsRule(text);
     if (rule === null || rule.kind === 'other' || !mayOverride(rule)) continue;
     overrides.add(rule, text);
     special.push({ rule, text });
   }
-  // Per slot, the highest rank of a line written there: a lower one gives way.
+  // Per slot, the highest rank of a line written there: a lower one gives way. Only the names of
+  // these rules have slots to look at.
   const slots = new Map<string, number>();
+  const names = new Set<string>();
   for (const { rule } of special) {
     if (verdictOf(rule, spec) !== null) continue;
     for (const name of rule.names) {
       if (overrides.overriding(rule, name) !== null) continue;
-      const entry = { name, subdomains: rule.subdomains && spec.subdomains, allow: rule.kind === 'allow' };
-      for (const line of spec.lines(entry, options))
-        slots.set(line.slot, Math.max(slots.get(line.slot) ?? 0, rank(rule)));
+      names.add(name);
+      for (const line of spec.lines(name, rule.subdomains && spec.subdomains, rule.kind === 'allow', options)) {
+        const slot = spec.slot(line);
+        slots.set(slot, Math.max(slots.get(slot) ?? 0, rank(rule)));
+      }
     }
   }
-  return { overrides, slots };
+  return { overrides, slots, names };
 }
 
 /**
@@ -106,12 +110,11 @@ export function writeFormat(
   ctx: TransformContext,
 ): FormattedList {
   const spec = FORMATS[format];
-  const { overrides, slots } = specialRules(lines, spec, options);
+  const { overrides, slots, names: slotted } = specialRules(lines, spec, options);
   const counts = new Map<RemovalCode, number>();
   const preamble = spec.preamble(options);
   const text: string[] = [...preamble];
   const from: number[] = preamble.map(() => SYNTHETIC);
-  const written = new Set<string>();
   let ruleCount = 0;
   const note = (i: number, [code, reason]: Verdict) => {
     counts.set(code, (counts.get(code) ?? 0) + 1);
@@ -126,29 +129,23 @@ export function writeFormat(
     const r = rank(rule);
     const overridden: string[] = [];
     let wrote = 0;
-    let repeated = 0;
-    let displaced = 0;
     for (const name of rule.names) {
       const by = overrides.overriding(rule, name);
       if (by !== null) {
         overridden.push(`${name} (by ${by})`);
         continue;
       }
-      const entry = { name, subdomains: rule.subdomains && spec.subdomains, allow: rule.kind === 'allow' };
-      for (const out of spec.lines(entry, options)) {
-        if ((slots.get(out.slot) ?? 0) > r) displaced += 1;
-        else if (written.has(out.text)) repeated += 1;
-        else {
-          written.add(out.text);
-          push(i, out.text);
-          wrote += 1;
-        }
+      // Only a name that an exception or an important rule answers for has a slot to give way in.
+      const contested = slotted.has(name);
+      for (const line of spec.lines(name, rule.subdomains && spec.subdomains, rule.kind === 'allow', options)) {
+        if (contested && (slots.get(spec.slot(line)) ?? 0) > r) continue;
+        push(i, line);
+        wrote += 1;
       }
     }
     ruleCount += wrote;
     if (overridden.length > 0) return ['format-overridden', `overridden for ${overridden.join(', ')}`];
-    if (wrote === 0 && displaced > 0) return ['format-overridden', 'a rule of a higher rank answers for it'];
-    if (wrote === 0 && repeated > 0) return ['duplicate', 'written already for an earlier rule'];
+    if (wrote === 0) return ['format-overridden', 'a rule of a higher rank answers for it'];
     if (rule.subdomains && !spec.subdomains) {
       return ['format-narrowed', `written for ${rule.names.join(', ')} alone: ${spec.name} cannot block subdomains`];
     }

@@ -9,22 +9,6 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 /** The formats for DNS servers, which `write-format.ts` writes. */
 export type DnsFormat = Exclude<OutputFormat, 'adblock'>;
 
-/** One thing to write: a name blocked or allowed, alone or with its subdomains. */
-export interface Entry {
-  name: string;
-  subdomains: boolean;
-  allow: boolean;
-}
-
-/**
- * One line of output. Lines with the same `slot` answer the same question (the same owner name
- * in a zone, the same domain in dnsmasq): only one answer may stand there.
- */
-export interface FormatLine {
-  slot: string;
-  text: string;
-}
-
 export interface FormatOptions {
   /** The compile time, for the RPZ zone's serial. */
   compiledAt: Date;
@@ -47,7 +31,13 @@ export interface FormatSpec {
   readonly comment: string;
   /** Lines before the list (a zone's SOA and NS, a configuration clause). */
   preamble(options: FormatOptions): string[];
-  lines(entry: Entry, options: FormatOptions): FormatLine[];
+  /** The lines for `name`, blocked or allowed (an exception), alone or with its subdomains. */
+  lines(name: string, subdomains: boolean, allow: boolean, options: FormatOptions): string[];
+  /**
+   * What a line answers for (the owner name in a zone, the domain in dnsmasq): lines with the
+   * same slot give one name two answers, and only one may stand.
+   */
+  slot(line: string): string;
 }
 
 export const DEFAULT_HOSTS_ADDRESSES: readonly string[] = ['0.0.0.0'];
@@ -56,8 +46,8 @@ export const DEFAULT_HOSTS_ADDRESSES: readonly string[] = ['0.0.0.0'];
 const NOT_DOMAINS = 'modifiers, regular expressions, URL patterns, cosmetic rules, hosts lines with other addresses';
 const NO_SUBDOMAINS = `subdomains (such a rule is written for its name alone), exceptions, ${NOT_DOMAINS}`;
 
-const one = (slot: string, text = slot): FormatLine[] => [{ slot, text }];
 const noPreamble = () => [];
+const itself = (line: string) => line;
 
 /** The SOA serial: the compile time in seconds, which grows with every compile (and SOURCE_DATE_EPOCH pins). */
 const serial = (at: Date) => Math.floor(at.getTime() / 1000) % 2 ** 32;
@@ -72,7 +62,8 @@ export const FORMATS: Readonly<Record<DnsFormat, FormatSpec>> = {
     allow: false,
     comment: '#',
     preamble: noPreamble,
-    lines: (e, o) => o.hostsAddresses.flatMap((address) => one(`${address} ${e.name}`)),
+    lines: (name, _s, _a, o) => o.hostsAddresses.map((address) => `${address} ${name}`),
+    slot: itself,
   },
   domains: {
     name: 'domains',
@@ -83,7 +74,8 @@ export const FORMATS: Readonly<Record<DnsFormat, FormatSpec>> = {
     allow: false,
     comment: '#',
     preamble: noPreamble,
-    lines: (e) => one(e.name),
+    lines: (name) => [name],
+    slot: itself,
   },
   wildcard: {
     name: 'wildcard',
@@ -95,7 +87,8 @@ export const FORMATS: Readonly<Record<DnsFormat, FormatSpec>> = {
     comment: '#',
     preamble: noPreamble,
     // A DNS wildcard covers the names under a name, not the name: a rule for both is the pair.
-    lines: (e) => (e.subdomains ? [...one(e.name), ...one(`*.${e.name}`)] : one(e.name)),
+    lines: (name, subdomains) => (subdomains ? [name, `*.${name}`] : [name]),
+    slot: itself,
   },
   dnsmasq: {
     name: 'dnsmasq',
@@ -106,11 +99,12 @@ export const FORMATS: Readonly<Record<DnsFormat, FormatSpec>> = {
     allow: true,
     comment: '#',
     preamble: noPreamble,
-    lines(e) {
-      if (e.allow) return one(`zone ${e.name}`, `server=/${e.name}/#`);
-      if (e.subdomains) return one(`zone ${e.name}`, `local=/${e.name}/`);
-      return one(`host ${e.name}`, `host-record=${e.name},0.0.0.0,::`);
+    lines(name, subdomains, allow) {
+      if (allow) return [`server=/${name}/#`];
+      return [subdomains ? `local=/${name}/` : `host-record=${name},0.0.0.0,::`];
     },
+    // `local=/x/` and `server=/x/#` answer for x; a host-record for its name alone.
+    slot: (line) => (line.startsWith('host-record=') ? line : line.slice(line.indexOf('/'), line.lastIndexOf('/') + 1)),
   },
   unbound: {
     name: 'unbound',
@@ -121,16 +115,13 @@ export const FORMATS: Readonly<Record<DnsFormat, FormatSpec>> = {
     allow: true,
     comment: '#',
     preamble: () => ['server:'],
-    lines(e) {
-      if (e.subdomains || e.allow) {
-        const type = e.allow ? 'always_transparent' : 'always_nxdomain';
-        return one(`zone ${e.name}`, `local-zone: "${e.name}." ${type}`);
-      }
-      return [
-        { slot: `a ${e.name}`, text: `local-data: "${e.name}. A 0.0.0.0"` },
-        { slot: `aaaa ${e.name}`, text: `local-data: "${e.name}. AAAA ::"` },
-      ];
+    lines(name, subdomains, allow) {
+      if (allow) return [`local-zone: "${name}." always_transparent`];
+      if (subdomains) return [`local-zone: "${name}." always_nxdomain`];
+      return [`local-data: "${name}. A 0.0.0.0"`, `local-data: "${name}. AAAA ::"`];
     },
+    // One local-zone a name, whatever its type.
+    slot: (line) => (line.startsWith('local-zone:') ? line.slice(0, line.lastIndexOf(' ')) : line),
   },
   rpz: {
     name: 'rpz',
@@ -145,10 +136,11 @@ export const FORMATS: Readonly<Record<DnsFormat, FormatSpec>> = {
       `@ IN SOA localhost. hostmaster.localhost. ${serial(o.compiledAt)} 43200 3600 604800 300`,
       '@ IN NS localhost.',
     ],
-    lines(e) {
-      const target = e.allow ? 'rpz-passthru.' : '.';
-      const names = e.subdomains ? [e.name, `*.${e.name}`] : [e.name];
-      return names.map((name) => ({ slot: name, text: `${name} CNAME ${target}` }));
+    lines(name, subdomains, allow) {
+      const target = allow ? 'CNAME rpz-passthru.' : 'CNAME .';
+      return subdomains ? [`${name} ${target}`, `*.${name} ${target}`] : [`${name} ${target}`];
     },
+    // A CNAME is alone at its owner name.
+    slot: (line) => line.slice(0, line.indexOf(' ')),
   },
 };

@@ -5,7 +5,7 @@
  * most specific name instead, so the formats leave out what a rule of a higher rank overrides
  * for every name it covers: what they write then answers as the list does.
  */
-import { type DomainRule, nameAndParents } from '../rules/dns-rule.js';
+import type { DomainRule } from '../rules/dns-rule.js';
 
 /** 0 block, 1 exception, 2 important block, 3 important exception. */
 export function rank(rule: Pick<DomainRule, 'kind' | 'important'>): number {
@@ -15,6 +15,12 @@ export function rank(rule: Pick<DomainRule, 'kind' | 'important'>): number {
 /** Could `rule` override another rule (or be overridden by one of a lower rank)? Blocks of rank 0 only lose. */
 export function mayOverride(rule: DomainRule): boolean {
   return rule.modifiers.length === 0 && rank(rule) > 0;
+}
+
+/** A name's last two labels (itself when it has fewer). */
+function tail(name: string): string {
+  const last = name.lastIndexOf('.');
+  return last <= 0 ? name : name.slice(name.lastIndexOf('.', last - 1) + 1);
 }
 
 interface Ranked {
@@ -31,12 +37,20 @@ export class Overrides {
   private readonly covering = { block: new Map<string, Ranked>(), allow: new Map<string, Ranked>() };
   /** The same for rules about the name alone (`|name^`, `@@|name^`). */
   private readonly exact = { block: new Map<string, Ranked>(), allow: new Map<string, Ranked>() };
+  /**
+   * The last two labels of every name in `covering` (the whole name when it has one label): a
+   * name whose own last two labels are not here has no covering rule, and is answered at once.
+   */
+  private readonly tails = new Set<string>();
 
   add(rule: DomainRule, text: string): void {
     if (!mayOverride(rule)) return;
     const r = rank(rule);
     const map = (rule.subdomains ? this.covering : this.exact)[rule.kind];
-    for (const name of rule.names) if ((map.get(name)?.rank ?? -1) < r) map.set(name, { rank: r, text });
+    for (const name of rule.names) {
+      if ((map.get(name)?.rank ?? -1) < r) map.set(name, { rank: r, text });
+      if (rule.subdomains) this.tails.add(tail(name));
+    }
   }
 
   /**
@@ -47,11 +61,15 @@ export class Overrides {
     const other = rule.kind === 'allow' ? 'block' : 'allow';
     const map = this.covering[other];
     const r = rank(rule);
-    const alone = rule.subdomains ? undefined : this.exact[other].get(name);
+    const exact = this.exact[other];
+    const alone = rule.subdomains || exact.size === 0 ? undefined : exact.get(name);
     if (alone && alone.rank > r) return alone.text;
     if (map.size === 0) return null;
-    for (const at of nameAndParents(name)) {
-      const over = map.get(at);
+    const last = tail(name);
+    if (!this.tails.has(last) && !this.tails.has(last.slice(last.indexOf('.') + 1))) return null;
+    // The name, then each parent: no array, as this runs once per name of a list.
+    for (let at = 0; at >= 0; at = name.indexOf('.', at) + 1 || -1) {
+      const over = map.get(at === 0 ? name : name.slice(at));
       if (over && over.rank > r) return over.text;
     }
     return null;

@@ -326,7 +326,7 @@ function emitKept(run: Run, list: List, sink: (rule: KeptRule) => void, engine =
   }
 }
 
-/** Codes of rules a format leaves out because it cannot say them (the rest it leaves out are said already). */
+/** Codes of rules a format leaves out because it cannot say them (the others a higher rank overrides). */
 const UNSAYABLE: ReadonlySet<RemovalCode> = new Set([
   'format-cosmetic',
   'format-regex',
@@ -347,10 +347,10 @@ function formatWarnings(run: Run, format: OutputFormat, counts: Map<RemovalCode,
     const message = `${unsayable.total} rule(s) cannot be expressed in ${format} format and were left out`;
     warn(run, { code: 'unsupported-in-format', severity: 'warning', message: `${message} (${unsayable.list})` });
   }
-  const said = byCode((code) => code === 'format-overridden' || code === 'duplicate');
-  if (said.total > 0) {
-    const message = `${said.total} rule(s) left out of the ${format} output: overridden, or written already`;
-    warn(run, { code: 'unsupported-in-format', severity: 'warning', message: `${message} (${said.list})` });
+  const overridden = counts.get('format-overridden') ?? 0;
+  if (overridden > 0) {
+    const message = `${overridden} rule(s) left out of the ${format} output: a rule of a higher rank overrides them`;
+    warn(run, { code: 'unsupported-in-format', severity: 'warning', message: `${message} (format-overridden)` });
   }
   const narrowed = counts.get('format-narrowed') ?? 0;
   if (narrowed > 0) {

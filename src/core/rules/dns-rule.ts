@@ -7,7 +7,14 @@
  */
 import ipaddr from 'ipaddr.js';
 import { domainToAscii } from '../transforms/convert-to-ascii.js';
-import { containsNonAscii, isComment, isEtcHostsRule, isJustDomain, parseAdblockRule } from './rule-text.js';
+import {
+  containsNonAscii,
+  isComment,
+  isEtcHostsRule,
+  isJustDomain,
+  parseAdblockRule,
+  plainHostRuleHostname,
+} from './rule-text.js';
 
 /** A rule about whole domain names. */
 export interface DomainRule {
@@ -60,6 +67,30 @@ export function dnsName(raw: string): string | null {
   return name;
 }
 
+/**
+ * The name of `||name^` in lowercase when DNS takes it as it is, else null (and `dnsRule` reads
+ * the line the long way): the shape that dominates DNS lists, checked by hand, without a regex.
+ */
+export function plainRuleName(text: string): string | null {
+  const name = plainHostRuleHostname(text);
+  if (name === null || name.length > 253) return null;
+  let label = 0;
+  let digitsOnly = true;
+  for (let i = 0; i < name.length; i += 1) {
+    const c = name.charCodeAt(i);
+    if (c === 46 /* . */) {
+      if (label === 0) return null;
+      label = 0;
+    } else {
+      label += 1;
+      if (label > 63) return null;
+      if (c < 48 || c > 57) digitsOnly = false;
+    }
+  }
+  // A final dot, or what may be an IPv4 address: the long way decides.
+  return label === 0 || digitsOnly ? null : name;
+}
+
 /** The name and each of its parents, the name first: `a.b.c`, `b.c`, `c`. */
 export function nameAndParents(name: string): string[] {
   const out = [name];
@@ -107,6 +138,8 @@ function hostsLine(text: string): DnsRule {
 export function dnsRule(line: string): DnsRule | null {
   const text = line.trim();
   if (text.length === 0 || isComment(text)) return null;
+  const plain = plainRuleName(text);
+  if (plain !== null) return { kind: 'block', names: [plain], subdomains: true, important: false, modifiers: [] };
   if (isEtcHostsRule(text)) return hostsLine(text);
   if (isJustDomain(text) || (containsNonAscii(text) && /^[^\s|^$/*@#!]+$/.test(text))) {
     const name = dnsName(text);

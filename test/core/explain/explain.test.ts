@@ -139,6 +139,43 @@ describe('explain', () => {
     },
   );
 
+  test('on a real list, keeping only the lines about the domain loses none of them', async () => {
+    const list = resolve(import.meta.dirname, '../../../../shared/corpus/adguard-dns-filter-2019.txt');
+    const real = { name: 'AdGuard DNS filter', sources: [{ source: list }], transformations: ['Deduplicate' as const] };
+    const read = () => new NodeSourceReader({ ...DEFAULT_HTTP, baseDir: DIR, cacheDir: null, userAgent: 'flc-test' });
+    const reader = read();
+    const whole = await compile(real, { reader, compiler: 'x', format: 'rpz', report: true }).finally(() =>
+      reader.close(),
+    );
+    const domains = [
+      'www.a.adwolf.ru',
+      'blog.logrocket.com',
+      'oyy.ru',
+      'www.oyy.ru',
+      'ADS.Google.com',
+      'x.doubleclick.net',
+    ];
+    let blocked = 0;
+    for (const domain of domains) {
+      const about = concerns(explainDomain(domain));
+      const kept: KeptRule[] = [];
+      const removed: RemovedLine[] = [];
+      const again = read();
+      await compile(real, {
+        reader: again,
+        compiler: 'x',
+        format: 'rpz',
+        onKept: (r) => about(r.text) && kept.push(r),
+        onRemoved: (r) => about(r.text) && removed.push(r),
+      }).finally(() => again.close());
+      const answer = explain(domain, whole.report!);
+      expect(explain(domain, { format: 'rpz', kept, removed }), domain).toEqual(answer);
+      if (answer.blocked) blocked += 1;
+    }
+    expect(blocked).toBeGreaterThan(0);
+    expect(blocked).toBeLessThan(domains.length);
+  });
+
   test('the domain may be an IDN or a URL; anything else is an InputError', () => {
     expect(explainDomain('Пример.РФ')).toBe('xn--e1afmkfd.xn--p1ai');
     expect(explainDomain('https://Ads.Example.org:8443/path?q')).toBe('ads.example.org');

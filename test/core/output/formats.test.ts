@@ -75,9 +75,11 @@ describe('output formats over a list with every rule shape', () => {
       expect.stringMatching(
         /^unsupported-in-format: 20 rule\(s\) cannot be expressed in hosts format and were left out \(/,
       ),
-      expect.stringMatching(/^unsupported-in-format: 4 rule\(s\) left out of the hosts output: overridden/),
       expect.stringMatching(
-        /^narrowed-in-format: 10 rule\(s\) for a domain and its subdomains written for the domain alone/,
+        /^unsupported-in-format: 2 rule\(s\) left out of the hosts output: a rule of a higher rank overrides/,
+      ),
+      expect.stringMatching(
+        /^narrowed-in-format: 11 rule\(s\) for a domain and its subdomains written for the domain alone/,
       ),
     ]);
   });
