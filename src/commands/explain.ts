@@ -13,6 +13,10 @@ export default class Explain extends BaseCommand {
     'Exit codes: 0 blocked, 3 not blocked, 1 the compile failed, 2 usage, configuration or report error.',
   ].join('\n');
 
+  static override usage = [
+    '<%= command.id %> DOMAIN [-c FILE | --from-report FILE] [--format F] [--no-cache] [--json]',
+  ];
+
   // Run in this package's examples/ folder, whose files they name (report.json: compile's --help example).
   static override examples = [
     'cd examples && <%= config.bin %> explain ads.example.com -c flc.config.json',
