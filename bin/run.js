@@ -7,7 +7,7 @@ const { existsSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 /** Commands in dist/flc-fast.cjs (src/cli/fast-commands.ts). */
-const FAST = new Set(['compile', 'ast-walk', 'validate-rule']);
+const FAST = new Set(['compile', 'ast-walk', 'validate-rule', 'explain']);
 const ROOT = join(__dirname, '..');
 const BUNDLE = join(ROOT, 'dist/flc-fast.cjs');
 

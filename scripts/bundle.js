@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Part of `npm run build`, after tsc: bundles dist/cli/fast-commands.js (compile, ast-walk,
+// Part of `npm run build`, after tsc: bundles dist/cli/fast-commands.js (compile, ast-walk, explain,
 // validate-rule) and everything they import into dist/flc-fast.cjs, which bin/run.js loads with a
 // V8 code cache. CommonJS, because Node 20 can only use cached code for scripts (vm.Script).
 import { build } from 'esbuild';

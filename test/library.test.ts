@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // The package root, as a user imports it (the built dist/index.js, through package.json's exports).
-import flcDefault, { compile, NodeSourceReader } from 'flc';
+import flcDefault, { compile, explain, FORMATS, NodeSourceReader, OUTPUT_FORMATS } from 'flc';
 import { referenceOutput, stripVolatile } from './support/reference.js';
 import { startServer, type TestServer } from './support/http-server.js';
 
@@ -75,5 +75,28 @@ describe("the reference's library API: compile(config) returns the lines", () =>
     await reader.close();
     expect(result.lines).toContain('||local.example^');
     expect(result.report?.sources[0].lineCount).toBe(3);
+  });
+});
+
+describe('output formats and explain, from the package', () => {
+  test('a compile in a DNS format, and explain over its report', async () => {
+    const reader = new NodeSourceReader({
+      timeoutMs: 5000,
+      retries: 0,
+      retryBaseMs: 1,
+      concurrency: 1,
+      baseDir: dir,
+      cacheDir: null,
+      userAgent: 't',
+    });
+    const result = await compile(
+      { name: 'L', sources: [{ source: 'local.txt' }], format: 'rpz' },
+      { reader, compiler: 'flc vtest', report: true },
+    );
+    await reader.close();
+    expect(OUTPUT_FORMATS).toEqual(['adblock', ...Object.keys(FORMATS)]);
+    expect(result.lines).toContain('*.local.example CNAME .');
+    const answer = explain('www.local.example', result.report!);
+    expect(answer).toMatchObject({ blocked: true, format: 'rpz', decidedBy: { text: '||local.example^', line: 1 } });
   });
 });

@@ -2,19 +2,18 @@
 // (commands/compile.ts), and a reader for the plain argument lists CI scripts pass, so that the
 // bundled fast path can compile without loading the CLI framework (bench/RESULTS.md says what that saves). Anything
 // this reader does not take for certain goes to oclif, which parses it and reports every error.
-import { OUTPUT_FORMATS, type OutputFormat } from '../core/output/format.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../core/output/formats.js';
 
 export const INPUT_TYPES = ['hosts', 'adblock'] as const;
 export const SOURCE_ERROR_MODES = ['fail', 'skip'] as const;
 
 export const COMPILE_DEFAULTS = {
   'input-type': 'hosts',
-  format: 'adblock',
   timeout: 30,
   retries: 3,
   concurrency: 8,
   'ast-walk-depth': 50,
-} as const satisfies { format: OutputFormat } & Record<string, unknown>;
+} as const;
 
 /** `--timeout`: positive seconds, fractions allowed. */
 export function parseTimeout(input: string): number {
@@ -36,7 +35,9 @@ export interface CompileFlags {
   verbose?: boolean;
   quiet?: boolean;
   report?: string;
-  format: string;
+  /** Unset: the configuration's `format`, else adblock. */
+  format?: OutputFormat;
+  'hosts-address'?: string[];
   timeout: number;
   retries: number;
   concurrency: number;
@@ -65,6 +66,7 @@ const VALUES = new Map<string, ValueFlag>([
   ['o', 'output'],
   ['report', 'report'],
   ['format', 'format'],
+  ['hosts-address', 'hosts-address'],
   ['timeout', 'timeout'],
   ['retries', 'retries'],
   ['concurrency', 'concurrency'],
@@ -87,7 +89,6 @@ const MINIMUM: Partial<Record<ValueFlag, number>> = { retries: 0, concurrency: 1
 export function readPlainCompileArgv(argv: readonly string[]): CompileFlags | null {
   const flags: CompileFlags = {
     'input-type': COMPILE_DEFAULTS['input-type'],
-    format: COMPILE_DEFAULTS.format,
     timeout: COMPILE_DEFAULTS.timeout,
     retries: COMPILE_DEFAULTS.retries,
     concurrency: COMPILE_DEFAULTS.concurrency,
@@ -109,7 +110,7 @@ export function readPlainCompileArgv(argv: readonly string[]): CompileFlags | nu
     const boolean = BOOLEANS.get(name);
     const valued = VALUES.get(name);
     const key = boolean ?? valued;
-    if (key === undefined || (given.has(key) && key !== 'input')) return null;
+    if (key === undefined || (given.has(key) && key !== 'input' && key !== 'hosts-address')) return null;
     given.add(key);
     if (boolean !== undefined) {
       if (inline !== undefined) return null;
@@ -130,7 +131,8 @@ function setValue(flags: CompileFlags, key: ValueFlag, value: string): boolean {
   if (choices && !choices.includes(value)) return false;
   switch (key) {
     case 'input':
-      flags.input = [...(flags.input ?? []), value];
+    case 'hosts-address':
+      flags[key] = [...(flags[key] ?? []), value];
       return true;
     case 'timeout':
       try {

@@ -56,7 +56,9 @@ export async function runCompile(flags: CompileFlags, version: string): Promise<
       onEvent,
       report: report !== null,
       onRemoved,
+      onKept: report ? report.kept : undefined,
       format: settings.format,
+      hostsAddresses: settings.hostsAddresses,
       packed: settings.packed,
     }).finally(() => reader.close());
     progress.finish();

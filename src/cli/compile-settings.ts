@@ -1,6 +1,7 @@
 import { quickConfiguration } from '../core/config/parse.js';
 import { ConfigError, InputError } from '../core/errors/index.js';
-import type { OutputFormat } from '../core/output/format.js';
+import type { OutputFormat } from '../core/output/formats.js';
+import { hostsAddresses } from '../core/output/format.js';
 import { discoverConfig, loadConfigFile, type LoadedConfig } from '../node/config-loader.js';
 import { defaultCacheDir } from '../node/cache-dir.js';
 import { DEFAULT_HTTP, userAgentOf } from '../node/source-reader.js';
@@ -28,6 +29,10 @@ export async function loadJobConfig(
   }
   if (flags['on-source-error'])
     loaded.config = { ...loaded.config, onSourceError: flags['on-source-error'] as 'fail' | 'skip' };
+  const format: OutputFormat = flags.format ?? loaded.config.format ?? 'adblock';
+  if (flags['hosts-address'] && format !== 'hosts') {
+    throw new InputError([`--hosts-address is for the hosts format; this compile writes ${format}`]);
+  }
   return loaded;
 }
 
@@ -53,7 +58,8 @@ function packedEngineFrom(env: NodeJS.ProcessEnv): boolean {
 /** Everything of a compile job that comes from flags and the environment. */
 export function compileSettings(flags: CompileFlags, env: NodeJS.ProcessEnv, version: string) {
   return {
-    format: flags.format as OutputFormat,
+    format: flags.format,
+    hostsAddresses: flags['hosts-address'] ? hostsAddresses(flags['hosts-address']) : undefined,
     packed: packedEngineFrom(env),
     compiler: `flc v${version}`,
     now: clockFrom(env),

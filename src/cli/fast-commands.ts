@@ -16,12 +16,13 @@ export const walkModules = async () => ({
   ...(await import('../core/ast/walk-tree.js')),
 });
 
-type FastCommandId = 'compile' | 'ast-walk' | 'validate-rule';
+type FastCommandId = 'compile' | 'ast-walk' | 'validate-rule' | 'explain';
 
 /** The command classes (which load oclif), when a run needs them. */
 async function commandClass(id: FastCommandId): Promise<Command.Class> {
   if (id === 'compile') return (await import('../commands/compile.js')).default;
   if (id === 'ast-walk') return (await import('../commands/ast-walk.js')).default;
+  if (id === 'explain') return (await import('../commands/explain.js')).default;
   return (await import('../commands/validate-rule.js')).default;
 }
 

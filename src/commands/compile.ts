@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { COMPILE_DEFAULTS, INPUT_TYPES, parseTimeout, SOURCE_ERROR_MODES } from '../cli/compile-flags.js';
-import { OUTPUT_FORMATS } from '../core/output/format.js';
+import { OUTPUT_FORMATS } from '../core/output/formats.js';
 import { NODE_TYPES } from '../core/ast/node-types.js';
 
 export default class Compile extends BaseCommand {
@@ -20,7 +20,7 @@ export default class Compile extends BaseCommand {
 
   // Short: oclif would list every flag's choices here (the 21 node types) and wrap them mid-word.
   static override usage = [
-    '<%= command.id %> [-c FILE | -i SRC...] [-t hosts|adblock] [-o FILE|-] [-v] [-q] [--report FILE|-] [FLAGS]',
+    '<%= command.id %> [-c FILE | -i SRC...] [-t hosts|adblock] [-o FILE|-] [--format F] [-v] [-q] [--report FILE|-]',
     '<%= command.id %> --ast-walk [--input FILE] [--ast-walk-types TYPE...] [--ast-walk-depth N]',
   ];
 
@@ -29,6 +29,8 @@ export default class Compile extends BaseCommand {
     'cd examples && <%= config.bin %> -c flc.config.json -o list.txt',
     'cd examples && <%= config.bin %> -i lists/hosts.txt -o hosts.txt',
     'cd examples && <%= config.bin %> compile -c flc.config.yaml --report report.json --format hosts > hosts.txt',
+    'cd examples && <%= config.bin %> compile -c flc.config.json --format hosts --hosts-address 0.0.0.0,:: > hosts.txt',
+    'cd examples && <%= config.bin %> compile -c flc.config.json --format rpz -o blocklist.rpz',
   ];
 
   static override flags = {
@@ -56,10 +58,14 @@ export default class Compile extends BaseCommand {
       description:
         'write a JSON report (docs/report.md): counts per step and every removed line with its reason; - for stdout',
     }),
-    format: Flags.string({
-      options: [...OUTPUT_FORMATS],
-      default: COMPILE_DEFAULTS.format,
-      description: 'output syntax',
+    format: Flags.option({
+      options: OUTPUT_FORMATS,
+      description: 'output syntax (overrides the configuration\'s "format"; default adblock); docs/configuration.md',
+    })(),
+    'hosts-address': Flags.string({
+      multiple: true,
+      helpValue: 'ADDRESS',
+      description: 'address of each --format hosts line (default 0.0.0.0); repeatable or comma-separated: 0.0.0.0,::',
     }),
     timeout: Flags.custom<number>({
       default: COMPILE_DEFAULTS.timeout,

@@ -1,14 +1,25 @@
 /** What the package (src/index.ts) exports of the core: pure, no IO of its own. */
 export type { CompileOptions, CompileResult } from './pipeline/compile.js';
 export type { CompileEvent } from './pipeline/events.js';
-export type { CompileReport } from './pipeline/report.js';
+export type { CompileReport, KeptRule, RemovedLine } from './pipeline/report.js';
+export {
+  explain,
+  explainDomain,
+  concerns,
+  type Explanation,
+  type ExplainInput,
+  type ExplainedRule,
+  type ExplainedRemoval,
+} from './explain/explain.js';
+export { parseExplainReport } from './explain/report-input.js';
 export type { Diagnostic } from './pipeline/diagnostics.js';
 export { configurationSchema, sourceSchema, type Configuration, type SourceConfig } from './config/schema.js';
 export { parseConfigText, validateConfiguration, quickConfiguration } from './config/parse.js';
 export { TRANSFORMATIONS, VALIDATORS } from './transforms/registry.js';
 export { TRANSFORMATION_NAMES, type Transformation, type TransformationName } from './transforms/types.js';
 export type { SourceReader } from './load/source-reader.js';
-export { OUTPUT_FORMATS, type OutputFormat } from './output/format.js';
+export { OUTPUT_FORMATS, FORMATS, type OutputFormat, type FormatSpec } from './output/formats.js';
+export { hostsAddresses } from './output/format.js';
 export {
   FlcError,
   ConfigError,

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { compile, type CompileResult } from '../core/pipeline/compile.js';
 import type { Configuration } from '../core/config/schema.js';
 import type { EventSink } from '../core/pipeline/events.js';
-import type { OutputFormat } from '../core/output/format.js';
+import type { OutputFormat } from '../core/output/formats.js';
 import { NodeSourceReader, type NodeReaderOptions } from './source-reader.js';
 import { writeFileAtomic } from './atomic-write.js';
 

@@ -191,3 +191,58 @@ describe('flc compile', () => {
     expect(skipped.stderr.split('\n').filter((l) => l.includes('missing.txt'))).toHaveLength(1);
   });
 });
+
+describe('flc compile --format and the format key', () => {
+  const config = (extra: object) => {
+    const file = join(dir, 'c.json');
+    writeFileSync(join(dir, 'l.txt'), '||ads.example.org^\n0.0.0.0 b.example.org\n@@||ok.example.org^');
+    writeFileSync(file, JSON.stringify({ name: 'F', sources: [{ source: join(dir, 'l.txt') }], ...extra }));
+    return file;
+  };
+
+  test('the format key chooses the output; --format overrides it', async () => {
+    const keyed = await runCli(['compile', '-c', config({ format: 'unbound' }), '-q']);
+    expect(keyed.stdout).toContain('local-zone: "ads.example.org." always_nxdomain\n');
+    expect(keyed.stdout.startsWith('server:\n')).toBe(true);
+    const flagged = await runCli(['compile', '-c', config({ format: 'unbound' }), '--format', 'dnsmasq', '-q']);
+    expect(flagged.stdout).toContain(
+      '\nlocal=/ads.example.org/\nhost-record=b.example.org,0.0.0.0,::\nserver=/ok.example.org/#',
+    );
+  });
+
+  test('--hosts-address gives each name a line per address; refused with another format or a bad address', async () => {
+    const file = config({});
+    const dual = await runCli(['compile', '-c', file, '--format', 'hosts', '--hosts-address', '0.0.0.0,::', '-q']);
+    expect(dual.code).toBe(0);
+    expect(dual.stdout).toContain(
+      '\n0.0.0.0 ads.example.org\n:: ads.example.org\n0.0.0.0 b.example.org\n:: b.example.org',
+    );
+    // What hosts cannot say is counted on stderr, even with -q.
+    expect(dual.stderr).toContain(
+      'warning: 1 rule(s) cannot be expressed in hosts format and were left out (1 format-exception)',
+    );
+    expect(dual.stderr).toContain('warning: 1 rule(s) for a domain and its subdomains written for the domain alone');
+    const wrong = await runCli(['compile', '-c', file, '--hosts-address', '0.0.0.0', '-q']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/^Error: --hosts-address is for the hosts format; this compile writes adblock\n/);
+    const bad = await runCli(['compile', '-c', file, '--format', 'hosts', '--hosts-address', '0.0.0.0,nope', '-q']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(
+      /^Error: --hosts-address takes IPv4 or IPv6 addresses \(e\.g\. 0\.0\.0\.0,::\), got "nope"\n/,
+    );
+  });
+
+  test('--report carries the format and every kept rule with its provenance', async () => {
+    const report = join(dir, 'r.json');
+    const result = await runCli(['compile', '-c', config({ format: 'rpz' }), '--report', report, '-o', join(dir, 'o')]);
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    expect(Object.keys(json)).toEqual(['removed', 'kept', 'format', 'sources', 'transformations']);
+    expect(json.format).toBe('rpz');
+    expect(json.kept).toEqual([
+      { source: join(dir, 'l.txt'), line: 1, text: '||ads.example.org^' },
+      { source: join(dir, 'l.txt'), line: 2, text: '0.0.0.0 b.example.org' },
+      { source: join(dir, 'l.txt'), line: 3, text: '@@||ok.example.org^' },
+    ]);
+  });
+});

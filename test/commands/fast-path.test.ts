@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pslPathNames } from '../support/psl-names.js';
 
-// bin/run.js runs compile, ast-walk and validate-rule from dist/flc-fast.cjs with a V8 code
+// bin/run.js runs compile, ast-walk, explain and validate-rule from dist/flc-fast.cjs with a V8 code
 // cache. Every case here runs through that path and through oclif's own lookup
 // (test/support/oclif-run.js) and must agree on exit code, stdout, stderr and files written.
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -106,6 +106,25 @@ const CASES: [string, string[], string?][] = [
       '-q',
     ],
   ],
+  ['compile -i in rpz format', ['compile', '-i', join(EXAMPLES, 'lists/hosts.txt'), '--format', 'rpz', '-q']],
+  [
+    'compile in hosts format, --hosts-address twice',
+    [
+      'compile',
+      '-c',
+      join(EXAMPLES, 'flc.config.json'),
+      '--format',
+      'hosts',
+      '--hosts-address',
+      '0.0.0.0',
+      '--hosts-address=::',
+      '-o',
+      'OUT/hosts.txt',
+      '--report',
+      'OUT/report.json',
+    ],
+  ],
+  ['compile, --hosts-address without hosts (exit 2)', ['compile', '-i', 'x', '--hosts-address', '0.0.0.0']],
   ['compile, no configuration found (exit 2)', ['compile', '-q']],
   ['compile every Public Suffix List name (Validate)', ['compile', '-c', 'DIR/psl.json', '-q']],
   [
@@ -121,6 +140,11 @@ const CASES: [string, string[], string?][] = [
   ['compile --ast-walk, bad type', ['compile', '--ast-walk', '--input', FIXTURE, '--ast-walk-types', 'Nope']],
   ['ast-walk FILE', ['ast-walk', FIXTURE, '--types', 'App', '--types', 'Method', '--include-context']],
   ['ast-walk stdin', ['ast-walk', '--max-depth', '2'], '||example.org^$third-party\nexample.org##.ad\n'],
+  ['explain, blocked', ['explain', 'ads.example.com', '-c', join(EXAMPLES, 'flc.config.json')]],
+  ['explain, not blocked (exit 3) --json', ['explain', 'video.example.org', '-c', 'flc.config.json', '--json']],
+  ['explain in hosts format', ['explain', 'sub.ads.example.com', '--format', 'hosts', '-c', 'flc.config.yaml']],
+  ['explain, not a domain (exit 2)', ['explain', 'not a domain', '-c', 'flc.config.json']],
+  ['explain, missing report (exit 2)', ['explain', 'a.example', '--from-report', 'DIR/none.json']],
   ['validate-rule valid', ['validate-rule', '||example.com^$third-party']],
   ['validate-rule invalid --json', ['validate-rule', 'example.com##', '--json']],
   ['validate-rule strict', ['validate-rule', '||a.com^$frobnicate', '--strict']],

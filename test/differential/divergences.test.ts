@@ -92,3 +92,18 @@ describe('documented divergences', () => {
     expect(await flcOutput({ name: 'D', sources: [{ source: main }] })).toContain('||abs.example^');
   });
 });
+
+describe("flc's own configuration keys (docs/compatibility.md)", () => {
+  test.each([
+    ['format', { format: 'dnsmasq' }],
+    ['allow', { allow: ['example.org'] }],
+    ['allow_sources', { allow_sources: ['allow.txt'] }],
+    ['a source allow', { sources: [{ source: 'SOURCE', allow: ['example.org'] }] }],
+  ])('the reference rejects %s; without it both compile the same list', async (_, extra) => {
+    const source = file('own-keys.txt', '||example.org^\n0.0.0.0 a.example.org\n||keep.example^');
+    const config = { name: 'D', sources: [{ source }], ...JSON.parse(JSON.stringify(extra).replace('SOURCE', source)) };
+    await expect(referenceOutput(config)).rejects.toThrow(/Failed to validate configuration/);
+    const plain = { name: 'D', sources: [{ source }] };
+    expect(await flcOutput(plain)).toEqual(await referenceOutput(plain));
+  });
+});

@@ -1,8 +1,18 @@
 import { z } from 'zod';
 import { TRANSFORMATION_NAMES } from '../transforms/types.js';
 import { validatorsIn } from '../transforms/registry.js';
+import { dnsName } from '../rules/dns-rule.js';
+import { OUTPUT_FORMATS } from '../output/formats.js';
 
 const patterns = z.array(z.string());
+
+/** flc's `allow`: domains (IDN or punycode) whose rules are removed with their subdomains'. */
+const domains = z.array(
+  z.string().refine((text) => dnsName(text.trim()) !== null, {
+    error: (issue) =>
+      `${JSON.stringify(issue.input)} is not a domain name (an entry covers its subdomains: write example.org)`,
+  }),
+);
 
 const transformations = z.array(z.enum(TRANSFORMATION_NAMES)).superRefine((list, ctx) => {
   const chosen = validatorsIn(list);
@@ -20,11 +30,13 @@ export const sourceSchema = z.strictObject({
   exclusions_sources: patterns.optional(),
   inclusions: patterns.optional(),
   inclusions_sources: patterns.optional(),
+  allow: domains.optional(),
+  allow_sources: patterns.optional(),
 });
 
 /**
- * The compilation configuration: the reference compiler's keys exactly, plus the
- * opt-in `onSourceError`. Unknown keys are errors.
+ * The compilation configuration: the reference compiler's keys exactly, plus flc's opt-in
+ * `onSourceError`, `format`, `allow` and `allow_sources`. Unknown keys are errors.
  */
 export const configurationSchema = z
   .strictObject({
@@ -39,6 +51,9 @@ export const configurationSchema = z
     exclusions_sources: patterns.optional(),
     inclusions: patterns.optional(),
     inclusions_sources: patterns.optional(),
+    allow: domains.optional(),
+    allow_sources: patterns.optional(),
+    format: z.enum(OUTPUT_FORMATS).optional(),
     onSourceError: z.enum(['fail', 'skip']).optional(),
   })
   .superRefine((config, ctx) => {

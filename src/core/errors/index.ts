@@ -32,7 +32,7 @@ export class ConfigError extends FlcError {
 }
 
 /** What a failed list was to the configuration, as its message names it. */
-export type ListRole = 'source' | 'exclusions file' | 'inclusions file';
+export type ListRole = 'source' | 'exclusions file' | 'inclusions file' | 'allowlist file';
 
 /** A source (or an exclusions or inclusions file, or an include) could not be loaded. */
 export class SourceError extends FlcError {

@@ -3,7 +3,8 @@ import type { SourceReader } from '../load/source-reader.js';
 import type { TransformContext } from '../transforms/types.js';
 import type { EventSink, Scope } from './events.js';
 import type { Diagnostic } from './diagnostics.js';
-import type { CompileReport, RemovedLine } from './report.js';
+import type { CompileReport, KeptRule, RemovedLine } from './report.js';
+import type { RemovalCode } from './diagnostics.js';
 import { unpackOrigin } from '../transforms/lines.js';
 import { planTransformations } from '../transforms/registry.js';
 import { loadList, type LoadContext } from '../load/load-list.js';
@@ -12,8 +13,11 @@ import { packedEngine } from '../engine/packed-engine.js';
 import { kernelModule } from '../engine/kernel.js';
 import { PatternSet } from './patterns.js';
 import { listHeader, sourceHeader } from '../output/header.js';
-import { formatLines, type OutputFormat } from '../output/format.js';
+import { writeFormat } from '../output/format.js';
+import { DEFAULT_HOSTS_ADDRESSES, type OutputFormat } from '../output/formats.js';
 import { isComment } from '../rules/rule-text.js';
+import { Allowlist, allowEntry, allowFileNames, type AllowVerdict } from './allowlist.js';
+import type { Lines } from '../transforms/lines.js';
 import { type ListRole, SourceError, AbortedError, FlcError } from '../errors/index.js';
 
 export interface CompileOptions {
@@ -30,7 +34,15 @@ export interface CompileOptions {
    * configuration order, then the whole list), instead of `report.removed` holding them all.
    */
   onRemoved?: (line: RemovedLine) => void;
+  /**
+   * Receives every rule of the compiled list with its provenance, in list order, once the list
+   * is written (after every removed line), instead of `report.kept` holding them all.
+   */
+  onKept?: (rule: KeptRule) => void;
+  /** The output format; the configuration's `format`, else `adblock`, when not given. */
   format?: OutputFormat;
+  /** The addresses of the `hosts` format's lines (`0.0.0.0` when not given). */
+  hostsAddresses?: readonly string[];
   /**
    * The engine: packed lists of bytes where the transformations allow (engine/packed-engine.ts),
    * the default, or strings (false). The output is the same either way.
@@ -67,6 +79,8 @@ interface Run {
   removed: ((line: RemovedLine) => void) | null;
   /** Exclusion and inclusion sets compiled so far, by what they were made from. */
   patternSets: Map<string, Promise<PatternSet>>;
+  /** Allowlists read so far, by what they were made from. */
+  allowlists: Map<string, Promise<Allowlist>>;
 }
 
 function checkAborted(signal: AbortSignal): void {
@@ -161,10 +175,77 @@ function asSourceError(source: string, e: unknown, signal: AbortSignal, role: Li
   return new SourceError(source, (e as Error)?.message ?? String(e), { cause: e, role });
 }
 
+/** The allowlist of these entries and files, read once per compile like the pattern sets. */
+function allowlist(run: Run, entries: string[] = [], sources: string[] = []): Promise<Allowlist> {
+  const key = JSON.stringify([entries, sources]);
+  let list = run.allowlists.get(key);
+  if (!list) {
+    const read = sources.map(async (source) => {
+      const location = run.load.reader.resolve(source, null);
+      let lines: Lines;
+      try {
+        lines = await loadList(location, { ...run.load, tracked: true });
+      } catch (e) {
+        throw asSourceError(source, e, run.signal, 'allowlist file');
+      }
+      return lines.text.flatMap((text, i) => {
+        if (text.trim().length === 0 || isComment(text.trim())) return [];
+        const names = allowFileNames(text);
+        if (names.length > 0) return names;
+        const line = lines.from ? unpackOrigin(lines.from[i])?.line : undefined;
+        const at = line === undefined ? '' : `line ${line}: `;
+        throw new SourceError(source, `${at}${JSON.stringify(text)} names no domain`, { role: 'allowlist file' });
+      });
+    });
+    list = Promise.all(read).then((loaded) => new Allowlist([...entries.map((e) => allowEntry(e)!), ...loaded.flat()]));
+    run.allowlists.set(key, list);
+  }
+  return list;
+}
+
+function allowReason({ hits }: AllowVerdict, rest: string | null): string {
+  const names = hits.map(({ name, entry }) => (name === entry ? name : `${name} (under ${entry})`)).join(', ');
+  const kept = rest === null ? '' : `; the line keeps the rest: ${rest}`;
+  return `${names} ${hits.length > 1 ? 'are' : 'is'} allowlisted${kept}`;
+}
+
+/**
+ * Removes the rules that block an allowlisted domain. A hosts line that names other domains too
+ * keeps those: it is rewritten (rare; the list then goes on as strings).
+ */
+function allowStep(run: Run, scope: Scope, lines: List, allow: Allowlist): List {
+  if (allow.size === 0) return lines;
+  const { engine } = run;
+  return step(run, scope, 'Allowlist', lines, (ctx) => {
+    const n = engine.count(lines);
+    const keep = new Uint8Array(n);
+    let rewrites: Map<number, string> | null = null;
+    for (let i = 0; i < n; i += 1) {
+      const text = engine.text(lines, i);
+      const verdict = allow.mayCover(text) ? allow.check(text) : null;
+      if (verdict === null) {
+        keep[i] = 1;
+        continue;
+      }
+      if (verdict.rest !== null) {
+        keep[i] = 1;
+        rewrites ??= new Map();
+        rewrites.set(i, verdict.rest);
+      }
+      if (ctx.reporting) ctx.removed(text, engine.origin(lines, i), 'allowlisted', allowReason(verdict, verdict.rest));
+    }
+    if (rewrites === null) return engine.keep(lines, keep);
+    const all = engine.lines(lines);
+    const text = all.text.map((t, i) => rewrites.get(i) ?? t);
+    return engine.keep(engine.fromLines(all.from ? { text, from: all.from } : { text }), keep);
+  });
+}
+
 async function applyScope(run: Run, scope: Scope, lines: List, cfg: SourceConfig | Configuration) {
-  const [exclusions, inclusions] = await Promise.all([
+  const [exclusions, inclusions, allow] = await Promise.all([
     patternSet(run, 'exclusions file', cfg.exclusions, cfg.exclusions_sources),
     patternSet(run, 'inclusions file', cfg.inclusions, cfg.inclusions_sources),
+    allowlist(run, cfg.allow, cfg.allow_sources),
   ]);
   let out = filterStep(run, scope, lines, exclusions, true);
   out = filterStep(run, scope, out, inclusions, false);
@@ -174,6 +255,10 @@ async function applyScope(run: Run, scope: Scope, lines: List, cfg: SourceConfig
   // The list the sources make leaves the fast form only where a source in it has.
   if (scope.kind === 'global')
     note(run.engine.fallback(out) && 'a source in it compiles on strings', 'it compiles on strings');
+  const packedBefore = run.engine.fallback(out) === null;
+  out = allowStep(run, scope, out, allow);
+  if (packedBefore && run.engine.fallback(out) !== null)
+    note('the allowlist rewrote a hosts line that names other domains too', 'the steps from it on run on strings');
   for (const t of planTransformations(cfg.transformations ?? [])) {
     const input = out;
     const fast = run.engine.fallback(input) === null;
@@ -228,6 +313,53 @@ async function compileSource(
   return out;
 }
 
+/** Hands every rule of `list` (not a comment or blank line) to `sink` with its provenance. */
+function emitKept(run: Run, list: List, sink: (rule: KeptRule) => void, engine = run.engine): void {
+  const n = engine.count(list);
+  for (let i = 0; i < n; i += 1) {
+    const text = engine.text(list, i);
+    const trimmed = text.trim();
+    if (trimmed.length === 0 || isComment(trimmed)) continue;
+    const origin = engine.origin(list, i);
+    const at = origin === undefined ? null : unpackOrigin(origin);
+    sink({ source: at ? run.load.files[at.file] : null, line: at?.line ?? null, text });
+  }
+}
+
+/** Codes of rules a format leaves out because it cannot say them (the others a higher rank overrides). */
+const UNSAYABLE: ReadonlySet<RemovalCode> = new Set([
+  'format-cosmetic',
+  'format-regex',
+  'format-pattern',
+  'format-modifier',
+  'format-exception',
+  'format-rewrite',
+]);
+
+/** The count on stderr of what a format left out or wrote for the name alone; the report has each. */
+function formatWarnings(run: Run, format: OutputFormat, counts: Map<RemovalCode, number>): void {
+  const byCode = (codes: (code: RemovalCode) => boolean) => {
+    const parts = [...counts].filter(([code]) => codes(code));
+    return { total: parts.reduce((n, [, c]) => n + c, 0), list: parts.map(([code, c]) => `${c} ${code}`).join(', ') };
+  };
+  const unsayable = byCode((code) => UNSAYABLE.has(code));
+  if (unsayable.total > 0) {
+    const message = `${unsayable.total} rule(s) cannot be expressed in ${format} format and were left out`;
+    warn(run, { code: 'unsupported-in-format', severity: 'warning', message: `${message} (${unsayable.list})` });
+  }
+  const overridden = counts.get('format-overridden') ?? 0;
+  if (overridden > 0) {
+    const message = `${overridden} rule(s) left out of the ${format} output: a rule of a higher rank overrides them`;
+    warn(run, { code: 'unsupported-in-format', severity: 'warning', message: `${message} (format-overridden)` });
+  }
+  const narrowed = counts.get('format-narrowed') ?? 0;
+  if (narrowed > 0) {
+    const message = `${narrowed} rule(s) for a domain and its subdomains written for the domain alone`;
+    const why = `${format} format cannot block subdomains (format-narrowed)`;
+    warn(run, { code: 'narrowed-in-format', severity: 'warning', message: `${message}: ${why}` });
+  }
+}
+
 /**
  * The engine, chosen once: without the packed one, `stringEngine` alone compiles everything. A
  * compile where WebAssembly is missing, which Compress, Deduplicate, splitting and joining run in
@@ -254,11 +386,12 @@ export async function compile(config: Configuration, options: CompileOptions): P
   const forward = () => controller.abort(outer?.reason);
   if (outer?.aborted) forward();
   outer?.addEventListener('abort', forward, { once: true });
-  const tracked = options.report === true || options.onRemoved !== undefined;
+  const tracked = options.report === true || options.onRemoved !== undefined || options.onKept !== undefined;
   const emit = options.onEvent ?? (() => undefined);
   const engine = chooseEngine(options.packed !== false, emit);
+  const format = options.format ?? config.format ?? 'adblock';
   const report: CompileReport | undefined =
-    options.report === true ? { sources: [], transformations: [], removed: [] } : undefined;
+    options.report === true ? { format, sources: [], transformations: [], removed: [], kept: [] } : undefined;
   const run: Run = {
     engine,
     signal,
@@ -269,6 +402,7 @@ export async function compile(config: Configuration, options: CompileOptions): P
     skip: config.onSourceError === 'skip',
     removed: options.onRemoved ?? (report ? (line) => report.removed.push(line) : null),
     patternSets: new Map(),
+    allowlists: new Map(),
   };
   try {
     checkAborted(run.signal);
@@ -289,15 +423,19 @@ export async function compile(config: Configuration, options: CompileOptions): P
     let list = await applyScope(run, { kind: 'global' }, engine.concat(parts, tracked), config);
     const compiledAt = (options.now ?? (() => new Date()))();
     list = engine.concat([engine.synthetic(listHeader(config, compiledAt, options.compiler)), list], tracked);
-    const format = options.format ?? 'adblock';
-    if (format !== 'adblock') {
+    const kept = options.onKept ?? (report ? (rule: KeptRule) => report.kept.push(rule) : null);
+    let ruleCount: number | undefined;
+    if (format === 'adblock') {
+      if (kept) emitKept(run, list, kept);
+    } else {
+      const hostsAddresses = options.hostsAddresses ?? DEFAULT_HOSTS_ADDRESSES;
       const recorder = removalRecorder(run, { kind: 'global' }, `format:${format}`);
-      const formatted = formatLines(engine.lines(list), format, recorder);
+      const compiled = engine.lines(list);
+      const formatted = writeFormat(compiled, format, { compiledAt, hostsAddresses }, recorder);
+      formatWarnings(run, format, formatted.counts);
+      if (kept) emitKept(run, compiled, kept, stringEngine as Engine<List>);
       list = engine.fromLines(formatted.lines);
-      if (formatted.dropped > 0) {
-        const message = `${formatted.dropped} rule(s) cannot be expressed in ${format} format and were left out`;
-        warn(run, { code: 'unsupported-in-format', severity: 'warning', message });
-      }
+      ruleCount = formatted.ruleCount;
     }
     run.emit({ type: 'progress', phase: 'output', completed: 1, total: 1 });
     // A packed list becomes strings only if someone asks.
@@ -312,7 +450,7 @@ export async function compile(config: Configuration, options: CompileOptions): P
       },
       lineCount: engine.count(list),
       bytes: () => engine.bytes(list),
-      ruleCount: engine.ruleCount(list),
+      ruleCount: ruleCount ?? engine.ruleCount(list),
     };
   } finally {
     outer?.removeEventListener('abort', forward);

@@ -10,13 +10,21 @@ export const REMOVAL_CODES = [
   'redundant-hostname',
   'invalid-rule',
   'comment-above-invalid',
-  'unsupported-in-format',
+  'allowlisted',
+  'format-cosmetic',
+  'format-regex',
+  'format-pattern',
+  'format-modifier',
+  'format-exception',
+  'format-rewrite',
+  'format-overridden',
+  'format-narrowed',
 ] as const;
 
 export type RemovalCode = (typeof REMOVAL_CODES)[number];
 
 /** Codes of per-line or per-source problems reported while compiling. */
-export const DIAGNOSTIC_CODES = ['source-skipped', 'unsupported-in-format'] as const;
+export const DIAGNOSTIC_CODES = ['source-skipped', 'unsupported-in-format', 'narrowed-in-format'] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
 

@@ -1,4 +1,5 @@
 import type { RemovalCode } from './diagnostics.js';
+import type { OutputFormat } from '../output/formats.js';
 
 export interface RemovedLine {
   /** The list the line was read from (a configured source or an included list); null for generated lines. */
@@ -28,9 +29,22 @@ export interface SourceStat {
   error?: string;
 }
 
-/** What `--report` writes: counts per transformation and why each removed line went. */
+/** A rule of the compiled list (before an output format wrote it), with where it came from. */
+export interface KeptRule {
+  source: string | null;
+  line: number | null;
+  text: string;
+}
+
+/**
+ * What `--report` writes: counts per transformation, why each removed line went, and where each
+ * rule that stayed came from, which is all `explain` needs.
+ */
 export interface CompileReport {
+  /** The output format the list was written in. */
+  format: OutputFormat;
   sources: SourceStat[];
   transformations: TransformationStat[];
   removed: RemovedLine[];
+  kept: KeptRule[];
 }

@@ -105,3 +105,33 @@ describe('configuration schema', () => {
     });
   });
 });
+
+describe("flc's own keys: format, allow, allow_sources", () => {
+  test('are accepted at their levels (format at the top only)', () => {
+    const config = {
+      ...ok,
+      format: 'rpz',
+      allow: ['example.org', 'пример.рф', 'xn--e1afmkfd.xn--p1ai', 'trailing.example.'],
+      allow_sources: ['trusted.txt'],
+      sources: [{ source: 'a', allow: ['a.example'], allow_sources: ['b.txt'] }],
+    };
+    expect(validateConfiguration(config).config).toEqual(config);
+  });
+
+  test.each([
+    [{ ...ok, format: 'bind' }, /format: Invalid option: expected one of "adblock"\|"hosts"\|/],
+    [
+      { ...ok, allow: ['*.example.org'] },
+      /allow\[0\]: "\*\.example\.org" is not a domain name \(an entry covers its subdomains/,
+    ],
+    [{ ...ok, allow: ['||example.org^'] }, /allow\[0\]: "\|\|example\.org\^" is not a domain name/],
+    [
+      { ...ok, sources: [{ source: 'a', allow: ['ex ample.org'] }] },
+      /sources\[0\]\.allow\[0\]: "ex ample\.org" is not/,
+    ],
+    [{ ...ok, sources: [{ source: 'a', format: 'hosts' }] }, /sources\[0\]: unknown key "format"/],
+    [{ ...ok, alow: ['a.example'] }, /unknown key "alow" \(did you mean "allow"\?\)/],
+  ])('%j is refused', (raw, message) => {
+    expect(failure(raw)).toMatch(message);
+  });
+});
