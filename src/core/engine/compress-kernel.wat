@@ -757,18 +757,19 @@
       (br_if $next (i32.le_s (local.get $i) (local.get $e))))
     (local.get $all))
 
-  ;; fullRuleProblem (rule-validity.ts) of the line b[s, e), for the validators without allowIp,
-  ;; where it can be told on bytes whatever the other option:
+  ;; fullRuleProblem (rule-validity.ts) of the line b[s, e), where it can be told on bytes whatever
+  ;; allowPublicSuffix (with $allowIp, after the IP rules are rewritten: normalizeIpRule):
   ;;   1, kept: `||name^` or `@@||name^`, with supported modifiers or none, whose name is clean
   ;;      (`cleanHostname`) and cannot be its own public suffix ($psl is not 0, and the trie's walk
   ;;      stops before its last label);
-  ;;   2, dropped: `||a.b.c.d^` or `@@||a.b.c.d^`, a plain IPv4 address and no modifiers;
+  ;;   2, dropped: `||a.b.c.d^` or `@@||a.b.c.d^`, a plain IPv4 address and no modifiers (1, kept,
+  ;;      with $allowIp);
   ;;   3, dropped: a pattern of 5 or more with a character outside DOMAIN_CHAR (`a.org##.ad`);
   ;;   4, dropped: a modifier that is not at $mods;
   ;;   0: the TypeScript decides (non-ASCII text, lines starting `!` or `#`, hosts lines, regular expressions,
   ;;      escapes, `://` patterns, public suffixes, and whatever else is left).
   (func $verdict (param $s i32) (param $e i32) (param $psl i32) (param $pslMask i32) (param $mods i32)
-    (result i32)
+    (param $allowIp i32) (result i32)
     (local $i i32) (local $c i32) (local $p i32) (local $pe i32) (local $supported i32) (local $ns i32) (local $ne i32)
     (if (i32.eq (local.get $s) (local.get $e)) (then (return (i32.const 0))))
     ;; Non-ASCII: JavaScript's trim and `\s` take some such characters.
@@ -854,7 +855,7 @@
                 (if (i32.eqz (local.get $psl)) (then (return (i32.const 0))))
                 (return (call $notOwnSuffix (local.get $ns) (local.get $ne) (local.get $psl) (local.get $pslMask)))))
             (if (i32.and (i32.eq (local.get $pe) (local.get $e)) (call $plainIpv4 (local.get $ns) (local.get $ne)))
-              (then (return (i32.const 2))))))))
+              (then (return (select (i32.const 1) (i32.const 2) (local.get $allowIp)))))))))
     ;; DOMAIN_CHAR (768-1023): a shorter pattern is too short first; `/…/` is kept before the
     ;; check, and `://` stripped.
     (if (i32.lt_s (i32.sub (local.get $pe) (local.get $p)) (i32.const 5)) (then (return (i32.const 0))))
@@ -873,7 +874,7 @@
   ;; Validate's verdicts (validate.ts, `kernelVerdicts`): the byte at flags + i is `$verdict` of
   ;; line i.
   (func (export "verdicts") (param $inStart i32) (param $inEnd i32) (param $n i32) (param $flags i32)
-    (param $psl i32) (param $pslMask i32) (param $mods i32)
+    (param $psl i32) (param $pslMask i32) (param $mods i32) (param $allowIp i32)
     (local $i i32)
     (block $done
       (loop $next
@@ -881,7 +882,7 @@
         (i32.store8 (i32.add (local.get $flags) (local.get $i))
           (call $verdict (i32.load (i32.add (local.get $inStart) (i32.shl (local.get $i) (i32.const 2))))
                          (i32.load (i32.add (local.get $inEnd) (i32.shl (local.get $i) (i32.const 2))))
-                         (local.get $psl) (local.get $pslMask) (local.get $mods)))
+                         (local.get $psl) (local.get $pslMask) (local.get $mods) (local.get $allowIp)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next))))
 )

@@ -42,7 +42,16 @@ export interface Kernel {
     filter: number,
     capacityLog2: number,
   ): void;
-  verdicts(inStart: number, inEnd: number, n: number, flags: number, psl: number, pslMask: number, mods: number): void;
+  verdicts(
+    inStart: number,
+    inEnd: number,
+    n: number,
+    flags: number,
+    psl: number,
+    pslMask: number,
+    mods: number,
+    allowIp: number,
+  ): void;
   pslBuild(text: number, textEnd: number, psl: number, pslMask: number, stack: number): void;
   join(inStart: number, inEnd: number, n: number, out: number): number;
   split(from: number, to: number, start: number, end: number): number;

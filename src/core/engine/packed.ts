@@ -65,6 +65,47 @@ export function lineText(list: PackedLines, i: number): string {
   return decodeRange(list.bytes, list.start[i], list.end[i]);
 }
 
+/** Bytes per block of `lineReader`'s table (a power of two). */
+const BLOCK_BITS = 12;
+
+/**
+ * `lineText` for a pass over every line (the exclusion and inclusion filters): the list's bytes
+ * decoded at once, and a line whose bytes lie in blocks of ASCII only read as a slice of that
+ * text, where its offsets count the same; the other lines decoded one by one. One decoding of a
+ * line costs more than reading its bytes for the table.
+ */
+export function lineReader(list: PackedLines): (i: number) => string {
+  const { bytes, used, start, end } = list;
+  const whole = decoder.decode(bytes.subarray(0, used));
+  if (whole.length === used) return (i) => whole.slice(start[i], end[i]);
+  // Per block: the UTF-16 units before it, and whether it is ASCII (well-formed UTF-8: a unit per
+  // byte that is no continuation byte, two for a four-byte sequence).
+  const blocks = (used >>> BLOCK_BITS) + 1;
+  const units = new Int32Array(blocks);
+  const ascii = new Uint8Array(blocks);
+  let count = 0;
+  for (let b = 0; b < blocks; b += 1) {
+    units[b] = count;
+    const stop = Math.min(used, (b + 1) << BLOCK_BITS);
+    let high = 0;
+    for (let j = b << BLOCK_BITS; j < stop; j += 1) high |= bytes[j];
+    ascii[b] = high < 128 ? 1 : 0;
+    if (high < 128) count += stop - (b << BLOCK_BITS);
+    else
+      for (let j = b << BLOCK_BITS; j < stop; j += 1)
+        count += (bytes[j] & 0xc0) === 0x80 ? 0 : bytes[j] >= 0xf0 ? 2 : 1;
+  }
+  if (count !== whole.length) return (i) => lineText(list, i);
+  return (i) => {
+    const s = start[i];
+    const e = end[i];
+    if (s === e) return '';
+    for (let b = s >>> BLOCK_BITS; b <= (e - 1) >>> BLOCK_BITS; b += 1) if (ascii[b] === 0) return lineText(list, i);
+    const at = units[s >>> BLOCK_BITS] + (s & ((1 << BLOCK_BITS) - 1));
+    return whole.slice(at, at + e - s);
+  };
+}
+
 /**
  * Packs list text split exactly as `splitText` splits it: the whole text trimmed, then split on
  * runs of CR/LF (`splitInKernel`). Returns null for text that is not well-formed UTF-16 (a lone
