@@ -8,14 +8,9 @@ import type { TransformContext } from '../transforms/types.js';
 import { fullRuleProblem, SUPPORTED_MODIFIERS, type ValidityOptions } from '../rules/rule-validity.js';
 import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
 import { align, copyList, KERNEL_BASE, PSL_NODE_SLOTS, pslNodeSet } from './kernel.js';
+import { VERDICT } from './kernel-constants.js';
 
-/**
- * `verdicts`' codes (compress-kernel.wat): the TypeScript decides (0), kept (1), or one of three
- * reasons to drop (2-4: an IP address, a character outside a domain name, an unsupported
- * modifier), which only the tests read: a report gives `fullRuleProblem`'s reason.
- */
-const UNDECIDED = 0;
-const KEPT = 1;
+const { UNDECIDED, KEPT } = VERDICT;
 
 /** SUPPORTED_MODIFIERS for the kernel: each name's length in a byte, then its bytes; a 0 ends them. */
 const MODIFIER_NAMES = Uint8Array.from([
@@ -25,7 +20,7 @@ const MODIFIER_NAMES = Uint8Array.from([
 
 /**
  * Per line, what `fullRuleProblem` decides where the WebAssembly kernel can tell it on bytes
- * (`verdicts` in compress-kernel.wat), whatever allowPublicSuffix: 1 (kept) for `||name^` and
+ * (`verdicts` in wasm/validate.wat), whatever allowPublicSuffix: 1 (kept) for `||name^` and
  * `@@||name^`, with supported modifiers or none, whose clean name cannot be its own public suffix
  * (the Public Suffix List's rules trie has no node for one of its labels: `pslNodeSet`);
  * DROPPED_* for a plain IPv4 address in that shape (kept with `allowIp`), a pattern with a

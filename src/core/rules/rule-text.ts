@@ -24,22 +24,26 @@ export function isAllowRule(line: string): boolean {
   return line.startsWith('@@');
 }
 
-/*
- * What a byte is to the WebAssembly kernel's shape checks, in one table. The classes are
- * ordered so that tests read as ranges: `>= LOWER` is `[a-zA-Z0-9]`, `HYPHEN..LOWER` is `[a-z0-9-.]`.
+/**
+ * What a byte is to the WebAssembly kernel's shape checks, in one table (the kernel reads these
+ * numbers too: engine/kernel-constants.ts). The classes are ordered so that tests read as ranges:
+ * `>= LOWER` is `[a-zA-Z0-9]`, `HYPHEN..LOWER` is `[a-z0-9-.]`, `<= NAME_STOP` ends a name.
  */
-/** What JavaScript's `\s` matches (the non-ASCII ones are NAME_STOP). */
-const SPACE = 0;
-/** `#` or a non-ASCII byte: with SPACE, ends a simple hosts line's name. */
-const NAME_STOP = 1;
-/** Any other byte that is none of the below. */
-const OTHER = 2;
-const HYPHEN = 3;
-const DOT = 4;
-/** `[a-z0-9]`. */
-const LOWER = 5;
-/** `[A-Z]`. */
-const UPPER = 6;
+export const BYTE_CLASSES = {
+  /** What JavaScript's `\s` matches (the non-ASCII ones are NAME_STOP). */
+  SPACE: 0,
+  /** `#` or a non-ASCII byte: with SPACE, ends a simple hosts line's name. */
+  NAME_STOP: 1,
+  /** Any other byte that is none of the below. */
+  OTHER: 2,
+  HYPHEN: 3,
+  DOT: 4,
+  /** `[a-z0-9]`. */
+  LOWER: 5,
+  /** `[A-Z]`. */
+  UPPER: 6,
+} as const;
+const { SPACE, NAME_STOP, OTHER, HYPHEN, DOT, LOWER, UPPER } = BYTE_CLASSES;
 const ADDRESS_CHAR_RE = new RegExp(`^${ADDRESS_CHAR}$`);
 /** ADDRESS_CHAR as a byte table (`isEtcHostsRule`'s gate, the kernel). */
 export const ADDRESS_CODE = new Uint8Array(256).map((_, c) => (ADDRESS_CHAR_RE.test(String.fromCharCode(c)) ? 1 : 0));

@@ -18,7 +18,8 @@ export const SUPPORTED_MODIFIERS: ReadonlySet<string> = new Set([
   'ctag',
   ...LIMIT_MODIFIERS,
 ]);
-const MIN_PATTERN_LENGTH = 5;
+/** A shorter pattern is too short, unless it names a domain exactly (the kernel reads it too). */
+export const MIN_PATTERN_LENGTH = 5;
 const ALNUM_RE = /[a-zA-Z0-9]/;
 const DOMAIN_CHARS_RE = /^[a-zA-Z0-9-.*|^]+$/;
 const EXACT_LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?';
@@ -132,9 +133,9 @@ function adblockRuleProblem(ruleText: string, opts: ValidityOptions): string | n
   return null;
 }
 
-const LETTER = 1;
-const DOT = 2;
-const INVALID = 4;
+/** `cleanHostname`'s classes of bytes, bits the kernel ORs together (engine/kernel-constants.ts). */
+export const HOST_CLASSES = { LETTER: 1, DOT: 2, INVALID: 4 } as const;
+const { LETTER, DOT, INVALID } = HOST_CLASSES;
 /** `cleanHostname`'s classes of bytes (the kernel reads them too): `[a-z]`, a dot, `[0-9-]` (0), anything else. */
 export const HOST_CODE = new Uint8Array(256).map((_, c) =>
   c >= 97 && c <= 122 ? LETTER : c === 46 ? DOT : (c >= 48 && c <= 57) || c === 45 ? 0 : INVALID,
