@@ -3,7 +3,7 @@
  * once here or where the readable code defines it: scripts/wasm-kernel.js writes them into the
  * kernel where its text reads `{{NAME}}`, at build time.
  */
-import { BYTE_CLASSES } from '../rules/rule-text.js';
+import { BYTE_CLASSES, NAME_LIMITS } from '../rules/rule-text.js';
 import { HOST_CLASSES, MIN_PATTERN_LENGTH } from '../rules/rule-validity.js';
 
 /** Where `kernelMemory` (kernel.ts) writes each byte table, 256 bytes each; KERNEL_BASE follows. */
@@ -24,5 +24,6 @@ export const KERNEL_CONSTANTS: Readonly<Record<string, number>> = {
   HOST_DOT: HOST_CLASSES.DOT,
   HOST_INVALID: HOST_CLASSES.INVALID,
   MIN_PATTERN_LENGTH,
+  ...NAME_LIMITS,
   ...VERDICT,
 };

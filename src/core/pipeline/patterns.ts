@@ -108,6 +108,7 @@ function test({ pattern, sticky }: Tried, line: string): boolean {
 /** The index of the first pattern of a joined regex that matches the line, or NONE. */
 function firstJoined({ re, groups, indices }: Joined, line: string): number {
   re.lastIndex = 0;
+  if (groups.length === 1) return re.test(line) ? indices[0] : NONE;
   const m = re.exec(line);
   if (m === null) return NONE;
   for (let a = 0; a < groups.length; a += 1) if (m[groups[a]] !== undefined) return indices[a];
@@ -134,7 +135,9 @@ export class PatternSet {
   readonly everyLine: string | null;
   private readonly texts: string[];
   private readonly plain: SubstringAutomaton;
-  private readonly plainCount: number;
+  /** The index of the first plain pattern, and of the first other one (NONE for none). */
+  private readonly plainFirst: number;
+  private readonly specialFirst: number;
   private readonly keys: SubstringAutomaton;
   /** The patterns tried on the lines holding one of their keys, in order; per key, theirs. */
   private readonly keyed: Tried[] = [];
@@ -201,7 +204,10 @@ export class PatternSet {
       return null;
     });
     this.sticky = sticky;
-    this.plainCount = plain.filter((t) => t !== null).length;
+    const plainFirst = plain.findIndex((t) => t !== null);
+    const specialFirst = plain.findIndex((t) => t === null);
+    this.plainFirst = plainFirst < 0 ? NONE : plainFirst;
+    this.specialFirst = specialFirst < 0 ? NONE : specialFirst;
     this.plain = new SubstringAutomaton(plain, false, sticky ? TERMINATORS : []);
     this.keys = new SubstringAutomaton([...keys.keys()], true);
     this.joined = joined.map(({ source, groups, indices }) => ({ re: new RegExp(source, 'miy'), groups, indices }));
@@ -209,10 +215,12 @@ export class PatternSet {
 
   /** The first pattern (in the order given) that matches the line, or null. */
   match(line: string): string | null {
-    // The plain automaton finds line terminators too (as -1) when it has texts to look for.
-    const first = this.plainCount === 0 ? NONE : this.plain.first(line);
-    if (this.sticky && (first < 0 || (this.plainCount === 0 && LINE_TERMINATOR.test(line))))
-      return this.matchEach(line);
+    // The plain automaton finds line terminators too (as -1): it reads the line first when a plain
+    // pattern comes first, else a regex looks for them and the automaton reads only the lines no
+    // earlier pattern matches.
+    const scanned = this.plainFirst < this.specialFirst;
+    const first = scanned ? this.plain.first(line) : NONE;
+    if (this.sticky && (first < 0 || (!scanned && LINE_TERMINATOR.test(line)))) return this.matchEach(line);
     // The smallest index of a pattern known to match; each kind lowers it with the first of its
     // own patterns that matches, trying only those before it.
     let best = Math.min(this.all, first);
@@ -222,6 +230,7 @@ export class PatternSet {
       if (tried.index >= best) break;
       if (test(tried, line)) best = tried.index;
     }
+    if (!scanned && this.plainFirst < best) best = Math.min(best, this.plain.first(line));
     // Not `texts[best] ?? null`: reading past the end deoptimizes `match` on every miss.
     return best < this.texts.length ? this.texts[best] : null;
   }

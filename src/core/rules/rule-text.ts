@@ -4,8 +4,10 @@
  * based: the reference decides by these tests, and identical output depends on them.
  */
 
-const DOMAIN_LABEL = '[0-9A-Za-z](?:(?:[0-9A-Za-z]|-){0,61}[0-9A-Za-z])?';
-const DOMAIN_RE = new RegExp(`^(?=.{1,255}$)${DOMAIN_LABEL}(?:\\.${DOMAIN_LABEL})*\\.?$`);
+/** Longest label, bare domain (`isJustDomain`) and clean name (`cleanHostname`); the kernel reads them too. */
+export const NAME_LIMITS = { LABEL_MAX: 63, JUST_DOMAIN_MAX: 255, CLEAN_NAME_MAX: 253 } as const;
+const DOMAIN_LABEL = `[0-9A-Za-z](?:(?:[0-9A-Za-z]|-){0,${NAME_LIMITS.LABEL_MAX - 2}}[0-9A-Za-z])?`;
+const DOMAIN_RE = new RegExp(`^(?=.{1,${NAME_LIMITS.JUST_DOMAIN_MAX}}$)${DOMAIN_LABEL}(?:\\.${DOMAIN_LABEL})*\\.?$`);
 /** The characters of a hosts line's address. */
 const ADDRESS_CHAR = '[a-f0-9.:\\][]';
 const ETC_HOSTS_RE = new RegExp(`^(${ADDRESS_CHAR}+)(%[a-z0-9]+)?\\s+([^#]+)(#.*)?$`);

@@ -1,6 +1,6 @@
 import { getPublicSuffix, parse as parseDomain } from 'tldts';
 import { classifyIpPattern, mayBeIpPattern } from './ip-pattern.js';
-import { etcHostsHostnames, isComment, isEtcHostsRule, parseAdblockRule } from './rule-text.js';
+import { etcHostsHostnames, isComment, isEtcHostsRule, NAME_LIMITS, parseAdblockRule } from './rule-text.js';
 
 export interface ValidityOptions {
   allowIp: boolean;
@@ -149,14 +149,15 @@ export const HOST_CODE = new Uint8Array(256).map((_, c) =>
  */
 export function cleanHostname(host: string): boolean {
   const n = host.length;
-  if (n === 0 || n > 253) return false;
+  if (n === 0 || n > NAME_LIMITS.CLEAN_NAME_MAX) return false;
   let letter = false;
   let start = 0;
   for (let i = 0; i <= n; i += 1) {
     const code = i < n ? (HOST_CODE[host.charCodeAt(i)] ?? INVALID) : DOT;
     if (code === DOT) {
       const len = i - start;
-      if (len === 0 || len > 63 || host.charCodeAt(start) === 45 || host.charCodeAt(i - 1) === 45) return false;
+      if (len === 0 || len > NAME_LIMITS.LABEL_MAX || host.charCodeAt(start) === 45 || host.charCodeAt(i - 1) === 45)
+        return false;
       start = i + 1;
     } else if (code === LETTER) {
       letter = true;

@@ -144,7 +144,8 @@
     (local $n i32) (local $trailingDot i32) (local $end i32) (local $labels i32) (local $label i32)
     (local $i i32) (local $k i32) (local $len i32)
     (local.set $n (i32.sub (local.get $e) (local.get $s)))
-    (if (i32.or (i32.eqz (local.get $n)) (i32.gt_s (local.get $n) (i32.const 255))) (then (return (i32.const 0))))
+    (if (i32.or (i32.eqz (local.get $n)) (i32.gt_s (local.get $n) (i32.const {{JUST_DOMAIN_MAX}})))
+      (then (return (i32.const 0))))
     (local.set $trailingDot (i32.eq (i32.load8_u (i32.sub (local.get $e) (i32.const 1))) (i32.const 46)))
     (local.set $end (i32.sub (local.get $e) (local.get $trailingDot)))
     (if (i32.eq (local.get $end) (local.get $s)) (then (return (i32.const 0))))
@@ -162,7 +163,7 @@
             (local.set $len (i32.sub (local.get $i) (local.get $label)))
             ;; One test at a time: WebAssembly's i32.or evaluates both sides, and an empty
             ;; label at the list's first byte has no byte before it.
-            (if (i32.or (i32.eqz (local.get $len)) (i32.gt_s (local.get $len) (i32.const 63)))
+            (if (i32.or (i32.eqz (local.get $len)) (i32.gt_s (local.get $len) (i32.const {{LABEL_MAX}})))
               (then (return (i32.const 0))))
             (if (i32.lt_u (i32.load8_u offset={{BYTE_CLASS_AT}} (i32.load8_u (local.get $label))) (i32.const {{LOWER}}))
               (then (return (i32.const 0))))
