@@ -5,7 +5,8 @@
   (func $cleanHostname (param $s i32) (param $e i32) (result i32)
     (local $n i32) (local $kinds i32) (local $label i32) (local $i i32) (local $kind i32)
     (local.set $n (i32.sub (local.get $e) (local.get $s)))
-    (if (i32.or (i32.eqz (local.get $n)) (i32.gt_s (local.get $n) (i32.const {{CLEAN_NAME_MAX}}))) (then (return (i32.const 0))))
+    (if (i32.or (i32.eqz (local.get $n)) (i32.gt_s (local.get $n) (i32.const {{CLEAN_NAME_MAX}})))
+      (then (return (i32.const 0))))
     (local.set $label (local.get $s))
     (local.set $i (local.get $s))
     (block $done
@@ -16,7 +17,8 @@
         (if (i32.eq (local.get $kind) (i32.const {{HOST_DOT}}))
           (then
             (if (i32.eq (local.get $i) (local.get $label)) (then (return (i32.const 0))))
-            (if (i32.gt_s (i32.sub (local.get $i) (local.get $label)) (i32.const {{LABEL_MAX}})) (then (return (i32.const 0))))
+            (if (i32.gt_s (i32.sub (local.get $i) (local.get $label)) (i32.const {{LABEL_MAX}}))
+              (then (return (i32.const 0))))
             (if (i32.eq (i32.load8_u (local.get $label)) (i32.const 45)) (then (return (i32.const 0))))
             (if (i32.eq (i32.load8_u (i32.sub (local.get $i) (i32.const 1))) (i32.const 45))
               (then (return (i32.const 0))))
