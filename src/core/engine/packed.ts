@@ -69,40 +69,37 @@ export function lineText(list: PackedLines, i: number): string {
 const BLOCK_BITS = 12;
 
 /**
- * `lineText` for a pass over every line (the exclusion and inclusion filters): the list's bytes
- * decoded at once, and a line whose bytes lie in blocks of ASCII only read as a slice of that
- * text, where its offsets count the same; the other lines decoded one by one. One decoding of a
- * line costs more than reading its bytes for the table.
+ * `lineText` for a pass over every line (the exclusion and inclusion filters): each run of blocks
+ * of ASCII bytes decoded once, when a line in it is first read, and its lines read as slices of
+ * that text; a line with a block of other bytes decoded alone. Decoding a line at a time costs more
+ * than finding the ASCII blocks, and ASCII decodes to one-byte strings.
  */
 export function lineReader(list: PackedLines): (i: number) => string {
   const { bytes, used, start, end } = list;
-  const whole = decoder.decode(bytes.subarray(0, used));
-  if (whole.length === used) return (i) => whole.slice(start[i], end[i]);
-  // Per block: the UTF-16 units before it, and whether it is ASCII (well-formed UTF-8: a unit per
-  // byte that is no continuation byte, two for a four-byte sequence).
   const blocks = (used >>> BLOCK_BITS) + 1;
-  const units = new Int32Array(blocks);
-  const ascii = new Uint8Array(blocks);
-  let count = 0;
+  // Per block: the first block of its run of ASCII blocks, or -1 when it holds other bytes.
+  const run = new Int32Array(blocks);
   for (let b = 0; b < blocks; b += 1) {
-    units[b] = count;
-    const stop = Math.min(used, (b + 1) << BLOCK_BITS);
     let high = 0;
-    for (let j = b << BLOCK_BITS; j < stop; j += 1) high |= bytes[j];
-    ascii[b] = high < 128 ? 1 : 0;
-    if (high < 128) count += stop - (b << BLOCK_BITS);
-    else
-      for (let j = b << BLOCK_BITS; j < stop; j += 1)
-        count += (bytes[j] & 0xc0) === 0x80 ? 0 : bytes[j] >= 0xf0 ? 2 : 1;
+    for (let j = b << BLOCK_BITS, stop = Math.min(used, (b + 1) << BLOCK_BITS); j < stop; j += 1) high |= bytes[j];
+    run[b] = high >= 128 ? -1 : b > 0 && run[b - 1] >= 0 ? run[b - 1] : b;
   }
-  if (count !== whole.length) return (i) => lineText(list, i);
+  const texts = new Map<number, string>();
   return (i) => {
     const s = start[i];
     const e = end[i];
     if (s === e) return '';
-    for (let b = s >>> BLOCK_BITS; b <= (e - 1) >>> BLOCK_BITS; b += 1) if (ascii[b] === 0) return lineText(list, i);
-    const at = units[s >>> BLOCK_BITS] + (s & ((1 << BLOCK_BITS) - 1));
-    return whole.slice(at, at + e - s);
+    const first = run[s >>> BLOCK_BITS];
+    if (first < 0 || run[(e - 1) >>> BLOCK_BITS] !== first) return lineText(list, i);
+    const from = first << BLOCK_BITS;
+    let text = texts.get(first);
+    if (text === undefined) {
+      let to = first;
+      while (to < blocks && run[to] === first) to += 1;
+      text = decodeRange(bytes, from, Math.min(used, to << BLOCK_BITS));
+      texts.set(first, text);
+    }
+    return text.slice(s - from, e - from);
   };
 }
 
