@@ -1,11 +1,15 @@
 // The configurations the compile bench runs besides its generated lists, written into bench/.tmp:
 // - `corpus`: every list of ../shared/corpus merged, one source per file, the CONTRACT's set;
-// - three of the shapes users compile, written by us after the public configurations they model
-//   (none copied): `dns-filter`, a DNS filter built from many sources, each with a shared
-//   exclusion file, regex inclusions and its own transformations, plus global exclusions; and two
-//   per-filter registry configurations, `registry-hosts` (one hosts list) and `registry-mixed`
-//   (a few lists of different syntaxes). Sources are local paths to the corpus lists; exclusion
-//   files are drawn from the corpus (deterministic).
+// - the shapes users compile, written by us after the public configurations they model (none
+//   copied): `dns-filter`, a DNS filter built from many sources, each with a shared exclusion
+//   file, regex inclusions and its own transformations, plus global exclusions; two per-filter
+//   registry configurations, `registry-hosts` (one hosts list) and `registry-mixed` (a few lists
+//   of different syntaxes); `regex-exclusions` (120 sources, ~40 list-level regex exclusions,
+//   several with look-aheads, and `inclusions: ["*"]`), `regex-inclusion` (15 sources, one regex
+//   inclusion) and `allow-ip` (57 sources, each with its own exclusion file, ValidateAllowIp),
+//   the shapes of the large configurations maintainers run. Sources are local paths to the
+//   corpus lists, or slices of them written beside the configurations (many small lists);
+//   exclusion files are drawn from the corpus (deterministic).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -62,7 +66,80 @@ function exclusionFile(file, names, { rules, plain, globs, regexes, offset }) {
   return file;
 }
 
-/** Writes the four configurations (and their exclusion files) into `tmp`; returns their paths by case name. */
+/**
+ * The corpus lists cut into `count` slices of consecutive lines (LF), written into `tmp` as
+ * `<prefix>-<list>-<k>.txt`: the many small lists of a configuration with a hundred sources. Each
+ * list gives at least one slice (when `count` allows), the longer lists more. Returns their paths.
+ */
+function sliceFiles(corpus, tmp, files, count, prefix) {
+  const all = files.map((f) => ({ name: f.replace(/\.txt$/, ''), lines: lines(join(corpus, f)) }));
+  const total = all.reduce((n, f) => n + f.lines.length, 0);
+  const parts = all.map((f) => Math.max(1, Math.floor((count * f.lines.length) / total)));
+  const per = (i) => all[i].lines.length / parts[i];
+  for (let left = count - parts.reduce((a, b) => a + b, 0); left !== 0; left += left > 0 ? -1 : 1) {
+    const cut = parts.map((_, i) => i).filter((i) => left > 0 || parts[i] > 1);
+    const pick = cut.reduce((w, i) => ((left > 0 ? per(i) > per(w) : per(i) < per(w)) ? i : w), cut[0]);
+    parts[pick] += left > 0 ? 1 : -1;
+  }
+  return all.flatMap(({ name, lines: ls }, i) => {
+    const size = Math.ceil(ls.length / parts[i]);
+    return Array.from({ length: parts[i] }, (_, k) => {
+      const file = join(tmp, `${prefix}-${name}-${k}.txt`);
+      writeFileSync(file, `${ls.slice(k * size, (k + 1) * size).join('\n')}\n`);
+      return file;
+    });
+  });
+}
+
+/**
+ * Forty regular expressions of the kinds DNS list maintainers exclude with: anchored shapes
+ * (comments, exceptions, regex and cosmetic rules, IP rules), look-aheads (`/(?!^(\|\||@@\|\|))^.+/`,
+ * modifiers other than `important`), and unanchored names and separators.
+ */
+export const REGEX_EXCLUSIONS = [
+  '/^@@/',
+  '/(?!^(\\|\\||@@\\|\\|))^.+/',
+  '/^!/',
+  '/^#/',
+  '/^\\/.*\\/$/',
+  '/#[@$?%]?#/',
+  '/#\\$\\?#|#@\\$#|#%#/',
+  '/##\\+js\\(/',
+  '/:\\/\\//',
+  '/^\\|\\|[0-9.]+\\^/',
+  '/^\\|\\|[^\\^]*\\*/',
+  '/\\$(?!important$)(?!important,)[a-z~]/',
+  '/\\^(?!$)(?!\\$)(?!\\|$)/',
+  '/\\$.*(?:domain|denyallow)=/',
+  '/\\.(?:local|localhost|lan|home|internal|arpa)\\^/',
+  '/\\.(?:onion|i2p|bit)\\^/',
+  '/^\\|\\|(?:[a-z0-9-]+\\.)*(?:google|youtube|gstatic|googleapis)\\.com\\^/',
+  '/^\\|\\|(?:[a-z0-9-]+\\.)*(?:apple|icloud|microsoft|windows|office)\\.com\\^/',
+  '/^\\|\\|(?:[a-z0-9-]+\\.)*(?:github|githubusercontent|gitlab)\\.(?:com|io)\\^/',
+  '/^\\|\\|(?:www\\.)?(?:paypal|amazon|ebay|netflix|spotify)\\.[a-z.]+\\^/',
+  '/^\\|\\|[a-z0-9-]+\\^/',
+  '/^\\|\\|[^.]+\\.[a-z]{2,3}\\.[a-z]{2}\\^$/',
+  '/(?<=\\.)(?:cdn|static|assets)[0-9]*\\.(?:cloudflare|akamai|fastly)/',
+  '/\\b(?:whatsapp|telegram|signal)\\b/',
+  '/^\\|\\|.{64,}\\^/',
+  '/^\\|\\|(?=[^^]*--)/',
+  '/^\\|\\|xn--/',
+  '/[^\\x00-\\x7f]/',
+  '/\\$badfilter/',
+  '/\\$(?:csp|redirect|removeparam|replace)/',
+  '/^\\|\\|[^\\^]+\\^\\|$/',
+  '/\\^\\$(?:third-party|3p|1p|first-party)$/',
+  '/^(?:0\\.0\\.0\\.0|127\\.0\\.0\\.1) /',
+  '/^\\|\\|(?:[a-z0-9-]+\\.)*(?:bank|banking|gov|edu)\\.[a-z.]+\\^/',
+  '/^\\|\\|.*(?:login|auth|sso|accounts?)\\./',
+  '/^\\|\\|(?!.*\\.)/',
+  '/^[^|@].*\\^$/',
+  '/(?:^|\\.)(?:localhost|broadcasthost)\\^?$/',
+  '/\\|\\|(?:[a-z0-9-]+\\.)?(?:ocsp|crl|pki)\\./',
+  '/^\\|\\|[a-z0-9.-]*(?:captive|connectivity|msftncsi|nmcheck)/',
+];
+
+/** Writes the configurations (and their exclusion files) into `tmp`; returns their paths by case name. */
 export function writeConfigs(root, tmp) {
   const corpus = resolve(root, '../shared/corpus');
   const at = (file) => join(corpus, file);
@@ -203,6 +280,77 @@ export function writeConfigs(root, tmp) {
       'InsertFinalNewLine',
     ],
     exclusions_sources: [registryExclusions],
+  };
+
+  // Many sources and ~40 list-level regex exclusions, then every line included: the shape of a
+  // DNS list that keeps only `||name^` rules from a hundred lists of every syntax.
+  const many = sliceFiles(corpus, tmp, files, 120, 'many');
+  configs['regex-exclusions'] = {
+    name: 'DNS rules from many lists',
+    description: 'Network rules of a hundred lists, cut to DNS rules by regular expressions',
+    sources: many.map((file, i) => ({
+      name: `list ${i + 1}`,
+      source: file,
+      type: file.includes('hagezi') && !file.includes('adblock') ? 'hosts' : 'adblock',
+    })),
+    transformations: [
+      'RemoveComments',
+      'TrimLines',
+      'Validate',
+      'Deduplicate',
+      'RemoveEmptyLines',
+      'InsertFinalNewLine',
+    ],
+    exclusions: [...REGEX_EXCLUSIONS, 'localhost', '||example.org^'],
+    inclusions: ['*'],
+  };
+
+  // A few lists of every syntax, one regex inclusion keeping the DNS-level rules.
+  configs['regex-inclusion'] = {
+    name: 'DNS rules from a few lists',
+    sources: [...files, ...files.slice(0, 3)].map((f, i) => ({ name: `${f} ${i}`, source: at(f) })),
+    transformations: ['RemoveComments', 'Compress', 'Validate', 'Deduplicate', 'InsertFinalNewLine'],
+    inclusions: ['/^(?![!#])(?!.*#[@$?%]?#)(@@)?\\|\\|[^\\/\\s]+\\^(\\$[a-z~,-]+)?$/'],
+  };
+
+  // Shaped like the AdGuard DNS filter's configuration: 57 sources, each with its own exclusion
+  // file and the shared one, source-level RemoveModifiers or Compress, and ValidateAllowIp.
+  const allowIpShared = exclusionFile(join(tmp, 'exclusions-allow-ip.txt'), names, {
+    rules: 150,
+    plain: 60,
+    globs: 10,
+    regexes: 4,
+    offset: 7,
+  });
+  // DNS-level lists and a few browser lists, as that filter draws on (the four largest corpus
+  // lists but one left out, so the reference's run stays within minutes).
+  const largest = ['adguard-base.txt', 'easylist.txt', 'hosts-hagezi-light.txt'];
+  const dnsFiles = files.filter((f) => !largest.includes(f));
+  const allowIpSources = sliceFiles(corpus, tmp, dnsFiles, 57, 'dns').map((file, i) => {
+    const own = exclusionFile(join(tmp, `exclusions-allow-ip-${i}.txt`), names, {
+      rules: 12,
+      plain: 6,
+      globs: 2,
+      regexes: 1,
+      offset: 31 * i,
+    });
+    const hosts = file.includes('hagezi') && !file.includes('adblock');
+    return {
+      name: `source ${i + 1}`,
+      source: file,
+      type: hosts ? 'hosts' : 'adblock',
+      transformations: hosts
+        ? ['RemoveComments', 'Compress', 'ValidateAllowIp']
+        : ['RemoveModifiers', 'ValidateAllowIp'],
+      exclusions_sources: [own, allowIpShared],
+    };
+  });
+  configs['allow-ip'] = {
+    name: 'DNS filter (ValidateAllowIp)',
+    description: 'Many sources with exclusion files, validated keeping IP rules',
+    sources: allowIpSources,
+    transformations: ['Deduplicate', 'RemoveEmptyLines', 'TrimLines', 'InsertFinalNewLine'],
+    exclusions_sources: [globalExclusions],
   };
 
   const paths = {};

@@ -5,7 +5,8 @@
 //   realistic-300k   the realistic list (`realisticLines`), 300,000 lines, CRLF, against the reference;
 //   realistic-1m     the realistic list, 1,000,000 lines, LF, flc alone;
 //   corpus           every list of ../shared/corpus merged (configs.js), against the reference;
-//   dns-filter, registry-hosts, registry-mixed: the configurations of configs.js, against the reference;
+//   dns-filter, registry-hosts, registry-mixed, regex-exclusions, regex-inclusion, allow-ip: the
+//                    configurations of configs.js, against the reference;
 //   version          `flc --version` against a bare `node -e ''`.
 // Generated lists use the CONTRACT's transformation set. Against the reference (@adguard/hostlist-compiler
 // 2.1.1) runs are interleaved (flc, reference, flc, …) so that a change in the machine's speed hits both
@@ -36,8 +37,12 @@ const CASES = [
   'dns-filter',
   'registry-hosts',
   'registry-mixed',
+  'regex-exclusions',
+  'regex-inclusion',
+  'allow-ip',
   'version',
 ];
+const CONFIG_CASES = CASES.slice(CASES.indexOf('corpus'), CASES.indexOf('version'));
 const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const runs = Number(option('--runs')) || 3;
@@ -180,9 +185,7 @@ const cpuBefore = cpuTimes();
 const started = Date.now();
 
 withManifest(ROOT, () => {
-  const configs = only.some((c) => ['corpus', 'dns-filter', 'registry-hosts', 'registry-mixed'].includes(c))
-    ? writeConfigs(ROOT, TMP)
-    : {};
+  const configs = only.some((c) => CONFIG_CASES.includes(c)) ? writeConfigs(ROOT, TMP) : {};
   for (const name of only) {
     switch (name) {
       case 'current-1m':

@@ -21,6 +21,34 @@ beforeAll(() => {
       `!#endif\n!#include inc-child.txt\n${trickyList(200, 4)}\r\n\r\n`,
   );
   writeFileSync(file('excl.txt'), '! exclusions\nex1\n\n/^@@/\n*.org^\n');
+  // IP rules in the shapes the IP variants of Validate rewrite or keep, and a line holding a line
+  // separator (a line terminator for `^` and `$` under the flag `m`).
+  writeFileSync(
+    file('ip.txt'),
+    [
+      '! IP rules',
+      '||10.0.0.1^',
+      '@@||10.0.0.2^$important',
+      '10.0.0.3',
+      '  10.0.0.4  ',
+      '10.0.0.5$important',
+      '|10.0.0.6^|',
+      '||10.1.2.',
+      '10.1.2.*',
+      '10.1.2.',
+      '||10.1.*',
+      '||010.0.0.1^',
+      '||256.0.0.1^',
+      '||10.0.0.1^$dnstype=A',
+      '! a comment above a dropped rule',
+      '10.0',
+      '||a.example^',
+      '||line\u2028sep.example^',
+      'ex\u2028||start.example^',
+      '@@||b.example^',
+      '0.0.0.0 c.example',
+    ].join('\n'),
+  );
   writeFileSync(file('incl.txt'), '# inclusions\n||\n/\\./\n');
   writeFileSync(file('empty.txt'), '');
   writeFileSync(
@@ -135,6 +163,10 @@ describe('exclusions and inclusions', () => {
     plain: ['ex2', 'ads'],
     wildcard: ['*.org^', '||*example*^$*', '@@*'],
     regex: ['/^\\|\\|[a-z]+\\.ex\\d/', '/DOMAIN=/'],
+    // Anchored at the line's start: joined, and tried there only (with look-aheads).
+    'anchored regex': ['/^@@/', '/(?!^(\\|\\||@@\\|\\|))^.+/', '/(^0|^1)\\./', '/^\\|\\|[^.]+\\^/'],
+    // With literals to look for first.
+    'keyed regex': ['/\\.(?:com|org)\\^/', '/(?<=\\.)EX[0-9]/', '/\\$(?!important)/', '/START\\.ex/'],
   };
 
   test.each(Object.entries(kinds))('%s exclusions, list and source level', async (_kind, patterns) => {
@@ -152,6 +184,47 @@ describe('exclusions and inclusions', () => {
       name: 'Gen',
       sources: [{ source: file('a.txt'), inclusions: patterns }, { source: file('b.txt') }],
       inclusions: [...patterns, '! Source'],
+    });
+  });
+
+  test('every kind together, in an order that mixes them, on a list with IP rules and line separators', async () => {
+    const patterns = ['/START\\.ex/', 'ads', '/^@@/', '*.org^', '/\\.(?:com|org)\\^/', '/(?!^(\\|\\||@@\\|\\|))^.+/'];
+    await same({
+      name: 'Gen',
+      sources: [
+        { source: file('ip.txt'), exclusions: patterns },
+        { source: file('a.txt'), inclusions: patterns },
+      ],
+      exclusions: patterns.slice(2),
+      transformations: ['Deduplicate'],
+    });
+  });
+
+  test('an inclusion of every line (`*`), and an exclusion of every line', async () => {
+    const out = await same({
+      name: 'Gen',
+      sources: [
+        { source: file('a.txt'), inclusions: ['*'] },
+        { source: file('ip.txt'), exclusions: ['**'] },
+      ],
+      inclusions: ['*', '/never/'],
+      transformations: ['RemoveComments'],
+    });
+    expect(out.length).toBeGreaterThan(100);
+  });
+
+  test.each(VALIDATORS.map((v) => [v]))('%s on IP rules, with exclusion files', async (validator) => {
+    await same({
+      name: 'Gen',
+      sources: [
+        {
+          source: file('ip.txt'),
+          transformations: ['RemoveModifiers', validator],
+          exclusions_sources: [file('excl.txt')],
+        },
+        { source: file('b.txt'), transformations: ['Compress', validator] },
+      ],
+      transformations: ['Deduplicate'],
     });
   });
 

@@ -20,8 +20,10 @@ export interface Engine<L> {
   synthetic(text: string[]): L;
   concat(parts: L[], tracked: boolean): L;
   count(list: L): number;
-  /** The text of line `i` (for filters and reports). */
+  /** The text of line `i` (for reports). */
   text(list: L, i: number): string;
+  /** `text` for a pass over every line of the list (the filters). */
+  reader(list: L): (i: number) => string;
   /** The provenance of line `i`, when the list carries it. */
   origin(list: L, i: number): number | undefined;
   /** The lines whose `keep` flag is 1; the list passed in is consumed. */
@@ -53,6 +55,7 @@ export const stringEngine: Engine<Lines> = {
   concat: concatLines,
   count: (list) => list.text.length,
   text: (list, i) => list.text[i],
+  reader: (list) => (i) => list.text[i],
   origin: (list, i) => list.from?.[i],
   keep: keepWhere,
   apply: (t, list, ctx) => t.apply(list, ctx),

@@ -1,12 +1,14 @@
 /**
- * The WebAssembly kernel (compress-kernel.wat) that Compress, Deduplicate and Validate run on
- * packed lists: its compiled module, its one memory, and copying lists in and results out.
+ * The WebAssembly kernel (wasm/*.wat, assembled at build time into wasm/kernel-binary.ts) that
+ * splitting, joining, Compress, Deduplicate and Validate run on packed lists: its compiled module,
+ * its one memory, and copying lists in and results out.
  */
-import { COMPRESS_KERNEL } from './compress-kernel.js';
+import { KERNEL_WASM } from './wasm/kernel-binary.js';
 import { ADDRESS_CODE, BYTE_CLASS } from '../rules/rule-text.js';
 import { DOMAIN_CHAR, HOST_CODE } from '../rules/rule-validity.js';
 import { packedLines, type PackedLines } from './packed.js';
 import { PSL_RULES } from '../rules/psl-data.js';
+import { TABLE_AT } from './kernel-constants.js';
 
 /** The kernel's exports. Offsets are byte offsets into its memory. */
 export interface Kernel {
@@ -42,7 +44,16 @@ export interface Kernel {
     filter: number,
     capacityLog2: number,
   ): void;
-  verdicts(inStart: number, inEnd: number, n: number, flags: number, psl: number, pslMask: number, mods: number): void;
+  verdicts(
+    inStart: number,
+    inEnd: number,
+    n: number,
+    flags: number,
+    psl: number,
+    pslMask: number,
+    mods: number,
+    allowIp: number,
+  ): void;
   pslBuild(text: number, textEnd: number, psl: number, pslMask: number, stack: number): void;
   join(inStart: number, inEnd: number, n: number, out: number): number;
   split(from: number, to: number, start: number, end: number): number;
@@ -61,14 +72,14 @@ export function kernelModule(): WebAssembly.Module | null {
   if (compiled === undefined) {
     compiled =
       typeof WebAssembly === 'object'
-        ? new WebAssembly.Module(Uint8Array.from(atob(COMPRESS_KERNEL), (c) => c.charCodeAt(0)))
+        ? new WebAssembly.Module(Uint8Array.from(atob(KERNEL_WASM), (c) => c.charCodeAt(0)))
         : null;
   }
   return compiled;
 }
 
-/** Where a kernel memory's free space starts: bytes 0-1023 hold the byte classes it reads. */
-export const KERNEL_BASE = 1024;
+/** Where a kernel memory's free space starts: after the byte tables it reads (TABLE_AT). */
+export const KERNEL_BASE = TABLE_AT.DOMAIN_CHAR_AT + 256;
 
 /**
  * The most bytes of kernel memory a thread keeps between steps. A memory never shrinks, so a
@@ -91,10 +102,10 @@ function instance(size: number): KernelMemory | null {
   }
   const kernel = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Kernel;
   const bytes = new Uint8Array(memory.buffer);
-  bytes.set(BYTE_CLASS, 0);
-  bytes.set(ADDRESS_CODE, 256);
-  bytes.set(HOST_CODE, 512);
-  bytes.set(DOMAIN_CHAR, 768);
+  bytes.set(BYTE_CLASS, TABLE_AT.BYTE_CLASS_AT);
+  bytes.set(ADDRESS_CODE, TABLE_AT.ADDRESS_CODE_AT);
+  bytes.set(HOST_CODE, TABLE_AT.HOST_CODE_AT);
+  bytes.set(DOMAIN_CHAR, TABLE_AT.DOMAIN_CHAR_AT);
   return { kernel, memory };
 }
 

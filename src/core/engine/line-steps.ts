@@ -65,7 +65,7 @@ export function insertFinalNewLinePacked(lines: PackedLines): PackedLines {
  * decoded and given to `rewrite`; the lines it changes are appended (`concatPacked`) and take the
  * appended ranges, every other keeps its bytes.
  */
-function rewriteSome(
+export function rewriteSome(
   lines: PackedLines,
   mayChange: (b: Uint8Array, s: number, e: number) => boolean,
   rewrite: (line: string) => string,

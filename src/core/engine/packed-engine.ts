@@ -9,6 +9,7 @@ import type { Transformation, TransformationName, TransformContext } from '../tr
 import { compressPacked } from './compress.js';
 import { deduplicatePacked } from './deduplicate.js';
 import { validatePacked } from './validate.js';
+import { VALIDATOR_OPTIONS } from '../rules/validator-verdicts.js';
 import {
   convertToAsciiPacked,
   insertFinalNewLinePacked,
@@ -26,6 +27,7 @@ import {
   countPackedRules,
   isPacked,
   keepWherePacked,
+  lineReader,
   lineText,
   type ListData,
   packStrings,
@@ -38,8 +40,7 @@ import {
  * line, and the same removed lines reported to `ctx`, with the same reasons, in the same order.
  * A form consumes the list it is given: it may overwrite its arrays (filtering moves kept lines
  * up in place) and write after its `used` bytes. Null from a kernel form (Compress, Deduplicate)
- * means the kernel has no room for the list, which it has left as it was. The validators that
- * rewrite IP rules first have none.
+ * means the kernel has no room for the list, which it has left as it was.
  */
 export const PACKED_FORMS: Partial<
   Record<TransformationName, (list: PackedLines, ctx: TransformContext) => PackedLines | null>
@@ -52,8 +53,10 @@ export const PACKED_FORMS: Partial<
   RemoveModifiers: removeModifiersPacked,
   Compress: compressPacked,
   Deduplicate: deduplicatePacked,
-  Validate: validatePacked({ allowIp: false, allowPublicSuffix: false }),
-  ValidateAllowPublicSuffix: validatePacked({ allowIp: false, allowPublicSuffix: true }),
+  Validate: validatePacked(VALIDATOR_OPTIONS.Validate),
+  ValidateAllowIp: validatePacked(VALIDATOR_OPTIONS.ValidateAllowIp),
+  ValidateAllowPublicSuffix: validatePacked(VALIDATOR_OPTIONS.ValidateAllowPublicSuffix),
+  ValidateAllowIpAndPublicSuffix: validatePacked(VALIDATOR_OPTIONS.ValidateAllowIpAndPublicSuffix),
 };
 
 const packedForm = (t: Transformation) => PACKED_FORMS[t.name];
@@ -69,6 +72,7 @@ export const packedEngine: Engine<ListData> = {
     parts.every(isPacked) ? concatPacked(parts as PackedLines[]) : stringEngine.concat(parts.map(asLines), tracked),
   count: (list) => (isPacked(list) ? list.start.length : list.text.length),
   text: (list, i) => (isPacked(list) ? lineText(list, i) : list.text[i]),
+  reader: (list) => (isPacked(list) ? lineReader(list) : stringEngine.reader(list)),
   origin: (list, i) => list.from?.[i],
   keep: (list, keep) => (isPacked(list) ? keepWherePacked(list, keep) : stringEngine.keep(list, keep)),
   apply(t, list, ctx) {

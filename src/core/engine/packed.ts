@@ -65,6 +65,44 @@ export function lineText(list: PackedLines, i: number): string {
   return decodeRange(list.bytes, list.start[i], list.end[i]);
 }
 
+/** Bytes per block of `lineReader`'s table (a power of two). */
+const BLOCK_BITS = 12;
+
+/**
+ * `lineText` for a pass over every line (the exclusion and inclusion filters): each run of blocks
+ * of ASCII bytes decoded once, when a line in it is first read, and its lines read as slices of
+ * that text; a line with a block of other bytes decoded alone. Decoding a line at a time costs more
+ * than finding the ASCII blocks, and ASCII decodes to one-byte strings.
+ */
+export function lineReader(list: PackedLines): (i: number) => string {
+  const { bytes, used, start, end } = list;
+  const blocks = (used >>> BLOCK_BITS) + 1;
+  // Per block: the first block of its run of ASCII blocks, or -1 when it holds other bytes.
+  const run = new Int32Array(blocks);
+  for (let b = 0; b < blocks; b += 1) {
+    let high = 0;
+    for (let j = b << BLOCK_BITS, stop = Math.min(used, (b + 1) << BLOCK_BITS); j < stop; j += 1) high |= bytes[j];
+    run[b] = high >= 128 ? -1 : b > 0 && run[b - 1] >= 0 ? run[b - 1] : b;
+  }
+  const texts = new Map<number, string>();
+  return (i) => {
+    const s = start[i];
+    const e = end[i];
+    if (s === e) return '';
+    const first = run[s >>> BLOCK_BITS];
+    if (first < 0 || run[(e - 1) >>> BLOCK_BITS] !== first) return lineText(list, i);
+    const from = first << BLOCK_BITS;
+    let text = texts.get(first);
+    if (text === undefined) {
+      let to = first;
+      while (to < blocks && run[to] === first) to += 1;
+      text = decodeRange(bytes, from, Math.min(used, to << BLOCK_BITS));
+      texts.set(first, text);
+    }
+    return text.slice(s - from, e - from);
+  };
+}
+
 /**
  * Packs list text split exactly as `splitText` splits it: the whole text trimmed, then split on
  * runs of CR/LF (`splitInKernel`). Returns null for text that is not well-formed UTF-16 (a lone

@@ -130,8 +130,11 @@ function filterStep(run: Run, scope: Scope, lines: List, set: PatternSet, exclud
   const { engine } = run;
   return step(run, scope, exclude ? 'Exclusions' : 'Inclusions', lines, (ctx) => {
     const keep = new Uint8Array(engine.count(lines));
+    // A first pattern of `*` only: every line is included, unread (an exclusion reports each).
+    if (set.everyLine !== null && !exclude) return engine.keep(lines, keep.fill(1));
+    const text = engine.reader(lines);
     for (let i = 0; i < keep.length; i += 1) {
-      const line = engine.text(lines, i);
+      const line = text(i);
       const hit = set.match(line);
       if ((hit !== null) !== exclude) keep[i] = 1;
       else if (ctx.reporting && exclude)

@@ -1,4 +1,6 @@
 import { PatternError } from '../errors/index.js';
+import { canonicalUnit, NONE, SubstringAutomaton } from './substring-automaton.js';
+import { regexShape } from './regex-shape.js';
 
 /** One exclusion/inclusion pattern: `/regex/`, a `*` wildcard, or a plain substring. */
 export interface LinePattern {
@@ -9,22 +11,17 @@ export interface LinePattern {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range
 const ASCII = /^[\x00-\x7f]*$/;
 
-/**
- * `text` as a case-insensitive JavaScript regular expression without the `u` flag sees it
- * (ECMAScript Canonicalize): each code unit in upper case when that is one code unit, except
- * that nothing outside ASCII becomes ASCII (so `ſ` is not `s`, nor `ı` `i`).
- */
+/** `text` as a case-insensitive regular expression without the `u` flag sees it: `canonicalUnit` of each unit. */
 export function canonicalCase(text: string): string {
   if (ASCII.test(text)) return text.toUpperCase();
-  return text.replace(/[\s\S]/g, (unit) => {
-    const upper = unit.toUpperCase();
-    return upper.length !== 1 || (unit.charCodeAt(0) >= 128 && upper.charCodeAt(0) < 128) ? unit : upper;
-  });
+  return text.replace(/[\s\S]/g, (unit) => String.fromCharCode(canonicalUnit(unit.charCodeAt(0))));
 }
+
+const isRegexText = (text: string) => text.startsWith('/') && text.endsWith('/') && text.length > 2;
 
 /** Compiles one pattern with the reference's rules (regex and wildcard are case-insensitive). */
 export function compilePattern(text: string): LinePattern {
-  if (text.startsWith('/') && text.endsWith('/') && text.length > 2) {
+  if (isRegexText(text)) {
     let re: RegExp;
     try {
       re = new RegExp(text.substring(1, text.length - 1), 'mi');
@@ -56,172 +53,214 @@ export function compilePattern(text: string): LinePattern {
   return { text, test: (line) => test(canonicalCase(line)) };
 }
 
-/** No pattern: larger than any index. */
-const NONE = 0x7fffffff;
-
 /**
- * Aho–Corasick over UTF-16 code units: one left-to-right scan of a line finds every pattern in
- * it, however many there are. `first(line)` is the smallest index (into the texts given) of a
- * pattern the line contains, or NONE. A hundred thousand patterns make millions of states, so
- * the trie lives in typed arrays (an object per state would not fit), sized once: it has at most
- * one state per code unit of the texts, and as a state has one parent, it also names the edge
- * into it. A state's children are a list: its first child, then each child's next sibling.
+ * A regex's source as one alternative of a joined regex, or null when joining could change what
+ * it matches.
  */
-class SubstringAutomaton {
-  /** Per state, 0 for none (the root is nobody's child). */
-  private child: Int32Array;
-  private sibling: Int32Array;
-  /** Per state: the code unit on the edge into it. */
-  private code: Uint16Array;
-  private readonly fail: Int32Array;
-  /** Per state: the smallest index among the patterns ending there, itself or through `fail`. */
-  private best: Int32Array;
-  /** The root's moves on ASCII as a table: most code units of a line are read at the root. */
-  private readonly root = new Int32Array(128);
-
-  constructor(texts: readonly (string | null)[]) {
-    const size = texts.reduce((n, text) => n + (text?.length ?? 0), 1);
-    this.child = new Int32Array(size);
-    this.sibling = new Int32Array(size);
-    this.code = new Uint16Array(size);
-    this.best = new Int32Array(size).fill(NONE);
-    let states = 1;
-    texts.forEach((text, index) => {
-      if (text === null) return;
-      let state = 0;
-      for (let i = 0; i < text.length; i += 1) {
-        const code = text.charCodeAt(i);
-        let to = this.move(state, code);
-        if (to === 0) {
-          to = states++;
-          this.code[to] = code;
-          this.sibling[to] = this.child[state];
-          this.child[state] = to;
-        }
-        state = to;
-      }
-      this.best[state] = Math.min(this.best[state], index);
-    });
-    // The texts' length only bounds the states: the arrays keep the part in use.
-    this.child = this.child.slice(0, states);
-    this.sibling = this.sibling.slice(0, states);
-    this.code = this.code.slice(0, states);
-    this.best = this.best.slice(0, states);
-    this.fail = new Int32Array(states);
-    // Breadth first, so a state's fail target (a shorter string) is finished before the state.
-    const queue = new Int32Array(states);
-    let queued = 0;
-    for (let s = this.child[0]; s !== 0; s = this.sibling[s]) {
-      queue[queued++] = s;
-      if (this.code[s] < 128) this.root[this.code[s]] = s;
-    }
-    for (let q = 0; q < queued; q += 1) {
-      const state = queue[q];
-      for (let s = this.child[state]; s !== 0; s = this.sibling[s]) {
-        this.fail[s] = this.step(this.fail[state], this.code[s]);
-        this.best[s] = Math.min(this.best[s], this.best[this.fail[s]]);
-        queue[queued++] = s;
-      }
-    }
-  }
-
-  /** Where `state` moves on `code`, or 0. */
-  private move(state: number, code: number): number {
-    for (let s = this.child[state]; s !== 0; s = this.sibling[s]) if (this.code[s] === code) return s;
-    return 0;
-  }
-
-  private step(state: number, code: number): number {
-    for (let s = state; ; s = this.fail[s]) {
-      const to = this.move(s, code);
-      if (to !== 0 || s === 0) return to;
-    }
-  }
-
-  first(line: string): number {
-    let state = 0;
-    let first = NONE;
-    for (let i = 0; i < line.length; i += 1) {
-      const code = line.charCodeAt(i);
-      state = state === 0 && code < 128 ? this.root[code] : this.step(state, code);
-      if (this.best[state] < first) first = this.best[state];
-    }
-    return first;
-  }
-}
-
-/** A regex's source, or a wildcard's longest literal part, as one alternative of a set's prefilter. */
-function prefilterSource(text: string, isRegex: boolean): string | null {
+function joinable(text: string): string | null {
   // Case-insensitive alternatives with characters outside ASCII (`ſ`, the Kelvin sign, ...) can
   // make V8's joined regex miss what each matches alone (`/ſ|S|S/i` fails on `s` in Node 20):
   // such a pattern, or one that may name such a character by an escape, is tried alone.
   if (!ASCII.test(text) || /\\[uxpPc0-9]/.test(text)) return null;
   // Backreferences and named groups change meaning when group numbers shift or names meet.
-  if (isRegex) return /\(\?<[^=!]/.test(text) ? null : text.slice(1, -1);
-  const longest = text.split(/\*+/).reduce((a, b) => (b.length > a.length ? b : a));
-  return longest.length > 0 ? longest.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&') : null;
+  return /\(\?<[^=!]/.test(text) ? null : text.slice(1, -1);
 }
 
 /**
- * Characters of source per prefilter regex: V8 compiles a long regular expression in more than
+ * Characters of source per joined regex: V8 compiles a long regular expression in more than
  * linear time and refuses one past a size, so the sources are joined in slices of this length
  * and a longer pattern is tried alone.
  */
-const PREFILTER_CHARS = 4_000;
+const JOINED_CHARS = 4_000;
+
+/** The shortest literal that keys an anchored regex (`||` is in most lines). */
+const KEY_ANCHORED = 3;
+
+/** A joined regex, or a pattern tried alone (at the line's start only when `sticky` is set). */
+interface Tried {
+  index: number;
+  pattern: LinePattern;
+  sticky: RegExp | null;
+}
+
+/**
+ * Anchored regexes joined as `(a)|(b)|…` with the sticky flag: tried at 0 only, an alternation
+ * takes its first alternative that matches there, which is the first of them that matches the
+ * line; the group around each alternative says which one.
+ */
+interface Joined {
+  re: RegExp;
+  /** Per alternative: the number of its group, and the index of its pattern. */
+  groups: number[];
+  indices: number[];
+}
+
+/** Found keys a line may hold before the set tries every keyed pattern instead. */
+const MOST_FOUND = 256;
+
+/** A pattern tried on a line: at the start only when anchored. */
+function test({ pattern, sticky }: Tried, line: string): boolean {
+  if (sticky === null) return pattern.test(line);
+  sticky.lastIndex = 0;
+  return sticky.test(line);
+}
+
+/** The index of the first pattern of a joined regex that matches the line, or NONE. */
+function firstJoined({ re, groups, indices }: Joined, line: string): number {
+  re.lastIndex = 0;
+  if (groups.length === 1) return re.test(line) ? indices[0] : NONE;
+  const m = re.exec(line);
+  if (m === null) return NONE;
+  for (let a = 0; a < groups.length; a += 1) if (m[groups[a]] !== undefined) return indices[a];
+  return NONE;
+}
+
+/** Lines with one of these are matched pattern by pattern: `^` and `$` (flag `m`) see lines in them. */
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
+const TERMINATORS = ['\n', '\r', '\u2028', '\u2029'];
 
 /**
  * A compiled set of patterns that names, for a line, the first pattern in the given order that
- * matches it. Plain substrings share one automaton; regexes and the wildcards' longest literal
- * parts are joined into prefilter regexes (whose `i` sees case as the wildcards do), and each of
- * those patterns is tried alone only on the lines that its prefilter lets through.
+ * matches it, trying each kind of pattern the way that measured fastest. Plain substrings share
+ * one automaton. Wildcards' longest literal parts and the literals a regex must contain
+ * (regex-shape.ts) are keys of a second automaton that reads lines in canonical case, and each of
+ * those patterns is tried only on the lines that hold one of its keys. Regexes anchored at the
+ * line's start are tried there only, joined (at one place an alternation costs little; unanchored,
+ * it is tried at every place of every line, slower than its regexes one by one). The other
+ * regexes are tried one by one.
  */
 export class PatternSet {
   readonly size: number;
+  /** The pattern every line matches first (a first pattern of `*` only), or null. */
+  readonly everyLine: string | null;
   private readonly texts: string[];
   private readonly plain: SubstringAutomaton;
-  /** The regexes and wildcards, in order, each with the prefilter it can match only behind, or -1. */
-  private readonly special: { index: number; filter: number; pattern: LinePattern }[] = [];
-  private readonly prefilters: RegExp[];
+  /** The index of the first plain pattern, and of the first other one (NONE for none). */
+  private readonly plainFirst: number;
+  private readonly specialFirst: number;
+  private readonly keys: SubstringAutomaton;
+  /** The patterns tried on the lines holding one of their keys, in order; per key, theirs. */
+  private readonly keyed: Tried[] = [];
+  private readonly owners: number[][] = [];
+  private readonly joined: Joined[] = [];
+  /** Per pattern: compilePattern's, for a regex or wildcard (`matchEach`). */
+  private readonly special: (LinePattern | undefined)[] = [];
+  /** The patterns tried on every line, in order. */
+  private readonly alone: Tried[] = [];
+  /** The first `*` wildcard, or NONE. */
+  private all = NONE;
+  /** Whether a regex is tried at the line's start only. */
+  private readonly sticky: boolean;
+  private readonly found = new Int32Array(MOST_FOUND);
 
   constructor(texts: readonly string[]) {
     this.texts = [...new Set(texts)].filter((t) => t.length > 0);
     this.size = this.texts.length;
-    // Each alternative in its own group, so none can reach into the next.
-    const prefilters: string[] = [];
-    const plain = this.texts.map((text, index) => {
-      const isRegex = text.startsWith('/') && text.endsWith('/') && text.length > 2;
-      if (!isRegex && !text.includes('*')) return text;
-      const source = prefilterSource(text, isRegex);
-      let filter = -1;
-      if (source !== null && source.length <= PREFILTER_CHARS) {
-        const last = prefilters.length - 1;
-        if (last >= 0 && prefilters[last].length + source.length <= PREFILTER_CHARS)
-          prefilters[last] += `|(?:${source})`;
-        else prefilters.push(`(?:${source})`);
-        filter = prefilters.length - 1;
+    this.everyLine = this.texts.length > 0 && /^\*+$/.test(this.texts[0]) ? this.texts[0] : null;
+    const keys = new Map<string, number>();
+    const keyed = (tried: Tried, literals: string[]) => {
+      for (const key of literals) {
+        if (!keys.has(key)) {
+          keys.set(key, keys.size);
+          this.owners.push([]);
+        }
+        this.owners[keys.get(key)!].push(this.keyed.length);
       }
-      this.special.push({ index, filter, pattern: compilePattern(text) });
+      this.keyed.push(tried);
+    };
+    const joined: { source: string; groups: number[]; indices: number[]; next: number }[] = [];
+    let sticky = false;
+    const plain = this.texts.map((text, index) => {
+      const isRegex = isRegexText(text);
+      if (!isRegex && !text.includes('*')) return text;
+      const tried: Tried = { index, pattern: compilePattern(text), sticky: null };
+      this.special[index] = tried.pattern;
+      if (!isRegex) {
+        const longest = text.split(/\*+/).reduce((a, b) => (b.length > a.length ? b : a));
+        if (longest.length > 0) keyed(tried, [canonicalCase(longest)]);
+        else this.all = Math.min(this.all, index);
+        return null;
+      }
+      const shape = regexShape(text.slice(1, -1));
+      if (shape.anchored) tried.sticky = new RegExp(text.slice(1, -1), 'miy');
+      sticky ||= shape.anchored;
+      const shortest = Math.min(...(shape.literals ?? ['']).map((l) => l.length));
+      const source = shape.anchored ? joinable(text) : null;
+      if (shape.literals !== null && (!shape.anchored || shortest >= KEY_ANCHORED)) {
+        keyed(tried, shape.literals);
+      } else if (source !== null && source.length <= JOINED_CHARS) {
+        let last = joined[joined.length - 1];
+        if (last === undefined || last.source.length + source.length > JOINED_CHARS) {
+          last = { source: '', groups: [], indices: [], next: 1 };
+          joined.push(last);
+        }
+        last.source += `${last.source === '' ? '' : '|'}(${source})`;
+        last.groups.push(last.next);
+        last.indices.push(index);
+        last.next += 1 + shape.groups;
+      } else {
+        this.alone.push(tried);
+      }
       return null;
     });
-    this.plain = new SubstringAutomaton(plain);
-    this.prefilters = prefilters.map((source) => new RegExp(source, 'mi'));
+    this.sticky = sticky;
+    const plainFirst = plain.findIndex((t) => t !== null);
+    const specialFirst = plain.findIndex((t) => t === null);
+    this.plainFirst = plainFirst < 0 ? NONE : plainFirst;
+    this.specialFirst = specialFirst < 0 ? NONE : specialFirst;
+    this.plain = new SubstringAutomaton(plain, false, sticky ? TERMINATORS : []);
+    this.keys = new SubstringAutomaton([...keys.keys()], true);
+    this.joined = joined.map(({ source, groups, indices }) => ({ re: new RegExp(source, 'miy'), groups, indices }));
   }
 
   /** The first pattern (in the order given) that matches the line, or null. */
   match(line: string): string | null {
-    const first = this.plain.first(line);
-    let tested = -1;
-    let passes = true;
-    for (const { index, filter, pattern } of this.special) {
-      if (index > first) break;
-      // Filters come in order, so each is tested at most once per line.
-      if (filter >= 0 && filter !== tested) {
-        tested = filter;
-        passes = this.prefilters[filter].test(line);
-      }
-      if ((filter < 0 || passes) && pattern.test(line)) return pattern.text;
+    // The plain automaton finds line terminators too (as -1): it reads the line first when a plain
+    // pattern comes first, else a regex looks for them and the automaton reads only the lines no
+    // earlier pattern matches.
+    const scanned = this.plainFirst < this.specialFirst;
+    const first = scanned ? this.plain.first(line) : NONE;
+    if (this.sticky && (first < 0 || (!scanned && LINE_TERMINATOR.test(line)))) return this.matchEach(line);
+    // The smallest index of a pattern known to match; each kind lowers it with the first of its
+    // own patterns that matches, trying only those before it.
+    let best = Math.min(this.all, first);
+    for (const joined of this.joined) if (joined.indices[0] < best) best = Math.min(best, firstJoined(joined, line));
+    if (this.keyed.length > 0 && this.keyed[0].index < best) best = this.firstKeyed(line, best);
+    for (const tried of this.alone) {
+      if (tried.index >= best) break;
+      if (test(tried, line)) best = tried.index;
     }
-    // Not `texts[first] ?? null`: reading past the end deoptimizes `match` on every miss.
-    return first < this.texts.length ? this.texts[first] : null;
+    if (!scanned && this.plainFirst < best) best = Math.min(best, this.plain.first(line));
+    // Not `texts[best] ?? null`: reading past the end deoptimizes `match` on every miss.
+    return best < this.texts.length ? this.texts[best] : null;
+  }
+
+  /** The first keyed pattern before `best` that matches the line (its keys found first), or `best`. */
+  private firstKeyed(line: string, best: number): number {
+    const { found, keyed, owners } = this;
+    const n = this.keys.collect(line, found);
+    if (n === 0) return best;
+    // Positions in `keyed` are in pattern order: the smallest that matches is the first. A line
+    // holds few keys, so each next one is looked for among them rather than sorted.
+    for (let last = -1; ; ) {
+      let next = NONE;
+      if (n < 0) next = last + 1 < keyed.length ? last + 1 : NONE;
+      for (let f = 0; f < n; f += 1) {
+        const mine = owners[found[f]];
+        for (let j = 0; j < mine.length; j += 1) if (mine[j] > last && mine[j] < next) next = mine[j];
+      }
+      if (next === NONE || keyed[next].index >= best) return best;
+      if (test(keyed[next], line)) return keyed[next].index;
+      last = next;
+    }
+  }
+
+  /** `match` trying each pattern alone, for lines with a line terminator. */
+  private matchEach(line: string): string | null {
+    for (const [index, text] of this.texts.entries()) {
+      const pattern = this.special[index];
+      if (pattern === undefined ? line.includes(text) : pattern.test(line)) return text;
+    }
+    return null;
   }
 }

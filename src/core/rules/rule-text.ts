@@ -4,8 +4,10 @@
  * based: the reference decides by these tests, and identical output depends on them.
  */
 
-const DOMAIN_LABEL = '[0-9A-Za-z](?:(?:[0-9A-Za-z]|-){0,61}[0-9A-Za-z])?';
-const DOMAIN_RE = new RegExp(`^(?=.{1,255}$)${DOMAIN_LABEL}(?:\\.${DOMAIN_LABEL})*\\.?$`);
+/** Longest label, bare domain (`isJustDomain`) and clean name (`cleanHostname`); the kernel reads them too. */
+export const NAME_LIMITS = { LABEL_MAX: 63, JUST_DOMAIN_MAX: 255, CLEAN_NAME_MAX: 253 } as const;
+const DOMAIN_LABEL = `[0-9A-Za-z](?:(?:[0-9A-Za-z]|-){0,${NAME_LIMITS.LABEL_MAX - 2}}[0-9A-Za-z])?`;
+const DOMAIN_RE = new RegExp(`^(?=.{1,${NAME_LIMITS.JUST_DOMAIN_MAX}}$)${DOMAIN_LABEL}(?:\\.${DOMAIN_LABEL})*\\.?$`);
 /** The characters of a hosts line's address. */
 const ADDRESS_CHAR = '[a-f0-9.:\\][]';
 const ETC_HOSTS_RE = new RegExp(`^(${ADDRESS_CHAR}+)(%[a-z0-9]+)?\\s+([^#]+)(#.*)?$`);
@@ -24,22 +26,26 @@ export function isAllowRule(line: string): boolean {
   return line.startsWith('@@');
 }
 
-/*
- * What a byte is to the WebAssembly kernel's shape checks, in one table. The classes are
- * ordered so that tests read as ranges: `>= LOWER` is `[a-zA-Z0-9]`, `HYPHEN..LOWER` is `[a-z0-9-.]`.
+/**
+ * What a byte is to the WebAssembly kernel's shape checks, in one table (the kernel reads these
+ * numbers too: engine/kernel-constants.ts). The classes are ordered so that tests read as ranges:
+ * `>= LOWER` is `[a-zA-Z0-9]`, `HYPHEN..LOWER` is `[a-z0-9-.]`, `<= NAME_STOP` ends a name.
  */
-/** What JavaScript's `\s` matches (the non-ASCII ones are NAME_STOP). */
-const SPACE = 0;
-/** `#` or a non-ASCII byte: with SPACE, ends a simple hosts line's name. */
-const NAME_STOP = 1;
-/** Any other byte that is none of the below. */
-const OTHER = 2;
-const HYPHEN = 3;
-const DOT = 4;
-/** `[a-z0-9]`. */
-const LOWER = 5;
-/** `[A-Z]`. */
-const UPPER = 6;
+export const BYTE_CLASSES = {
+  /** What JavaScript's `\s` matches (the non-ASCII ones are NAME_STOP). */
+  SPACE: 0,
+  /** `#` or a non-ASCII byte: with SPACE, ends a simple hosts line's name. */
+  NAME_STOP: 1,
+  /** Any other byte that is none of the below. */
+  OTHER: 2,
+  HYPHEN: 3,
+  DOT: 4,
+  /** `[a-z0-9]`. */
+  LOWER: 5,
+  /** `[A-Z]`. */
+  UPPER: 6,
+} as const;
+const { SPACE, NAME_STOP, OTHER, HYPHEN, DOT, LOWER, UPPER } = BYTE_CLASSES;
 const ADDRESS_CHAR_RE = new RegExp(`^${ADDRESS_CHAR}$`);
 /** ADDRESS_CHAR as a byte table (`isEtcHostsRule`'s gate, the kernel). */
 export const ADDRESS_CODE = new Uint8Array(256).map((_, c) => (ADDRESS_CHAR_RE.test(String.fromCharCode(c)) ? 1 : 0));

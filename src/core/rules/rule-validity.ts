@@ -1,6 +1,6 @@
 import { getPublicSuffix, parse as parseDomain } from 'tldts';
 import { classifyIpPattern, mayBeIpPattern } from './ip-pattern.js';
-import { etcHostsHostnames, isComment, isEtcHostsRule, parseAdblockRule } from './rule-text.js';
+import { etcHostsHostnames, isComment, isEtcHostsRule, NAME_LIMITS, parseAdblockRule } from './rule-text.js';
 
 export interface ValidityOptions {
   allowIp: boolean;
@@ -18,7 +18,8 @@ export const SUPPORTED_MODIFIERS: ReadonlySet<string> = new Set([
   'ctag',
   ...LIMIT_MODIFIERS,
 ]);
-const MIN_PATTERN_LENGTH = 5;
+/** A shorter pattern is too short, unless it names a domain exactly (the kernel reads it too). */
+export const MIN_PATTERN_LENGTH = 5;
 const ALNUM_RE = /[a-zA-Z0-9]/;
 const DOMAIN_CHARS_RE = /^[a-zA-Z0-9-.*|^]+$/;
 const EXACT_LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?';
@@ -132,9 +133,9 @@ function adblockRuleProblem(ruleText: string, opts: ValidityOptions): string | n
   return null;
 }
 
-const LETTER = 1;
-const DOT = 2;
-const INVALID = 4;
+/** `cleanHostname`'s classes of bytes, bits the kernel ORs together (engine/kernel-constants.ts). */
+export const HOST_CLASSES = { LETTER: 1, DOT: 2, INVALID: 4 } as const;
+const { LETTER, DOT, INVALID } = HOST_CLASSES;
 /** `cleanHostname`'s classes of bytes (the kernel reads them too): `[a-z]`, a dot, `[0-9-]` (0), anything else. */
 export const HOST_CODE = new Uint8Array(256).map((_, c) =>
   c >= 97 && c <= 122 ? LETTER : c === 46 ? DOT : (c >= 48 && c <= 57) || c === 45 ? 0 : INVALID,
@@ -148,14 +149,15 @@ export const HOST_CODE = new Uint8Array(256).map((_, c) =>
  */
 export function cleanHostname(host: string): boolean {
   const n = host.length;
-  if (n === 0 || n > 253) return false;
+  if (n === 0 || n > NAME_LIMITS.CLEAN_NAME_MAX) return false;
   let letter = false;
   let start = 0;
   for (let i = 0; i <= n; i += 1) {
     const code = i < n ? (HOST_CODE[host.charCodeAt(i)] ?? INVALID) : DOT;
     if (code === DOT) {
       const len = i - start;
-      if (len === 0 || len > 63 || host.charCodeAt(start) === 45 || host.charCodeAt(i - 1) === 45) return false;
+      if (len === 0 || len > NAME_LIMITS.LABEL_MAX || host.charCodeAt(start) === 45 || host.charCodeAt(i - 1) === 45)
+        return false;
       start = i + 1;
     } else if (code === LETTER) {
       letter = true;

@@ -4,11 +4,12 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
-import { COMPRESS_KERNEL } from '../../../src/core/engine/compress-kernel.js';
+import { KERNEL_WASM } from '../../../src/core/engine/wasm/kernel-binary.js';
 import { compressPacked } from '../../../src/core/engine/compress.js';
 import { deduplicatePacked } from '../../../src/core/engine/deduplicate.js';
 import { kernelVerdicts } from '../../../src/core/engine/validate.js';
 import { cleanHostname, fullRuleProblem } from '../../../src/core/rules/rule-validity.js';
+import { normalizeIpRule } from '../../../src/core/rules/ip-normalize.js';
 import { rules as tldtsRules } from 'tldts/dist/es6/src/data/trie.js';
 import {
   joinInKernel,
@@ -68,9 +69,9 @@ describe("Compress's WebAssembly kernel", () => {
     expect(kernelMemory(2 ** 31 + 1)).toBeNull();
   });
 
-  test('is compress-kernel.wat, assembled (run scripts/wasm-kernel.js after editing it)', async () => {
+  test('is its .wat files assembled with the constants as the TypeScript defines them (npm run build)', async () => {
     const assembled: Buffer = await assembleKernel();
-    expect(assembled.toString('base64')).toBe(COMPRESS_KERNEL);
+    expect(assembled.toString('base64')).toBe(KERNEL_WASM);
   });
 
   test('decides the tricky lines as the TypeScript does, each alone and all together', () => {
@@ -362,7 +363,6 @@ describe("Compress's WebAssembly kernel", () => {
 
   describe("Validate's verdicts from the kernel", () => {
     /** The validators that ask the kernel: those without allowIp. */
-    const OPTION_SETS = [false, true].map((allowPublicSuffix) => ({ allowIp: false, allowPublicSuffix }));
     const names = [
       'a.com',
       'b.example.org',
@@ -542,19 +542,25 @@ describe("Compress's WebAssembly kernel", () => {
       4: /^unsupported modifier \$/,
     };
 
-    /** Checks each verdict on the list against fullRuleProblem; returns how many of each were given. */
+    /**
+     * Checks each verdict on the list against fullRuleProblem, without allowIp and with it (on the
+     * lines as the IP variants rewrite them); returns how many of each were given without.
+     */
     const check = (list: PackedLines, given = [0, 0, 0, 0, 0]) => {
       // Before the verdicts: unpacking joins in the kernel memory the verdicts are a view of.
       const texts = unpackLines(list).text;
-      const verdicts = kernelVerdicts(list)!;
-      for (let i = 0; i < texts.length; i += 1) {
-        const line = texts[i];
-        given[verdicts[i]] += 1;
-        if (verdicts[i] === 0) continue;
-        for (const opts of OPTION_SETS) {
-          const problem = fullRuleProblem(line, opts);
-          if (verdicts[i] === 1) expect(problem, line).toBeNull();
-          else expect(problem, `${line}: ${verdicts[i]}`).toMatch(REASONS[verdicts[i]]);
+      for (const allowIp of [false, true]) {
+        const lines = allowIp ? texts.map((t) => normalizeIpRule(t) ?? t) : texts;
+        const verdicts = [...kernelVerdicts(allowIp ? packStrings(lines) : list, allowIp)!];
+        for (let i = 0; i < lines.length; i += 1) {
+          const line = lines[i];
+          if (!allowIp) given[verdicts[i]] += 1;
+          if (verdicts[i] === 0) continue;
+          for (const allowPublicSuffix of [false, true]) {
+            const problem = fullRuleProblem(line, { allowIp, allowPublicSuffix });
+            if (verdicts[i] === 1) expect(problem, `${line} (allowIp: ${allowIp})`).toBeNull();
+            else expect(problem, `${line}: ${verdicts[i]} (allowIp: ${allowIp})`).toMatch(REASONS[verdicts[i]]);
+          }
         }
       }
       return given;
@@ -592,6 +598,9 @@ describe("Compress's WebAssembly kernel", () => {
       for (const verdict of [0, 1, 2, 3, 4]) expect(given[verdict], `verdict ${verdict}`).toBeGreaterThan(20);
       const decided = kernelVerdicts(packText(DECIDED.map(([line]) => line).join('\n'))!)!;
       expect([...decided]).toEqual(DECIDED.map(([, verdict]) => verdict));
+      // With allowIp, a plain IPv4 address is kept; every other verdict stays.
+      const allowIp = kernelVerdicts(packText(DECIDED.map(([line]) => line).join('\n'))!, true)!;
+      expect([...allowIp]).toEqual(DECIDED.map(([, verdict]) => (verdict === 2 ? 1 : verdict)));
     });
 
     test('keep and drop only as fullRuleProblem does, on generated lines', () => {

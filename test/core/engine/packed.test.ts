@@ -6,6 +6,8 @@ import fc from 'fast-check';
 import {
   concatPacked,
   keepWherePacked,
+  lineReader,
+  lineText,
   packBytes,
   packedLines,
   packStrings,
@@ -17,6 +19,8 @@ import { splitText } from '../../../src/core/load/split.js';
 import { plainHostRuleHostname } from '../../../src/core/rules/rule-text.js';
 import { TRANSFORMATIONS } from '../../../src/core/transforms/registry.js';
 import { joinInKernel } from '../../../src/core/engine/kernel.js';
+import { mayBeIpRule } from '../../../src/core/engine/validate.js';
+import { normalizeIpRule } from '../../../src/core/rules/ip-normalize.js';
 import type { Lines } from '../../../src/core/transforms/lines.js';
 import { ALL_TRICKY, trickyList } from '../../support/tricky-lines.js';
 
@@ -239,6 +243,25 @@ describe('packing', () => {
     expect(packText('||a.example^\n\ud800x')).toBeNull();
   });
 
+  test('a pass over every line reads each as it decodes alone, ASCII or not, in any order of ranges', () => {
+    const unit = fc.constantFrom('a', '|', '^', 'ä', '€', '𐐀', ' ', '');
+    // Long ASCII lines too, so that runs of ASCII blocks sit between lines of other bytes.
+    const line = fc.oneof(
+      fc.array(unit, { maxLength: 3000 }).map((u) => u.join('')),
+      fc.integer({ min: 0, max: 9000 }).map((n) => '||a.example^'.repeat(n).slice(0, n)),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), (texts) => {
+        const packed = concatPacked([packStrings(texts), packStrings(['||tail.example^'])]);
+        // Lines in another order than their bytes, as Compress and the rewriting steps leave them.
+        const list = packedLines(packed.bytes, packed.used, packed.start.reverse(), packed.end.reverse());
+        const read = lineReader(list);
+        for (let i = 0; i < list.start.length; i += 1) expect(read(i)).toBe(lineText(list, i));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   test('a header line holding a line break survives unpacking', () => {
     const packed = packStrings(['! Description: two\nlines', '||a.example^']);
     expect(unpackLines(packed).text).toEqual(['! Description: two\nlines', '||a.example^']);
@@ -248,7 +271,7 @@ describe('packing', () => {
 describe('every packed transformation equals its string form', () => {
   const packedOnes = TRANSFORMATIONS.filter((t) => PACKED_FORMS[t.name]);
 
-  test('the transformations that pay have a packed form; IP-normalising validators do not', () => {
+  test('the transformations that pay have a packed form', () => {
     expect(packedOnes.map((t) => t.name).sort()).toEqual(
       [
         'Compress',
@@ -260,6 +283,8 @@ describe('every packed transformation equals its string form', () => {
         'RemoveModifiers',
         'TrimLines',
         'Validate',
+        'ValidateAllowIp',
+        'ValidateAllowIpAndPublicSuffix',
         'ValidateAllowPublicSuffix',
       ].sort(),
     );
@@ -294,6 +319,44 @@ describe('every packed transformation equals its string form', () => {
       expect(unpackLines(packed).text).toEqual(strings.text);
       expect(joined(packed)).toBe(strings.text.join('\n'));
     }
+  });
+});
+
+describe('the IP variants of Validate decode only the lines normalizeIpRule may rewrite', () => {
+  test('every line it rewrites is one mayBeIpRule picks, on generated lines', () => {
+    const piece = fc.constantFrom(
+      '1',
+      '12',
+      '255',
+      '0',
+      '.',
+      '|',
+      '||',
+      '^',
+      '^|',
+      '*',
+      '.*',
+      '@@',
+      '$',
+      'important',
+      ',',
+      ' ',
+      '\t',
+      '\u00a0',
+      'a',
+      '!',
+      '#',
+      '/',
+      '\\',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const line = pieces.join('');
+        const bytes = new TextEncoder().encode(line);
+        if (normalizeIpRule(line) !== null) expect(mayBeIpRule(bytes, 0, bytes.length), line).toBe(true);
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });
 

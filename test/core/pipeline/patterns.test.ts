@@ -84,8 +84,11 @@ const regexes = [
   String.raw`/a+/ /^s/ /k$/ /(a)\1/ /(?<n>s)\k<n>/ /\1/ /\2/ /\k<n>/ /(a|b)(s)/ /[ß-ſ]/ /\bK/ /(?<=a)b/`,
   String.raw`/(a)(b)\2/ /(b)\1/ /(?<n>a)b/ /(?<!a)b/`,
   String.raw`/./ /|/ /^$/ /ı/ /\u212a/ /σ/ /\n/ /a{/ /]/ /[^a]*b$/ /^(?:ab)+$/m`,
+  // Anchored at the line's start (tried there only), with look-arounds, and with literals to find.
+  String.raw`/(?!^(\|\||@@\|\|))^.+/ /(^a|^b)s/ /(?:^|\.)ab/ /^(?=.*s)a/ /a^/ /(?<=^a)b/ /^\|\|[^.]+\^$/`,
+  String.raw`/\.ab(?:c|d)/ /(?<=a)bs/ /AB(?=s)/ /(?:ab|ba)+\*?/ /a\b\.s/ /[ab]\||ba/ /(?:ab)?s/ /\^\|$/`,
 ].flatMap((r) => r.split(' '));
-const lineAlphabet = [...alphabet, '/', '|', '^', '\x01', 'n', '{', ']', '<', '>'];
+const lineAlphabet = [...alphabet, '/', '|', '^', '\x01', 'n', '{', ']', '<', '>', '@', '\u2028', '\r'];
 // Few letters, so that patterns overlap and hide inside one another (`b` in `ab`) often.
 const few = fc.array(fc.constantFrom('a', 'b', 'B', '*'), { maxLength: 4 }).map((a) => a.join(''));
 
@@ -139,6 +142,55 @@ describe('PatternSet', () => {
     for (const l of ['x1y', 'x259yz', 'aY258Z', 'y2z', 'x3y plain', 'plain', 'x2y', 'nothing']) {
       expect(set.match(l)).toBe(firstAlone(['plain', ...texts], l));
     }
+  });
+
+  test('each kind of regex is tried its own way and still names the first match in order', () => {
+    const texts = [
+      '/^@@/',
+      '/(?!^(\\|\\||@@\\|\\|))^.+/',
+      '/\\.onion\\^/',
+      '/(^x|^y)z/',
+      '/[0-9]{3}/',
+      '*.Org^',
+      '*',
+      'never',
+    ];
+    const set = new PatternSet(texts);
+    const lines = [
+      '@@||a.org^',
+      '||a.onion^',
+      '||A.ONION^',
+      'xz',
+      '||xz^',
+      '||a.org^',
+      '||123^',
+      'plain',
+      '',
+      'a\u2028b',
+    ];
+    for (const l of lines) expect(set.match(l), l).toBe(firstAlone(texts, l));
+    // After a line terminator `^` matches again (flag `m`): such lines are tried pattern by pattern.
+    expect(new PatternSet(['/^b/']).match('a\u2028b')).toBe('/^b/');
+    expect(new PatternSet(['/^b/', '/(?!^a)^b/']).match('a\nb')).toBe('/^b/');
+    expect(new PatternSet(['/(?!^a)^b/']).match('a\rb')).toBe('/(?!^a)^b/');
+  });
+
+  test('sets too large for a table of moves match as the small ones do', () => {
+    // 4,000 texts of 6-7 units: past the states an automaton keeps a table for.
+    const texts = Array.from({ length: 4_000 }, (_, i) => `${i % 2 ? '*' : ''}${(i * 7919).toString(36)}.Ab`);
+    texts.push('/(?:xq|qx)\\.AB/', '/^zz/');
+    const set = new PatternSet(texts);
+    const lines = [
+      '||1ekf.ab^',
+      'x 2k0.AB',
+      'qx.ab',
+      'zz',
+      'nothing',
+      'ſ.ab',
+      '5x.ab\u2028zz',
+      `${(3 * 7919).toString(36)}.ab`,
+    ];
+    for (const l of lines) expect(set.match(l), l).toBe(firstAlone(texts, l));
   });
 
   test('long regexes are tried alone: joined, they could pass what V8 accepts', () => {

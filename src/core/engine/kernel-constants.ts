@@ -1,0 +1,29 @@
+/**
+ * The numbers the WebAssembly kernel (engine/wasm/*.wat) shares with the TypeScript, each defined
+ * once here or where the readable code defines it: scripts/wasm-kernel.js writes them into the
+ * kernel where its text reads `{{NAME}}`, at build time.
+ */
+import { BYTE_CLASSES, NAME_LIMITS } from '../rules/rule-text.js';
+import { HOST_CLASSES, MIN_PATTERN_LENGTH } from '../rules/rule-validity.js';
+
+/** Where `kernelMemory` (kernel.ts) writes each byte table, 256 bytes each; KERNEL_BASE follows. */
+export const TABLE_AT = { BYTE_CLASS_AT: 0, ADDRESS_CODE_AT: 256, HOST_CODE_AT: 512, DOMAIN_CHAR_AT: 768 } as const;
+
+/**
+ * The kernel's Validate verdicts (validate.ts, `kernelVerdicts`): the TypeScript decides, kept, or
+ * one of three reasons to drop (which only the tests read: a report gives `fullRuleProblem`'s).
+ */
+export const VERDICT = { UNDECIDED: 0, KEPT: 1, DROPPED_IP: 2, DROPPED_CHARACTER: 3, DROPPED_MODIFIER: 4 } as const;
+
+/** Every constant the kernel's text names, by that name. */
+export const KERNEL_CONSTANTS: Readonly<Record<string, number>> = {
+  ...TABLE_AT,
+  ...BYTE_CLASSES,
+  HYPHEN_TO_LOWER: BYTE_CLASSES.LOWER - BYTE_CLASSES.HYPHEN,
+  HOST_LETTER: HOST_CLASSES.LETTER,
+  HOST_DOT: HOST_CLASSES.DOT,
+  HOST_INVALID: HOST_CLASSES.INVALID,
+  MIN_PATTERN_LENGTH,
+  ...NAME_LIMITS,
+  ...VERDICT,
+};
