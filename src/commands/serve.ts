@@ -30,6 +30,12 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
         'the store: a SQLite file (default ~/.local/share/flc/flc.db; FLC_DB also names it) or a ' +
         'postgres:// URL; created and migrated on start',
     }),
+    'query-db': Flags.string({
+      env: 'FLC_QUERY_DATABASE_URL',
+      description:
+        'PostgreSQL: a postgres:// URL of a low-privilege role for the admin query route (default: a role ' +
+        'the server makes when its own connection may create roles; see docs/security.md)',
+    }),
     'trust-proxy': Flags.string({
       env: 'FLC_TRUST_PROXY',
       description:
@@ -98,6 +104,7 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       host: flags.host,
       port,
       store: storeLocation(flags.db, process.env),
+      queryDb: flags['query-db'],
       trustProxy: flags['trust-proxy'],
       version: this.config.version,
       allowPrivateSources: flags['allow-private-sources'],

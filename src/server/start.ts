@@ -37,6 +37,8 @@ export async function startServer(opts: {
   allowPrivateSources: boolean;
   /** The store: a SQLite file (created on first start) or a PostgreSQL database; migrated on start. */
   store: StoreLocation;
+  /** PostgreSQL: the low-privilege connection the admin query route runs on (`--query-db`). */
+  queryDb?: string;
   /** Reverse proxies whose `X-Forwarded-For` names the client (addresses or CIDRs, comma-separated). */
   trustProxy?: string;
   log: (m: string) => void;
@@ -75,6 +77,10 @@ export async function startServer(opts: {
   const flash = flashSettingsFromEnv(env);
   const store = await openStore(opts.store, { log: opts.log });
   opts.log(`store: ${store.description}`);
+  if (opts.store.engine === 'postgres') {
+    const refusal = await store.prepareQueries(opts.queryDb);
+    opts.log(refusal ? `query route off: ${refusal}` : 'query route: on a low-privilege role');
+  }
   const startedAt = Date.now();
   await store.recordDeployment({
     version: opts.version,

@@ -1,3 +1,4 @@
+import { PERMISSIONS } from '../routes/admin-system/permissions.js';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { ApiKey, EndpointOverride, Scope, Tier, User } from '../store/accounts.js';
@@ -215,8 +216,13 @@ export function accessGate(
     if (rule.admin) {
       if (user.role !== 'admin' || user.tier !== 'admin') return [403, 'Administrators only'];
       if (key && !key.scopes.includes('admin')) return [403, 'API key missing required scope: admin'];
-      if (rule.permission && !(await permissions()).has(rule.permission))
-        return [403, `Missing permission: ${rule.permission}`];
+      if (rule.permission) {
+        // `*`: a route for whoever holds every permission (the query route reads every area's data).
+        const granted = await permissions();
+        const missing = (rule.permission === '*' ? PERMISSIONS : [rule.permission]).find((p) => !granted.has(p));
+        if (missing)
+          return [403, rule.permission === '*' ? `This route needs every permission (missing ${missing})` : `Missing permission: ${missing}`];
+      }
       return null;
     }
     if (rule.tier && rank(t, tierOf(t, user).name) < rank(t, rule.tier))

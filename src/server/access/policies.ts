@@ -90,7 +90,8 @@ const SUMMARY: Row[] = [
   ['*', '/api/admin/storage/*', 'admin', 'admin:write'],
   ['GET', '/api/admin/neon/project', 'admin', 'admin:read'],
   ['GET', '/api/admin/neon/branches', 'admin', 'admin:read'],
-  ['POST', '/api/admin/neon/query', 'admin', 'admin:write'],
+  // Reading the whole store is every area's data at once: for a role that holds every permission.
+  ['POST', '/api/admin/neon/query', 'admin', '*'],
   ['GET', '/api/admin/agents/sessions', 'admin', 'admin:read'],
   // Browser error reports (flc's addition).
   ['GET', '/api/admin/errors', 'admin', 'admin:read'],

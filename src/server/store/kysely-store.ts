@@ -24,6 +24,7 @@ import * as errorEvents from './queries/error-events.js';
 import * as ruleSets from './queries/rule-sets.js';
 import type { ErrorEvent, FlashEntry, RuleSet, RuleSetPatch } from './service-records.js';
 import { DatabaseAdmin } from './database-admin.js';
+import { prepareQueryConnection, type QueryConnection } from '../admin/postgres-query-role.js';
 import type { StoreLocation } from './location.js';
 
 const withoutPassword = <T extends { password: unknown }>(u: T | null) => {
@@ -43,6 +44,7 @@ export class KyselyStore implements Store {
   private accounts = 0;
   private generation = 0;
   private readonly limiters = new Map<string, RateLimiter>();
+  private queries: Promise<QueryConnection> | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -208,9 +210,26 @@ export class KyselyStore implements Store {
   deleteRuleSet = (id: string, ownerId: string) => this.run((db) => ruleSets.deleteRuleSet(db, id, ownerId));
 
   databaseAdmin = () =>
-    new DatabaseAdmin(this.db, this.engine, this.location, this.description, this.pool, (work) =>
-      withRetries(work, this.busy),
+    new DatabaseAdmin(
+      this.db,
+      this.engine,
+      this.location,
+      this.description,
+      () => this.queryConnection(),
+      (work) => withRetries(work, this.busy),
     );
+
+  /** PostgreSQL: the query route's own low-privilege connection, prepared once (postgres-query-role.ts). */
+  prepareQueries(queryUrl?: string): Promise<string | null> {
+    if (!this.pool || this.location?.engine !== 'postgres') return Promise.resolve(null);
+    this.queries ??= prepareQueryConnection(this.pool, this.location.url, queryUrl);
+    return this.queries.then((q) => q.refusal);
+  }
+
+  private async queryConnection(): Promise<QueryConnection> {
+    await this.prepareQueries();
+    return (await this.queries) ?? { pool: null, role: null, refusal: 'not a PostgreSQL store' };
+  }
 
   rateLimiter(name: string): RateLimiter {
     let limiter = this.limiters.get(name);
@@ -246,5 +265,9 @@ export class KyselyStore implements Store {
     endStep: (jobId, index, end) => this.run((db) => jobs.endStep(db, jobId, index, end)),
   };
 
-  close = () => this.db.destroy();
+  close = async () => {
+    const queries = await this.queries?.catch(() => null);
+    await queries?.pool?.end().catch(() => undefined);
+    await this.db.destroy();
+  };
 }
