@@ -176,7 +176,9 @@ describe.each(ENGINES)('$engine: admin storage and database views', (engine) => 
     ];
     if (engine.engine === 'sqlite') {
       for (const q of writes.slice(0, 2))
-        await expect(sqliteReadOnlyQuery(location, q, LIMITS)).rejects.toThrow(/only reads can run|because it is a view/);
+        await expect(sqliteReadOnlyQuery(location, q, LIMITS)).rejects.toThrow(
+          /only reads can run|because it is a view/,
+        );
       // A second statement is never run: the connection prepares the first one only.
       expect((await sqliteReadOnlyQuery(location, writes[2], LIMITS)).rows).toEqual([[1]]);
     } else {

@@ -221,7 +221,12 @@ export function accessGate(
         const granted = await permissions();
         const missing = (rule.permission === '*' ? PERMISSIONS : [rule.permission]).find((p) => !granted.has(p));
         if (missing)
-          return [403, rule.permission === '*' ? `This route needs every permission (missing ${missing})` : `Missing permission: ${missing}`];
+          return [
+            403,
+            rule.permission === '*'
+              ? `This route needs every permission (missing ${missing})`
+              : `Missing permission: ${missing}`,
+          ];
       }
       return null;
     }

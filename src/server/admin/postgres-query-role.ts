@@ -81,7 +81,9 @@ async function buildViews(client: PoolClient, store: string, views: string): Pro
   for (const r of rows) tables.set(r.table_name, [...(tables.get(r.table_name) ?? []), r.column_name]);
   for (const [table, columns] of tables) {
     const list = columns.map((c) =>
-      isSecretColumn(table, c) ? `case when ${ident(c)} is null then null else ${literal(REDACTED)} end as ${ident(c)}` : ident(c),
+      isSecretColumn(table, c)
+        ? `case when ${ident(c)} is null then null else ${literal(REDACTED)} end as ${ident(c)}`
+        : ident(c),
     );
     await client.query(
       `create view ${ident(views)}.${ident(table)} as select ${list.join(', ')} from ${ident(store)}.${ident(table)}`,
@@ -91,7 +93,7 @@ async function buildViews(client: PoolClient, store: string, views: string): Pro
 }
 
 /** Makes (or updates) the login role `name`; its password is kept in `name.login`. */
-async function provisionRole(client: PoolClient, name: string): Promise<string> {
+async function provisionRole(client: PoolClient, name: string, place: Place): Promise<string> {
   await client.query(`create table if not exists ${ident(name)}.login (password text not null)`);
   await client.query(`revoke all on ${ident(name)}.login from public`);
   let password = (await client.query(`select password from ${ident(name)}.login`)).rows[0]?.password as
@@ -103,10 +105,13 @@ async function provisionRole(client: PoolClient, name: string): Promise<string> 
     await client.query(`delete from ${ident(name)}.login`);
     await client.query(`insert into ${ident(name)}.login (password) values ($1)`, [password]);
   }
-  const attributes = `login nosuperuser nocreatedb nocreaterole noreplication nobypassrls noinherit connection limit 10 password ${literal(password)}`;
+  const attributes =
+    'login nosuperuser nocreatedb nocreaterole noreplication nobypassrls noinherit connection limit 10 ' +
+    `password ${literal(password)}`;
   if (exists) await client.query(`alter role ${ident(name)} ${attributes}`);
   else await client.query(`create role ${ident(name)} ${attributes}`);
-  await client.query(`comment on role ${ident(name)} is ${literal(`flc query route of ${name}`)}`);
+  const about = `flc query route of database ${place.database}, schema ${place.schema}`;
+  await client.query(`comment on role ${ident(name)} is ${literal(about)}`);
   await client.query(`alter role ${ident(name)} set default_transaction_read_only = on`);
   await client.query(`alter role ${ident(name)} set statement_timeout = '30s'`);
   return password;
@@ -126,17 +131,16 @@ export async function disqualify(pool: Pool, store: string): Promise<string | nu
     for (const role of DANGEROUS_ROLES) {
       const member = (
         await client.query(
-          'select exists(select 1 from pg_roles where rolname = $1) and pg_has_role(current_user, $1, \'member\') as m',
+          "select exists(select 1 from pg_roles where rolname = $1) and pg_has_role(current_user, $1, 'member') as m",
           [role],
         )
       ).rows[0].m;
       if (member) return `the query connection's role ${who.user} is a member of ${role}`;
     }
     const tables = (
-      await client.query(
-        `select table_name, column_name from information_schema.columns where table_schema = $1`,
-        [store],
-      )
+      await client.query(`select table_name, column_name from information_schema.columns where table_schema = $1`, [
+        store,
+      ])
     ).rows as { table_name: string; column_name: string }[];
     for (const t of tables) {
       const qualified = `${ident(store)}.${ident(t.table_name)}`;
@@ -188,7 +192,7 @@ export async function prepareQueryConnection(
       try {
         await client.query('select pg_advisory_xact_lock(hashtext($1))', [name]);
         const tables = await buildViews(client, place.schema, name);
-        if (provision) password = await provisionRole(client, name);
+        if (provision) password = await provisionRole(client, name, place);
         const role = provision ? name : queryUrl ? decodeURIComponent(new URL(queryUrl).username) : null;
         if (role && (await client.query('select 1 from pg_roles where rolname = $1', [role])).rowCount) {
           await client.query(`grant usage on schema ${ident(name)} to ${ident(role)}`);
@@ -214,7 +218,15 @@ export async function prepareQueryConnection(
         'set FLC_QUERY_DATABASE_URL (--query-db) to one (docs/security.md)',
     };
   const url = queryUrl ? loginUrl(queryUrl, '', null, name) : loginUrl(mainUrl, name, password, name);
-  const pool = new pg.Pool({ connectionString: url, max: 2, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 2,
+    idleTimeoutMillis: 10_000,
+    connectionTimeoutMillis: 5_000,
+  });
+  // A connection a query ended (`pg_terminate_backend` of its own backend) reports it after the
+  // query has failed: a listener on every connection keeps that from being an uncaught error.
+  pool.on('connect', (c) => c.on('error', () => undefined));
   pool.on('error', () => undefined);
   try {
     const refusal = await disqualify(pool, place.schema);

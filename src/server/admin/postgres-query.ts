@@ -19,11 +19,16 @@ interface Limits {
  */
 export async function postgresReadOnlyQuery(pool: Pool, sql: string, limits: Limits): Promise<QueryAnswer> {
   const client = await pool.connect();
-  // A backstop for a connection that stops answering: the statement timeout ends queries first.
-  let destroyed = false;
+  // A connection that breaks (a statement that ends its own backend) or stops answering (a
+  // backstop behind the statement timeout) is dropped from the pool, not reused.
+  let broken: Error | null = null;
+  const onError = (err: Error) => {
+    broken ??= err;
+  };
+  client.on('error', onError);
   const backstop = setTimeout(() => {
-    destroyed = true;
-    client.release(new Error('query time exceeded'));
+    broken ??= new Error('query time exceeded');
+    client.release(broken);
   }, limits.timeoutMs + 5_000);
   const run = (text: string) =>
     client.query({ text, values: [], rowMode: 'array', queryMode: 'extended' } as never) as unknown as Promise<{
@@ -50,20 +55,28 @@ export async function postgresReadOnlyQuery(pool: Pool, sql: string, limits: Lim
       if (batch.rows.length === 0) break;
       if (!batch.rows.every((r) => rows.add(fields.length ? r : []))) break;
     }
-    return { columns: fields.map((f) => f.name), rows: rows.rows, rowCount: rows.rows.length, truncated: rows.truncated };
+    return {
+      columns: fields.map((f) => f.name),
+      rows: rows.rows,
+      rowCount: rows.rows.length,
+      truncated: rows.truncated,
+    };
   } catch (err) {
     const e = err as { code?: string; message: string };
     if (e.code === '57014')
       throw new QueryRefusedError(`The query took longer than ${limits.timeoutMs} ms and was ended`, 408);
+    if (e.code === '57P01') {
+      broken ??= err as Error;
+      throw new QueryRefusedError('The query ended its own connection');
+    }
     // Syntax errors, unknown tables, refused privileges, a write refused by the read-only
     // transaction: the query's fault.
     if (e.code && !/^(08|53|57P|58)/.test(e.code)) throw new QueryRefusedError(e.message);
     throw err;
   } finally {
     clearTimeout(backstop);
-    if (!destroyed) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      client.release();
-    }
+    client.off('error', onError);
+    if (!broken) await client.query('ROLLBACK').catch((err: Error) => (broken = err));
+    client.release(broken ?? undefined);
   }
 }

@@ -44,7 +44,8 @@ function* nodes(value: unknown): Generator<Node> {
 
 /** A function node's name as called (quoted or not), lower case, and its schema if one was written. */
 function functionName(node: Node): { name: string; schema: string | null } | null {
-  if (node.type === 'aggr_func' && typeof node.name === 'string') return { name: node.name.toLowerCase(), schema: null };
+  if (node.type === 'aggr_func' && typeof node.name === 'string')
+    return { name: node.name.toLowerCase(), schema: null };
   if (node.type !== 'function' || !node.name || typeof node.name !== 'object') return null;
   const parts = (node.name as { name?: { value?: unknown }[]; schema?: { value?: unknown } }).name ?? [];
   const last = parts.at(-1)?.value;
@@ -61,7 +62,9 @@ export function refuseStatement(text: string, engine: 'sqlite' | 'postgres'): st
   try {
     ast = parserFor(engine).astify(sql, { database: DIALECTS[engine].database });
   } catch (e) {
-    const first = String((e as Error).message).split('\n')[0].slice(0, 200);
+    const first = String((e as Error).message)
+      .split('\n')[0]
+      .slice(0, 200);
     return `The query is not one SELECT that the checker understands: ${first}`;
   }
   const statements = Array.isArray(ast) ? ast : [ast];
@@ -71,10 +74,12 @@ export function refuseStatement(text: string, engine: 'sqlite' | 'postgres'): st
   const allowed = QUERY_FUNCTIONS[engine];
   for (const node of nodes(statement)) {
     const into = node.into as { position?: unknown } | undefined;
-    if (node.type === 'select' && into && into.position != null) return 'SELECT INTO writes a table: only reads can run';
+    if (node.type === 'select' && into && into.position != null)
+      return 'SELECT INTO writes a table: only reads can run';
     const fn = functionName(node);
     if (fn) {
-      if (fn.schema && fn.schema !== 'pg_catalog') return `The function ${fn.schema}.${fn.name} is not allowed in a query`;
+      if (fn.schema && fn.schema !== 'pg_catalog')
+        return `The function ${fn.schema}.${fn.name} is not allowed in a query`;
       if (!allowed.has(fn.name)) return `The function ${fn.name} is not allowed in a query`;
     }
     const schema = node.db ?? node.schema;

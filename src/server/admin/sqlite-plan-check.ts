@@ -34,7 +34,15 @@ const READS = new Set(
 );
 
 /** Instructions that write, allowed only on the statement's own scratch cursors (sorters, CTEs). */
-const SCRATCH_WRITES = new Set(['Insert', 'IdxInsert', 'Delete', 'IdxDelete', 'NewRowid', 'ResetSorter', 'SorterInsert']);
+const SCRATCH_WRITES = new Set([
+  'Insert',
+  'IdxInsert',
+  'Delete',
+  'IdxDelete',
+  'NewRowid',
+  'ResetSorter',
+  'SorterInsert',
+]);
 const SCRATCH_OPENS = new Set(['OpenEphemeral', 'OpenAutoindex', 'OpenPseudo', 'SorterOpen']);
 const CALLS = new Set(['Function', 'PureFunc', 'AggStep', 'AggStep1', 'AggInverse', 'AggValue', 'AggFinal']);
 
@@ -67,7 +75,8 @@ export function refusePlan(
       const object = p3 === 0 ? objects.get(p2) : undefined;
       if (!object) return 'The statement reads a table that is not part of the store';
       const secret = object.columns.find((c) => isSecretColumn(object.table, c));
-      if (object.kind === 'index' && secret) return `${object.table}.${secret} is secret: the query route does not read it`;
+      if (object.kind === 'index' && secret)
+        return `${object.table}.${secret} is secret: the query route does not read it`;
       cursors.set(p1, { scratch: false, object });
     } else if (op === 'Column') {
       const cursor = cursors.get(p1);

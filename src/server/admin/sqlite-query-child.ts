@@ -45,7 +45,11 @@ function storeObjects(db: Db): Map<number, PlanObject> {
   for (const r of rows) {
     if (!r.rootpage) continue;
     if (r.type === 'index') {
-      objects.set(r.rootpage, { table: r.tbl_name, kind: 'index', columns: columnsOf(`pragma main.index_xinfo(${quote(r.name)})`) });
+      objects.set(r.rootpage, {
+        table: r.tbl_name,
+        kind: 'index',
+        columns: columnsOf(`pragma main.index_xinfo(${quote(r.name)})`),
+      });
       continue;
     }
     // A WITHOUT ROWID table is stored as its primary key's index: its record order is that index's.
@@ -77,9 +81,8 @@ function shadowTables(db: Db, objects: Map<number, PlanObject>): void {
     const secretIndex = [...objects.values()].some(
       (o) => o.kind === 'index' && o.table === name && o.columns.some((c) => isSecretColumn(name, c)),
     );
-    db.exec(
-      `create temp view ${quote(name)} as select ${columns.join(', ')} from main.${quote(name)}${secretIndex ? ' not indexed' : ''}`,
-    );
+    const from = `main.${quote(name)}${secretIndex ? ' not indexed' : ''}`;
+    db.exec(`create temp view ${quote(name)} as select ${columns.join(', ')} from ${from}`);
   }
 }
 
