@@ -6,7 +6,8 @@ import Database from 'libsql';
 import pg from 'pg';
 import { freshPostgresUrl, POSTGRES_SKIP_REASON, POSTGRES_URL } from '../../support/postgres.js';
 import { hostileSql } from '../../support/hostile-sql.js';
-import { addUser, type ServeProcess, startServe } from '../../support/serve-process.js';
+import { type ServeProcess, startServe } from '../../support/serve-process.js';
+import { call, rootAndEditor } from '../../support/serve-accounts.js';
 
 /**
  * Issue 30, point 1, against a real `flc serve` on each engine (PostgreSQL connected as the
@@ -15,7 +16,6 @@ import { addUser, type ServeProcess, startServe } from '../../support/serve-proc
  * secret column's value. An editor is refused the route.
  */
 
-const PASSWORD = 'a long enough password 1';
 const dir = mkdtempSync(join(tmpdir(), 'flc-query-attack-'));
 chmodSync(dir, 0o755);
 /** A file whose text must never appear in an answer (readable by the database server too). */
@@ -38,42 +38,11 @@ interface Target {
   texts: string[];
 }
 
-async function call(base: string, method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, text, json: text.startsWith('{') ? JSON.parse(text) : null };
-}
-
-/** A super-admin (made by `flc user add`) and an editor (made through the admin routes) on `server`. */
+/** The two accounts, and an API key so that api_keys.key_hash has a value to protect. */
 async function accounts(server: ServeProcess, db: string) {
-  expect(addUser(db, 'root@example.org', 'admin', PASSWORD).status).toBe(0);
-  const root = (
-    await call(server.url, 'POST', '/api/auth/sign-in/email', undefined, {
-      email: 'root@example.org',
-      password: PASSWORD,
-    })
-  ).json.token as string;
-  const up = await call(server.url, 'POST', '/api/auth/sign-up/email', undefined, {
-    email: 'ed@example.org',
-    password: PASSWORD,
-  });
-  expect(up.status).toBe(200);
-  const id = up.json.user.id as string;
-  expect(
-    (await call(server.url, 'PATCH', `/api/admin/users/${id}`, root, { role: 'admin', tier: 'admin' })).status,
-  ).toBe(200);
-  const assigned = await call(server.url, 'POST', '/admin/system/roles/assign', root, {
-    identity_user_id: id,
-    role_name: 'editor',
-  });
-  expect(assigned.status, assigned.text).toBeLessThan(300);
-  // An API key too, so that api_keys.key_hash has a value to protect.
+  const { root, editor } = await rootAndEditor(server, db);
   expect((await call(server.url, 'POST', '/api/keys', root, { name: 'k' })).status).toBe(201);
-  return { root, editor: up.json.token as string };
+  return { root, editor };
 }
 
 const targets = new Map<string, Target>();
