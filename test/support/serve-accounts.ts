@@ -22,7 +22,8 @@ export async function call(
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
-  let json: Record<string, unknown> & { [k: string]: any } = {};
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers field by field
+  let json: Record<string, any> = {};
   try {
     json = text ? JSON.parse(text) : {};
   } catch {}
@@ -47,7 +48,10 @@ export async function rootAndEditor(server: ServeProcess, db: string) {
   });
   expect(up.status, up.text).toBe(200);
   const editorId = up.json.user.id as string;
-  const patched = await call(server.url, 'PATCH', `/api/admin/users/${editorId}`, root, { role: 'admin', tier: 'admin' });
+  const patched = await call(server.url, 'PATCH', `/api/admin/users/${editorId}`, root, {
+    role: 'admin',
+    tier: 'admin',
+  });
   expect(patched.status, patched.text).toBe(200);
   const assigned = await call(server.url, 'POST', '/admin/system/roles/assign', root, {
     identity_user_id: editorId,

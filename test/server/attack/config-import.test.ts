@@ -44,7 +44,10 @@ const EVERY = [
 async function exported(token: string) {
   const res = await call(server.url, 'GET', '/admin/system/config/export?format=json', token);
   expect(res.status, res.text).toBe(200);
-  return res.json as { roles: { role_name: string; permissions: string[] }[]; tiers: { tier_name: string; rate_limit: number }[] };
+  return res.json as {
+    roles: { role_name: string; permissions: string[] }[];
+    tiers: { tier_name: string; rate_limit: number }[];
+  };
 }
 
 const importBundle = (token: string, bundle: unknown) =>
@@ -66,7 +69,9 @@ describe('an editor cannot raise itself through a configuration bundle', () => {
     expect(after.roles.find((r) => r.role_name === 'editor')?.permissions).not.toContain('roles:assign');
     expect(after.tiers.find((t) => t.tier_name === 'free')?.rate_limit).not.toBe(999);
     // Still an editor: the escalations of the attack stay refused.
-    expect((await call(server.url, 'POST', `/api/admin/users/${rootId}/ban`, editor, { reason: 'x' })).status).toBe(403);
+    expect((await call(server.url, 'POST', `/api/admin/users/${rootId}/ban`, editor, { reason: 'x' })).status).toBe(
+      403,
+    );
     expect(
       (
         await call(server.url, 'POST', '/admin/system/roles/assign', editor, {
