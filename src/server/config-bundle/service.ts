@@ -55,7 +55,8 @@ export async function exportConfig(store: Store, format: BundleFormat): Promise<
 
 /**
  * Checks a bundle (a ConfigError lists every problem; nothing is written) and reports the diff;
- * with `apply`, checks the writer's permission for each changed section, then snapshots the current configuration and upserts the bundle in one transaction.
+ * with `apply`, checks the writer's permission for each changed section, then snapshots the
+ * current configuration and upserts the bundle in one transaction.
  */
 export async function importConfig(
   store: Store,
