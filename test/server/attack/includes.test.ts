@@ -58,7 +58,7 @@ beforeAll(async () => {
     else res.writeHead(200, { 'content-type': 'text/plain' }).end(body);
   });
   homeUrl = `http://${await listen(home)}`;
-  FORMS().forEach((form, i) => lists.set(`/list-${i}.txt`, `||home.example^\n!#include ${form}\n`));
+  for (const [i, form] of FORMS().entries()) lists.set(`/list-${i}.txt`, `||home.example^\n!#include ${form}\n`);
   lists.set('/ok.txt', '||home.example^\n!#include sub/same.txt\n');
   lists.set('/sub/same.txt', '||same-origin.example^\n');
   server = await startServe(['--db', join(dir, 'flc.db'), '--allow-private-sources']);
