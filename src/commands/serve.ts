@@ -42,6 +42,13 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
         'reverse proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For names the client; ' +
         'default none: the socket address is the client',
     }),
+    'limit-ipv6-prefix': Flags.integer({
+      env: 'FLC_LIMIT_IPV6_PREFIX',
+      min: 1,
+      max: 128,
+      default: 64,
+      description: 'IPv6 addresses in one network of this many bits count as one client for the rate limits',
+    }),
     'allow-private-sources': Flags.boolean({
       env: 'FLC_ALLOW_PRIVATE_SOURCES',
       description: 'let compiles read loopback, private and link-local addresses (trusted networks only)',
@@ -106,6 +113,7 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       store: storeLocation(flags.db, process.env),
       queryDb: flags['query-db'],
       trustProxy: flags['trust-proxy'],
+      ipv6LimitPrefix: flags['limit-ipv6-prefix'],
       version: this.config.version,
       allowPrivateSources: flags['allow-private-sources'],
       pool: { size: flags['compile-workers'], deadlineMs: flags['compile-timeout'] * 1000 },

@@ -41,6 +41,8 @@ export async function startServer(opts: {
   queryDb?: string;
   /** Reverse proxies whose `X-Forwarded-For` names the client (addresses or CIDRs, comma-separated). */
   trustProxy?: string;
+  /** IPv6 addresses in one network of this many bits count as one rate-limit client (`--limit-ipv6-prefix`). */
+  ipv6LimitPrefix?: number;
   log: (m: string) => void;
   /** WebSocket timings; tests shorten them. */
   wsTiming?: WsTiming;
@@ -104,6 +106,7 @@ export async function startServer(opts: {
     usage,
     pool: new CompilePool(opts.pool),
     trustedProxies,
+    ipv6LimitPrefix: opts.ipv6LimitPrefix,
     gateway: gatewaySettingsFromEnv(env),
     container: new ContainerCompiler({ ...CONTAINER_DEFAULTS, ...opts.container }),
     flash,

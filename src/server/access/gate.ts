@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { ApiKey, EndpointOverride, Scope, Tier, User } from '../store/accounts.js';
 import { problem } from '../problem.js';
-import { clientAddress, NO_PROXIES, resolveClientAddress, setClientAddress } from '../client-address.js';
+import { clientLimitKey, NO_PROXIES, resolveClientAddress, setClientAddress } from '../client-address.js';
 import { StoreUnavailableError } from '../../core/errors/index.js';
 import { bearerToken } from '../auth/sessions.js';
 import { IdentityResolver, type Identity } from '../auth/identity.js';
@@ -99,6 +99,8 @@ function accessTables(deps: AppDeps, log: (message: string) => void, maxAgeMs = 
 interface Rule {
   public: boolean;
   session: boolean;
+  /** Ends the caller's own sessions: any signed-in session may, banned or API-disabled. */
+  endsSession: boolean;
   /** The lowest tier allowed (non-admin routes). */
   tier: string | null;
   admin: boolean;
@@ -140,7 +142,8 @@ export function matchOverride(
 function ruleFor(policy: RoutePolicy | undefined, override: EndpointOverride | undefined): Rule {
   const base: Rule = {
     public: !policy || policy.requirement === 'public',
-    session: policy?.requirement === 'session',
+    session: policy?.requirement === 'session' || policy?.requirement === 'own-session',
+    endsSession: policy?.requirement === 'own-session',
     tier: policy && (policy.requirement === 'free' || policy.requirement === 'pro') ? policy.requirement : null,
     admin: policy?.requirement === 'admin',
     permission: policy?.permission,
@@ -210,6 +213,7 @@ export function accessGate(
     if (identity.kind === 'invalid') return [401, 'Invalid or expired credentials'];
     const { user } = identity;
     const key = identity.kind === 'key' ? identity.key : null;
+    if (rule.endsSession && identity.kind === 'session') return null;
     if (user.banned) return [403, 'This account is banned'];
     if (user.apiDisabled) return [403, 'API access is disabled for this account'];
     if (rule.session && key) return [403, 'This route needs a signed-in session, not an API key'];
@@ -245,7 +249,7 @@ export function accessGate(
   }
 
   return async (c: Context, next) => {
-    setClientAddress(c, resolveClientAddress(c, trusted));
+    setClientAddress(c, resolveClientAddress(c, trusted), deps.ipv6LimitPrefix);
     const t = await tables();
     const at = deps.now();
     const policy = policyFor(c.req.method, c.req.path);
@@ -267,7 +271,19 @@ export function accessGate(
     const permissionsOnce = () =>
       (permissions ??= 'user' in identity ? permissionsOf(t, identity.user, at) : Promise.resolve(new Set<string>()));
     const denial = rule.public ? null : await deny(t, rule, identity, permissionsOnce);
-    if (denial) return problem(c, denial[0], denial[1]);
+    if (denial) {
+      // A refusal counts against the address as an anonymous request would: refused requests are
+      // limited too (and so is what they write, such as the audit rows of refused admin calls).
+      const anonymous = t.tiers.get('anonymous') ?? SEEDED_ANONYMOUS;
+      if (policy?.rateLimited !== false && anonymous.rateLimit > 0) {
+        const hit = await limiter.hit(`ip:${clientLimitKey(c)}`, anonymous.rateLimit);
+        if (hit.limited) {
+          c.header('retry-after', String(hit.resetSeconds));
+          return problem(c, 429, `Rate limit exceeded: ${anonymous.rateLimit} requests per minute from this address`);
+        }
+      }
+      return problem(c, denial[0], denial[1]);
+    }
     // On public routes unusable credentials (unknown, expired, banned, disabled) count as none.
     const known = identity.kind === 'session' || identity.kind === 'key' ? identity : null;
     const usable = known !== null && !known.user.banned && !known.user.apiDisabled;
@@ -276,7 +292,7 @@ export function accessGate(
     const tier = tierOf(t, user);
 
     if (policy?.rateLimited !== false && tier.rateLimit > 0) {
-      const hit = await limiter.hit(user ? `user:${user.id}` : `ip:${clientAddress(c)}`, tier.rateLimit);
+      const hit = await limiter.hit(user ? `user:${user.id}` : `ip:${clientLimitKey(c)}`, tier.rateLimit);
       c.header('x-ratelimit-limit', String(tier.rateLimit));
       c.header('x-ratelimit-remaining', String(hit.remaining));
       c.header('x-ratelimit-reset', String(hit.resetSeconds));
