@@ -272,14 +272,20 @@ export function accessGate(
       (permissions ??= 'user' in identity ? permissionsOf(t, identity.user, at) : Promise.resolve(new Set<string>()));
     const denial = rule.public ? null : await deny(t, rule, identity, permissionsOnce);
     if (denial) {
-      // A refusal counts against the address as an anonymous request would: refused requests are
-      // limited too (and so is what they write, such as the audit rows of refused admin calls).
-      const anonymous = t.tiers.get('anonymous') ?? SEEDED_ANONYMOUS;
-      if (policy?.rateLimited !== false && anonymous.rateLimit > 0) {
-        const hit = await limiter.hit(`ip:${clientLimitKey(c)}`, anonymous.rateLimit);
+      // A refusal is counted as the caller's requests are: an account's against its tier's limit,
+      // anyone else's (no or unusable credentials) against the address's anonymous limit. So
+      // refused requests, and what they write (the audit rows of refused admin calls), are limited too.
+      const who = 'user' in identity ? identity.user : null;
+      const counted = who ? tierOf(t, who) : (t.tiers.get('anonymous') ?? SEEDED_ANONYMOUS);
+      if (policy?.rateLimited !== false && counted.rateLimit > 0) {
+        const hit = await limiter.hit(who ? `user:${who.id}` : `ip:${clientLimitKey(c)}`, counted.rateLimit);
         if (hit.limited) {
           c.header('retry-after', String(hit.resetSeconds));
-          return problem(c, 429, `Rate limit exceeded: ${anonymous.rateLimit} requests per minute from this address`);
+          return problem(
+            c,
+            429,
+            `Rate limit exceeded: ${counted.rateLimit} requests per minute for the ${counted.name} tier`,
+          );
         }
       }
       return problem(c, denial[0], denial[1]);

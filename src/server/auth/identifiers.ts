@@ -13,7 +13,7 @@ const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069
 /** Why `name` cannot be a user's (or an API key's) name, or null when it can (sign-up, `flc user add`, keys). */
 export function nameProblem(name: string): string | null {
   if (name.length > IDENTIFIER_LIMITS.nameMax) return `name must be at most ${IDENTIFIER_LIMITS.nameMax} characters`;
-  if (CONTROL.test(name)) return 'name must not contain control or bidirectional formatting characters';
+  if (CONTROL.test(name)) return 'name must not contain control characters (nor bidirectional formatting)';
   return null;
 }
 
