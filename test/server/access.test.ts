@@ -78,7 +78,7 @@ const CALLERS: Record<string, () => Promise<string | undefined>> = {
   },
 };
 
-/** `Own session`: as `Session`, and open to banned and API-disabled accounts (ending one's sessions takes access away). */
+/** `Own session`: as `Session`, and open to banned and API-disabled accounts (it only takes access away). */
 type Auth = 'No' | 'Session' | 'Own session' | 'Free+' | 'Pro+' | 'Admin read' | 'Admin write';
 
 /** The specification's summary (`:id` filled in), plus `/admin/local-users` and usage. */
