@@ -131,7 +131,7 @@ describe('point 5 of the attack', () => {
     for (const r of mine) expect(r.user_agent.length).toBeLessThanOrEqual(512);
   });
 
-  test('limits count an IPv6 /64 as one client, and a proxy that writes ip:port does not merge its clients', async () => {
+  test('an IPv6 /64 counts as one client; a proxy writing ip:port does not merge its clients', async () => {
     const v6 = await Promise.all(
       Array.from({ length: 7 }, (_, i) => signUp(`v6-${i}@example.org`, `2001:db8:7:7::${i + 1}`)),
     );
