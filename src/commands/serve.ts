@@ -30,11 +30,24 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
         'the store: a SQLite file (default ~/.local/share/flc/flc.db; FLC_DB also names it) or a ' +
         'postgres:// URL; created and migrated on start',
     }),
+    'query-db': Flags.string({
+      env: 'FLC_QUERY_DATABASE_URL',
+      description:
+        'PostgreSQL: a postgres:// URL of a low-privilege role for the admin query route (default: a role ' +
+        'the server makes when its own connection may create roles; see docs/security.md)',
+    }),
     'trust-proxy': Flags.string({
       env: 'FLC_TRUST_PROXY',
       description:
         'reverse proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For names the client; ' +
         'default none: the socket address is the client',
+    }),
+    'limit-ipv6-prefix': Flags.integer({
+      env: 'FLC_LIMIT_IPV6_PREFIX',
+      min: 1,
+      max: 128,
+      default: 64,
+      description: 'IPv6 addresses in one network of this many bits count as one client for the rate limits',
     }),
     'allow-private-sources': Flags.boolean({
       env: 'FLC_ALLOW_PRIVATE_SOURCES',
@@ -98,7 +111,9 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       host: flags.host,
       port,
       store: storeLocation(flags.db, process.env),
+      queryDb: flags['query-db'],
       trustProxy: flags['trust-proxy'],
+      ipv6LimitPrefix: flags['limit-ipv6-prefix'],
       version: this.config.version,
       allowPrivateSources: flags['allow-private-sources'],
       pool: { size: flags['compile-workers'], deadlineMs: flags['compile-timeout'] * 1000 },

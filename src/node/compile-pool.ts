@@ -113,10 +113,31 @@ export class CompilePool {
     }
   }
 
-  /** `validateRule` in a worker, stopped after the match budget (a regular expression can backtrack for ever). */
-  validateRule(request: ValidateRuleRequest): Promise<unknown> {
-    const task: ValidateRuleTask = { kind: 'validate-rule', request };
-    return this.run(task, [], this.matchBudgetMs, 'Matching the rule against testUrl');
+  /**
+   * `validateRule` in a worker, stopped after the match budget (a regular expression can backtrack
+   * for ever). The budget counts from when a worker starts the task, not from when it was queued
+   * behind others or waited for a new thread: a busy server does not fail honest rules.
+   */
+  async validateRule(request: ValidateRuleRequest): Promise<unknown> {
+    const { port1, port2 } = new MessageChannel();
+    const budget = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    port1.once('message', () => {
+      timer = setTimeout(() => budget.abort(), this.matchBudgetMs);
+    });
+    const task: ValidateRuleTask = { kind: 'validate-rule', request, port: port2 };
+    const what = 'Matching the rule against testUrl';
+    try {
+      // Waiting for a worker is bounded too: ten budgets, at most the compile deadline.
+      const overall = Math.min(this.deadlineMs, this.matchBudgetMs * 10);
+      return await this.run(task, [port2], overall, what, budget.signal);
+    } catch (e) {
+      if (budget.signal.aborted) throw new DeadlineError(what, this.matchBudgetMs);
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      port1.close();
+    }
   }
 
   /** Ends every worker: tasks in flight fail as cancelled (the server is shutting down). */

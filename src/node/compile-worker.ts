@@ -17,6 +17,8 @@ export interface CompileTask {
 export interface ValidateRuleTask {
   kind: 'validate-rule';
   request: ValidateRuleRequest;
+  /** Told when the worker starts the task: the match budget counts from then. */
+  port: MessagePort;
 }
 
 export type WorkerOutcome<T> = { ok: T } | { error: WireError };
@@ -76,7 +78,11 @@ function compileInWorker(task: CompileTask): Promise<CompiledList> {
  */
 export default async function run(task: CompileTask | ValidateRuleTask): Promise<WorkerOutcome<unknown>> {
   try {
-    if (task.kind === 'validate-rule') return { ok: validateRule(task.request) };
+    if (task.kind === 'validate-rule') {
+      // The main thread closes the channel when the task ends.
+      task.port.postMessage('started');
+      return { ok: validateRule(task.request) };
+    }
     try {
       return { ok: await compileInWorker(task) };
     } finally {

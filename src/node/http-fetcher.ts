@@ -114,6 +114,9 @@ export class HttpFetcher {
   private async follow(url: string, init: { signal: AbortSignal; headers: Record<string, string> }) {
     const max = this.opts.maxRedirects ?? 20;
     let current = url;
+    // fetch refuses a URL with a user name or password in it; asking again would not change that.
+    const { username, password } = new URL(url);
+    if (username || password) throw new RedirectError('a URL with credentials (user:password@) cannot be fetched');
     for (let hop = 0; ; hop += 1) {
       const res = await fetch(current, { ...init, redirect: 'manual', dispatcher: this.dispatcher });
       const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
@@ -124,6 +127,7 @@ export class HttpFetcher {
       if (next.protocol !== 'http:' && next.protocol !== 'https:') {
         throw new RedirectError(`redirected to a ${next.protocol} URL`);
       }
+      if (next.username || next.password) throw new RedirectError('redirected to a URL with credentials');
       current = next.href;
     }
   }
@@ -205,7 +209,7 @@ export class BodyTooLargeError extends Error {}
 /** The address policy refused the address of a connection (the source's, a redirect's or an include's). */
 export class AddressRefusedError extends Error {}
 
-/** Too many redirects, or a redirect to a scheme other than http(s); never retried. */
+/** Too many redirects, a redirect to a scheme other than http(s), a URL with credentials; never retried. */
 export class RedirectError extends Error {}
 
 function networkMessage(e: unknown): string {

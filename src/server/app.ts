@@ -21,6 +21,7 @@ import { registerPublicConfigRoutes } from './routes/public-config.js';
 import { registerErrorCodeRoutes } from './routes/error-codes.js';
 import { registerTrpcErrorEnvelope, registerTrpcLimits, registerTrpcRoutes } from './routes/trpc.js';
 import { DEFAULT_BODY_LIMIT, limitedBody } from './body-limit.js';
+import { securityHeaders } from './security-headers.js';
 import { auditTrail } from './audit/trail.js';
 import { registerAdminSystemRoutes } from './routes/admin-system/index.js';
 import { registerQueueLimits, registerQueueRoutes } from './routes/queue.js';
@@ -61,6 +62,7 @@ export function createApp(
   });
   app.onError(onError(log));
   app.notFound((c) => problem(c, 404, `No route for ${c.req.method} ${c.req.path}`));
+  app.use('*', securityHeaders());
   const metrics: RequestMetrics = { total: 0, byRoute: {}, byStatus: {} };
   registerMetricsMiddleware(app, metrics);
   // Order matters: who may call (and how often) first, size limits before anything reads a

@@ -33,6 +33,35 @@ function readIncoming(incoming: IncomingMessage, maxSize: number): Promise<strin
   });
 }
 
+/** How deeply a JSON body may nest; deeper is refused before it is parsed (a 400). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether `text` nests arrays and objects deeper than `max` (strings skipped, escapes included):
+ * one pass, no parse. A deeper body would reach code that recurses over it (validation, storing
+ * it as JSON again) and end in a stack overflow.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 92)
+        i += 1; // backslash: skip the escaped character
+      else if (ch === 34) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 91 || ch === 123) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (ch === 93 || ch === 125) depth -= 1;
+  }
+  return false;
+}
+
+const isJson = (c: Context) => /json/i.test(c.req.header('content-type') ?? '');
+const tooDeep = (c: Context) => problem(c, 400, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+
 /** Set on a request's context by the first limit that applies to it, which is the one. */
 const LIMITED = 'flcBodyLimited' as never;
 
@@ -52,7 +81,14 @@ export function limitedBody(maxSize: number): MiddlewareHandler {
     if (c.get(LIMITED)) return next();
     c.set(LIMITED, true as never);
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-    if (!incoming || typeof incoming.on !== 'function') return fallback(c, next);
+    if (!incoming || typeof incoming.on !== 'function')
+      return fallback(c, async () => {
+        if (isJson(c) && c.req.method !== 'GET' && nestsDeeperThan(await c.req.text(), MAX_JSON_DEPTH)) {
+          c.res = tooDeep(c);
+          return;
+        }
+        await next();
+      });
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     if (Number(incoming.headers['content-length']) > maxSize) return tooLarge(c);
     let text: string;
@@ -63,6 +99,7 @@ export function limitedBody(maxSize: number): MiddlewareHandler {
       if (e instanceof BodyAborted) return problem(c, 400, 'The request body ended before it was complete');
       throw e;
     }
+    if (isJson(c) && nestsDeeperThan(text, MAX_JSON_DEPTH)) return tooDeep(c);
     // Hono keeps body promises here (its type says string); json() parses this text.
     (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
     return next();

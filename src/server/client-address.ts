@@ -11,8 +11,19 @@ export const NO_PROXIES: TrustedProxies = () => false;
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
+/**
+ * An address as proxies write it in `X-Forwarded-For`: bare, `ip:port`, `[v6]` or `[v6]:port`,
+ * with the port dropped.
+ */
+function withoutPort(entry: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(entry);
+  if (bracketed) return bracketed[1];
+  const v4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(entry);
+  return v4 ? v4[1] : entry;
+}
+
 function parse(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
-  const trimmed = address.trim();
+  const trimmed = withoutPort(address.trim());
   // ipaddr.process turns IPv4-mapped IPv6 (`::ffff:10.0.0.1`, as Node reports IPv4 peers on a
   // dual-stack socket) into plain IPv4, so one range matches both forms.
   return ipaddr.isValid(trimmed) ? ipaddr.process(trimmed) : null;
@@ -69,11 +80,28 @@ export function resolveClientAddress(c: Context, trusted: TrustedProxies): strin
     .map((s) => s.trim())
     .filter(Boolean);
   for (let i = forwarded.length - 1; i >= 0; i -= 1) {
-    if (parse(forwarded[i]) === null) break;
-    client = forwarded[i];
+    const entry = parse(forwarded[i]);
+    if (entry === null) break;
+    client = entry.toString();
     if (!trusted(client)) break;
   }
   return normalise(client);
+}
+
+/** The IPv6 prefix length whose addresses share one rate-limit count by default (one customer's /64). */
+export const DEFAULT_IPV6_LIMIT_PREFIX = 64;
+
+/**
+ * The key under which an address is counted by the rate limits: an IPv4 address itself, an IPv6
+ * address's network of `ipv6Prefix` bits (`2001:db8:1:2::/64`), since one client holds a whole
+ * /64 and could otherwise take a fresh address for every request.
+ */
+export function addressLimitKey(address: string, ipv6Prefix: number = DEFAULT_IPV6_LIMIT_PREFIX): string {
+  const addr = parse(address);
+  if (addr === null || addr.kind() === 'ipv4' || ipv6Prefix >= 128) return addr?.toString() ?? address;
+  const bytes = (addr as ipaddr.IPv6).toByteArray();
+  for (let bit = Math.max(0, ipv6Prefix); bit < 128; bit += 1) bytes[bit >> 3] &= ~(0x80 >> (bit & 7));
+  return `${ipaddr.fromByteArray(bytes).toString()}/${ipv6Prefix}`;
 }
 
 function normalise(address: string): string {
@@ -81,10 +109,20 @@ function normalise(address: string): string {
 }
 
 const KEY = 'clientAddress';
+const LIMIT_KEY = 'clientLimitKey';
 
-/** Remembers the address the access gate worked out, for every later reader of this request. */
-export function setClientAddress(c: Context, address: string): void {
+/**
+ * Remembers the address the access gate worked out, for every later reader of this request, and
+ * the key the rate limits count it under (`addressLimitKey`).
+ */
+export function setClientAddress(c: Context, address: string, ipv6Prefix = DEFAULT_IPV6_LIMIT_PREFIX): void {
   c.set(KEY as never, address as never);
+  c.set(LIMIT_KEY as never, addressLimitKey(address, ipv6Prefix) as never);
+}
+
+/** What the rate limits count this request's address under: its IPv6 network, or its IPv4 address. */
+export function clientLimitKey(c: Context): string {
+  return (c.get(LIMIT_KEY as never) as string | undefined) ?? addressLimitKey(clientAddress(c));
 }
 
 /** The client's address as the access gate worked it out (else the socket's peer; 'unknown' in-process). */

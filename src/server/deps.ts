@@ -59,6 +59,8 @@ export interface AppDeps {
   pool?: CompilePool;
   /** Reverse proxies whose `X-Forwarded-For` names the client (`--trust-proxy`); none by default. */
   trustedProxies?: TrustedProxies;
+  /** The IPv6 network size (prefix bits) whose addresses the rate limits count as one client; 64 by default. */
+  ipv6LimitPrefix?: number;
   /** The access gateway whose assertion config apply, revert and data erasure need (none: no check). */
   gateway?: GatewaySettings;
   /** Runs queued jobs; without one the app makes its own, started by the first job. */

@@ -10,6 +10,7 @@ import {
   DirectiveError,
   AbortedError,
   ConflictError,
+  ForbiddenError,
   StoreUnavailableError,
 } from '../core/errors/index.js';
 
@@ -64,6 +65,7 @@ export function onError(log: (message: string) => void) {
     if (err instanceof SourceError || err instanceof DirectiveError) return problem(c, 502, err.message);
     if (err instanceof AbortedError) return problem(c, 503, err.message);
     if (err instanceof ConflictError) return problem(c, 409, err.message);
+    if (err instanceof ForbiddenError) return problem(c, 403, err.message);
     // A busy or unreachable store fails this request only; the next ones go on.
     if (err instanceof StoreUnavailableError) {
       c.header('retry-after', String(err.retryAfterSeconds));

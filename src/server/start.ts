@@ -37,8 +37,12 @@ export async function startServer(opts: {
   allowPrivateSources: boolean;
   /** The store: a SQLite file (created on first start) or a PostgreSQL database; migrated on start. */
   store: StoreLocation;
+  /** PostgreSQL: the low-privilege connection the admin query route runs on (`--query-db`). */
+  queryDb?: string;
   /** Reverse proxies whose `X-Forwarded-For` names the client (addresses or CIDRs, comma-separated). */
   trustProxy?: string;
+  /** IPv6 addresses in one network of this many bits count as one rate-limit client (`--limit-ipv6-prefix`). */
+  ipv6LimitPrefix?: number;
   log: (m: string) => void;
   /** WebSocket timings; tests shorten them. */
   wsTiming?: WsTiming;
@@ -75,6 +79,10 @@ export async function startServer(opts: {
   const flash = flashSettingsFromEnv(env);
   const store = await openStore(opts.store, { log: opts.log });
   opts.log(`store: ${store.description}`);
+  if (opts.store.engine === 'postgres') {
+    const refusal = await store.prepareQueries(opts.queryDb);
+    opts.log(refusal ? `query route off: ${refusal}` : 'query route: on a low-privilege role');
+  }
   const startedAt = Date.now();
   await store.recordDeployment({
     version: opts.version,
@@ -98,6 +106,7 @@ export async function startServer(opts: {
     usage,
     pool: new CompilePool(opts.pool),
     trustedProxies,
+    ipv6LimitPrefix: opts.ipv6LimitPrefix,
     gateway: gatewaySettingsFromEnv(env),
     container: new ContainerCompiler({ ...CONTAINER_DEFAULTS, ...opts.container }),
     flash,

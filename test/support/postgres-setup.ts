@@ -35,6 +35,13 @@ export default async function setup(project: TestProject) {
   project.provide('postgres', { url: url.toString(), reason: null } satisfies PostgresForTests);
   return async () => {
     await admin.query(`drop database if exists ${name} with (force)`);
+    // The query route's roles made for this run's stores (roles belong to the whole server).
+    const roles = await admin.query(
+      `select r.rolname from pg_roles r join pg_shdescription d on d.objoid = r.oid
+        where r.rolname like 'flc\\_query\\_%' and d.description like $1`,
+      [`flc query route of database ${name},%`],
+    );
+    for (const r of roles.rows) await admin.query(`drop role if exists "${r.rolname}"`).catch(() => undefined);
     await admin.end();
   };
 }

@@ -53,6 +53,8 @@ export default class ConfigImport extends BaseCommand {
           apply: flags.apply,
           by: 'flc config import',
           at: new Date().toISOString(),
+          // Whoever can open the store file or database has every right over it.
+          writer: 'all',
         });
       } finally {
         await store.close();

@@ -40,7 +40,9 @@ export default class UserAdd extends BaseCommand {
     if (invalid.length > 0) throw new InputError(invalid);
     const { readPassword } = await import('../../cli/password-input.js');
     const password = await readPassword(`Password for ${email}: `);
-    if (password.length < 8) throw new InputError(['password must be at least 8 characters']);
+    const { passwordProblem } = await import('../../server/auth/password-policy.js');
+    const weak = passwordProblem(password);
+    if (weak) throw new InputError([weak]);
     const store = await openStore(flags.db);
     try {
       if (await store.userByEmail(email)) throw new InputError([`a user ${email} already exists`]);

@@ -63,6 +63,8 @@ const HOST_PATTERN_RE = /^\|\|([^/^*|$]+)\^?\|?$/;
  * result. Context-dependent modifiers are reported instead of guessed.
  */
 export function matchHostname(ast: AnyRule, hostname: string): MatchOutcome {
+  // Once the tree says no regex is needed, the branches below run none: the same test decides both.
+  const regex = hostnameMatchNeedsRegex(ast);
   if (ast.type === 'HostRule') {
     const names = ast.hostnames.children.map((v) => (domainToAscii(v.value) || v.value).toLowerCase());
     return { matchResult: names.includes(hostname), exception: false };
@@ -74,13 +76,13 @@ export function matchHostname(ast: AnyRule, hostname: string): MatchOutcome {
   const pattern = ast.pattern.value;
   const url = `https://${hostname}/`;
   let matched: boolean;
-  const host = HOST_PATTERN_RE.exec(pattern);
+  const host = regex ? null : HOST_PATTERN_RE.exec(pattern);
   if (host) {
     const ascii = domainToAscii(host[1]) || host[1];
     // URL hostnames are lowercase, so a $match-case pattern with capitals never matches.
     const target = matchCase && /[A-Z]/.test(host[1]) ? host[1] : ascii.toLowerCase();
     matched = hostname === target || hostname.endsWith(`.${target}`);
-  } else if (pattern === '') {
+  } else if (!regex) {
     matched = true;
   } else {
     try {
@@ -93,13 +95,12 @@ export function matchHostname(ast: AnyRule, hostname: string): MatchOutcome {
 }
 
 /**
- * Whether matching `rule` against a hostname certainly runs no regular expression: a
- * `||host^` pattern or none, judged on the text alone (anything else may run one). The server
- * matches the other rules in its worker pool, under a time budget.
+ * Whether matching the parsed rule `ast` against a hostname runs a regular expression: a network
+ * rule whose pattern (as AGTree parsed it, modifiers apart) is neither empty nor `||host^`. Judged
+ * on the tree, never on the text: the text's first `$` need not be where the modifiers start.
  */
-export function matchesWithoutRegex(rule: string): boolean {
-  const text = rule.trim().replace(/^@@/, '');
-  const dollar = text.indexOf('$');
-  const pattern = dollar < 0 ? text : text.slice(0, dollar);
-  return pattern === '' || HOST_PATTERN_RE.test(pattern);
+export function hostnameMatchNeedsRegex(ast: AnyRule): boolean {
+  if (ast.type !== 'NetworkRule') return false;
+  const pattern = ast.pattern.value;
+  return pattern !== '' && !HOST_PATTERN_RE.test(pattern);
 }

@@ -3,7 +3,7 @@ import type { AnyRule } from '@adguard/agtree';
 import { parseRule } from './parse-rule.js';
 import { detectSyntax, type Syntax } from './syntax.js';
 import { strictProblem } from './strict.js';
-import { matchHostname, type MatchOutcome } from './match.js';
+import { hostnameMatchNeedsRegex, matchHostname, type MatchOutcome } from './match.js';
 import { parseRequest } from './issues.js';
 import { validatorVerdicts, type ValidatorName, type ValidatorVerdict } from '../rules/validator-verdicts.js';
 
@@ -45,6 +45,19 @@ export function formatDuration(ms: number): string {
  * (empty rule, bad URL) throws InputError.
  */
 export function validateRule(request: unknown): ValidateRuleResult {
+  return validated(request, true) as ValidateRuleResult;
+}
+
+/**
+ * `validateRule`, or null when its `testUrl` match would run a regular expression built from the
+ * rule (decided on the parsed rule): the server then runs the request in its worker pool, under a
+ * time budget, so that no client's regular expression runs on its main thread.
+ */
+export function validateRuleWithoutRegex(request: unknown): ValidateRuleResult | null {
+  return validated(request, false);
+}
+
+function validated(request: unknown, regexHere: boolean): ValidateRuleResult | null {
   const { rule, testUrl, strict } = parseRequest(validateRuleRequestSchema, request);
   const started = performance.now();
   const tolerant = parseRule(rule, true);
@@ -72,6 +85,7 @@ export function validateRule(request: unknown): ValidateRuleResult {
     const problem = strictProblem(ast, syntax);
     if (problem) return result(false, { error: problem });
   }
+  if (testUrl !== undefined && !regexHere && hostnameMatchNeedsRegex(ast)) return null;
   const match = testUrl === undefined ? {} : { testUrl, ...matchHostname(ast, new URL(testUrl).hostname) };
   return result(true, { category: ast.category, syntax, ast }, match);
 }

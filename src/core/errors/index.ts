@@ -113,6 +113,14 @@ export class DeadlineError extends FlcError {
   }
 }
 
+/** A caller without the permission an operation needs (the server answers 403, naming it). */
+export class ForbiddenError extends FlcError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('FORBIDDEN', message, options);
+    this.name = 'ForbiddenError';
+  }
+}
+
 /** A write that would duplicate something unique (an email, a key); the server answers 409. */
 export class ConflictError extends FlcError {
   constructor(message: string, options?: { cause?: unknown }) {

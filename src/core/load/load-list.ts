@@ -6,7 +6,6 @@ import { ConditionError, conditionMask, type Directive, directivesOf } from './c
 import { SourceRefusedError, DirectiveError } from '../errors/index.js';
 
 export const INCLUDE = '!#include';
-const ABSOLUTE_URL_RE = /^([a-z]+:\/\/|\/\/)/i;
 const DIFF_PATH = '! Diff-Path:';
 const DIFF_PATH_SCAN = 50;
 const MAX_INCLUDE_DEPTH = 20;
@@ -20,12 +19,24 @@ export interface LoadContext {
   files: string[];
 }
 
-function originOf(location: string): string | null {
+const NETWORK_SCHEMES = new Set(['http:', 'https:', 'ftp:', 'ws:', 'wss:']);
+
+/**
+ * Where a resolved list location lives, for the same-origin rule of `!#include`: `local` for a
+ * path or a `file:` URL, scheme, host and port for a network URL, the scheme alone for other
+ * schemes (a server's saved rule sets), null for what is none of these.
+ */
+export function locationOrigin(location: string): string | null {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(location)?.[1].toLowerCase();
+  // No scheme, or a drive letter: a path.
+  if (!scheme || scheme.length === 1 || scheme === 'file') return 'local';
+  let url: URL;
   try {
-    return new URL(location).origin;
+    url = new URL(location);
   } catch {
     return null;
   }
+  return NETWORK_SCHEMES.has(url.protocol) ? url.origin : `${scheme}:`;
 }
 
 /**
@@ -115,13 +126,17 @@ export async function loadInclude<L>(
 ): Promise<L> {
   const fail = (message: string, cause?: unknown) => new DirectiveError(parent, lineNo(), message, { cause });
   if (!ref) throw fail('!#include without a location');
-  if (ABSOLUTE_URL_RE.test(ref)) {
-    const parentOrigin = originOf(parent);
-    if (parentOrigin === null || originOf(ref) !== parentOrigin) {
-      throw fail(`!#include ${ref} is rejected: it is not on the same origin as ${parent}`);
-    }
-  }
+  // Resolved first, then compared: every spelling (`https:host`, `/\host`, `http:\\host`, `file:/x`)
+  // is judged by where it really points. A remote list includes from its own scheme, host and port
+  // only; a local one from local files only.
   const child = ctx.reader.resolve(ref, parent);
+  const origin = locationOrigin(parent);
+  if (origin === null || locationOrigin(child) !== origin) {
+    // Refused, as a private address is: the request's fault on the server (422), not a broken list.
+    const where = child === ref ? '' : ` (${child})`;
+    const why = `!#include ${ref}${where} is rejected: it is not on the same origin as ${parent}`;
+    throw new SourceRefusedError(child, `${parent}:${lineNo()}: ${why}`);
+  }
   if (chain.includes(child)) throw fail(`!#include cycle: ${[...chain, child].join(' -> ')}`);
   if (chain.length >= MAX_INCLUDE_DEPTH) throw fail(`!#include nested deeper than ${MAX_INCLUDE_DEPTH} levels`);
   try {

@@ -1,8 +1,9 @@
+import { PERMISSIONS } from '../routes/admin-system/permissions.js';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { ApiKey, EndpointOverride, Scope, Tier, User } from '../store/accounts.js';
 import { problem } from '../problem.js';
-import { clientAddress, NO_PROXIES, resolveClientAddress, setClientAddress } from '../client-address.js';
+import { clientLimitKey, NO_PROXIES, resolveClientAddress, setClientAddress } from '../client-address.js';
 import { StoreUnavailableError } from '../../core/errors/index.js';
 import { bearerToken } from '../auth/sessions.js';
 import { IdentityResolver, type Identity } from '../auth/identity.js';
@@ -98,6 +99,8 @@ function accessTables(deps: AppDeps, log: (message: string) => void, maxAgeMs = 
 interface Rule {
   public: boolean;
   session: boolean;
+  /** Ends the caller's own sessions: any signed-in session may, banned or API-disabled. */
+  endsSession: boolean;
   /** The lowest tier allowed (non-admin routes). */
   tier: string | null;
   admin: boolean;
@@ -139,7 +142,8 @@ export function matchOverride(
 function ruleFor(policy: RoutePolicy | undefined, override: EndpointOverride | undefined): Rule {
   const base: Rule = {
     public: !policy || policy.requirement === 'public',
-    session: policy?.requirement === 'session',
+    session: policy?.requirement === 'session' || policy?.requirement === 'own-session',
+    endsSession: policy?.requirement === 'own-session',
     tier: policy && (policy.requirement === 'free' || policy.requirement === 'pro') ? policy.requirement : null,
     admin: policy?.requirement === 'admin',
     permission: policy?.permission,
@@ -209,14 +213,25 @@ export function accessGate(
     if (identity.kind === 'invalid') return [401, 'Invalid or expired credentials'];
     const { user } = identity;
     const key = identity.kind === 'key' ? identity.key : null;
+    if (rule.endsSession && identity.kind === 'session') return null;
     if (user.banned) return [403, 'This account is banned'];
     if (user.apiDisabled) return [403, 'API access is disabled for this account'];
     if (rule.session && key) return [403, 'This route needs a signed-in session, not an API key'];
     if (rule.admin) {
       if (user.role !== 'admin' || user.tier !== 'admin') return [403, 'Administrators only'];
       if (key && !key.scopes.includes('admin')) return [403, 'API key missing required scope: admin'];
-      if (rule.permission && !(await permissions()).has(rule.permission))
-        return [403, `Missing permission: ${rule.permission}`];
+      if (rule.permission) {
+        // `*`: a route for whoever holds every permission (the query route reads every area's data).
+        const granted = await permissions();
+        const missing = (rule.permission === '*' ? PERMISSIONS : [rule.permission]).find((p) => !granted.has(p));
+        if (missing)
+          return [
+            403,
+            rule.permission === '*'
+              ? `This route needs every permission (missing ${missing})`
+              : `Missing permission: ${missing}`,
+          ];
+      }
       return null;
     }
     if (rule.tier && rank(t, tierOf(t, user).name) < rank(t, rule.tier))
@@ -234,7 +249,7 @@ export function accessGate(
   }
 
   return async (c: Context, next) => {
-    setClientAddress(c, resolveClientAddress(c, trusted));
+    setClientAddress(c, resolveClientAddress(c, trusted), deps.ipv6LimitPrefix);
     const t = await tables();
     const at = deps.now();
     const policy = policyFor(c.req.method, c.req.path);
@@ -256,7 +271,25 @@ export function accessGate(
     const permissionsOnce = () =>
       (permissions ??= 'user' in identity ? permissionsOf(t, identity.user, at) : Promise.resolve(new Set<string>()));
     const denial = rule.public ? null : await deny(t, rule, identity, permissionsOnce);
-    if (denial) return problem(c, denial[0], denial[1]);
+    if (denial) {
+      // A refusal is counted as the caller's requests are: an account's against its tier's limit,
+      // anyone else's (no or unusable credentials) against the address's anonymous limit. So
+      // refused requests, and what they write (the audit rows of refused admin calls), are limited too.
+      const who = 'user' in identity ? identity.user : null;
+      const counted = who ? tierOf(t, who) : (t.tiers.get('anonymous') ?? SEEDED_ANONYMOUS);
+      if (policy?.rateLimited !== false && counted.rateLimit > 0) {
+        const hit = await limiter.hit(who ? `user:${who.id}` : `ip:${clientLimitKey(c)}`, counted.rateLimit);
+        if (hit.limited) {
+          c.header('retry-after', String(hit.resetSeconds));
+          return problem(
+            c,
+            429,
+            `Rate limit exceeded: ${counted.rateLimit} requests per minute for the ${counted.name} tier`,
+          );
+        }
+      }
+      return problem(c, denial[0], denial[1]);
+    }
     // On public routes unusable credentials (unknown, expired, banned, disabled) count as none.
     const known = identity.kind === 'session' || identity.kind === 'key' ? identity : null;
     const usable = known !== null && !known.user.banned && !known.user.apiDisabled;
@@ -265,7 +298,7 @@ export function accessGate(
     const tier = tierOf(t, user);
 
     if (policy?.rateLimited !== false && tier.rateLimit > 0) {
-      const hit = await limiter.hit(user ? `user:${user.id}` : `ip:${clientAddress(c)}`, tier.rateLimit);
+      const hit = await limiter.hit(user ? `user:${user.id}` : `ip:${clientLimitKey(c)}`, tier.rateLimit);
       c.header('x-ratelimit-limit', String(tier.rateLimit));
       c.header('x-ratelimit-remaining', String(hit.remaining));
       c.header('x-ratelimit-reset', String(hit.resetSeconds));

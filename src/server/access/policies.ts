@@ -7,7 +7,7 @@
  * `public`: anyone; `session`: a signed-in session; a tier name: that tier or higher; `admin`: an administrator with
  * `permission`.
  */
-export type Requirement = 'public' | 'session' | 'free' | 'pro' | 'admin';
+export type Requirement = 'public' | 'session' | 'own-session' | 'free' | 'pro' | 'admin';
 
 export interface RoutePolicy {
   /** An HTTP method or `*`. */
@@ -38,8 +38,9 @@ const SUMMARY: Row[] = [
   ['GET', '/api/auth/providers', 'public'],
   ['POST', '/api/auth/sign-up/email', 'public'],
   ['POST', '/api/auth/sign-in/email', 'public'],
-  ['POST', '/api/auth/sign-out', 'session'],
-  ['POST', '/api/auth/sign-out-all', 'session'],
+  // Ending one's own sessions: open to a banned or API-disabled account too (it only takes access away).
+  ['POST', '/api/auth/sign-out', 'own-session'],
+  ['POST', '/api/auth/sign-out-all', 'own-session'],
   ['POST', '/api/auth/change-password', 'session'],
   ['GET', '/api/auth/get-session', 'public'],
   ['POST', '/api/compile', 'free', 'compile'],
@@ -90,7 +91,8 @@ const SUMMARY: Row[] = [
   ['*', '/api/admin/storage/*', 'admin', 'admin:write'],
   ['GET', '/api/admin/neon/project', 'admin', 'admin:read'],
   ['GET', '/api/admin/neon/branches', 'admin', 'admin:read'],
-  ['POST', '/api/admin/neon/query', 'admin', 'admin:write'],
+  // Reading the whole store is every area's data at once: for a role that holds every permission.
+  ['POST', '/api/admin/neon/query', 'admin', '*'],
   ['GET', '/api/admin/agents/sessions', 'admin', 'admin:read'],
   // Browser error reports (flc's addition).
   ['GET', '/api/admin/errors', 'admin', 'admin:read'],

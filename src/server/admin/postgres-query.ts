@@ -1,53 +1,82 @@
 import type { Pool } from 'pg';
-import { jsonValue, type QueryAnswer, QueryRefusedError } from './query-result.js';
+import { BoundedRows, type QueryAnswer, QueryRefusedError, VALUES_PER_BUDGET } from './query-result.js';
 
-/**
- * Runs `sql` in a read-only transaction with a statement timeout, rolled back whatever happens.
- * The extended protocol (`queryMode: 'extended'`) refuses several statements in one text, so a
- * `COMMIT; …` cannot step out of the transaction.
- */
-export async function postgresReadOnlyQuery(
-  pool: Pool,
-  sql: string,
-  timeoutMs: number,
-  maxRows: number,
-): Promise<QueryAnswer> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN READ ONLY');
-    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
-    let result: { fields: { name: string }[]; rows: unknown[][] };
-    try {
-      result = await client.query({
-        text: bounded(sql, maxRows),
-        values: [],
-        rowMode: 'array',
-        queryMode: 'extended',
-      } as never);
-    } catch (err) {
-      const e = err as { code?: string; message: string };
-      if (e.code === '57014')
-        throw new QueryRefusedError(`The query took longer than ${timeoutMs} ms and was ended`, 408);
-      // Syntax errors, unknown tables, a write refused by the read-only transaction: the query's fault.
-      if (e.code && !/^(08|53|57P|58)/.test(e.code)) throw new QueryRefusedError(e.message);
-      throw err;
-    }
-    const rows = result.rows.slice(0, maxRows).map((r) => r.map(jsonValue));
-    return {
-      columns: result.fields.map((f) => f.name),
-      rows,
-      rowCount: rows.length,
-      truncated: result.rows.length > maxRows,
-    };
-  } finally {
-    await client.query('ROLLBACK').catch(() => undefined);
-    client.release();
-  }
+/** Types whose values are short by nature and keep their JSON type; every other value comes as text, cut. */
+const SHORT_TYPES = new Set([16, 20, 21, 23, 26, 700, 701, 1700]);
+
+interface Limits {
+  timeoutMs: number;
+  maxRows: number;
+  maxBytes: number;
 }
 
-/** A query that can be a subquery is asked for one row more than answered, not for all of them. */
-function bounded(sql: string, maxRows: number): string {
-  const text = sql.trim().replace(/;\s*$/, '');
-  if (!/^\s*(select|with|values|table)\b/i.test(text)) return text;
-  return `select * from (\n${text}\n) as flc_query limit ${maxRows + 1}`;
+/**
+ * Runs `sql` on the query role's pool (postgres-query-role.ts) in a read-only transaction with a
+ * statement timeout, rolled back whatever happens. The extended protocol refuses several
+ * statements in one text. The statement is first described (`limit 0`) for its columns; then its
+ * rows are read through a cursor, `VALUES_PER_BUDGET` rows at a time, each value of a long type
+ * cut by the database to its share of the byte cap, until the row or byte cap is reached.
+ */
+export async function postgresReadOnlyQuery(pool: Pool, sql: string, limits: Limits): Promise<QueryAnswer> {
+  const client = await pool.connect();
+  // A connection that breaks (a statement that ends its own backend) or stops answering (a
+  // backstop behind the statement timeout) is dropped from the pool, not reused.
+  let broken: Error | null = null;
+  const onError = (err: Error) => {
+    broken ??= err;
+  };
+  client.on('error', onError);
+  const backstop = setTimeout(() => {
+    broken ??= new Error('query time exceeded');
+    client.release(broken);
+  }, limits.timeoutMs + 5_000);
+  const run = (text: string) =>
+    client.query({ text, values: [], rowMode: 'array', queryMode: 'extended' } as never) as unknown as Promise<{
+      fields: { name: string; dataTypeID: number }[];
+      rows: unknown[][];
+    }>;
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(limits.timeoutMs))}`);
+    const text = sql.trim().replace(/(;\s*)+$/, '');
+    const described = await run(`select * from (\n${text}\n) as flc_query limit 0`);
+    const fields = described.fields;
+    const rows = new BoundedRows(fields.length, limits.maxRows, limits.maxBytes);
+    const names = fields.map((_, i) => `c${i}`);
+    const select = fields.map((f, i) =>
+      SHORT_TYPES.has(f.dataTypeID) ? names[i] : `left(${names[i]}::text, ${rows.valueChars + 1})`,
+    );
+    await run(
+      `declare flc_cursor no scroll cursor for select ${select.join(', ') || '1'} from (\n${text}\n) as flc_query` +
+        `${fields.length ? `(${names.join(', ')})` : ''} limit ${limits.maxRows + 1}`,
+    );
+    for (;;) {
+      const batch = await run(`fetch forward ${VALUES_PER_BUDGET} from flc_cursor`);
+      if (batch.rows.length === 0) break;
+      if (!batch.rows.every((r) => rows.add(fields.length ? r : []))) break;
+    }
+    return {
+      columns: fields.map((f) => f.name),
+      rows: rows.rows,
+      rowCount: rows.rows.length,
+      truncated: rows.truncated,
+    };
+  } catch (err) {
+    const e = err as { code?: string; message: string };
+    if (e.code === '57014')
+      throw new QueryRefusedError(`The query took longer than ${limits.timeoutMs} ms and was ended`, 408);
+    if (e.code === '57P01') {
+      broken ??= err as Error;
+      throw new QueryRefusedError('The query ended its own connection');
+    }
+    // Syntax errors, unknown tables, refused privileges, a write refused by the read-only
+    // transaction: the query's fault.
+    if (e.code && !/^(08|53|57P|58)/.test(e.code)) throw new QueryRefusedError(e.message);
+    throw err;
+  } finally {
+    clearTimeout(backstop);
+    client.off('error', onError);
+    if (!broken) await client.query('ROLLBACK').catch((err: Error) => (broken = err));
+    client.release(broken ?? undefined);
+  }
 }

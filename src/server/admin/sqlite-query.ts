@@ -1,57 +1,41 @@
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { type QueryAnswer, QueryRefusedError } from './query-result.js';
+import type { SqliteQueryInput } from './sqlite-query-child.js';
+
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const CHILD = fileURLToPath(
+  new URL(FROM_SOURCE ? './sqlite-query-child.ts' : './sqlite-query-child.js', import.meta.url),
+);
+
+/** The child's V8 heap: rows are gathered up to the byte cap, far below it. */
+const CHILD_HEAP_MB = 128;
 
 /**
- * The child's program: a connection of its own, opened read-only (`mode=ro`) with `query_only`,
- * one prepared statement that must return rows, at most `maxRows` of them. It runs in its own
- * process because SQLite cannot be interrupted from JavaScript: a query past its time is ended
- * with the process, and the server's event loop never waits for it.
+ * Runs `sql` in a process of its own (sqlite-query-child.ts) on the SQLite file `file`, killed
+ * after `timeoutMs`: SQLite cannot be interrupted from JavaScript, and the server's event loop must
+ * never wait for a query. The process has an empty environment and a capped heap.
  */
-const CHILD = `
-const input = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
-const Database = require(input.libsql);
-const out = (v) => process.stdout.write(JSON.stringify(v));
-try {
-  const db = new Database(input.uri);
-  db.exec('PRAGMA query_only = 1');
-  const stmt = db.prepare(input.sql);
-  if (!stmt.reader) { out({ refused: 'The statement returns no rows: only queries can run' }); process.exit(0); }
-  const columns = stmt.columns().map((c) => c.name);
-  stmt.raw(true);
-  const rows = [];
-  let truncated = false;
-  for (const row of stmt.iterate()) {
-    if (rows.length === input.maxRows) { truncated = true; break; }
-    const json = (v) => typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? '[' + v.length + ' bytes]' : v;
-    rows.push(row.map(json));
-  }
-  out({ columns, rows, rowCount: rows.length, truncated });
-} catch (e) {
-  out({ refused: String(e && e.message || e) });
-}
-`;
-
-const LIBSQL = createRequire(import.meta.url).resolve('libsql');
-
-/** Runs `sql` on a read-only connection to the SQLite file `file`, ended after `timeoutMs`. */
 export function sqliteReadOnlyQuery(
   file: string,
   sql: string,
-  timeoutMs: number,
-  maxRows: number,
+  limits: { timeoutMs: number; maxRows: number; maxBytes: number },
 ): Promise<QueryAnswer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', CHILD], { stdio: ['pipe', 'pipe', 'ignore'], env: {} });
-    let out = '';
+    const args = [`--max-old-space-size=${CHILD_HEAP_MB}`, ...(FROM_SOURCE ? ['--import', 'tsx'] : []), CHILD];
+    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'], env: {} });
+    const chunks: Buffer[] = [];
+    let size = 0;
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
-    }, timeoutMs);
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
+    }, limits.timeoutMs);
+    child.stdout.on('data', (d: Buffer) => {
+      size += d.length;
+      // The answer is at most the byte cap and its JSON framing; anything more is not read.
+      if (size > limits.maxBytes * 2 + 65_536) child.kill('SIGKILL');
+      else chunks.push(d);
     });
     child.on('error', (err) => {
       clearTimeout(timer);
@@ -60,16 +44,16 @@ export function sqliteReadOnlyQuery(
     child.on('close', () => {
       clearTimeout(timer);
       if (timedOut)
-        return reject(new QueryRefusedError(`The query took longer than ${timeoutMs} ms and was ended`, 408));
+        return reject(new QueryRefusedError(`The query took longer than ${limits.timeoutMs} ms and was ended`, 408));
       try {
-        const answer = JSON.parse(out) as QueryAnswer & { refused?: string };
+        const answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as QueryAnswer & { refused?: string };
         if (answer.refused) return reject(new QueryRefusedError(answer.refused));
         resolve(answer);
       } catch {
-        reject(new Error('the query process ended without an answer'));
+        reject(new QueryRefusedError('The query ended without an answer (out of memory?)'));
       }
     });
-    const uri = `${pathToFileURL(file).href}?mode=ro`;
-    child.stdin.end(JSON.stringify({ libsql: LIBSQL, uri, sql, maxRows }));
+    const input: SqliteQueryInput = { file, sql, maxRows: limits.maxRows, maxBytes: limits.maxBytes };
+    child.stdin.end(JSON.stringify(input));
   });
 }

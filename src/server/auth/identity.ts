@@ -25,7 +25,7 @@ export async function issueApiKey(
   store: AccountStore,
   user: User,
   /** `notAfter` (ms since the epoch): the latest expiry allowed, which is also the default. */
-  opts: { name: string; scopes: string[]; expiresInDays?: number; notAfter?: number | null },
+  opts: { name: string; scopes: string[]; expiresInDays?: number; notAfter?: number | null; parentId?: string | null },
   now: number,
 ) {
   const text = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
@@ -41,6 +41,7 @@ export async function issueApiKey(
       scopes: opts.scopes,
       createdAt: new Date(now).toISOString(),
       expiresAt: expires === null ? null : new Date(expires).toISOString(),
+      parentId: opts.parentId ?? null,
     },
     sha256(text),
   );

@@ -4,6 +4,7 @@ import { diffBundles, type SectionDiff } from './diff.js';
 import { type BundleFormat, parseBundleText, serializeBundle } from './format.js';
 import { validateBundle } from './validate.js';
 import type { SectionName } from '../store/config-sections.js';
+import { ForbiddenError } from '../../core/errors/index.js';
 
 /** Export, import and revert of configuration bundles: one implementation for the routes and `flc config`. */
 
@@ -11,19 +12,57 @@ export type ImportReport =
   | { dryRun: true; diff: Record<SectionName, SectionDiff> }
   | { dryRun: false; snapshotId: number; applied: ApplyReport; diff: Record<SectionName, SectionDiff> };
 
+/**
+ * The permission that writing each section directly needs: roles are `roles:write` (as
+ * `PATCH /admin/system/roles/:id`), API groups carry scopes and so grant (`roles:assign`); the
+ * rest is configuration (`config:write`).
+ */
+export const SECTION_PERMISSIONS: Readonly<Record<SectionName, string>> = {
+  tiers: 'config:write',
+  scopes: 'config:write',
+  endpoints: 'config:write',
+  announcements: 'config:write',
+  roles: 'roles:write',
+  user_groups: 'config:write',
+  api_groups: 'roles:assign',
+};
+
+/** Who is writing: the caller's permissions, or `all` for the local store's operator (`flc config`). */
+export type Writer = ReadonlySet<string> | 'all';
+
+/**
+ * Refuses, before anything is written, a bundle that changes a section the writer could not
+ * change directly; the error names every such section and the permission it needs.
+ */
+function checkSections(diff: Record<SectionName, SectionDiff>, replace: boolean, writer: Writer): void {
+  if (writer === 'all') return;
+  const refused = (Object.keys(diff) as SectionName[]).filter((s) => {
+    const d = diff[s];
+    const touched = d.added.length + d.changed.length + (replace ? d.removed.length : 0) > 0;
+    return touched && !writer.has(SECTION_PERMISSIONS[s]);
+  });
+  if (refused.length > 0)
+    throw new ForbiddenError(
+      `Nothing was applied: the bundle changes ${refused
+        .map((s) => `${s} (needs ${SECTION_PERMISSIONS[s]})`)
+        .join(', ')}, which this caller may not change`,
+    );
+}
+
 export async function exportConfig(store: Store, format: BundleFormat): Promise<string> {
   return serializeBundle(await store.configBundle(), format);
 }
 
 /**
  * Checks a bundle (a ConfigError lists every problem; nothing is written) and reports the diff;
- * with `apply`, snapshots the current configuration and upserts the bundle in one transaction.
+ * with `apply`, checks the writer's permission for each changed section, then snapshots the
+ * current configuration and upserts the bundle in one transaction.
  */
 export async function importConfig(
   store: Store,
   text: string,
   format: BundleFormat,
-  opts: { apply: boolean; by: string; at: string },
+  opts: { apply: boolean; by: string; at: string; writer: Writer },
 ): Promise<ImportReport> {
   const current = await store.configBundle();
   const bundle = validateBundle(
@@ -32,14 +71,19 @@ export async function importConfig(
   );
   const diff = diffBundles(current, bundle);
   if (!opts.apply) return { dryRun: true, diff };
+  checkSections(diff, false, opts.writer);
   const done = await store.applyBundle(bundle, { by: opts.by, reason: 'import', replace: false, at: opts.at });
   return { dryRun: false, ...done, diff };
 }
 
-/** Restores a snapshot exactly (after snapshotting the current configuration); null when there is no such snapshot. */
-export async function revertConfig(store: Store, id: number, opts: { by: string; at: string }) {
+/**
+ * Restores a snapshot exactly (after snapshotting the current configuration), each section it
+ * changes checked as an import's are; null when there is no such snapshot.
+ */
+export async function revertConfig(store: Store, id: number, opts: { by: string; at: string; writer: Writer }) {
   const snap = await store.snapshot(id);
   if (!snap) return null;
+  checkSections(diffBundles(await store.configBundle(), snap.bundle), true, opts.writer);
   const done = await store.applyBundle(snap.bundle, {
     by: opts.by,
     reason: `pre-revert:${id}`,

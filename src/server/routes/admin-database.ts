@@ -6,13 +6,15 @@ import { QueryRefusedError } from '../admin/query-result.js';
 import { formatDuration } from '../../core/ast/validate-rule.js';
 import { jsonResponse } from './paging.js';
 
-/** The read-only query's limits: its text, its time and its rows. */
+/** The read-only query's limits: its text, its time, its rows and the bytes of its answer. */
 export const QUERY_LIMITS = {
   bodyBytes: 64 * 1024,
   timeoutDefaultMs: 5_000,
   timeoutMaxMs: 30_000,
   rowsDefault: 100,
   rowsMax: 1_000,
+  answerBytesDefault: 1024 * 1024,
+  answerBytesMax: 8 * 1024 * 1024,
 } as const;
 
 const refusals = {
@@ -24,6 +26,7 @@ const queryRequest = z.object({
   query: z.string().min(1).max(Q.bodyBytes),
   timeoutMs: z.number().int().min(100).max(Q.timeoutMaxMs).default(Q.timeoutDefaultMs),
   maxRows: z.number().int().min(1).max(Q.rowsMax).default(Q.rowsDefault),
+  maxBytes: z.number().int().min(1024).max(Q.answerBytesMax).default(Q.answerBytesDefault),
 });
 
 export function registerAdminDatabaseLimits(app: OpenAPIHono): void {
@@ -96,7 +99,8 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
     createRoute({
       method: 'post',
       path: '/api/admin/neon/query',
-      summary: 'One read-only SQL statement, time-limited (admin:write)',
+      summary:
+        'One SELECT over the store without its secret columns, limited in time, rows and bytes (every permission)',
       request: { body: { required: true, content: { 'application/json': { schema: queryRequest } } } },
       responses: {
         200: jsonResponse(
@@ -114,14 +118,15 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
         408: problemResponse('The query ran past its time and was ended'),
         413: problemResponse(`Body larger than ${Q.bodyBytes} bytes`),
         422: problemResponse('Not one read-only statement, or refused by the database'),
+        503: problemResponse('No low-privilege connection to run queries on (PostgreSQL)'),
         ...refusals,
       },
     }),
     async (c) => {
-      const { query, timeoutMs, maxRows } = c.req.valid('json');
+      const { query, ...limits } = c.req.valid('json');
       const started = performance.now();
       try {
-        const answer = await admin().readOnlyQuery(query, timeoutMs, maxRows);
+        const answer = await admin().readOnlyQuery(query, limits);
         return c.json(
           { success: true as const, ...answer, duration: formatDuration(performance.now() - started) },
           200,

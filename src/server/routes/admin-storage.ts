@@ -1,3 +1,4 @@
+import { LOG_BOUNDS } from '../store/log-bounds.js';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
 import { problem, problemResponse } from '../problem.js';
@@ -6,7 +7,7 @@ import { jsonResponse, pageQuery } from './paging.js';
 /** How long finished queue jobs (their results) are kept before a prune removes them: the queue's default. */
 export const RESULT_RETENTION_MS = 86_400_000;
 /** How long browser error reports are kept before a prune removes them. */
-export const ERROR_EVENT_RETENTION_MS = 30 * 86_400_000;
+export const ERROR_EVENT_RETENTION_MS = LOG_BOUNDS.errorEvents.retentionDays * 86_400_000;
 
 const refusals = {
   401: problemResponse('Not signed in'),

@@ -1,6 +1,7 @@
+import { passwordProblem } from '../auth/password-policy.js';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { clientAddress } from '../client-address.js';
+import { clientLimitKey } from '../client-address.js';
 import type { AppDeps } from '../deps.js';
 import { problem, problemResponse } from '../problem.js';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/password.js';
@@ -24,12 +25,14 @@ export const userSchema = z.object({
   updatedAt: z.string(),
 });
 const session = z.object({ createdAt: z.string(), expiresAt: z.string() });
-/** A new or given password: 8 to 1,024 characters (also for `/admin/local-users`). */
-export const passwordSchema = z
-  .string()
-  .min(8, 'password must be at least 8 characters')
-  .max(1024, 'password must be at most 1024 characters');
+/** A new password, as the policy wants it (password-policy.ts; also for `/admin/local-users`). */
+export const passwordSchema = z.string().superRefine((value, ctx) => {
+  const problem = passwordProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 const credentials = z.object({ email: emailSchema, password: passwordSchema });
+/** Signing in takes any password an account may hold, whatever the policy said when it was set. */
+const signInCredentials = z.object({ email: emailSchema, password: z.string().min(1).max(1024) });
 const tokenAndUser = {
   description: 'The session token (shown once) and the user',
   content: { 'application/json': { schema: z.object({ token: z.string(), user: userSchema }) } },
@@ -96,7 +99,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const body = c.req.valid('json');
       const refused = refusedByLimits(
         c,
-        [await attempts.hit(`sign-up-ip:${clientAddress(c)}`, SIGN_UP_LIMITS.perAddress)],
+        [await attempts.hit(`sign-up-ip:${clientLimitKey(c)}`, SIGN_UP_LIMITS.perAddress)],
         'Too many sign-ups from this address; try again later',
       );
       if (refused) return refused as never;
@@ -120,7 +123,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       method: 'post',
       path: '/api/auth/sign-in/email',
       summary: 'Sign in with email and password',
-      request: { body: { required: true, content: { 'application/json': { schema: credentials } } } },
+      request: { body: { required: true, content: { 'application/json': { schema: signInCredentials } } } },
       responses: {
         200: tokenAndUser,
         401: problemResponse('Wrong email or password (the same answer for both)'),
@@ -130,7 +133,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
     }),
     async (c) => {
       const { email, password } = c.req.valid('json');
-      const address = clientAddress(c);
+      const address = clientLimitKey(c);
       const hits = await Promise.all([
         attempts.hit(`sign-in-id:${email}|${address}`, SIGN_IN_LIMITS.perIdentifier),
         attempts.hit(`sign-in-ip:${address}`, SIGN_IN_LIMITS.perAddress),

@@ -13,7 +13,7 @@ import type { AppDeps } from '../deps.js';
 import { problem, problemResponse } from '../problem.js';
 import { fixedWindowLimiter } from '../rate-limit.js';
 import { CompileCache, configurationKey, recordingReader } from '../compile-cache.js';
-import { clientAddress } from '../client-address.js';
+import { clientLimitKey } from '../client-address.js';
 import type { CompilePool } from '../../node/compile-pool.js';
 import { callerOf } from '../access/gate.js';
 import { depsForCaller, usesRuleSets } from '../rule-sets/rule-set-source.js';
@@ -208,7 +208,7 @@ export function registerCompileLimits(app: OpenAPIHono, deps: AppDeps): void {
   const streams = fixedWindowLimiter(60_000, deps.now);
   for (const path of ['/api/compile/stream', '/compile/stream', '/api/ws/compile', '/ws/compile']) {
     app.use(path, async (c, next) => {
-      if (streams.hit(clientAddress(c), COMPILE_LIMITS.streamsPerMinute).limited) {
+      if (streams.hit(clientLimitKey(c), COMPILE_LIMITS.streamsPerMinute).limited) {
         c.header('retry-after', '60');
         return problem(c, 429, `Too many streaming requests; at most ${COMPILE_LIMITS.streamsPerMinute} per minute`);
       }

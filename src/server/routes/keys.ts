@@ -1,3 +1,4 @@
+import { nameSchema } from '../auth/identifiers.js';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
 import { problem, problemResponse } from '../problem.js';
@@ -66,7 +67,7 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
           content: {
             'application/json': {
               schema: z.object({
-                name: z.string().trim().min(1, 'name must not be empty').max(100),
+                name: z.string().trim().min(1, 'name must not be empty').pipe(nameSchema),
                 scopes: z.array(z.string().min(1)).max(10).optional(),
                 expiresInDays: z.number().int().min(1).max(3650).optional(),
               }),
@@ -108,7 +109,7 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const { text, key } = await issueApiKey(
         deps.store,
         user,
-        { name: body.name, scopes, expiresInDays: body.expiresInDays, notAfter },
+        { name: body.name, scopes, expiresInDays: body.expiresInDays, notAfter, parentId: parent?.id ?? null },
         now,
       );
       return c.json({ success: true as const, key: text, ...publicKey(key) }, 201);

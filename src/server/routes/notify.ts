@@ -12,7 +12,11 @@ import { DEFAULT_METRICS_API_URL, DEFAULT_NOTIFY_TIMEOUT_MS } from '../notify/se
 /** The notify body's size cap (the specification leaves it open; the frontend-error log's 64 KB). */
 export const NOTIFY_BODY_BYTES = 64 * 1024;
 
-const notifyRequest = z.object({
+/**
+ * Strict: a key outside these is refused (422), so that the webhook, which gets the body's exact
+ * bytes, is never handed fields an anonymous caller made up.
+ */
+const notifyRequest = z.strictObject({
   event: z.string().min(1).max(256).describe('machine-readable name'),
   message: z.string().min(1),
   level: z.enum(['info', 'warn', 'error', 'debug']).default('info'),

@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { problem, problemResponse } from '../problem.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { bearerToken } from '../auth/sessions.js';
-import { callerOf } from '../access/gate.js';
+import { callerOf, identityOf } from '../access/gate.js';
 import { sha256 } from '../hash.js';
 import type { RateLimiter } from '../rate-limit.js';
 import { passwordSchema, refusedByLimits } from './auth.js';
@@ -82,9 +82,11 @@ export function registerPasswordRoutes(app: OpenAPIHono, deps: AppDeps, attempts
       },
     }),
     async (c) => {
-      const user = callerOf(c).user;
-      if (!user) return problem(c, 401, 'A valid session is required') as never;
-      return c.json({ success: true as const, sessionsEnded: await deps.store.deleteSessions(user.id) }, 200);
+      // The session's own user, banned or API-disabled too: ending sessions only takes access away.
+      const identity = identityOf(c);
+      if (identity?.kind !== 'session') return problem(c, 401, 'A valid session is required') as never;
+      const ended = await deps.store.deleteSessions(identity.user.id);
+      return c.json({ success: true as const, sessionsEnded: ended }, 200);
     },
   );
 }

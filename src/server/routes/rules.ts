@@ -1,5 +1,10 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { validateRule, validateRuleRequestSchema, formatDuration } from '../../core/ast/validate-rule.js';
+import {
+  validateRule,
+  validateRuleRequestSchema,
+  validateRuleWithoutRegex,
+  formatDuration,
+} from '../../core/ast/validate-rule.js';
 import { walkAst, astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRules, parseRulesRequestSchema, validateList, validateListRequestSchema } from '../../core/ast/list.js';
 import { NODE_TYPES } from '../../core/ast/node-types.js';
@@ -7,7 +12,6 @@ import { VALIDATOR_OPTIONS, type ValidatorName } from '../../core/rules/validato
 import { limitedBody } from '../body-limit.js';
 import { problemResponse } from '../problem.js';
 import type { CompilePool } from '../../node/compile-pool.js';
-import { matchesWithoutRegex } from '../../core/ast/match.js';
 
 const failure = z.object({ success: z.literal(false), error: z.string() });
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -58,14 +62,14 @@ const walkResponse = z.object({
 
 /**
  * The 200 body of `/api/validate-rule` (and the tRPC `validateRule` procedure). A match may run the
- * rule's regular expression, which can backtrack for ever: with a pool, that match runs there, with a budget.
+ * rule's regular expression, which can backtrack for ever: with a pool, such a request runs there,
+ * with a budget, and only what needs no regular expression is answered on this thread.
  */
 export async function validateRuleAnswer(
   input: z.infer<typeof validateRuleRequestSchema>,
   pool?: CompilePool,
 ): Promise<z.infer<typeof validateRuleResponse>> {
-  const inPool = pool && input.testUrl !== undefined && !matchesWithoutRegex(input.rule);
-  const result = inPool ? await pool.validateRule(input) : validateRule(input);
+  const result = pool ? (validateRuleWithoutRegex(input) ?? (await pool.validateRule(input))) : validateRule(input);
   return result as z.infer<typeof validateRuleResponse>;
 }
 

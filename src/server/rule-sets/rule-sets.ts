@@ -39,9 +39,11 @@ export const ruleSetSummarySchema = z.object({
 export const ruleSetSchema = ruleSetSummarySchema.extend({ rules: z.array(z.string()) });
 
 /** What a rule-set operation answers: a value, or a refusal with its status (the route words it). */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; status: 403 | 404 | 422; message: string };
+export type Outcome<T> = { ok: true; value: T } | { ok: false; status: 401 | 403 | 404 | 422; message: string };
 
 const NOT_FOUND = { ok: false as const, status: 404 as const, message: 'No such rule set' };
+/** Rule sets belong to accounts: an endpoint override that makes a route public does not change that. */
+const SIGN_IN = { ok: false as const, status: 401 as const, message: 'Saved rule sets belong to an account: sign in' };
 
 /** An administrator acting as one: a session, or a key with the `admin` scope. */
 export function isAdmin(caller: Caller): boolean {
@@ -57,18 +59,21 @@ export function ruleSetService(deps: AppDeps) {
       caller: Caller,
       q: z.infer<typeof ruleSetList>,
     ): Promise<Outcome<{ ruleSets: RuleSetSummary[]; total: number }>> {
+      if (!caller.user) return SIGN_IN;
       if (q.all && !isAdmin(caller))
         return { ok: false, status: 403, message: "Only administrators list every user's rule sets" };
-      return { ok: true, value: await deps.store.ruleSets(q.all ? null : caller.user!.id, q.limit, q.offset) };
+      return { ok: true, value: await deps.store.ruleSets(q.all ? null : caller.user.id, q.limit, q.offset) };
     },
     /** The owner's, or any for an administrator; another user's is as absent as an unknown id. */
     async get(caller: Caller, id: string): Promise<Outcome<RuleSet>> {
+      if (!caller.user) return SIGN_IN;
       const found = await deps.store.ruleSet(id);
-      if (!found || (found.ownerId !== caller.user!.id && !isAdmin(caller))) return NOT_FOUND;
+      if (!found || (found.ownerId !== caller.user.id && !isAdmin(caller))) return NOT_FOUND;
       return { ok: true, value: found };
     },
     async create(caller: Caller, input: z.infer<typeof ruleSetCreate>): Promise<Outcome<RuleSet>> {
-      const owner = caller.user!.id;
+      if (!caller.user) return SIGN_IN;
+      const owner = caller.user.id;
       if ((await deps.store.ruleSets(owner, 1, 0)).total >= L.perUser)
         return { ok: false, status: 422, message: `At most ${L.perUser} saved rule sets per user` };
       const now = at();
@@ -86,11 +91,13 @@ export function ruleSetService(deps: AppDeps) {
     },
     /** Changes are the owner's only (an administrator reads others' rule sets but does not edit them). */
     async update(caller: Caller, id: string, patch: z.infer<typeof ruleSetPatch>): Promise<Outcome<RuleSet>> {
-      const value = await deps.store.updateRuleSet(id, caller.user!.id, patch, at());
+      if (!caller.user) return SIGN_IN;
+      const value = await deps.store.updateRuleSet(id, caller.user.id, patch, at());
       return value ? { ok: true, value } : NOT_FOUND;
     },
     async remove(caller: Caller, id: string): Promise<Outcome<{ id: string }>> {
-      return (await deps.store.deleteRuleSet(id, caller.user!.id)) ? { ok: true, value: { id } } : NOT_FOUND;
+      if (!caller.user) return SIGN_IN;
+      return (await deps.store.deleteRuleSet(id, caller.user.id)) ? { ok: true, value: { id } } : NOT_FOUND;
     },
   };
 }

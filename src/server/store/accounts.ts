@@ -41,6 +41,8 @@ export interface ApiKey {
   expiresAt: string | null;
   revokedAt: string | null;
   lastUsedAt: string | null;
+  /** The key this one was made with (revoking it revokes this one); null or absent: made by a session. */
+  parentId?: string | null;
 }
 
 export interface Tier {
@@ -143,7 +145,7 @@ export interface AccountStore {
   apiKeyByHash(keyHash: string): Promise<ApiKey | null>;
   /** Keys with their owners, by key hash, in one query (unknown hashes are absent). */
   apiKeysWithUsers(keyHashes: string[]): Promise<Map<string, { key: ApiKey; user: User }>>;
-  /** Marks the key revoked; false when the user has no such live key. */
+  /** Marks the key revoked, and every key made with it; false when the user has no such live key. */
   revokeApiKey(userId: string, id: string, at: string): Promise<boolean>;
   touchApiKey(id: string, at: string): Promise<void>;
   tiers(): Promise<Tier[]>;

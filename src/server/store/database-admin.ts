@@ -1,11 +1,12 @@
 import { type Kysely, sql } from 'kysely';
-import type { Pool } from 'pg';
 import type { Database } from './schema.js';
 import type { StoreLocation } from './location.js';
 import { jsonValue, type QueryAnswer, QueryRefusedError } from '../admin/query-result.js';
 import { sqliteReadOnlyQuery } from '../admin/sqlite-query.js';
 import { postgresReadOnlyQuery } from '../admin/postgres-query.js';
-import { refuseQuery } from '../admin/read-only-sql.js';
+import { refuseStatement } from '../admin/sql-guard.js';
+import type { QueryConnection } from '../admin/postgres-query-role.js';
+import { isSecretColumn, REDACTED } from './secret-columns.js';
 
 export interface TableInfo {
   name: string;
@@ -53,8 +54,12 @@ export interface PruneCounts {
   errorEvents: number;
 }
 
-/** Columns whose values an administrator's table view never shows. */
-const SECRET_COLUMN = /hash|salt|secret|password|token/i;
+/** The query route's limits: rows, bytes of JSON and time. */
+export interface QueryLimits {
+  timeoutMs: number;
+  maxRows: number;
+  maxBytes: number;
+}
 
 /** The local database as the admin storage and database views see it; one implementation for both engines. */
 export class DatabaseAdmin {
@@ -63,7 +68,8 @@ export class DatabaseAdmin {
     private readonly engine: 'sqlite' | 'postgres',
     private readonly location: StoreLocation | null,
     private readonly description: string,
-    private readonly pool: Pool | null,
+    /** PostgreSQL: the query route's low-privilege connection. */
+    private readonly queries: () => Promise<QueryConnection>,
     /** Runs a call as the store runs its own: a busy database is retried, then 503. */
     private readonly retry: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
   ) {}
@@ -116,7 +122,7 @@ export class DatabaseAdmin {
           : ((await this.db.introspection.getTables()).find((t) => t.name === table)?.columns.map((c) => c.name) ?? []);
       const shown = rows.map((r) =>
         Object.fromEntries(
-          Object.entries(r).map(([k, v]) => [k, SECRET_COLUMN.test(k) && v !== null ? '[redacted]' : jsonValue(v)]),
+          Object.entries(r).map(([k, v]) => [k, isSecretColumn(table, k) && v !== null ? REDACTED : jsonValue(v)]),
         ),
       );
       return { table, columns, rows: shown, total: await this.count(table) };
@@ -260,14 +266,21 @@ export class DatabaseAdmin {
     });
   }
 
-  /** One read-only statement, checked, then run where it cannot write and is ended after `timeoutMs`. */
-  async readOnlyQuery(text: string, timeoutMs: number, maxRows: number): Promise<QueryAnswer> {
-    const refused = refuseQuery(text, this.engine);
+  /**
+   * One read-only statement: checked on its parse (sql-guard.ts), then run where it can read only
+   * the store's non-secret columns (SQLite: a checked plan over redacting views in a process of its
+   * own; PostgreSQL: the query role), capped in rows, bytes and time.
+   */
+  async readOnlyQuery(text: string, limits: QueryLimits): Promise<QueryAnswer> {
+    const refused = refuseStatement(text, this.engine);
     if (refused) throw new QueryRefusedError(refused);
-    if (this.location?.engine === 'postgres' && this.pool)
-      return postgresReadOnlyQuery(this.pool, text, timeoutMs, maxRows);
+    if (this.location?.engine === 'postgres') {
+      const connection = await this.queries();
+      if (!connection.pool) throw new QueryRefusedError(`The query route is off: ${connection.refusal}`, 503);
+      return postgresReadOnlyQuery(connection.pool, text, limits);
+    }
     if (this.location?.engine === 'sqlite' && this.location.file !== ':memory:')
-      return sqliteReadOnlyQuery(this.location.file, text, timeoutMs, maxRows);
+      return sqliteReadOnlyQuery(this.location.file, text, limits);
     throw new QueryRefusedError('An in-memory store has no file that a second, read-only connection could open');
   }
 }

@@ -24,6 +24,8 @@ import * as errorEvents from './queries/error-events.js';
 import * as ruleSets from './queries/rule-sets.js';
 import type { ErrorEvent, FlashEntry, RuleSet, RuleSetPatch } from './service-records.js';
 import { DatabaseAdmin } from './database-admin.js';
+import { LOG_BOUNDS } from './log-bounds.js';
+import { prepareQueryConnection, type QueryConnection } from '../admin/postgres-query-role.js';
 import type { StoreLocation } from './location.js';
 
 const withoutPassword = <T extends { password: unknown }>(u: T | null) => {
@@ -43,6 +45,9 @@ export class KyselyStore implements Store {
   private accounts = 0;
   private generation = 0;
   private readonly limiters = new Map<string, RateLimiter>();
+  private queries: Promise<QueryConnection> | null = null;
+  /** Writes of each bounded log by this process: every `LOG_BOUNDS.pruneEvery`th prunes it. */
+  private readonly logWrites = { audit: 0, errorEvents: 0 };
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -122,7 +127,7 @@ export class KyselyStore implements Store {
   apiKeyByHash = (keyHash: string) => this.run((db) => keys.apiKeyByHash(db, keyHash));
   apiKeysWithUsers = (keyHashes: string[]) => this.run((db) => keys.apiKeysWithUsers(db, keyHashes));
   revokeApiKey = (userId: string, id: string, at: string) =>
-    this.changingAccounts(this.run((db) => keys.revokeApiKey(db, userId, id, at)));
+    this.changingAccounts(this.transaction((trx) => keys.revokeApiKey(trx, userId, id, at)));
   touchApiKey = (id: string, at: string) => this.run((db) => keys.touchApiKey(db, id, at));
 
   tiers = () => this.run(access.tiers);
@@ -168,7 +173,14 @@ export class KyselyStore implements Store {
   assign = (a: Omit<Assignment, 'id'>) => this.transaction((trx) => adminSystem.assign(trx, a));
   revoke = (userId: string, role: string) => this.transaction((trx) => adminSystem.revoke(trx, userId, role));
   // In a transaction: on SQLite a lone INSERT refused as busy left the connection unable to write afterwards.
-  appendAudit = (entry: AuditEntry) => this.transaction((trx) => adminSystem.appendAudit(trx, entry));
+  appendAudit = async (entry: AuditEntry) => {
+    await this.transaction((trx) => adminSystem.appendAudit(trx, entry));
+    if (this.logWrites.audit++ % LOG_BOUNDS.pruneEvery === 0) {
+      const { retentionDays, maxRows } = LOG_BOUNDS.audit;
+      const before = new Date(Date.parse(entry.created_at) - retentionDays * 86_400_000).toISOString();
+      await this.run((db) => adminSystem.pruneAudit(db, before, maxRows));
+    }
+  };
   audit = (filter: AuditFilter, limit: number, offset: number) =>
     this.transaction((trx) => adminSystem.audit(trx, filter, limit, offset), true);
   auditOfUser = (userId: string, limit: number) =>
@@ -196,7 +208,14 @@ export class KyselyStore implements Store {
 
   putFlash = (entry: FlashEntry) => this.transaction((trx) => flash.putFlash(trx, entry));
   takeFlash = (token: string, now: string) => this.run((db) => flash.takeFlash(db, token, now));
-  addErrorEvent = (event: ErrorEvent) => this.run((db) => errorEvents.addErrorEvent(db, event));
+  addErrorEvent = async (event: ErrorEvent) => {
+    await this.run((db) => errorEvents.addErrorEvent(db, event));
+    if (this.logWrites.errorEvents++ % LOG_BOUNDS.pruneEvery === 0) {
+      const { retentionDays, maxRows } = LOG_BOUNDS.errorEvents;
+      const before = new Date(Date.parse(event.createdAt) - retentionDays * 86_400_000).toISOString();
+      await this.run((db) => errorEvents.pruneErrorEvents(db, before, maxRows));
+    }
+  };
   errorEvents = (limit: number, offset: number) =>
     this.transaction((trx) => errorEvents.errorEvents(trx, limit, offset), true);
   createRuleSet = (ruleSet: RuleSet) => this.run((db) => ruleSets.createRuleSet(db, ruleSet));
@@ -208,9 +227,26 @@ export class KyselyStore implements Store {
   deleteRuleSet = (id: string, ownerId: string) => this.run((db) => ruleSets.deleteRuleSet(db, id, ownerId));
 
   databaseAdmin = () =>
-    new DatabaseAdmin(this.db, this.engine, this.location, this.description, this.pool, (work) =>
-      withRetries(work, this.busy),
+    new DatabaseAdmin(
+      this.db,
+      this.engine,
+      this.location,
+      this.description,
+      () => this.queryConnection(),
+      (work) => withRetries(work, this.busy),
     );
+
+  /** PostgreSQL: the query route's own low-privilege connection, prepared once (postgres-query-role.ts). */
+  prepareQueries(queryUrl?: string): Promise<string | null> {
+    if (!this.pool || this.location?.engine !== 'postgres') return Promise.resolve(null);
+    this.queries ??= prepareQueryConnection(this.pool, this.location.url, queryUrl);
+    return this.queries.then((q) => q.refusal);
+  }
+
+  private async queryConnection(): Promise<QueryConnection> {
+    await this.prepareQueries();
+    return (await this.queries) ?? { pool: null, role: null, refusal: 'not a PostgreSQL store' };
+  }
 
   rateLimiter(name: string): RateLimiter {
     let limiter = this.limiters.get(name);
@@ -246,5 +282,9 @@ export class KyselyStore implements Store {
     endStep: (jobId, index, end) => this.run((db) => jobs.endStep(db, jobId, index, end)),
   };
 
-  close = () => this.db.destroy();
+  close = async () => {
+    const queries = await this.queries?.catch(() => null);
+    await queries?.pool?.end().catch(() => undefined);
+    await this.db.destroy();
+  };
 }

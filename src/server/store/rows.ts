@@ -38,6 +38,7 @@ export function toApiKey(r: Selectable<ApiKeysTable>): ApiKey {
     expiresAt: r.expires_at ?? null,
     revokedAt: r.revoked_at ?? null,
     lastUsedAt: r.last_used_at ?? null,
+    ...(r.parent_id ? { parentId: r.parent_id } : {}),
   };
 }
 

@@ -55,6 +55,8 @@ export interface ApiKeysTable {
   name: string;
   prefix: string;
   key_hash: string;
+  /** The key this one was made with; null when a session made it. */
+  parent_id: string | null;
   /** A JSON array of scope names. */
   scopes: string;
   created_at: string;

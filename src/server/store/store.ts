@@ -50,5 +50,10 @@ export interface Store extends AccountStore, AdminStore, ServiceRecordStore {
   readonly jobs: JobStore;
   /** The database itself, for the admin storage and database views. */
   databaseAdmin(): DatabaseAdmin;
+  /**
+   * PostgreSQL: prepares the query route's low-privilege connection (`queryUrl`, else a role the
+   * store's connection makes); resolves to why the route cannot serve, or null. SQLite: null.
+   */
+  prepareQueries(queryUrl?: string): Promise<string | null>;
   close(): Promise<void>;
 }

@@ -27,6 +27,9 @@ const app = createApp({
   makeReader: () =>
     new SafeSourceReader({ allowPrivate: true, timeoutMs: 5_000, retries: 0, maxBytes: 1 << 20, userAgent: 't' }),
 });
+// Anonymous refusals count against the address ('unknown' for every in-process request): lifted
+// here, where the anonymous caller is refused route after route.
+await store.updateTier('anonymous', { rateLimit: 0 }, new Date().toISOString());
 const password = { hash: 'h', salt: 's', iterations: 1 };
 const make = (email: string, role: 'admin' | 'user', tier: string) => store.createUser({ email, role, tier, password });
 const free = await make('free@example.org', 'user', 'free');

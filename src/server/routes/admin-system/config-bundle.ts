@@ -49,7 +49,10 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
       path: '/admin/system/config/import',
       summary: 'Import a bundle: a dry run (the diff) unless dryRun=false',
       query: z.object({ format, dryRun }),
-      failures: { 422: 'A malformed bundle (every problem listed)' },
+      failures: {
+        403: 'The bundle changes a section the caller may not change (each named)',
+        422: 'A malformed bundle (every problem listed)',
+      },
     },
     async (c, { query }) => {
       if (!query.dryRun) {
@@ -60,6 +63,7 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
         apply: !query.dryRun,
         by: who(c),
         at: at(),
+        writer: await callerOf(c).permissions(),
       });
       if (report.dryRun) {
         // A dry run writes nothing but its audit row, which says it was one.
@@ -101,12 +105,16 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
       path: '/admin/system/config/snapshots/{id}/revert',
       summary: 'Restore a snapshot (the current configuration is snapshotted first)',
       params: idParam,
-      failures: { 404: 'No such snapshot' },
+      failures: { 403: 'The snapshot changes a section the caller may not change', 404: 'No such snapshot' },
     },
     async (c, { params }) => {
       const refusal = await gatewayRefusal(c, deps.gateway);
       if (refusal) return problem(c, 403, refusal);
-      const done = await revertConfig(deps.store, Number(params.id), { by: who(c), at: at() });
+      const done = await revertConfig(deps.store, Number(params.id), {
+        by: who(c),
+        at: at(),
+        writer: await callerOf(c).permissions(),
+      });
       if (!done) return problem(c, 404, `No snapshot ${params.id}`);
       await recordAudit(c, deps, {
         newValues: done.applied,

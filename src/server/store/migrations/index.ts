@@ -12,6 +12,7 @@ import { up as workflowSteps } from './011-workflow-steps.js';
 import { up as flashMessages } from './013-flash-messages.js';
 import { up as errorEvents } from './014-error-events.js';
 import { up as ruleSets } from './015-rule-sets.js';
+import { up as apiKeyParents } from './016-api-key-parents.js';
 
 /**
  * Every migration, by name; applied in name order. A new table is one new file here and its line
@@ -31,6 +32,7 @@ const MIGRATIONS: [name: string, up: MigrationUp][] = [
   ['013-flash-messages', flashMessages],
   ['014-error-events', errorEvents],
   ['015-rule-sets', ruleSets],
+  ['016-api-key-parents', apiKeyParents],
 ];
 
 export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map(([name]) => name);

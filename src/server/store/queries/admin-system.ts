@@ -1,3 +1,4 @@
+import { AUDIT_FIELD_CHARS, cut, cutJson } from '../log-bounds.js';
 import type { Assignment, AuditEntry, AuditFilter, StoredFlag } from '../admin.js';
 import type { Db } from './db.js';
 
@@ -42,7 +43,35 @@ export async function revoke(db: Db, userId: string, role: string) {
 }
 
 export async function appendAudit(db: Db, entry: AuditEntry): Promise<void> {
-  await db.insertInto('audit_log').values(entry).execute();
+  const F = AUDIT_FIELD_CHARS;
+  await db
+    .insertInto('audit_log')
+    .values({
+      ...entry,
+      actor_email: cut(entry.actor_email, F.actor_email),
+      action: cut(entry.action, F.action) ?? '',
+      resource_type: cut(entry.resource_type, F.resource_type) ?? '',
+      resource_id: cut(entry.resource_id, F.resource_id),
+      ip_address: cut(entry.ip_address, F.ip_address),
+      user_agent: cut(entry.user_agent, F.user_agent),
+      old_values: cutJson(entry.old_values),
+      new_values: cutJson(entry.new_values),
+      metadata: cutJson(entry.metadata),
+    })
+    .execute();
+}
+
+/** Deletes audit rows made before `before`, and all but the newest `keep`. */
+export async function pruneAudit(db: Db, before: string, keep: number): Promise<void> {
+  await db.deleteFrom('audit_log').where('created_at', '<', before).execute();
+  const last = await db
+    .selectFrom('audit_log')
+    .select('id')
+    .orderBy('id', 'desc')
+    .offset(keep)
+    .limit(1)
+    .executeTakeFirst();
+  if (last) await db.deleteFrom('audit_log').where('id', '<=', last.id).execute();
 }
 
 const toAudit = (r: Record<string, unknown>) => ({ ...(r as unknown as AuditEntry), id: Number(r.id) });

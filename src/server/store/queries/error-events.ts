@@ -21,6 +21,19 @@ export async function addErrorEvent(db: Db, e: ErrorEvent): Promise<void> {
     .execute();
 }
 
+/** Deletes error reports made before `before`, and all but the newest `keep`. */
+export async function pruneErrorEvents(db: Db, before: string, keep: number): Promise<void> {
+  await db.deleteFrom('error_events').where('created_at', '<', before).execute();
+  const last = await db
+    .selectFrom('error_events')
+    .select('created_at')
+    .orderBy('created_at', 'desc')
+    .offset(keep)
+    .limit(1)
+    .executeTakeFirst();
+  if (last) await db.deleteFrom('error_events').where('created_at', '<=', last.created_at).execute();
+}
+
 export async function errorEvents(db: Db, limit: number, offset: number) {
   const rows = await db
     .selectFrom('error_events')

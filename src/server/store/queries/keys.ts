@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { ApiKey, User } from '../accounts.js';
 import { toApiKey, toUser } from '../rows.js';
 import type { Db } from './db.js';
@@ -20,6 +21,7 @@ export async function createApiKey(
       scopes: JSON.stringify(key.scopes),
       created_at: key.createdAt,
       expires_at: key.expiresAt,
+      parent_id: key.parentId ?? null,
     })
     .execute();
   return { ...key, revokedAt: null, lastUsedAt: null };
@@ -57,6 +59,7 @@ export async function apiKeysWithUsers(db: Db, keyHashes: string[]): Promise<Map
       'k.expires_at as key_expires_at',
       'k.revoked_at as key_revoked_at',
       'k.last_used_at as key_last_used_at',
+      'k.parent_id as key_parent_id',
     ])
     .where('k.key_hash', 'in', keyHashes)
     .execute();
@@ -73,6 +76,7 @@ export async function apiKeysWithUsers(db: Db, keyHashes: string[]): Promise<Map
         expires_at: r.key_expires_at,
         revoked_at: r.key_revoked_at,
         last_used_at: r.key_last_used_at,
+        parent_id: r.key_parent_id,
       });
       return [r.key_hash, { key, user: toUser(r) }];
     }),
@@ -87,7 +91,13 @@ export async function revokeApiKey(db: Db, userId: string, id: string, at: strin
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  return Number(res.numUpdatedRows) > 0;
+  if (Number(res.numUpdatedRows) === 0) return false;
+  // What the key made, and what those made, go with it: a key cannot outlive the key it came from.
+  await sql`with recursive made(id) as (
+      select id from api_keys where parent_id = ${id}
+      union select k.id from api_keys k join made on k.parent_id = made.id)
+    update api_keys set revoked_at = ${at} where id in (select id from made) and revoked_at is null`.execute(db);
+  return true;
 }
 
 export async function touchApiKey(db: Db, id: string, at: string): Promise<void> {
