@@ -57,7 +57,8 @@ const measured = [];
 // The commit measured, read before the first run (HEAD may move while a long run goes on), and
 // whether files it tracks were changed: the label the results table carries.
 const git = (...a) => spawnSync('git', a, { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
-const commit = `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? ' with uncommitted changes' : ''}`;
+const changed = git('status', '--porcelain', '--untracked-files=no') !== '';
+const commit = `${git('rev-parse', '--short', 'HEAD')}${changed ? ' with uncommitted changes' : ''}`;
 console.error(`compile bench at ${commit}`);
 
 /** Writes a generated list and its configuration once; returns the configuration's path. */
