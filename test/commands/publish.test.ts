@@ -120,6 +120,28 @@ describe('differential updates (--diff-patches)', () => {
     expect(readFileSync(out, 'utf8')).toMatch(/^! Diff-Path: patches\/list-s-\d+-1\.patch\n/);
   });
 
+  test('patches older than --diff-keep are pruned; the one the list names stays', async () => {
+    const source = join(dir, 'source.txt');
+    const cfg = config([source]);
+    const out = join(dir, 'list.txt');
+    const patches = join(dir, 'patches');
+    const build = async (rules: string, at: number) => {
+      writeFileSync(source, rules);
+      const args = ['compile', '-c', cfg, '-o', out, ...diffArgs(patches), '--diff-keep', '2s', '-q'];
+      const result = await runCli(args, { env: { SOURCE_DATE_EPOCH: String(1_700_000_000 + at) } });
+      expect(result.code, result.stderr).toBe(0);
+      return readFileSync(out, 'utf8').split('\n')[0].replace('! Diff-Path: patches/', '');
+    };
+    const first = await build('||a.example^\n', 0);
+    await sleep(1_100);
+    const second = await build('||b.example^\n', 1);
+    expect(readFileSync(join(patches, first), 'utf8')).not.toBe('');
+    await sleep(2_600);
+    const third = await build('||c.example^\n', 2);
+    expect(readdirSync(patches).sort()).toEqual([second, third].sort());
+    expect(readFileSync(join(patches, third), 'utf8')).toBe('');
+  });
+
   test('--diff-patches needs -o FILE and the adblock format', async () => {
     const cfg = config([join(dir, 'x.txt')]);
     const toStdout = await runCli(['compile', '-c', cfg, '--diff-patches', join(dir, 'p')]);
