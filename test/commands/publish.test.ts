@@ -369,6 +369,25 @@ describe('the dead-domain check (--check-dns)', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  test('the configuration turns it on and names the patches; the flags name the machine', async () => {
+    const dns = await startDnsStub({ nxdomain: ['dead.example'] });
+    servers.push(dns);
+    const publish = { checkDns: { recheckAfter: '1h' }, diffPatches: { name: 'custom', resolution: 's' } };
+    const cfg = config([listOf()], { publish });
+    const out = join(dir, 'list.txt');
+    const args = ['compile', '-c', cfg, '-o', out, '--dns-server', dns.address, '--diff-patches', join(dir, 'p')];
+    const run = await runCli([...args, '--no-cache', '-q']);
+    expect(run.code, run.stderr).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    expect(text).toMatch(/^! Diff-Path: p\/custom-s-\d+-3600\.patch\n/);
+    expect(rules(text)).toEqual(['||alive.example^', '0.0.0.0 other.example']);
+    // A new patch name needs a new second.
+    await sleep(1_100);
+    const off = await runCli([...args, '--no-check-dns', '--no-cache', '-q']);
+    expect(off.code, off.stderr).toBe(0);
+    expect(rules(readFileSync(out, 'utf8'))).toHaveLength(4);
+  });
+
   test('--dns-server takes an IP address with an optional port', async () => {
     const cfg = config([listOf()]);
     const run = await runCli(['compile', '-c', cfg, '--check-dns', '--dns-server', 'dns.example:53', '-q']);
