@@ -139,6 +139,22 @@ describe('tiers, scopes, overrides', () => {
     ).toBe(422);
   });
 
+  test('built-in scopes are not deleted (409, as built-in tiers); deactivated and back instead', async () => {
+    for (const name of ['compile', 'rules', 'admin']) {
+      const res = await f.asSuper('DELETE', `/admin/system/scopes/${name}`);
+      expect(res.status).toBe(409);
+      expect((await json(res)).detail).toMatch(new RegExp(`The ${name} scope is built in`));
+    }
+    const listed = (await json(await f.asSuper('GET', '/admin/system/scopes'))).scopes.map((s: Loose) => s.scope_name);
+    expect(listed).toEqual(expect.arrayContaining(['compile', 'rules', 'admin']));
+    // Still there to change, so keys can still be given `admin`.
+    expect((await f.asSuper('PUT', '/admin/system/scopes/admin', { is_active: false })).status).toBe(200);
+    expect((await f.asSuper('PUT', '/admin/system/scopes/admin', { is_active: true })).status).toBe(200);
+    const admin = await f.make('scoped-admin@example.org', 'admin', 'admin');
+    const made = await f.call('POST', '/api/keys', await f.session(admin), { name: 'ops', scopes: ['admin'] });
+    expect(made.status).toBe(201);
+  });
+
   test('a scope update names an existing tier', async () => {
     expect((await f.asSuper('PUT', '/admin/system/scopes/rules', { required_tier: 'gold' })).status).toBe(422);
     const put = await json(await f.asSuper('PUT', '/admin/system/scopes/rules', { description: 'Rules!' }));

@@ -7,6 +7,11 @@ import { asSpecRow, jsonText } from './json-columns.js';
 
 /** The tiers the gate itself goes by (anonymous callers, signed-in users, administrators): never deleted. */
 const BUILT_IN_TIERS = new Set(['anonymous', 'free', 'pro', 'admin']);
+/**
+ * The scopes API keys are made with (`compile`, `rules` by default; `admin` for admin routes):
+ * never deleted, since a scope cannot be made again through a route (`PUT` changes one that exists).
+ */
+const BUILT_IN_SCOPES = new Set(['compile', 'rules', 'admin']);
 const tierName = z.string().min(1);
 const scopes = jsonText(z.array(z.string().min(1)).nullable());
 
@@ -98,9 +103,11 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
       path: '/admin/system/scopes/{name}',
       summary: 'Delete a scope',
       params: pathParam('name'),
-      failures: { 404: 'No such scope' },
+      failures: { 404: 'No such scope', 409: 'A built-in scope' },
     },
     async (c, { params }) => {
+      if (BUILT_IN_SCOPES.has(params.name))
+        return problem(c, 409, `The ${params.name} scope is built in: deactivate it instead (is_active: false)`);
       const gone = await deps.store.deleteConfigRow('scopes', { scope_name: params.name });
       if (!gone) return problem(c, 404, `No scope ${params.name}`);
       await recordAudit(c, deps, { oldValues: gone });
