@@ -244,6 +244,51 @@ describe('announcements and audit', () => {
     expect((await f.asSuper('DELETE', `/admin/system/announcements/${made.announcement.id}`)).status).toBe(200);
   });
 
+  test('active_from not before active_until is refused (422 naming both), on create and change', async () => {
+    const early = new Date(f.clock.now).toISOString();
+    const late = new Date(f.clock.now + 60_000).toISOString();
+    const refused = await f.asSuper('POST', '/admin/system/announcements', {
+      title: 'Backwards',
+      active_from: late,
+      active_until: early,
+    });
+    expect(refused.status).toBe(422);
+    expect((await json(refused)).detail).toBe(`active_from (${late}) must be before active_until (${early})`);
+    expect(
+      (
+        await f.asSuper('POST', '/admin/system/announcements', {
+          title: 'Empty',
+          active_from: late,
+          active_until: late,
+        })
+      ).status,
+    ).toBe(422);
+    const titles = (await json(await f.asSuper('GET', '/admin/system/announcements'))).announcements.map(
+      (a: Loose) => a.title,
+    );
+    expect(titles).not.toContain('Backwards');
+    // A change is checked against the stored other end; clearing an end (null) opens the window.
+    const made = await json(
+      await f.asSuper('POST', '/admin/system/announcements', {
+        title: 'Window',
+        active_from: early,
+        active_until: late,
+      }),
+    );
+    const patch = (body: unknown) => f.asSuper('PATCH', `/admin/system/announcements/${made.announcement.id}`, body);
+    const moved = await patch({ active_from: new Date(f.clock.now + 120_000).toISOString() });
+    expect(moved.status).toBe(422);
+    expect((await json(moved)).detail).toMatch(/^active_from \(.+\) must be before active_until \(.+\)$/);
+    expect((await patch({ active_until: early })).status).toBe(422);
+    expect((await patch({ active_until: null })).status).toBe(200);
+    expect((await patch({ active_from: late })).status).toBe(200);
+    expect((await json(await patch({ title: 'Window 2' }))).announcement).toMatchObject({
+      active_from: late,
+      active_until: null,
+    });
+    await f.asSuper('DELETE', `/admin/system/announcements/${made.announcement.id}`);
+  });
+
   test('audit pages: limit defaults to 50, at most 100, offset, total, filters', async () => {
     for (let i = 0; i < 60; i++) await f.asSuper('POST', '/admin/system/announcements', { title: `n${i}` });
     const page = await json(await f.asSuper('GET', '/admin/system/audit?action=announcement.create'));
