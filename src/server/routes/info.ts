@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route, routeEntry } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 
 const HEALTH_TTL_MS = 30_000;
@@ -13,10 +14,11 @@ const health = z.object({
 /** `/api`, `/api/version`, `/api/health`. */
 export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api',
-      summary: 'Service description and its main endpoints',
+      access: 'public',
+      summary: 'Service description and every endpoint (`METHOD /path`), from the route descriptors',
       responses: {
         200: {
           description: 'Service information',
@@ -33,23 +35,19 @@ export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
         {
           name: 'flc',
           version: deps.version,
-          endpoints: [
-            '/api/version',
-            '/api/health',
-            '/api/validate-rule',
-            '/api/validate',
-            '/api/ast/parse',
-            '/api/ast/walk',
-            '/api/openapi.json',
-          ],
+          endpoints: c.var.guards.routes().map((d) => {
+            const { method, path } = routeEntry(d);
+            return `${method} ${path}`;
+          }),
         },
         200,
       ),
   );
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/version',
+      access: 'public',
       summary: 'Server version',
       responses: {
         200: {
@@ -64,9 +62,10 @@ export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
   // Computed at most once per 30 s per app, as the specification says.
   let cached: { at: number; body: z.infer<typeof health> } | null = null;
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/health',
+      access: 'public-unmetered',
       summary: 'Health (cached 30 s)',
       responses: { 200: { description: 'Healthy', content: { 'application/json': { schema: health } } } },
     }),
