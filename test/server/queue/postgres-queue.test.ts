@@ -179,6 +179,12 @@ describe('one queue on PostgreSQL: the job table, woken by LISTEN/NOTIFY', () =>
     // B stops (SIGTERM) while it runs them, C is up: C takes them back at once and finishes them.
     const c = await startServe(args);
     processes.push(c);
+    // Its health: the store on PostgreSQL answers, its pool is up.
+    const health = await fetch(`${c.url}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({
+      checks: { store: { status: 'ok', engine: 'postgres' }, workers: { status: expect.stringMatching(/ok|busy/) } },
+    });
     await b.stop();
     const after = await until(
       () => jobs(c.url),
