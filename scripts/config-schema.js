@@ -18,7 +18,7 @@ const document = {
   title: 'flc compile configuration',
   description:
     "A filter list's sources and transformations: @adguard/hostlist-compiler's keys, plus flc's own " +
-    '(format, allow, allow_sources, onSourceError).',
+    '(format, allow, allow_sources, onSourceError, maxStale, publish).',
   ...schema,
   properties: {
     $schema: { type: 'string', description: 'This schema, for editors; flc ignores it.' },
