@@ -8,6 +8,7 @@ import type { ValidateRuleRequest } from '../core/ast/validate-rule.js';
 import { AbortedError, DeadlineError } from '../core/errors/index.js';
 import type { CompiledList, CompileTask, PortMessage, ValidateRuleTask, WorkerOutcome } from './compile-worker.js';
 import { fromWire, toWire } from './wire-error.js';
+import { configuredLocations } from './configured-locations.js';
 
 export interface CompilePoolOptions {
   /** Worker threads at most (`--compile-workers`); the number of cores by default. */
@@ -100,6 +101,7 @@ export class CompilePool {
       config,
       compiler: opts.compiler,
       nowMs: opts.now().getTime(),
+      configured: configuredLocations(config, opts.reader),
       port: port2,
     };
     try {

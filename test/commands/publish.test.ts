@@ -109,6 +109,17 @@ describe('differential updates (--diff-patches)', () => {
     expect(readdirSync(patches)).toEqual(listed);
   });
 
+  test('a list written before --diff-patches was on gets its Diff-Path even when its rules are the same', async () => {
+    const source = join(dir, 'source.txt');
+    writeFileSync(source, '||a.example^\n');
+    const cfg = config([source]);
+    const out = join(dir, 'list.txt');
+    expect((await runCli(['compile', '-c', cfg, '-o', out, '-q'], { env: at(0) })).code).toBe(0);
+    const on = await runCli(['compile', '-c', cfg, '-o', out, ...diffArgs(join(dir, 'patches')), '-q'], { env: at(0) });
+    expect(on.code, on.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(/^! Diff-Path: patches\/list-s-\d+-1\.patch\n/);
+  });
+
   test('--diff-patches needs -o FILE and the adblock format', async () => {
     const cfg = config([join(dir, 'x.txt')]);
     const toStdout = await runCli(['compile', '-c', cfg, '--diff-patches', join(dir, 'p')]);

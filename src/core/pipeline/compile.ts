@@ -101,8 +101,9 @@ function checkAborted(signal: AbortSignal): void {
 
 const scopeKey = (scope: Scope) => (scope.kind === 'global' ? 'global' : scope.index);
 
-function info(run: Pick<Run, 'emit'>, message: string): void {
-  run.emit({ type: 'log', level: 'info', message });
+/** Where a compile leaves the packed engine for strings: engine internals, so a debug note (-v prints it). */
+function engineNote(run: Pick<Run, 'emit'>, message: string): void {
+  run.emit({ type: 'log', level: 'debug', message });
 }
 
 function warn(run: Run, diagnostic: Diagnostic): void {
@@ -264,9 +265,9 @@ async function applyScope(run: Run, scope: Scope, lines: List, cfg: SourceConfig
   ]);
   let out = filterStep(run, scope, lines, exclusions, true);
   out = filterStep(run, scope, out, inclusions, false);
-  // Where the rest of this scope runs on strings (slower), the log says so (printed unless -q).
+  // Where the rest of this scope runs on strings (slower), the log says so (printed with -v).
   const where = scope.kind === 'global' ? 'list' : `source ${scope.index + 1}`;
-  const note = (why: string | null, then: string) => why !== null && info(run, `${where}: ${why}, so ${then}`);
+  const note = (why: string | null, then: string) => why !== null && engineNote(run, `${where}: ${why}, so ${then}`);
   // The list the sources make leaves the fast form only where a source in it has.
   if (scope.kind === 'global')
     note(run.engine.fallback(out) && 'a source in it compiles on strings', 'it compiles on strings');
@@ -331,7 +332,7 @@ async function compileSource(
   run.emit({ type: 'source:complete', index, source: source.source, lineCount, durationMs });
   if (run.report) run.report.sources[index] = { source: source.source, lineCount, durationMs, ...failed };
   const why = run.engine.fallback(lines);
-  if (why !== null) info(run, `source ${index + 1}: ${why}, so it and the whole list compile on strings`);
+  if (why !== null) engineNote(run, `source ${index + 1}: ${why}, so it and the whole list compile on strings`);
   const out = await applyScope(run, { kind: 'source', index, source: source.source }, lines, source);
   run.emit({ type: 'progress', phase: 'load', completed: index + 1, total });
   return out;
@@ -461,7 +462,7 @@ function formatWarnings(run: Run, format: OutputFormat, counts: Map<RemovalCode,
 function chooseEngine(packed: boolean, emit: EventSink): Engine<List> {
   if (!packed) return stringEngine as Engine<List>;
   if (kernelModule() !== null) return packedEngine as Engine<List>;
-  info({ emit }, 'WebAssembly is missing, so the list compiles on strings');
+  engineNote({ emit }, 'WebAssembly is missing, so the list compiles on strings');
   return stringEngine as Engine<List>;
 }
 

@@ -27,15 +27,17 @@ export interface FallenSource {
 export class ShrinkGuardError extends FlcError {
   readonly fallen: FallenSource[];
 
-  constructor(problems: string[], fallen: FallenSource[]) {
-    const lines = fallen.map(({ source, before, after }) => {
+  /** `fallen`: null when there was no previous build to compare with. */
+  constructor(problems: string[], fallen: FallenSource[] | null) {
+    const lines = (fallen ?? []).map(({ source, before, after }) => {
       const percent = before === 0 ? '' : `, ${(((after - before) / before) * 100).toFixed(1)}%`;
       return `  ${source || '(the list)'}: ${before} -> ${after} rules (${after - before}${percent})`;
     });
-    const which = fallen.length > 0 ? ['sources whose kept rules fell:', ...lines] : ['no source fell'];
+    const which =
+      fallen === null ? [] : lines.length > 0 ? ['sources whose kept rules fell:', ...lines] : ['no source fell'];
     super('SHRINK_GUARD', [`${problems.join('; ')}; nothing was written`, ...which].join('\n'));
     this.name = 'ShrinkGuardError';
-    this.fallen = fallen;
+    this.fallen = fallen ?? [];
   }
 }
 
@@ -58,13 +60,12 @@ export function checkShrink(bounds: ShrinkBounds, previous: ListCounts | null, n
     }
   }
   if (problems.length === 0) return;
+  if (previous === null) throw new ShrinkGuardError(problems, null);
   const fallen: FallenSource[] = [];
-  if (previous !== null) {
-    for (const [source, before] of previous.sources) {
-      const after = next.sources.get(source) ?? 0;
-      if (after < before) fallen.push({ source, before, after });
-    }
-    fallen.sort((a, b) => b.before - b.after - (a.before - a.after));
+  for (const [source, before] of previous.sources) {
+    const after = next.sources.get(source) ?? 0;
+    if (after < before) fallen.push({ source, before, after });
   }
+  fallen.sort((a, b) => b.before - b.after - (a.before - a.after));
   throw new ShrinkGuardError(problems, fallen);
 }

@@ -85,22 +85,30 @@ export async function publish(
   let written = false;
   let outcome = 'The list goes to standard output.';
   if (plan.output !== null) {
-    if (plan.diff !== null && previous !== null && sameBesidesHeader(previous, text)) {
+    // A previous list without a `Diff-Path` (written before --diff-patches was on) gets one.
+    const patched = previous !== null && /^! Diff-Path: /m.test(previous.slice(0, 4096));
+    if (plan.diff !== null && patched && sameBesidesHeader(previous, text)) {
       outcome = `Only the header would change: ${plan.output} and its patches are left as they were.`;
       note(`flc: only the header would change; ${plan.output} and its patches are left as they were`);
     } else {
-      if (plan.diff !== null) await writeWithPatch(plan.output, previous !== null, text, plan.diff);
+      // A previous list without a `Diff-Path` names no patch to fill: the list starts afresh.
+      if (plan.diff !== null) await writeWithPatch(plan.output, patched, text, plan.diff);
       else await writeFileAtomic(plan.output, text);
       if (stateFile !== null && (plan.diff !== null || guarded(plan.bounds))) await writeState(stateFile, counts, now);
       written = true;
-      const patched = plan.diff ? ', with a differential-update patch' : '';
-      outcome = `Wrote ${plan.output}: ${next.ruleCount} rules${patched}.`;
+      const withPatch = plan.diff ? ', with a differential-update patch' : '';
+      outcome = `Wrote ${plan.output}: ${next.ruleCount} rules${withPatch}.`;
     }
   }
   if (changes !== null) for (const line of summaryLines(changes, changes.comparedTo)) note(line);
   if (plan.stepSummary !== null) {
     const title = `flc: ${plan.output ?? 'list'}`;
-    await appendFile(plan.stepSummary, summaryMarkdown(title, next, changes, { ...notes, outcome }));
+    try {
+      await appendFile(plan.stepSummary, summaryMarkdown(title, next, changes, { ...notes, outcome }));
+    } catch (e) {
+      // The list is out; a summary page that cannot be written is not worth failing the job for.
+      note(`Warning: GITHUB_STEP_SUMMARY ${plan.stepSummary}: ${(e as Error).message}`);
+    }
   }
   return { written, changes };
 }

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route, routeEntry } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { checkHealth } from '../health.js';
 
@@ -33,10 +34,11 @@ type Health = z.infer<typeof health>;
 /** `/api`, `/api/version`, `/api/health`. */
 export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api',
-      summary: 'Service description and its main endpoints',
+      access: 'public',
+      summary: 'Service description and every endpoint (`METHOD /path`), from the route descriptors',
       responses: {
         200: {
           description: 'Service information',
@@ -53,23 +55,19 @@ export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
         {
           name: 'flc',
           version: deps.version,
-          endpoints: [
-            '/api/version',
-            '/api/health',
-            '/api/validate-rule',
-            '/api/validate',
-            '/api/ast/parse',
-            '/api/ast/walk',
-            '/api/openapi.json',
-          ],
+          endpoints: c.var.guards.routes().map((d) => {
+            const { method, path } = routeEntry(d);
+            return `${method} ${path}`;
+          }),
         },
         200,
       ),
   );
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/version',
+      access: 'public',
       summary: 'Server version',
       responses: {
         200: {
@@ -97,9 +95,10 @@ export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
     return body;
   };
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/health',
+      access: 'public-unmetered',
       summary: 'Health of the store and the worker pool (cached 30 s)',
       responses: {
         200: { description: 'Serving (`ok`, or `degraded`)', content: { 'application/json': { schema: health } } },

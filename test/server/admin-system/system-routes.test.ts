@@ -135,7 +135,8 @@ describe('tiers, scopes, overrides', () => {
     expect((await f.call('POST', '/api/configuration/validate', undefined, {})).status).toBe(401);
     expect((await f.asSuper('DELETE', `/admin/system/endpoints/${created.endpoint.id}`)).status).toBe(200);
     expect(
-      (await f.asSuper('POST', '/admin/system/endpoints', { path_pattern: '/x', required_tier: 'gold' })).status,
+      (await f.asSuper('POST', '/admin/system/endpoints', { path_pattern: '/api/rules', required_tier: 'gold' }))
+        .status,
     ).toBe(422);
   });
 
@@ -153,6 +154,23 @@ describe('tiers, scopes, overrides', () => {
     const admin = await f.make('scoped-admin@example.org', 'admin', 'admin');
     const made = await f.call('POST', '/api/keys', await f.session(admin), { name: 'ops', scopes: ['admin'] });
     expect(made.status).toBe(201);
+  });
+
+  test('an override that could change no route is refused with the reason', async () => {
+    for (const [path_pattern, method, reason] of [
+      ['/admin/system/tiers/free', 'PUT', /administrators’ routes only|administrators' routes only/],
+      ['/api/admin/*', '*', /administrators' routes only/],
+      ['/api/nothing-here', '*', /No route answers \* \/api\/nothing-here/],
+      ['/api/keys', 'PATCH', /No route answers PATCH \/api\/keys/],
+    ] as const) {
+      const res = await f.asSuper('POST', '/admin/system/endpoints', { path_pattern, method, is_public: true });
+      expect(res.status, path_pattern).toBe(422);
+      expect((await json(res)).detail).toMatch(reason);
+    }
+    // A prefix reaching ordinary routes too is accepted: it applies to those.
+    const mixed = await f.asSuper('POST', '/admin/system/endpoints', { path_pattern: '/api/*', method: 'GET' });
+    expect(mixed.status).toBe(201);
+    await f.asSuper('DELETE', `/admin/system/endpoints/${(await json(mixed)).endpoint.id}`);
   });
 
   test('a scope update names an existing tier', async () => {

@@ -1,3 +1,4 @@
+import { overrideRefusal } from '../../access/override-scope.js';
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../../deps.js';
 import { problem } from '../../problem.js';
@@ -20,14 +21,25 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
   const at = () => new Date(deps.now()).toISOString();
   const tierExists = async (name: string) => (await deps.store.configRows('tiers', { tier_name: name })).length > 0;
 
-  adminRoute(app, { method: 'get', path: '/admin/system/tiers', summary: 'Tiers' }, async (c) =>
-    c.json({ success: true, tiers: (await deps.store.configRows('tiers')).map((t) => asSpecRow('tiers', t)) }),
+  adminRoute(
+    app,
+    {
+      method: 'get',
+      path: '/admin/system/tiers',
+      access: { admin: 'admin:read' },
+      audit: { action: 'tier.list', resource: 'tier_config' },
+      summary: 'Tiers',
+    },
+    async (c) =>
+      c.json({ success: true, tiers: (await deps.store.configRows('tiers')).map((row) => asSpecRow('tiers', row)) }),
   );
   adminRoute(
     app,
     {
       method: 'put',
       path: '/admin/system/tiers/{name}',
+      access: { admin: 'config:write' },
+      audit: { action: 'tier.update', resource: 'tier_config' },
       summary: 'Change a tier',
       params: pathParam('name'),
       body: z.object({
@@ -51,6 +63,8 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'delete',
       path: '/admin/system/tiers/{name}',
+      access: { admin: 'config:write' },
+      audit: { action: 'tier.delete', resource: 'tier_config' },
       summary: 'Delete a tier no scope or override names',
       params: pathParam('name'),
       failures: { 404: 'No such tier', 409: 'A built-in tier, or one still named by a scope or override' },
@@ -69,14 +83,24 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     },
   );
 
-  adminRoute(app, { method: 'get', path: '/admin/system/scopes', summary: 'Scopes' }, async (c) =>
-    c.json({ success: true, scopes: await deps.store.configRows('scopes') }),
+  adminRoute(
+    app,
+    {
+      method: 'get',
+      path: '/admin/system/scopes',
+      access: { admin: 'admin:read' },
+      audit: { action: 'scope.list', resource: 'scope_config' },
+      summary: 'Scopes',
+    },
+    async (c) => c.json({ success: true, scopes: await deps.store.configRows('scopes') }),
   );
   adminRoute(
     app,
     {
       method: 'put',
       path: '/admin/system/scopes/{name}',
+      access: { admin: 'config:write' },
+      audit: { action: 'scope.update', resource: 'scope_config' },
       summary: 'Change a scope',
       params: pathParam('name'),
       body: z.object({
@@ -101,6 +125,8 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'delete',
       path: '/admin/system/scopes/{name}',
+      access: { admin: 'config:write' },
+      audit: { action: 'scope.delete', resource: 'scope_config' },
       summary: 'Delete a scope',
       params: pathParam('name'),
       failures: { 404: 'No such scope', 409: 'A built-in scope' },
@@ -115,11 +141,20 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     },
   );
 
-  adminRoute(app, { method: 'get', path: '/admin/system/endpoints', summary: 'Endpoint overrides' }, async (c) =>
-    c.json({
-      success: true,
-      endpoints: (await deps.store.configRows('endpoints')).map((e) => asSpecRow('endpoints', e)),
-    }),
+  adminRoute(
+    app,
+    {
+      method: 'get',
+      path: '/admin/system/endpoints',
+      access: { admin: 'admin:read' },
+      audit: { action: 'endpoint.list', resource: 'endpoint_override' },
+      summary: 'Endpoint overrides',
+    },
+    async (c) =>
+      c.json({
+        success: true,
+        endpoints: (await deps.store.configRows('endpoints')).map((row) => asSpecRow('endpoints', row)),
+      }),
   );
   const override = z.object({
     required_tier: tierName.nullable().optional(),
@@ -131,6 +166,8 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'post',
       path: '/admin/system/endpoints',
+      access: { admin: 'config:write' },
+      audit: { action: 'endpoint.create', resource: 'endpoint_override' },
       summary: 'Create an endpoint override',
       status: 201,
       body: override.extend({
@@ -141,9 +178,14 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
           .transform((m) => m.toUpperCase())
           .default('*'),
       }),
-      failures: { 409: 'An override of that path and method exists', 422: 'Unknown tier' },
+      failures: {
+        409: 'An override of that path and method exists',
+        422: 'Unknown tier, or a path and method reaching no route or only administrators’ routes',
+      },
     },
     async (c, { body }) => {
+      const pointless = overrideRefusal(c.var.guards.routes(), body.path_pattern, body.method);
+      if (pointless) return problem(c, 422, pointless);
       if (body.required_tier && !(await tierExists(body.required_tier)))
         return problem(c, 422, `No tier ${body.required_tier}`);
       const endpoint = await deps.store.createConfigRow('endpoints', body, at());
@@ -156,6 +198,8 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'put',
       path: '/admin/system/endpoints/{id}',
+      access: { admin: 'config:write' },
+      audit: { action: 'endpoint.update', resource: 'endpoint_override' },
       summary: 'Change an endpoint override',
       params: idParam,
       body: override.extend({ is_active: z.boolean().optional() }),
@@ -175,6 +219,8 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'delete',
       path: '/admin/system/endpoints/{id}',
+      access: { admin: 'config:write' },
+      audit: { action: 'endpoint.delete', resource: 'endpoint_override' },
       summary: 'Delete an endpoint override',
       params: idParam,
       failures: { 404: 'No such override' },

@@ -31,16 +31,28 @@ function badWindow(from: unknown, until: unknown): string | null {
 /** Announcements (`/admin/system/announcements`); the current ones are in `my-context`. */
 export function registerAnnouncementRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const at = () => new Date(deps.now()).toISOString();
-  adminRoute(app, { method: 'get', path: '/admin/system/announcements', summary: 'Announcements' }, async (c) => {
-    const now = deps.now();
-    const rows = await deps.store.configRows('announcements');
-    return c.json({ success: true, announcements: rows.map((a) => ({ ...a, current: isCurrent(a, now) })) });
-  });
+  adminRoute(
+    app,
+    {
+      method: 'get',
+      path: '/admin/system/announcements',
+      access: { admin: 'admin:read' },
+      audit: { action: 'announcement.list', resource: 'announcement' },
+      summary: 'Announcements',
+    },
+    async (c) => {
+      const now = deps.now();
+      const rows = await deps.store.configRows('announcements');
+      return c.json({ success: true, announcements: rows.map((a) => ({ ...a, current: isCurrent(a, now) })) });
+    },
+  );
   adminRoute(
     app,
     {
       method: 'post',
       path: '/admin/system/announcements',
+      access: { admin: 'config:write' },
+      audit: { action: 'announcement.create', resource: 'announcement' },
       summary: 'Create an announcement',
       status: 201,
       body: z.object({ title: z.string().min(1), ...fields }),
@@ -63,6 +75,8 @@ export function registerAnnouncementRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'patch',
       path: '/admin/system/announcements/{id}',
+      access: { admin: 'config:write' },
+      audit: { action: 'announcement.update', resource: 'announcement' },
       summary: 'Change an announcement',
       params: idParam,
       body: z.object({ title: z.string().min(1).optional(), ...fields, is_active: z.boolean().optional() }),
@@ -88,6 +102,8 @@ export function registerAnnouncementRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'delete',
       path: '/admin/system/announcements/{id}',
+      access: { admin: 'config:write' },
+      audit: { action: 'announcement.delete', resource: 'announcement' },
       summary: 'Delete an announcement',
       params: idParam,
       failures: { 404: 'No such announcement' },

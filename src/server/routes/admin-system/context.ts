@@ -11,7 +11,13 @@ import { asSpecRow } from './json-columns.js';
 export function registerContextRoutes(app: OpenAPIHono, deps: AppDeps): void {
   adminRoute(
     app,
-    { method: 'get', path: '/admin/system/my-context', summary: "The caller's roles, permissions, flags and news" },
+    {
+      method: 'get',
+      path: '/admin/system/my-context',
+      access: { admin: null },
+      audit: { action: 'context.read', resource: 'admin_context' },
+      summary: "The caller's roles, permissions, flags and news",
+    },
     async (c) => {
       const caller = callerOf(c);
       const user = caller.user;

@@ -14,14 +14,25 @@ const who = z.object({ identity_user_id: z.string().min(1), role_name: roleName 
 /** Roles and role assignments (`/admin/system/roles…`). */
 export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const at = () => new Date(deps.now()).toISOString();
-  adminRoute(app, { method: 'get', path: '/admin/system/roles', summary: 'Admin roles' }, async (c) =>
-    c.json({ success: true, roles: (await deps.store.configRows('roles')).map((r) => asSpecRow('roles', r)) }),
+  adminRoute(
+    app,
+    {
+      method: 'get',
+      path: '/admin/system/roles',
+      access: { admin: 'admin:read' },
+      audit: { action: 'role.list', resource: 'admin_role' },
+      summary: 'Admin roles',
+    },
+    async (c) =>
+      c.json({ success: true, roles: (await deps.store.configRows('roles')).map((row) => asSpecRow('roles', row)) }),
   );
   adminRoute(
     app,
     {
       method: 'post',
       path: '/admin/system/roles',
+      access: { admin: 'roles:write' },
+      audit: { action: 'role.create', resource: 'admin_role' },
       summary: 'Create a role',
       status: 201,
       body: z.object({
@@ -43,6 +54,8 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
     {
       method: 'patch',
       path: '/admin/system/roles/{id}',
+      access: { admin: 'roles:write' },
+      audit: { action: 'role.update', resource: 'admin_role' },
       summary: 'Change a role (permissions are replaced)',
       params: idParam,
       body: z.object({
@@ -65,6 +78,8 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
     {
       method: 'get',
       path: '/admin/system/roles/assignments',
+      access: { admin: 'admin:read' },
+      audit: { action: 'role.list_assignments', resource: 'role_assignment' },
       summary: 'Role assignments',
       query: z.object({ identity_user_id: z.string().optional(), role_name: z.string().optional() }),
     },
@@ -75,6 +90,8 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
     {
       method: 'post',
       path: '/admin/system/roles/assign',
+      access: { admin: 'roles:assign' },
+      audit: { action: 'role.assign', resource: 'role_assignment' },
       summary: 'Assign a role (again: updates the assignment)',
       body: who.extend({ expires_at: z.iso.datetime({ offset: true }).nullable().default(null) }),
       failures: { 404: 'No such user or role' },
@@ -102,6 +119,8 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
     {
       method: 'delete',
       path: '/admin/system/roles/revoke',
+      access: { admin: 'roles:assign' },
+      audit: { action: 'role.revoke', resource: 'role_assignment' },
       summary: 'Revoke a role (DELETE with a body)',
       body: who,
       failures: { 404: 'No such assignment' },
