@@ -26,6 +26,7 @@ import type { ErrorEvent, FlashEntry, RuleSet, RuleSetPatch } from './service-re
 import { DatabaseAdmin } from './database-admin.js';
 import { LOG_BOUNDS } from './log-bounds.js';
 import { prepareQueryConnection, type QueryConnection } from '../admin/postgres-query-role.js';
+import { QueryGate } from '../admin/query-gate.js';
 import type { StoreLocation } from './location.js';
 
 const withoutPassword = <T extends { password: unknown }>(u: T | null) => {
@@ -226,6 +227,8 @@ export class KyselyStore implements Store {
     this.transaction((trx) => ruleSets.updateRuleSet(trx, id, ownerId, patch, at));
   deleteRuleSet = (id: string, ownerId: string) => this.run((db) => ruleSets.deleteRuleSet(db, id, ownerId));
 
+  private readonly queryGate = new QueryGate();
+
   databaseAdmin = () =>
     new DatabaseAdmin(
       this.db,
@@ -234,6 +237,7 @@ export class KyselyStore implements Store {
       this.description,
       () => this.queryConnection(),
       (work) => withRetries(work, this.busy),
+      this.queryGate,
     );
 
   /** PostgreSQL: the query route's own low-privilege connection, prepared once (postgres-query-role.ts). */
@@ -245,7 +249,7 @@ export class KyselyStore implements Store {
 
   private async queryConnection(): Promise<QueryConnection> {
     await this.prepareQueries();
-    return (await this.queries) ?? { pool: null, role: null, refusal: 'not a PostgreSQL store' };
+    return (await this.queries) ?? { pool: null, role: null, stop: null, refusal: 'not a PostgreSQL store' };
   }
 
   rateLimiter(name: string): RateLimiter {
