@@ -105,7 +105,7 @@ export class ContainerCompiler {
         if (m.type === 'ready') post({ type: 'compile', config, compiler: opts.compiler, nowMs: opts.now().getTime() });
         if (m.type === 'event') opts.onEvent?.(m.event as CompileEvent);
         if (m.type === 'read')
-          opts.reader.read(m.location, reads.signal).then(
+          opts.reader.read(m.location, reads.signal, m.options).then(
             (text) => post({ type: 'read-result', id: m.id, text }),
             (e) => post({ type: 'read-result', id: m.id, error: toWire(e) }),
           );

@@ -21,8 +21,8 @@ export function configurationKey(configuration: unknown): string {
 export function recordingReader<R extends SourceReader>(reader: R): { reader: R; read: Map<string, string> } {
   const read = new Map<string, string>();
   const wrapped = Object.create(reader) as R;
-  wrapped.read = async (location, signal) => {
-    const text = await reader.read(location, signal);
+  wrapped.read = async (location, signal, options) => {
+    const text = await reader.read(location, signal, options);
     read.set(location, sha256(text));
     return text;
   };
