@@ -139,6 +139,43 @@ async function provisionRole(client: PoolClient, name: string, place: Place): Pr
   return password;
 }
 
+const ABOUT = /^flc query route of database (.+), schema (.+)$/;
+
+/**
+ * Drops the query roles this server made for stores that are gone (their database dropped, or
+ * their schema in this database), with their view schemas, so that roles do not pile up in the
+ * cluster. Only roles whose comment and name match what `provisionRole` makes are looked at; a
+ * role that cannot be dropped (privileges left in another database) is left. Names those dropped.
+ */
+export async function dropStaleQueryRoles(client: PoolClient, current: string): Promise<string[]> {
+  const { rows } = await client.query(`select rolname, shobj_description(oid, 'pg_authid') as about
+    from pg_roles where rolname like 'flc\\_query\\_%'`);
+  const databases = new Set((await client.query('select datname from pg_database')).rows.map((r) => r.datname));
+  const dropped: string[] = [];
+  for (const r of rows as { rolname: string; about: string | null }[]) {
+    const m = ABOUT.exec(r.about ?? '');
+    if (!m || r.rolname !== queryRoleName(m[1], m[2])) continue;
+    const here = m[1] === current;
+    const gone =
+      !databases.has(m[1]) ||
+      (here && !(await client.query('select 1 from pg_namespace where nspname = $1', [m[2]])).rowCount);
+    if (!gone) continue;
+    try {
+      await client.query('begin');
+      if (here) {
+        await client.query(`drop schema if exists ${ident(r.rolname)} cascade`);
+        await client.query(`drop owned by ${ident(r.rolname)}`);
+      }
+      await client.query(`drop role ${ident(r.rolname)}`);
+      await client.query('commit');
+      dropped.push(r.rolname);
+    } catch {
+      await client.query('rollback').catch(() => undefined);
+    }
+  }
+  return dropped;
+}
+
 /**
  * What disqualifies `pool`'s role from running clients' queries, or null. A role the query role
  * is a member of, directly or through others, is one `SET ROLE` (or `set_config('role', …)`)
@@ -269,6 +306,7 @@ export async function prepareQueryConnection(
         throw err;
       }
     }
+    if (provision) await dropStaleQueryRoles(client, place.database).catch(() => undefined);
   } catch (err) {
     return {
       pool: null,

@@ -211,6 +211,39 @@ describe('PostgreSQL: the query role reaches no other role, and its time is kept
     await expect(escalate).rejects.toThrow(/permission denied to set role/);
   });
 
+  test('query roles of stores that are gone are dropped at a provisioning start; live ones stay', async (ctx) => {
+    if (!POSTGRES_URL) return ctx.skip(POSTGRES_SKIP_REASON);
+    // A store whose schema was dropped after its server made a role for it.
+    const gone = await freshPostgresUrl();
+    await (await openStore(gone)).close();
+    const goneMain = new pg.Pool({ connectionString: gone, max: 1 });
+    const made = await prepareQueryConnection(goneMain, gone, undefined);
+    await made.pool?.end();
+    await goneMain.end();
+    const goneSchema = new URL(gone).searchParams.get('options')?.replace('-c search_path=', '') ?? '';
+    await admin.query(`drop schema ${goneSchema} cascade`);
+    // A role made for a database that no longer exists.
+    const orphan = queryRoleName(`flc_gone_db_${tag}`, 'public');
+    await admin.query(`create role ${orphan} nologin`);
+    await admin.query(`comment on role ${orphan} is 'flc query route of database flc_gone_db_${tag}, schema public'`);
+    // A role of the same look that this server did not make (its name is not the hash) is left.
+    const foreign = `flc_query_${tag}`;
+    await admin.query(`create role ${foreign} nologin`);
+    await admin.query(`comment on role ${foreign} is 'flc query route of database flc_gone_db_${tag}, schema x'`);
+    closing.push(() => admin.query(`drop role if exists ${foreign}`));
+    const live = await prepareQueryConnection(main, url, undefined);
+    closing.push(() => live.pool?.end() ?? Promise.resolve());
+    const roles = async (names: string[]) =>
+      (await admin.query('select rolname from pg_roles where rolname = any($1) order by rolname', [names])).rows.map(
+        (r) => r.rolname,
+      );
+    expect(await roles([made.role as string, orphan, foreign, live.role as string])).toEqual(
+      [foreign, live.role as string].sort(),
+    );
+    const schemas = await admin.query('select 1 from pg_namespace where nspname = $1', [made.role]);
+    expect(schemas.rowCount).toBe(0);
+  });
+
   test('a query that lifts its own statement_timeout is still ended, and its backend with it', async (ctx) => {
     if (!POSTGRES_URL) return ctx.skip(POSTGRES_SKIP_REASON);
     const q = await prepareQueryConnection(main, url, undefined);
