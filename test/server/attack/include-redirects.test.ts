@@ -92,6 +92,21 @@ describe('redirects of an !#include', () => {
     expect(otherConnections).toBe(before);
   });
 
+  test('the compile cache reads an include again as it was read: held to its origin', async () => {
+    lists.set('/cached.txt', '||home.example^\n!#include flip.txt\n');
+    lists.set('/flip.txt', '||flip.example^\n');
+    const first = await compile(`${homeUrl}/cached.txt`);
+    expect(first.status, first.text).toBe(200);
+    expect(first.json.rules).toContain('||flip.example^');
+    // The include now redirects away: checking the cached answer must not follow it.
+    redirects.set('/flip.txt', () => `${otherUrl}/flip.txt`);
+    const before = otherConnections;
+    const second = await compile(`${homeUrl}/cached.txt`);
+    expect(second.status, second.text).toBe(422);
+    expect(second.text).toMatch(/which is not on the origin/);
+    expect(otherConnections).toBe(before);
+  });
+
   test('a redirect that stays on the origin is followed', async () => {
     const run = await cli(`${homeUrl}/on.txt`);
     expect(run.status, run.stderr).toBe(0);
