@@ -3,11 +3,17 @@ import type { AppDeps } from '../../deps.js';
 import { problem } from '../../problem.js';
 import { recordAudit } from '../../audit/trail.js';
 import { adminRoute, idParam, pathParam } from './route.js';
+import { asSpecRow, jsonText } from './json-columns.js';
 
 /** The tiers the gate itself goes by (anonymous callers, signed-in users, administrators): never deleted. */
 const BUILT_IN_TIERS = new Set(['anonymous', 'free', 'pro', 'admin']);
+/**
+ * The scopes API keys are made with (`compile`, `rules` by default; `admin` for admin routes):
+ * never deleted, since a scope cannot be made again through a route (`PUT` changes one that exists).
+ */
+const BUILT_IN_SCOPES = new Set(['compile', 'rules', 'admin']);
 const tierName = z.string().min(1);
-const scopes = z.array(z.string().min(1)).nullable();
+const scopes = jsonText(z.array(z.string().min(1)).nullable());
 
 /** Tiers, scopes and endpoint overrides (`/admin/system/tiers|scopes|endpoints`). */
 export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): void {
@@ -15,7 +21,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
   const tierExists = async (name: string) => (await deps.store.configRows('tiers', { tier_name: name })).length > 0;
 
   adminRoute(app, { method: 'get', path: '/admin/system/tiers', summary: 'Tiers' }, async (c) =>
-    c.json({ success: true, tiers: await deps.store.configRows('tiers') }),
+    c.json({ success: true, tiers: (await deps.store.configRows('tiers')).map((t) => asSpecRow('tiers', t)) }),
   );
   adminRoute(
     app,
@@ -28,7 +34,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
         rate_limit: z.number().int().min(0).optional(),
         display_name: z.string().min(1).optional(),
         description: z.string().optional(),
-        features: z.record(z.string(), z.unknown()).optional(),
+        features: jsonText(z.record(z.string(), z.unknown())).optional(),
         is_active: z.boolean().optional(),
       }),
       failures: { 404: 'No such tier' },
@@ -37,7 +43,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
       const changed = await deps.store.updateConfigRow('tiers', { tier_name: params.name }, body, at());
       if (!changed) return problem(c, 404, `No tier ${params.name}`);
       await recordAudit(c, deps, { oldValues: changed.before, newValues: changed.after });
-      return c.json({ success: true, tier: changed.after });
+      return c.json({ success: true, tier: asSpecRow('tiers', changed.after) });
     },
   );
   adminRoute(
@@ -97,9 +103,11 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
       path: '/admin/system/scopes/{name}',
       summary: 'Delete a scope',
       params: pathParam('name'),
-      failures: { 404: 'No such scope' },
+      failures: { 404: 'No such scope', 409: 'A built-in scope' },
     },
     async (c, { params }) => {
+      if (BUILT_IN_SCOPES.has(params.name))
+        return problem(c, 409, `The ${params.name} scope is built in: deactivate it instead (is_active: false)`);
       const gone = await deps.store.deleteConfigRow('scopes', { scope_name: params.name });
       if (!gone) return problem(c, 404, `No scope ${params.name}`);
       await recordAudit(c, deps, { oldValues: gone });
@@ -108,7 +116,10 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
   );
 
   adminRoute(app, { method: 'get', path: '/admin/system/endpoints', summary: 'Endpoint overrides' }, async (c) =>
-    c.json({ success: true, endpoints: await deps.store.configRows('endpoints') }),
+    c.json({
+      success: true,
+      endpoints: (await deps.store.configRows('endpoints')).map((e) => asSpecRow('endpoints', e)),
+    }),
   );
   const override = z.object({
     required_tier: tierName.nullable().optional(),
@@ -137,7 +148,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
         return problem(c, 422, `No tier ${body.required_tier}`);
       const endpoint = await deps.store.createConfigRow('endpoints', body, at());
       await recordAudit(c, deps, { resourceId: String(endpoint.id), newValues: endpoint });
-      return c.json({ success: true, endpoint }, 201);
+      return c.json({ success: true, endpoint: asSpecRow('endpoints', endpoint) }, 201);
     },
   );
   adminRoute(
@@ -156,7 +167,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
       const changed = await deps.store.updateConfigRow('endpoints', { id: Number(params.id) }, body, at());
       if (!changed) return problem(c, 404, `No endpoint override ${params.id}`);
       await recordAudit(c, deps, { oldValues: changed.before, newValues: changed.after });
-      return c.json({ success: true, endpoint: changed.after });
+      return c.json({ success: true, endpoint: asSpecRow('endpoints', changed.after) });
     },
   );
   adminRoute(

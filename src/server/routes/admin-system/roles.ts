@@ -5,8 +5,9 @@ import { callerOf } from '../../access/gate.js';
 import { recordAudit } from '../../audit/trail.js';
 import { adminRoute, idParam } from './route.js';
 import { PERMISSIONS } from './permissions.js';
+import { asSpecRow, jsonText } from './json-columns.js';
 
-const permissions = z.array(z.enum(PERMISSIONS)).min(1, 'a role needs at least one permission');
+const permissions = jsonText(z.array(z.enum(PERMISSIONS)).min(1, 'a role needs at least one permission'));
 const roleName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lowercase letters, digits, - and _ (at most 64)');
 const who = z.object({ identity_user_id: z.string().min(1), role_name: roleName });
 
@@ -14,7 +15,7 @@ const who = z.object({ identity_user_id: z.string().min(1), role_name: roleName 
 export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const at = () => new Date(deps.now()).toISOString();
   adminRoute(app, { method: 'get', path: '/admin/system/roles', summary: 'Admin roles' }, async (c) =>
-    c.json({ success: true, roles: await deps.store.configRows('roles') }),
+    c.json({ success: true, roles: (await deps.store.configRows('roles')).map((r) => asSpecRow('roles', r)) }),
   );
   adminRoute(
     app,
@@ -34,7 +35,7 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
     async (c, { body }) => {
       const role = await deps.store.createConfigRow('roles', body, at());
       await recordAudit(c, deps, { resourceId: String(role.role_name), newValues: role });
-      return c.json({ success: true, role }, 201);
+      return c.json({ success: true, role: asSpecRow('roles', role) }, 201);
     },
   );
   adminRoute(
@@ -56,7 +57,7 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const changed = await deps.store.updateConfigRow('roles', { id: Number(params.id) }, body, at());
       if (!changed) return problem(c, 404, `No role ${params.id}`);
       await recordAudit(c, deps, { oldValues: changed.before, newValues: changed.after });
-      return c.json({ success: true, role: changed.after });
+      return c.json({ success: true, role: asSpecRow('roles', changed.after) });
     },
   );
   adminRoute(
