@@ -47,7 +47,7 @@ export class ProgressPrinter {
         if (!this.bar) {
           this.line(
             `source ${e.index + 1}/${this.total} loaded: ${e.source} ` +
-              `(${e.lineCount} lines, ${Math.round(e.durationMs)} ms)`,
+              `(${e.lineCount} line${e.lineCount === 1 ? '' : 's'}, ${Math.round(e.durationMs)} ms)`,
           );
         }
         break;

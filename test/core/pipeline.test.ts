@@ -328,6 +328,7 @@ describe('where the packed engine hands over to strings, the events say so', () 
     await compile(source as never, { reader: memoryReader(files), compiler: 'flc', onEvent: (e) => events.push(e) });
     expect(events.flatMap((e) => (e.type === 'log' ? [e.message] : []))).toEqual([
       'source 1: InvertAllow works on text, so the steps from it on run on strings',
+      'list: 2 lines from 1 source + 3 source header lines = 5 lines',
       'list: a source in it compiles on strings, so it compiles on strings',
     ]);
     // The plain TypeScript engine was asked for: nothing falls back.
