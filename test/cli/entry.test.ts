@@ -86,7 +86,7 @@ describe('help, version and mistakes', () => {
     }
   });
 
-  test('flc --version, flc version and compile --version print the bare version; version --verbose the details', async () => {
+  test('--version, version and compile --version print the bare version; version --verbose the details', async () => {
     const runs = await Promise.all(
       [['version'], ['--version'], ['compile', '--version'], ['-c', 'x.json', '--version']].map((a) => runFlc(a, dir)),
     );

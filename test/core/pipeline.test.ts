@@ -62,6 +62,8 @@ describe('compile', () => {
       'transformation:start:Compress',
       'transformation:complete:Compress',
       'progress',
+      // -v's note of the source header lines the list's counts include (below).
+      'log',
       'transformation:start:Deduplicate',
       'transformation:complete:Deduplicate',
       'progress',
@@ -71,6 +73,16 @@ describe('compile', () => {
       { type: 'transformation:complete' }
     >;
     expect([compress.inputCount, compress.outputCount]).toEqual([5, 4]);
+    // The source's 4 lines and its header's make the list's count: -v's numbers add up.
+    const list = events.find((e) => e.type === 'transformation:start' && e.scope.kind === 'global') as Extract<
+      CompileEvent,
+      { type: 'transformation:start' }
+    >;
+    const joined = events.find((e) => e.type === 'log') as Extract<CompileEvent, { type: 'log' }>;
+    expect(joined.level).toBe('debug');
+    expect(joined.message).toBe(
+      `list: 4 lines from 1 source + ${list.inputCount - 4} source header lines = ${list.inputCount} lines`,
+    );
   });
 
   test('report: every removed line with its source, line number and reason', async () => {
@@ -312,7 +324,9 @@ describe('where the packed engine hands over to strings, the events say so', () 
       onEvent: (e) => events.push(e),
       packed,
     });
-    return events.flatMap((e) => (e.type === 'log' && e.level === 'debug' ? [e.message] : []));
+    const engineNote = (e: CompileEvent) =>
+      e.type === 'log' && e.level === 'debug' && !/ source header /.test(e.message);
+    return events.flatMap((e) => (e.type === 'log' && engineNote(e) ? [e.message] : []));
   };
 
   test('a transformation without a packed form, once per scope, and nothing when all have one', async () => {
@@ -366,7 +380,7 @@ describe('where the packed engine hands over to strings, the events say so', () 
         onEvent: (e: CompileEvent) => events.push(e),
       };
       const result = await compile(config as never, { ...options, report: true, packed });
-      const logs = events.flatMap((e) => (e.type === 'log' ? [e.message] : []));
+      const logs = events.flatMap((e) => (e.type === 'log' && !/ source header /.test(e.message) ? [e.message] : []));
       const removed = result.report!.removed.map(
         (r) => `${r.source}:${r.line} ${r.transformation} ${r.code} ${r.text}`,
       );
