@@ -115,7 +115,8 @@ describe('the packed package', () => {
     );
     // And it compiles, as the reference's API does.
     const list = join(ROOT, 'examples/lists/hosts.txt');
-    const run = `require('flc')({ name: 'x', sources: [{ source: ${JSON.stringify(list)} }] }).then((l) => console.log(l.length))`;
+    const config = JSON.stringify({ name: 'x', sources: [{ source: list }] });
+    const run = `require('flc')(${config}).then((l) => console.log(l.length))`;
     expect(Number(execFileSync(process.execPath, ['-e', run], { cwd: dir, encoding: 'utf8' }))).toBeGreaterThan(5);
   });
 
@@ -128,7 +129,8 @@ describe('the packed package', () => {
         '(async () => {',
         '  const config: HostlistCompilerConfiguration = {',
         "    name: 'Your Hostlist',",
-        `    sources: [{ type: 'adblock', source: 'https://example.org/filter.txt', transformations: ['RemoveComments', '${transformation}'] }],`,
+        "    sources: [{ type: 'adblock', source: 'https://example.org/filter.txt',",
+        `      transformations: ['RemoveComments', '${transformation}'] }],`,
         "    transformations: ['Deduplicate'],",
         '  };',
         "  const source: ISource = { source: 'hosts.txt', type: 'hosts' };",
