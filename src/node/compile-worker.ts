@@ -2,7 +2,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { compile } from '../core/pipeline/compile.js';
 import type { Configuration } from '../core/config/schema.js';
 import { validateRule, type ValidateRuleRequest } from '../core/ast/validate-rule.js';
-import { resolveHttpLocation } from './safe-reader.js';
+import { type ConfiguredLocations, forwardedResolve } from './configured-locations.js';
 import { fromWire, toWire, type WireError } from './wire-error.js';
 
 /** A compile: sources are read by the main thread (its reader and address policy) over `port`. */
@@ -11,6 +11,8 @@ export interface CompileTask {
   config: Configuration;
   compiler: string;
   nowMs: number;
+  /** The configured sources as the server's reader resolved them. */
+  configured: ConfiguredLocations;
   port: MessagePort;
 }
 
@@ -50,7 +52,7 @@ function compileInWorker(task: CompileTask): Promise<CompiledList> {
     else waiter?.resolve(m.text ?? '');
   });
   const reader = {
-    resolve: resolveHttpLocation,
+    resolve: forwardedResolve(task.configured),
     read: (location: string) =>
       new Promise<string>((resolve, reject) => {
         const id = next++;

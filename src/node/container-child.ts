@@ -1,12 +1,12 @@
 import { compile } from '../core/pipeline/compile.js';
 import type { Configuration } from '../core/config/schema.js';
-import { resolveHttpLocation } from './safe-reader.js';
+import { type ConfiguredLocations, forwardedResolve } from './configured-locations.js';
 import { fromWire, toWire, type WireError } from './wire-error.js';
 
 /** Messages between the server and its container compile process. */
 export type ContainerMessage =
   | { type: 'ready' }
-  | { type: 'compile'; config: Configuration; compiler: string; nowMs: number }
+  | { type: 'compile'; config: Configuration; compiler: string; nowMs: number; configured: ConfiguredLocations }
   | { type: 'read'; id: number; location: string }
   | { type: 'read-result'; id: number; text?: string; error?: WireError }
   | { type: 'event'; event: unknown }
@@ -33,7 +33,7 @@ process.on('message', (m: ContainerMessage) => {
   }
   if (m.type !== 'compile') return;
   const reader = {
-    resolve: resolveHttpLocation,
+    resolve: forwardedResolve(m.configured),
     read: (location: string) =>
       new Promise<string>((resolve, reject) => {
         const id = next++;

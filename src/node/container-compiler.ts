@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Configuration } from '../core/config/schema.js';
 import { AbortedError, DeadlineError, FlcError } from '../core/errors/index.js';
 import type { CompileEvent } from '../core/pipeline/events.js';
+import { configuredLocations } from './configured-locations.js';
 import type { PooledCompile, PooledCompileOptions } from './compile-pool.js';
 import type { ContainerMessage } from './container-child.js';
 import { fromWire, toWire } from './wire-error.js';
@@ -102,7 +103,14 @@ export class ContainerCompiler {
         if (child.connected) child.send(m);
       };
       child.on('message', (m: ContainerMessage) => {
-        if (m.type === 'ready') post({ type: 'compile', config, compiler: opts.compiler, nowMs: opts.now().getTime() });
+        if (m.type === 'ready')
+          post({
+            type: 'compile',
+            config,
+            compiler: opts.compiler,
+            nowMs: opts.now().getTime(),
+            configured: configuredLocations(config, opts.reader),
+          });
         if (m.type === 'event') opts.onEvent?.(m.event as CompileEvent);
         if (m.type === 'read')
           opts.reader.read(m.location, reads.signal).then(

@@ -30,6 +30,11 @@ export interface HttpFetcherOptions {
   onCache?: (c: { operation: 'hit' | 'miss' | 'write'; url: string; size?: number }) => void;
   /** Told about every HTTP response (for the server's `network` and `metric` events). */
   onResponse?: (r: { url: string; status: number; durationMs: number; bytes?: number }) => void;
+  /**
+   * Keep every body downloaded whole, not only those with validators, and record each 304, so
+   * that a failed source can be compiled from its last good copy (`onSourceError: stale`).
+   */
+  keepLastGood?: boolean;
   /** Test hook for the random part of the backoff. */
   random?: () => number;
 }
@@ -158,6 +163,7 @@ export class HttpFetcher {
           report(0);
           this.opts.onCache?.({ operation: 'hit', url, size: Buffer.byteLength(cached.body) });
           await res.body?.cancel();
+          if (this.opts.keepLastGood) await this.opts.cache?.touch?.(url, new Date().toISOString());
           this.opts.onLog?.(`${url}: not modified, using the cached copy`);
           return cached.body;
         }
@@ -166,7 +172,9 @@ export class HttpFetcher {
           report(Buffer.byteLength(body));
           const etag = res.headers.get('etag') ?? undefined;
           const lastModified = res.headers.get('last-modified') ?? undefined;
-          if (this.opts.cache && (etag || lastModified)) {
+          // An empty body is no good copy to fall back on.
+          const keep = this.opts.keepLastGood ? body.trim().length > 0 : Boolean(etag || lastModified);
+          if (this.opts.cache && keep) {
             await this.opts.cache.put({ url, etag, lastModified, storedAt: new Date().toISOString(), body });
             this.opts.onCache?.({ operation: 'write', url, size: Buffer.byteLength(body) });
           }

@@ -95,6 +95,14 @@ export class NodeSourceReader implements SourceReader {
     return this.stdinRead;
   }
 
+  /** The cached copy of an HTTP(S) source and when it was last known good (`onSourceError: stale`). */
+  async lastGood(location: string): Promise<{ text: string; at: Date } | null> {
+    if (!HTTP_RE.test(location) || !this.opts.cacheDir) return null;
+    const { HttpCache } = await import('./http-cache.js');
+    const entry = await new HttpCache(this.opts.cacheDir).get(location);
+    return entry ? { text: entry.body, at: new Date(entry.checkedAt ?? entry.storedAt) } : null;
+  }
+
   async close(): Promise<void> {
     if (this.http) await (await this.http).close();
   }

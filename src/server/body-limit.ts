@@ -62,24 +62,18 @@ export function nestsDeeperThan(text: string, max: number): boolean {
 const isJson = (c: Context) => /json/i.test(c.req.header('content-type') ?? '');
 const tooDeep = (c: Context) => problem(c, 400, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
 
-/** Set on a request's context by the first limit that applies to it, which is the one. */
-const LIMITED = 'flcBodyLimited' as never;
-
 /**
  * A body-size limit enforced before the body is parsed (413 beyond `maxSize`). On the
  * Node server the body is read straight from the socket into Hono's body cache: asking
  * the adaptor for the body would build a full fetch `Request` (abort signal, web
  * streams), which costs more than the rest of a small request. Elsewhere (in-process
- * `app.request`), Hono's own `bodyLimit` does the job. Routes with a limit of their own
- * register it before the app's default (`DEFAULT_BODY_LIMIT` on every route), which then
- * leaves their requests alone.
+ * `app.request`), Hono's own `bodyLimit` does the job. Each route has one limit, its
+ * descriptor's (`DEFAULT_BODY_LIMIT` unless it says otherwise).
  */
 export function limitedBody(maxSize: number): MiddlewareHandler {
   const tooLarge = (c: Context) => problem(c, 413, `Request body larger than ${maxSize} bytes`);
   const fallback = bodyLimit({ maxSize, onError: tooLarge });
   return async (c, next) => {
-    if (c.get(LIMITED)) return next();
-    c.set(LIMITED, true as never);
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     if (!incoming || typeof incoming.on !== 'function')
       return fallback(c, async () => {

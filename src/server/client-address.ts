@@ -108,24 +108,21 @@ function normalise(address: string): string {
   return parse(address)?.toString() ?? address;
 }
 
-const KEY = 'clientAddress';
-const LIMIT_KEY = 'clientLimitKey';
-
 /**
- * Remembers the address the access gate worked out, for every later reader of this request, and
+ * Remembers the address the app worked out, for every later reader of this request, and
  * the key the rate limits count it under (`addressLimitKey`).
  */
 export function setClientAddress(c: Context, address: string, ipv6Prefix = DEFAULT_IPV6_LIMIT_PREFIX): void {
-  c.set(KEY as never, address as never);
-  c.set(LIMIT_KEY as never, addressLimitKey(address, ipv6Prefix) as never);
+  c.set('clientAddress', address);
+  c.set('clientLimitKey', addressLimitKey(address, ipv6Prefix));
 }
 
 /** What the rate limits count this request's address under: its IPv6 network, or its IPv4 address. */
 export function clientLimitKey(c: Context): string {
-  return (c.get(LIMIT_KEY as never) as string | undefined) ?? addressLimitKey(clientAddress(c));
+  return c.get('clientLimitKey') ?? addressLimitKey(clientAddress(c));
 }
 
 /** The client's address as the access gate worked it out (else the socket's peer; 'unknown' in-process). */
 export function clientAddress(c: Context): string {
-  return (c.get(KEY as never) as string | undefined) ?? normalise(socketAddress(c));
+  return c.get('clientAddress') ?? normalise(socketAddress(c));
 }

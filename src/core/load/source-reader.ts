@@ -16,6 +16,11 @@ export interface SourceReader {
    * `read` as text. Rejects as `read` does. A long list packs faster from its bytes.
    */
   readBytes?(location: string, signal?: AbortSignal): Promise<ListBytes | null>;
+  /**
+   * Optional: the last copy of `location` read well (a download in the HTTP cache) and when it was
+   * last known good, for `onSourceError: stale`; null when there is none.
+   */
+  lastGood?(location: string): Promise<{ text: string; at: Date } | null>;
 }
 
 /**

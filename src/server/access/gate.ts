@@ -3,12 +3,12 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { ApiKey, EndpointOverride, Scope, Tier, User } from '../store/accounts.js';
 import { problem } from '../problem.js';
-import { clientLimitKey, NO_PROXIES, resolveClientAddress, setClientAddress } from '../client-address.js';
+import { clientLimitKey } from '../client-address.js';
 import { StoreUnavailableError } from '../../core/errors/index.js';
 import { bearerToken } from '../auth/sessions.js';
 import { IdentityResolver, type Identity } from '../auth/identity.js';
 import type { RateLimiter } from '../rate-limit.js';
-import { policyFor, type RoutePolicy } from './policies.js';
+import type { Access } from '../routing/route.js';
 import type { UsageRecorder } from './usage.js';
 
 /** The caller of a request that passed the gate, for the routes to act on. */
@@ -139,15 +139,23 @@ export function matchOverride(
   return best;
 }
 
-function ruleFor(policy: RoutePolicy | undefined, override: EndpointOverride | undefined): Rule {
+function ruleFor(access: Access, override: EndpointOverride | undefined): Rule {
+  const tier = typeof access === 'object' && 'tier' in access ? access.tier : null;
+  const admin = typeof access === 'object' && 'admin' in access ? access.admin : undefined;
   const base: Rule = {
-    public: !policy || policy.requirement === 'public',
-    session: policy?.requirement === 'session' || policy?.requirement === 'own-session',
-    endsSession: policy?.requirement === 'own-session',
-    tier: policy && (policy.requirement === 'free' || policy.requirement === 'pro') ? policy.requirement : null,
-    admin: policy?.requirement === 'admin',
-    permission: policy?.permission,
-    scopes: policy?.scopes ?? [],
+    public: access === 'public' || access === 'public-unmetered',
+    session: access === 'session' || access === 'own-session',
+    endsSession: access === 'own-session',
+    tier,
+    admin: admin !== undefined,
+    permission: admin ?? undefined,
+    // An administrator's API key needs the `admin` scope; other routes name the scope a key needs.
+    scopes:
+      admin !== undefined
+        ? ['admin']
+        : typeof access === 'object' && 'scope' in access && access.scope
+          ? [access.scope]
+          : [],
   };
   // Admin routes keep their rule: an override cannot open the administration.
   if (!override || base.admin) return base;
@@ -164,8 +172,8 @@ function ruleFor(policy: RoutePolicy | undefined, override: EndpointOverride | u
 type Denial = [status: 401 | 403, detail: string];
 
 /**
- * Gates every request: its identity (session or API key), the route's rule from the policy
- * table and the endpoint overrides, then the caller's per-minute rate limit. Passing callers
+ * Gates a described route's requests: the identity (session or API key), the route's access rule
+ * with the endpoint overrides applied, then the caller's per-minute rate limit. Passing callers
  * are set as `caller` on the context and their requests are counted in the usage records.
  */
 export function accessGate(
@@ -178,7 +186,6 @@ export function accessGate(
   // Several servers on one database: each request looks its token up, so that a revocation or a
   // ban made through another server applies at once. One server: a token is remembered a second.
   const identities = new IdentityResolver(deps.store, deps.store.engine === 'sqlite' ? 1_000 : 0);
-  const trusted = deps.trustedProxies ?? NO_PROXIES;
   const rank = (t: AccessTables, name: string) =>
     t.tiers.get(name)?.orderRank ?? SEEDED_TIERS.get(name)?.orderRank ?? Number.MAX_SAFE_INTEGER;
   // A user whose tier is missing or inactive counts as free.
@@ -249,11 +256,11 @@ export function accessGate(
   }
 
   return async (c: Context, next) => {
-    setClientAddress(c, resolveClientAddress(c, trusted), deps.ipv6LimitPrefix);
     const t = await tables();
     const at = deps.now();
-    const policy = policyFor(c.req.method, c.req.path);
-    const rule = ruleFor(policy, matchOverride(t.overrides, c.req.method, c.req.path));
+    const route = c.var.route;
+    const rule = ruleFor(route.access, matchOverride(t.overrides, c.req.method, c.req.path));
+    const metered = route.access !== 'public-unmetered';
     let identity: Identity;
     try {
       identity = await identities.resolve(bearerToken(c.req.header('authorization')), at);
@@ -266,7 +273,7 @@ export function accessGate(
       identity = { kind: 'anonymous' };
     }
 
-    c.set('identity' as never, identity as never);
+    c.set('identity', identity);
     let permissions: Promise<Set<string>> | undefined;
     const permissionsOnce = () =>
       (permissions ??= 'user' in identity ? permissionsOf(t, identity.user, at) : Promise.resolve(new Set<string>()));
@@ -277,7 +284,7 @@ export function accessGate(
       // refused requests, and what they write (the audit rows of refused admin calls), are limited too.
       const who = 'user' in identity ? identity.user : null;
       const counted = who ? tierOf(t, who) : (t.tiers.get('anonymous') ?? SEEDED_ANONYMOUS);
-      if (policy?.rateLimited !== false && counted.rateLimit > 0) {
+      if (metered && counted.rateLimit > 0) {
         const hit = await limiter.hit(who ? `user:${who.id}` : `ip:${clientLimitKey(c)}`, counted.rateLimit);
         if (hit.limited) {
           c.header('retry-after', String(hit.resetSeconds));
@@ -297,7 +304,7 @@ export function accessGate(
     const key = usable && known.kind === 'key' ? known.key : null;
     const tier = tierOf(t, user);
 
-    if (policy?.rateLimited !== false && tier.rateLimit > 0) {
+    if (metered && tier.rateLimit > 0) {
       const hit = await limiter.hit(user ? `user:${user.id}` : `ip:${clientLimitKey(c)}`, tier.rateLimit);
       c.header('x-ratelimit-limit', String(tier.rateLimit));
       c.header('x-ratelimit-remaining', String(hit.remaining));
@@ -322,9 +329,8 @@ export function accessGate(
       },
       permissions: () => (user ? permissionsOnce() : Promise.resolve(none)),
     };
-    c.set('caller' as never, caller as never);
-    if (user && policy)
-      usage.record(user.id, `${policy.method === '*' ? c.req.method : policy.method} ${policy.pattern}`);
+    c.set('caller', caller);
+    if (user) usage.record(user.id, `${route.method} ${route.path}`);
     await next();
   };
 }
@@ -332,7 +338,7 @@ export function accessGate(
 /** The caller the gate let through (anonymous when the gate did not run). */
 export function callerOf(c: Context): Caller {
   return (
-    (c.get('caller' as never) as Caller | undefined) ?? {
+    c.get('caller') ?? {
       user: null,
       key: null,
       tier: SEEDED_ANONYMOUS,
@@ -344,5 +350,5 @@ export function callerOf(c: Context): Caller {
 
 /** Who the gate found the caller to be, even when it refused them (for the audit of refusals). */
 export function identityOf(c: Context): Identity | undefined {
-  return c.get('identity' as never) as Identity | undefined;
+  return c.get('identity');
 }

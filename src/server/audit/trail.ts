@@ -3,7 +3,6 @@ import type { AppDeps } from '../deps.js';
 import type { AuditEntry } from '../store/admin.js';
 import { clientAddress } from '../client-address.js';
 import { callerOf, identityOf } from '../access/gate.js';
-import { auditedRoute } from './actions.js';
 
 /** What a route tells the audit log about a change it made. */
 export interface AuditDetails {
@@ -16,21 +15,20 @@ export interface AuditDetails {
   action?: string;
 }
 
-const AUDITED = 'auditWritten';
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
 async function write(c: Context, deps: AppDeps, d: AuditDetails, log: (m: string) => void): Promise<void> {
-  const route = auditedRoute(c.req.method, c.req.path);
+  const route = c.var.route?.audit;
   const identity = identityOf(c);
   const user = callerOf(c).user ?? (identity && 'user' in identity ? identity.user : null);
-  c.set(AUDITED as never, true as never);
+  c.set('auditWritten', true);
   try {
     await deps.store.appendAudit({
       actor_id: user?.id ?? null,
       actor_email: user?.email ?? null,
       action: d.action ?? route?.action ?? `${c.req.method} ${c.req.path}`,
-      resource_type: route?.resourceType ?? 'unknown',
-      resource_id: d.resourceId === undefined ? (route?.resourceId ?? null) : d.resourceId,
+      resource_type: route?.resource ?? 'unknown',
+      resource_id: d.resourceId === undefined ? lastParam(c) : d.resourceId,
       old_values: json(d.oldValues),
       new_values: json(d.newValues),
       ip_address: clientAddress(c) || null,
@@ -45,20 +43,26 @@ async function write(c: Context, deps: AppDeps, d: AuditDetails, log: (m: string
   }
 }
 
+/** The value of the route path's last parameter (the resource's id), if it has one. */
+function lastParam(c: Context): string | null {
+  const name = [...(c.var.route?.path ?? '').matchAll(/:(\w+)/g)].at(-1)?.[1];
+  return name ? (c.req.param(name) ?? null) : null;
+}
+
 /** Records one audit row for the current request (a route calls it with the values it changed). */
 export function recordAudit(c: Context, deps: AppDeps, d: AuditDetails, log: (m: string) => void = () => undefined) {
   return write(c, deps, d, log);
 }
 
 /**
- * Wraps the admin routes (registered before the access gate): a refusal (401, 403) is audited as
+ * Wraps an audited route's access gate and handler: a refusal (401, 403) is audited as
  * `denied`; a change the route did not audit itself gets its row after the response (`failure`
  * for an error status), so that every change and every refused attempt leaves exactly one row.
  */
 export function auditTrail(deps: AppDeps, log: (m: string) => void): MiddlewareHandler {
   return async (c, next) => {
     await next();
-    if (!auditedRoute(c.req.method, c.req.path) || c.get(AUDITED as never)) return;
+    if (c.get('auditWritten')) return;
     const status = c.res.status;
     if (status === 401 || status === 403) await write(c, deps, { status: 'denied' }, log);
     else if (c.req.method !== 'GET' && c.req.method !== 'HEAD')

@@ -3,6 +3,7 @@ import type { Job } from '../store/jobs.js';
 import { checkedConfiguration, compileBatch, resultBody, runCompile, ssePayload } from '../routes/compile.js';
 import type { JobEmit } from './runner.js';
 import { runWorkflow } from './workflow.js';
+import { depsForCaller } from '../rule-sets/rule-set-source.js';
 
 /** What a compile job carries: the configuration it was accepted with. */
 export interface CompilePayload {
@@ -16,10 +17,12 @@ export interface BatchPayload {
 
 /**
  * Runs one queued job through the server's one compile path (`runCompile`, in the worker pool),
- * sending the events `/api/compile/stream` sends. The answer is the job's stored result.
+ * with its owner's reader, sending the events `/api/compile/stream` sends. The answer is the job's stored result.
  */
-export function jobExecutor(deps: AppDeps) {
+export function jobExecutor(server: AppDeps) {
   return async (job: Job, signal: AbortSignal, emit: JobEmit): Promise<unknown> => {
+    // The job's owner's reader: their saved rule sets are what its `flc-ruleset:` sources read.
+    const deps = depsForCaller(server, job.ownerId);
     if (job.kind === 'workflow') return runWorkflow(deps, job, signal, emit);
     if (job.kind === 'batch') {
       const results = await compileBatch(deps, (job.payload as BatchPayload).requests, signal);

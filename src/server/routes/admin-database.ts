@@ -1,6 +1,6 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { limitedBody } from '../body-limit.js';
 import { problem, problemResponse } from '../problem.js';
 import { QueryRefusedError } from '../admin/query-result.js';
 import { formatDuration } from '../../core/ast/validate-rule.js';
@@ -29,10 +29,6 @@ const queryRequest = z.object({
   maxBytes: z.number().int().min(1024).max(Q.answerBytesMax).default(Q.answerBytesDefault),
 });
 
-export function registerAdminDatabaseLimits(app: OpenAPIHono): void {
-  app.use('/api/admin/neon/query', limitedBody(Q.bodyBytes));
-}
-
 /**
  * The specification's hosted-database views, answered for flc's own store: `/api/admin/neon/project`,
  * `/branches` and `POST /query`; and `/api/admin/agents/sessions`, the open WebSocket connections.
@@ -40,9 +36,10 @@ export function registerAdminDatabaseLimits(app: OpenAPIHono): void {
 export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const admin = () => deps.store.databaseAdmin();
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/admin/neon/project',
+      access: { admin: 'admin:read' },
       summary: 'The local database: engine, version, location (no password), size (admin:read)',
       responses: {
         200: jsonResponse(
@@ -67,9 +64,10 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
     async (c) => c.json({ success: true as const, project: await admin().info() }, 200),
   );
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/admin/neon/branches',
+      access: { admin: 'admin:read' },
       summary: 'The database as the primary branch, configuration snapshots as its branches (admin:read)',
       responses: {
         200: jsonResponse(
@@ -96,9 +94,11 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
     async (c) => c.json({ success: true as const, branches: await admin().branches() }, 200),
   );
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/admin/neon/query',
+      access: { admin: '*' },
+      bodyLimit: Q.bodyBytes,
       summary:
         'One SELECT over the store without its secret columns, limited in time, rows and bytes (every permission)',
       request: { body: { required: true, content: { 'application/json': { schema: queryRequest } } } },
@@ -138,9 +138,10 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
     },
   );
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/admin/agents/sessions',
+      access: { admin: 'admin:read' },
       summary: "This server's open WebSocket connections: who, since when, running compiles (admin:read)",
       responses: {
         200: jsonResponse(

@@ -1,5 +1,6 @@
 import { LOG_BOUNDS } from '../store/log-bounds.js';
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problem, problemResponse } from '../problem.js';
 import { jsonResponse, pageQuery } from './paging.js';
@@ -15,15 +16,22 @@ const refusals = {
 };
 const engine = z.enum(['sqlite', 'postgres']);
 const post = (path: string, summary: string, schema: z.ZodType) =>
-  createRoute({ method: 'post', path, summary, responses: { 200: jsonResponse('Done', schema), ...refusals } });
+  route({
+    method: 'post',
+    path,
+    access: { admin: 'admin:write' },
+    summary,
+    responses: { 200: jsonResponse('Done', schema), ...refusals },
+  });
 
 /** `/api/admin/storage/*`: the local store's tables, a paged read of one, and maintenance. */
 export function registerAdminStorageRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const admin = () => deps.store.databaseAdmin();
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/admin/storage/tables',
+      access: { admin: 'admin:read' },
       summary: "The store's tables with their row counts (admin:read)",
       responses: {
         200: jsonResponse(
@@ -40,9 +48,10 @@ export function registerAdminStorageRoutes(app: OpenAPIHono, deps: AppDeps): voi
     async (c) => c.json({ success: true as const, engine: deps.store.engine, tables: await admin().tables() }, 200),
   );
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/admin/storage/tables/{name}',
+      access: { admin: 'admin:read' },
       summary: "A page of one table's rows, secrets redacted (admin:read)",
       request: {
         params: z.object({

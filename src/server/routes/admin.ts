@@ -1,5 +1,6 @@
 import { KEYS_SCOPE } from './keys.js';
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route, routeEntry } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse } from '../problem.js';
 import type { RequestMetrics } from './status.js';
@@ -21,10 +22,40 @@ const label = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').repla
  * caller).
  */
 export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: RequestMetrics): void {
+  const entry = z.object({
+    method: z.string(),
+    path: z.string(),
+    summary: z.string(),
+    access: z.literal('admin'),
+    permission: z.string().nullable(),
+    auditAction: z.string().optional(),
+  });
   app.openapi(
-    createRoute({
+    route({
+      method: 'get',
+      path: '/api/admin',
+      access: { admin: 'admin:read' },
+      summary: 'The admin routes: method, path, permission and audit action of each, from the route descriptors',
+      responses: {
+        200: {
+          description: 'The manifest',
+          content: { 'application/json': { schema: z.object({ success: z.literal(true), routes: z.array(entry) }) } },
+        },
+        ...denied,
+      },
+    }),
+    (c) => {
+      const admin = c.var.guards.routes().filter((d) => typeof d.access === 'object' && 'admin' in d.access);
+      return c.json({ success: true as const, routes: admin.map(routeEntry) as z.infer<typeof entry>[] }, 200);
+    },
+  );
+
+  app.openapi(
+    route({
       method: 'get',
       path: '/admin/system/my-permissions',
+      access: { admin: null },
+      audit: { action: 'context.read_permissions', resource: 'admin_context' },
       summary: "The caller's permissions, resolved from their assigned roles (any administrator)",
       responses: {
         200: {
@@ -40,9 +71,10 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/metrics/prometheus',
+      access: { admin: 'metrics:read' },
       summary: 'Request counters in the Prometheus text format (admin, metrics:read)',
       responses: {
         200: { description: 'Prometheus exposition text', content: { 'text/plain': { schema: z.string() } } },
@@ -71,9 +103,10 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/admin/auth/config',
+      access: { admin: 'admin:read' },
       summary: 'How authentication is configured (admin, admin:read)',
       responses: {
         200: {

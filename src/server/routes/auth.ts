@@ -1,5 +1,7 @@
 import { passwordProblem } from '../auth/password-policy.js';
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { BODY_LIMITS } from './rules.js';
+import { route } from '../routing/route.js';
 import type { Context } from 'hono';
 import { clientLimitKey } from '../client-address.js';
 import type { AppDeps } from '../deps.js';
@@ -57,9 +59,10 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const attempts = deps.store.rateLimiter('auth');
 
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/auth/providers',
+      access: 'public',
       summary: 'How users can sign in',
       responses: {
         200: {
@@ -78,9 +81,11 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/auth/sign-up/email',
+      access: 'public',
+      bodyLimit: BODY_LIMITS.rule,
       summary: 'Create a local account and sign in',
       request: {
         body: {
@@ -119,9 +124,11 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/auth/sign-in/email',
+      access: 'public',
+      bodyLimit: BODY_LIMITS.rule,
       summary: 'Sign in with email and password',
       request: { body: { required: true, content: { 'application/json': { schema: signInCredentials } } } },
       responses: {
@@ -151,9 +158,11 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/auth/sign-out',
+      access: 'own-session',
+      bodyLimit: BODY_LIMITS.rule,
       summary: 'End the current session',
       responses: {
         200: {
@@ -173,9 +182,10 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/auth/get-session',
+      access: 'public',
       summary: 'The current session and user, or nulls',
       responses: {
         200: {

@@ -1,5 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { limitedBody } from '../body-limit.js';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route } from '../routing/route.js';
 import { streamSSE } from 'hono/streaming';
 import type { Context } from 'hono';
 import { randomUUID } from 'node:crypto';
@@ -10,10 +10,8 @@ import type { Configuration } from '../../core/config/schema.js';
 import type { CompileEvent } from '../../core/pipeline/events.js';
 import { ConfigError } from '../../core/errors/index.js';
 import type { AppDeps } from '../deps.js';
-import { problem, problemResponse } from '../problem.js';
-import { fixedWindowLimiter } from '../rate-limit.js';
+import { problemResponse } from '../problem.js';
 import { CompileCache, configurationKey, recordingReader } from '../compile-cache.js';
-import { clientLimitKey } from '../client-address.js';
 import type { CompilePool } from '../../node/compile-pool.js';
 import { callerOf } from '../access/gate.js';
 import { depsForCaller, usesRuleSets } from '../rule-sets/rule-set-source.js';
@@ -198,33 +196,18 @@ export function ssePayload(e: CompileEvent, now: number): unknown {
   };
 }
 
-/** Body-size limits and the streaming rate limit; registered before anything reads a body. */
-export function registerCompileLimits(app: OpenAPIHono, deps: AppDeps): void {
-  const limit = limitedBody(COMPILE_LIMITS.bodyBytes);
-  for (const path of ['/api/compile', '/api/compile/stream', '/compile/stream', '/api/compile/batch'])
-    app.use(path, limit);
-
-  // Streaming endpoints (server-sent events and WebSocket connections): 10 per minute per IP.
-  const streams = fixedWindowLimiter(60_000, deps.now);
-  for (const path of ['/api/compile/stream', '/compile/stream', '/api/ws/compile', '/ws/compile']) {
-    app.use(path, async (c, next) => {
-      if (streams.hit(clientLimitKey(c), COMPILE_LIMITS.streamsPerMinute).limited) {
-        c.header('retry-after', '60');
-        return problem(c, 429, `Too many streaming requests; at most ${COMPILE_LIMITS.streamsPerMinute} per minute`);
-      }
-      await next();
-    });
-  }
-}
-
 /** `POST /api/compile`, `/api/compile/batch` and `/api/compile/stream` (also without the `/api` prefix). */
 export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const cache = new CompileCache<z.infer<typeof compileResponse>>();
 
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/compile/batch',
+      access: { tier: 'free', scope: 'compile' },
+      bodyLimit: COMPILE_LIMITS.bodyBytes,
+      challenge: true,
+      badBody: 400,
       summary: 'Compile up to 10 configurations',
       request: { body: { required: true, content: { 'application/json': { schema: batchRequest } } } },
       responses: {
@@ -248,9 +231,13 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/compile',
+      access: { tier: 'free', scope: 'compile' },
+      bodyLimit: COMPILE_LIMITS.bodyBytes,
+      challenge: true,
+      badBody: 'envelope',
       summary: 'Compile a filter list and answer with its rules',
       request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
       responses: {
@@ -301,6 +288,11 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
 
   const streamSpec = {
     method: 'post' as const,
+    access: { tier: 'free', scope: 'compile' } as const,
+    bodyLimit: COMPILE_LIMITS.bodyBytes,
+    streamLimit: true,
+    challenge: true,
+    badBody: 'envelope' as const,
     summary: 'Compile with progress as server-sent events',
     description:
       'Events: source:start, source:complete, source:error, transformation:start, transformation:complete, ' +
@@ -314,7 +306,7 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
     },
   };
   for (const path of ['/api/compile/stream', '/compile/stream']) {
-    app.openapi(createRoute({ ...streamSpec, path }), (c) =>
+    app.openapi(route({ ...streamSpec, path }), (c) =>
       streamCompile(c, depsForCaller(deps, callerOf(c).user?.id ?? null), c.req.valid('json').configuration),
     );
   }

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route } from '../routing/route.js';
 import { validateConfiguration } from '../../core/config/parse.js';
 import { ConfigError } from '../../core/errors/index.js';
 import { TRANSFORMATION_NAMES } from '../../core/transforms/types.js';
@@ -21,9 +22,10 @@ export function mergeConfiguration(base: unknown, override: unknown): unknown {
 /** `/api/configuration/defaults`, `/validate`, `/resolve`. */
 export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unknown): void {
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/configuration/defaults',
+      access: 'public',
       summary: 'Defaults and limits for compile configurations',
       responses: {
         200: {
@@ -61,9 +63,12 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/configuration/validate',
+      access: { tier: 'free', scope: 'compile' },
+      challenge: true,
+      badBody: 400,
       summary: 'Validate a configuration',
       request: {
         body: {
@@ -109,9 +114,12 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/configuration/resolve',
+      access: { tier: 'free', scope: 'compile' },
+      challenge: true,
+      badBody: 400,
       summary: 'Merge a configuration with overrides and validate the result',
       request: {
         body: {

@@ -1,4 +1,7 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { depsForCaller } from '../rule-sets/rule-set-source.js';
+import { callerOf } from '../access/gate.js';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problem, problemResponse } from '../problem.js';
 import { checkedConfiguration, compileRequest, resultBody, runCompile } from './compile.js';
@@ -9,9 +12,12 @@ const limits = z.object({ memoryMb: z.number(), timeoutMs: z.number(), maxConcur
 /** `POST /api/compile/container` and `GET /api/container/status`. */
 export function registerContainerRoutes(app: OpenAPIHono, deps: AppDeps, container: ContainerCompiler): void {
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/compile/container',
+      access: { tier: 'free', scope: 'compile' },
+      challenge: true,
+      badBody: 'envelope',
       summary: 'Compile in a separate process with a memory and a time limit',
       request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
       responses: {
@@ -37,7 +43,8 @@ export function registerContainerRoutes(app: OpenAPIHono, deps: AppDeps, contain
     async (c) => {
       const config = checkedConfiguration(c.req.valid('json').configuration);
       try {
-        const outcome = await runCompile(deps, config, undefined, c.req.raw.signal, undefined, container);
+        const own = depsForCaller(deps, callerOf(c).user?.id ?? null);
+        const outcome = await runCompile(own, config, undefined, c.req.raw.signal, undefined, container);
         return c.json({ success: true as const, ...resultBody(config, outcome), container: container.options }, 200);
       } catch (e) {
         if (!(e instanceof ContainersBusyError)) throw e;
@@ -48,9 +55,10 @@ export function registerContainerRoutes(app: OpenAPIHono, deps: AppDeps, contain
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/container/status',
+      access: 'public',
       summary: 'Whether container compiles (a separate process per compile) are available, and their limits',
       responses: {
         200: {

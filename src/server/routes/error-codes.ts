@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route } from '../routing/route.js';
 import { ERROR_CODES, resolveErrorCode } from '../error-codes.js';
 
 const definition = z.object({
@@ -13,9 +14,10 @@ const codes = Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof t
 /** `GET /api/errors/codes` (the registry) and `/api/errors/codes/:code` (one code resolved, UNKNOWN if unknown). */
 export function registerErrorCodeRoutes(app: OpenAPIHono): void {
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/errors/codes',
+      access: 'public',
       summary: 'The client-facing error code registry',
       responses: {
         200: {
@@ -31,9 +33,11 @@ export function registerErrorCodeRoutes(app: OpenAPIHono): void {
     (c) => c.json({ success: true as const, codes: ERROR_CODES }, 200),
   );
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/errors/codes/{code}',
+      access: 'public',
+      badBody: 'envelope',
       summary: 'Resolve one error code, as a legacy `error=<CODE>` parameter is resolved',
       request: { params: z.object({ code: z.string() }) },
       responses: {

@@ -34,15 +34,27 @@ export function registerFeatureFlagRoutes(app: OpenAPIHono, deps: AppDeps): void
     return { stored };
   };
 
-  adminRoute(app, { method: 'get', path: '/admin/config/feature-flags', summary: 'Feature flags' }, async (c) => {
-    const items = await deps.store.flags();
-    return c.json({ success: true, total: items.length, items });
-  });
+  adminRoute(
+    app,
+    {
+      method: 'get',
+      path: '/admin/config/feature-flags',
+      access: { admin: 'admin:read' },
+      audit: { action: 'flag.list', resource: 'feature_flag' },
+      summary: 'Feature flags',
+    },
+    async (c) => {
+      const items = await deps.store.flags();
+      return c.json({ success: true, total: items.length, items });
+    },
+  );
   adminRoute(
     app,
     {
       method: 'post',
       path: '/admin/config/feature-flags',
+      access: { admin: 'flags:write' },
+      audit: { action: 'flag.create', resource: 'feature_flag' },
       summary: 'Create a feature flag',
       status: 201,
       body: partial.extend({
@@ -68,6 +80,8 @@ export function registerFeatureFlagRoutes(app: OpenAPIHono, deps: AppDeps): void
     {
       method: 'patch',
       path: '/admin/config/feature-flags/{key}',
+      access: { admin: 'flags:write' },
+      audit: { action: 'flag.update', resource: 'feature_flag' },
       summary: 'Change a feature flag (merged over the current definition)',
       params: pathParam('key'),
       body: partial,
@@ -91,6 +105,8 @@ export function registerFeatureFlagRoutes(app: OpenAPIHono, deps: AppDeps): void
     {
       method: 'delete',
       path: '/admin/config/feature-flags/{key}',
+      access: { admin: 'flags:write' },
+      audit: { action: 'flag.delete', resource: 'feature_flag' },
       summary: 'Delete a feature flag',
       params: pathParam('key'),
       failures: { 404: 'No such flag' },

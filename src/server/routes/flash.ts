@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route } from '../routing/route.js';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import { resolveErrorCode, resolveErrorPayload } from '../error-codes.js';
@@ -35,9 +36,10 @@ const notFound = (c: Context) => c.body(NOT_FOUND, 404, { 'content-type': 'appli
 /** `GET /api/flash/:token` (read once) and `GET /api/flash?error=<CODE>` (the legacy parameter). */
 export function registerFlashRoutes(app: OpenAPIHono, deps: AppDeps): void {
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/flash/{token}',
+      access: 'public',
       summary: 'Read a one-time flash message (deleted by the read)',
       request: { params: z.object({ token: z.string() }) },
       responses: {
@@ -59,9 +61,10 @@ export function registerFlashRoutes(app: OpenAPIHono, deps: AppDeps): void {
     },
   );
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/flash',
+      access: 'public',
       summary: 'Resolve a legacy `error=<CODE>` parameter through the error-code registry',
       request: { query: z.object({ error: z.string().max(128).optional() }) },
       responses: {

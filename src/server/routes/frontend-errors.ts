@@ -1,6 +1,6 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { limitedBody } from '../body-limit.js';
 import { problemResponse } from '../problem.js';
 import { ErrorEventWriter, FRONTEND_SOURCE } from '../error-events.js';
 import { jsonResponse, pageQuery } from './paging.js';
@@ -45,17 +45,15 @@ const event = z.object({
   createdAt: z.string(),
 });
 
-export function registerFrontendErrorLimits(app: OpenAPIHono): void {
-  app.use('/api/log/frontend-error', limitedBody(FRONTEND_ERROR_LIMITS.bodyBytes));
-}
-
 /** `POST /api/log/frontend-error` (anyone; 204, stored after the answer) and `GET /api/admin/errors`. */
 export function registerFrontendErrorRoutes(app: OpenAPIHono, deps: AppDeps, log: (message: string) => void): void {
   const writer = deps.errorEvents ?? new ErrorEventWriter(deps.store, log);
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/log/frontend-error',
+      access: 'public',
+      bodyLimit: FRONTEND_ERROR_LIMITS.bodyBytes,
       summary: "Report a browser's error (stored after the answer)",
       request: { body: { required: true, content: { 'application/json': { schema: report } } } },
       responses: {
@@ -85,9 +83,10 @@ export function registerFrontendErrorRoutes(app: OpenAPIHono, deps: AppDeps, log
     },
   );
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/admin/errors',
+      access: { admin: 'admin:read' },
       summary: 'Recent browser error reports, newest first (admin:read)',
       request: { query: pageQuery() },
       responses: {

@@ -1,5 +1,7 @@
 import { nameSchema } from '../auth/identifiers.js';
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { BODY_LIMITS } from './rules.js';
+import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problem, problemResponse } from '../problem.js';
 import { issueApiKey } from '../auth/identity.js';
@@ -35,9 +37,10 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const caller = (c: Parameters<typeof callerOf>[0]) => callerOf(c).user;
 
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/keys',
+      access: { tier: 'free' },
       summary: "The caller's API keys (never their text)",
       responses: {
         200: {
@@ -57,9 +60,11 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/keys',
+      access: { tier: 'free' },
+      bodyLimit: BODY_LIMITS.rule,
       summary: 'Create an API key; its text is in this answer only',
       request: {
         body: {
@@ -117,9 +122,10 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'delete',
       path: '/api/keys/{id}',
+      access: { tier: 'free' },
       summary: 'Revoke an API key',
       request: { params: z.object({ id: z.string() }) },
       responses: {

@@ -1,9 +1,7 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { limitedBody } from '../body-limit.js';
-import { problem, problemResponse } from '../problem.js';
-import { issueMessages } from '../../core/ast/issues.js';
+import { problemResponse } from '../problem.js';
 import { formatDuration } from '../../core/ast/validate-rule.js';
 import { outboundRequests } from '../notify/targets.js';
 import { deliverAll } from '../notify/deliver.js';
@@ -40,9 +38,16 @@ const outcome = z.object({
 
 const NONE_CONFIGURED = 'No notification target is configured: set WEBHOOK_URL, ERRORTRACKER_DSN or METRICS_API_KEY';
 
-const route = createRoute({
+const notifyRoute = route({
   method: 'post',
   path: '/api/notify',
+  access: 'public',
+  bodyLimit: NOTIFY_BODY_BYTES,
+  // The body read as text once, so the webhook gets exactly what was sent.
+  middleware: async (c, next) => {
+    await c.req.text();
+    await next();
+  },
   summary: 'Send an event to every configured notification target (webhook, error tracker, metrics service)',
   request: { body: { required: true, content: { 'application/json': { schema: notifyRequest } } } },
   responses: {
@@ -59,37 +64,21 @@ const route = createRoute({
   },
 });
 
-/** Body limit, then the body read as text once, so the webhook gets exactly what was sent. */
-export function registerNotifyLimits(app: OpenAPIHono): void {
-  app.use('/api/notify', limitedBody(NOTIFY_BODY_BYTES));
-  app.use('/api/notify', async (c, next) => {
-    if (c.req.method === 'POST') await c.req.text();
-    await next();
-  });
-}
-
 /** `POST /api/notify`: fans one event out to the configured targets in parallel. */
 export function registerNotifyRoutes(app: OpenAPIHono, deps: AppDeps, log: (message: string) => void): void {
   const settings = deps.notify ?? { metricsApiUrl: DEFAULT_METRICS_API_URL, timeoutMs: DEFAULT_NOTIFY_TIMEOUT_MS };
-  // A body that fails the schema is a problem like the other refusals of this route.
-  const invalid = (result: { success: boolean; error?: z.ZodError }, c: Context) =>
-    result.success ? undefined : (problem(c, 422, issueMessages(result.error as z.ZodError).join('; ')) as never);
-  app.openapi(
-    route,
-    async (c) => {
-      const body = c.req.valid('json');
-      const started = performance.now();
-      const event = { ...body, timestamp: body.timestamp ?? new Date(deps.now()).toISOString() };
-      const requests = outboundRequests(settings, event, await c.req.text(), deps.version);
-      if (requests.length === 0) return c.json({ success: false as const, error: NONE_CONFIGURED }, 503);
-      const deliveries = await deliverAll(requests, settings.timeoutMs);
-      for (const d of deliveries) {
-        if (!d.success) log(`notify: delivery of ${JSON.stringify(body.event)} to ${d.target} failed: ${d.error}`);
-      }
-      const success = deliveries.some((d) => d.success);
-      const answer = { success, event: body.event, deliveries, duration: formatDuration(performance.now() - started) };
-      return success ? c.json(answer, 200) : c.json(answer, 502);
-    },
-    invalid,
-  );
+  app.openapi(notifyRoute, async (c) => {
+    const body = c.req.valid('json');
+    const started = performance.now();
+    const event = { ...body, timestamp: body.timestamp ?? new Date(deps.now()).toISOString() };
+    const requests = outboundRequests(settings, event, await c.req.text(), deps.version);
+    if (requests.length === 0) return c.json({ success: false as const, error: NONE_CONFIGURED }, 503);
+    const deliveries = await deliverAll(requests, settings.timeoutMs);
+    for (const d of deliveries) {
+      if (!d.success) log(`notify: delivery of ${JSON.stringify(body.event)} to ${d.target} failed: ${d.error}`);
+    }
+    const success = deliveries.some((d) => d.success);
+    const answer = { success, event: body.event, deliveries, duration: formatDuration(performance.now() - started) };
+    return success ? c.json(answer, 200) : c.json(answer, 502);
+  });
 }

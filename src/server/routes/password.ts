@@ -1,4 +1,6 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { BODY_LIMITS } from './rules.js';
+import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problem, problemResponse } from '../problem.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
@@ -23,9 +25,11 @@ const ok = <T extends z.ZodRawShape>(description: string, shape: T) => ({
  */
 export function registerPasswordRoutes(app: OpenAPIHono, deps: AppDeps, attempts: RateLimiter): void {
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/auth/change-password',
+      access: 'session',
+      bodyLimit: BODY_LIMITS.rule,
       summary: "Change the signed-in user's password; their other sessions end",
       request: {
         body: {
@@ -72,9 +76,11 @@ export function registerPasswordRoutes(app: OpenAPIHono, deps: AppDeps, attempts
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/auth/sign-out-all',
+      access: 'own-session',
+      bodyLimit: BODY_LIMITS.rule,
       summary: 'End every session of the signed-in user, this one included (API keys stay)',
       responses: {
         200: ok('Signed out everywhere', { sessionsEnded: z.number().int() }),

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { parseDsn } from '../notify/targets.js';
 
@@ -23,9 +24,10 @@ export function publicDsn(text: string | undefined): string | undefined {
 /** `GET /api/turnstile-config` and `GET /api/sentry-config`: the public settings a browser client needs. */
 export function registerPublicConfigRoutes(app: OpenAPIHono, deps: AppDeps): void {
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/turnstile-config',
+      access: 'public',
       summary: 'Bot-challenge settings for browsers',
       responses: {
         200: {
@@ -41,9 +43,10 @@ export function registerPublicConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
   );
   const dsn = publicDsn(deps.browserDsn);
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/sentry-config',
+      access: 'public',
       summary: 'Error-tracker settings for browsers',
       responses: {
         200: { description: 'The public DSN, if any', content: { 'application/json': { schema: sentryConfig } } },

@@ -1,11 +1,11 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route } from '../routing/route.js';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../deps.js';
 import { problem, problemResponse } from '../problem.js';
 import { callerOf } from '../access/gate.js';
-import { limitedBody } from '../body-limit.js';
 import { batchRequest, checkedConfiguration, COMPILE_LIMITS, compileRequest } from './compile.js';
 import { FINISHED_STATES, type Job, type JobKind } from '../store/jobs.js';
 import type { JobRunner } from '../queue/runner.js';
@@ -50,12 +50,6 @@ export async function ownJob(deps: AppDeps, c: Context, id: string): Promise<Job
   return job && user && job.ownerId === user.id ? job : null;
 }
 
-/** The body limit of a synchronous compile applies to the queued ones too. */
-export function registerQueueLimits(app: OpenAPIHono): void {
-  const limit = limitedBody(COMPILE_LIMITS.bodyBytes);
-  for (const path of ['/api/compile/async', '/api/compile/batch/async', '/api/workflow/compile']) app.use(path, limit);
-}
-
 /** `POST /api/compile/async`, `/api/compile/batch/async` and the `/api/queue/*` routes. */
 /** Writes a job for the caller and wakes the queue; answers 202 with its id (`extra` added). */
 export async function enqueueJob(
@@ -78,9 +72,13 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
   const enqueue = (c: Context, kind: JobKind, payload: unknown) => enqueueJob(c, deps, queue, kind, payload);
 
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/compile/async',
+      access: { tier: 'pro', scope: 'compile' },
+      bodyLimit: COMPILE_LIMITS.bodyBytes,
+      challenge: true,
+      badBody: 'envelope',
       summary: 'Queue a compile; its result is read from /api/queue/results/:id',
       request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
       responses: {
@@ -97,9 +95,13 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/compile/batch/async',
+      access: { tier: 'pro', scope: 'compile' },
+      bodyLimit: COMPILE_LIMITS.bodyBytes,
+      challenge: true,
+      badBody: 400,
       summary: 'Queue a batch of up to 10 compiles as one job',
       request: { body: { required: true, content: { 'application/json': { schema: batchRequest } } } },
       responses: {
@@ -115,9 +117,11 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/queue/results/{id}',
+      access: { tier: 'free', scope: 'compile' },
+      badBody: 'envelope',
       summary: "A queued job's state, and its result once it has one",
       request: { params: idParam },
       responses: {
@@ -133,9 +137,11 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'delete',
       path: '/api/queue/cancel/{id}',
+      access: { tier: 'free', scope: 'compile' },
+      badBody: 'envelope',
       summary: 'Cancel a queued or running job',
       request: { params: idParam },
       responses: {
@@ -156,9 +162,10 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/queue/stats',
+      access: { tier: 'free', scope: 'compile' },
       summary: "The queue's counts and timings (all jobs kept, every owner)",
       responses: {
         200: {
@@ -201,9 +208,11 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/queue/history',
+      access: { tier: 'free', scope: 'compile' },
+      badBody: 'envelope',
       summary: "The caller's jobs, newest first (an administrator's `all=true`: everyone's)",
       request: {
         query: z.object({
@@ -241,9 +250,11 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/queue/events/{id}',
+      access: { tier: 'free', scope: 'compile' },
+      badBody: 'envelope',
       summary: "A job's progress as server-sent events (the events of /api/compile/stream)",
       description:
         'While the job runs in the process that answers: the compile events, then result and done (or error). ' +

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route } from '../routing/route.js';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from '../access/gate.js';
@@ -42,9 +43,10 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       .openapi({ param: { name: 'all', in: 'query' }, description: "administrators: every user's rule sets" }),
   });
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/rules',
+      access: { tier: 'free', scope: 'rules' },
       summary: "The caller's saved rule sets (without their rules); all=true: everyone's, for administrators",
       request: { query: listQuery },
       responses: {
@@ -69,9 +71,10 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
     },
   );
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/rules',
+      access: { tier: 'free', scope: 'rules' },
       summary: 'Save a rule set (owned by the caller)',
       request: body(ruleSetCreate),
       responses: { 201: jsonResponse('The saved rule set', one), ...refusals },
@@ -79,9 +82,10 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
     async (c) => answer(c, await service.create(callerOf(c), c.req.valid('json')), 'ruleSet', 201) as never,
   );
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/rules/{id}',
+      access: { tier: 'free', scope: 'rules' },
       summary: 'One saved rule set with its rules (its owner, or an administrator)',
       request: { params: idParam },
       responses: { 200: jsonResponse('The rule set', one), ...refusals },
@@ -89,9 +93,10 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
     async (c) => answer(c, await service.get(callerOf(c), c.req.valid('param').id), 'ruleSet') as never,
   );
   app.openapi(
-    createRoute({
+    route({
       method: 'patch',
       path: '/api/rules/{id}',
+      access: { tier: 'free', scope: 'rules' },
       summary: 'Change the name, description or rules of one of your rule sets',
       request: { params: idParam, ...body(ruleSetPatch) },
       responses: { 200: jsonResponse('The rule set as changed', one), ...refusals },
@@ -100,9 +105,10 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       answer(c, await service.update(callerOf(c), c.req.valid('param').id, c.req.valid('json')), 'ruleSet') as never,
   );
   app.openapi(
-    createRoute({
+    route({
       method: 'delete',
       path: '/api/rules/{id}',
+      access: { tier: 'free', scope: 'rules' },
       summary: 'Delete one of your rule sets',
       request: { params: idParam },
       responses: {

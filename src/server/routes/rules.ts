@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route } from '../routing/route.js';
 import {
   validateRule,
   validateRuleRequestSchema,
@@ -9,7 +10,6 @@ import { walkAst, astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRules, parseRulesRequestSchema, validateList, validateListRequestSchema } from '../../core/ast/list.js';
 import { NODE_TYPES } from '../../core/ast/node-types.js';
 import { VALIDATOR_OPTIONS, type ValidatorName } from '../../core/rules/validator-verdicts.js';
-import { limitedBody } from '../body-limit.js';
 import { problemResponse } from '../problem.js';
 import type { CompilePool } from '../../node/compile-pool.js';
 
@@ -96,21 +96,15 @@ export function parseAnswer(input: z.infer<typeof parseRulesRequestSchema>) {
 /** Body-size limits, enforced before the body is parsed (413 beyond). */
 export const BODY_LIMITS = { rule: 64 * 1024, list: 3 * 1024 * 1024 } as const;
 
-/** Body-size limits of the rule routes; registered before anything reads a body. */
-export function registerRuleLimits(app: OpenAPIHono): void {
-  app.use('/api/validate-rule', limitedBody(BODY_LIMITS.rule));
-  app.use('/api/validate', limitedBody(BODY_LIMITS.list));
-  app.use('/api/ast/*', limitedBody(BODY_LIMITS.list));
-  app.use('/api/auth/*', limitedBody(BODY_LIMITS.rule));
-  app.use('/api/keys', limitedBody(BODY_LIMITS.rule));
-}
-
 /** `/api/validate-rule`, `/api/validate`, `/api/ast/parse`, `/api/ast/walk`. */
 export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/validate-rule',
+      access: { tier: 'free', scope: 'rules' },
+      bodyLimit: BODY_LIMITS.rule,
+      badBody: 'envelope',
       summary: 'Parse one filter rule and report its validity',
       request: { body: { required: true, content: { 'application/json': { schema: validateRuleRequestSchema } } } },
       responses: {
@@ -124,9 +118,13 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/ast/walk',
+      access: { tier: 'free', scope: 'rules' },
+      bodyLimit: BODY_LIMITS.list,
+      challenge: true,
+      badBody: 'envelope',
       summary: 'Parse rules or a list and walk the syntax tree',
       request: { body: { required: true, content: { 'application/json': { schema: astWalkRequestSchema } } } },
       responses: {
@@ -141,9 +139,12 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/ast/parse',
+      access: { tier: 'free', scope: 'rules' },
+      bodyLimit: BODY_LIMITS.list,
+      badBody: 'envelope',
       summary: 'Parse rules: type, category, dialect, validity and tree per rule',
       request: { body: { required: true, content: { 'application/json': { schema: parseRulesRequestSchema } } } },
       responses: {
@@ -164,9 +165,12 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/validate',
+      access: { tier: 'free', scope: 'rules' },
+      bodyLimit: BODY_LIMITS.list,
+      badBody: 'envelope',
       summary: 'Validate every line of a list',
       request: { body: { required: true, content: { 'application/json': { schema: validateListRequestSchema } } } },
       responses: {

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route } from '../routing/route.js';
 import { z as zod } from 'zod';
 import { configurationSchema } from '../../core/config/schema.js';
 import { validateRuleRequestSchema } from '../../core/ast/validate-rule.js';
@@ -17,13 +18,14 @@ function requestSchemas(): Record<string, unknown> {
   };
 }
 
-/** `/api/schemas`, and the WebSocket routes' entries in the OpenAPI document. */
+/** `/api/schemas`. */
 export function registerSchemaRoutes(app: OpenAPIHono): void {
   const schemas = requestSchemas();
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/schemas',
+      access: 'public',
       summary: 'JSON Schemas of the request bodies and the compile configuration',
       responses: {
         200: {
@@ -38,15 +40,4 @@ export function registerSchemaRoutes(app: OpenAPIHono): void {
     }),
     (c) => c.json({ success: true as const, schemas }, 200),
   );
-  for (const path of ['/api/ws/compile', '/ws/compile']) {
-    app.openAPIRegistry.registerPath({
-      method: 'get',
-      path,
-      summary: 'WebSocket compile protocol (welcome, compile, cancel, ping; events, results)',
-      responses: {
-        101: { description: 'Switching to the WebSocket protocol' },
-        426: { description: 'Not a WebSocket upgrade request' },
-      },
-    });
-  }
 }

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problem } from '../problem.js';
 
@@ -30,9 +31,11 @@ const deployment = z.object({
 /** `/api/deployments`, `/api/deployments/stats`, `/api/health/latest`, `/api/health/db-smoke`, `/api/metrics`. */
 export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: RequestMetrics): void {
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/deployments',
+      access: 'public',
+      badBody: 'envelope',
       summary: 'Recent starts of the server, newest first',
       request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).optional() }) },
       responses: {
@@ -51,9 +54,10 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       ),
   );
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/deployments/stats',
+      access: 'public',
       summary: 'Starts per version',
       responses: {
         200: {
@@ -82,9 +86,10 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       c.json({ success: true as const, currentVersion: deps.version, ...(await deps.store.deploymentStats()) }, 200),
   );
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/health/latest',
+      access: 'public',
       summary: 'The last recorded health check',
       responses: {
         200: {
@@ -103,9 +108,10 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
     async (c) => c.json({ success: true as const, check: await deps.store.latestHealth() }, 200),
   );
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/health/db-smoke',
+      access: 'public',
       summary: 'Write, read back and delete a row in the store',
       responses: {
         200: {
@@ -136,9 +142,10 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
     },
   );
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/metrics',
+      access: 'public',
       summary: 'Request counts since this process started',
       responses: {
         200: {

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { route } from '../routing/route.js';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { User, UserPatch } from '../store/accounts.js';
@@ -167,11 +168,15 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     schema: S,
     show: (u: User) => z.infer<S>,
     what: string,
+    resource: 'user' | 'local_user',
   ): void {
+    const audit = (action: string) => ({ action: `${resource}.${action}`, resource });
     app.openapi(
-      createRoute({
+      route({
         method: 'get',
         path: prefix,
+        access: { admin: 'users:read' },
+        audit: audit('list'),
         summary: `List ${what}, oldest first (admin, users:read)`,
         request: { query: page },
         responses: {
@@ -196,9 +201,11 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     );
 
     app.openapi(
-      createRoute({
+      route({
         method: 'get',
         path: `${prefix}/{id}`,
+        access: { admin: 'users:read' },
+        audit: audit('read'),
         summary: `One of the ${what} (admin, users:read)`,
         request: { params: idParam },
         responses: {
@@ -216,9 +223,11 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     );
 
     app.openapi(
-      createRoute({
+      route({
         method: 'delete',
         path: `${prefix}/{id}`,
+        access: { admin: 'users:manage' },
+        audit: audit('delete'),
         summary: 'Delete a user with their sessions, keys, roles and usage (admin, users:manage)',
         request: { params: idParam },
         responses: {
@@ -235,15 +244,17 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     );
   }
 
-  registerReads('/api/admin/users', userSchema, (u) => u, 'users');
-  registerReads('/admin/local-users', localUser, toLocal, 'local users');
+  registerReads('/api/admin/users', userSchema, (u) => u, 'users', 'user');
+  registerReads('/admin/local-users', localUser, toLocal, 'local users', 'local_user');
 
   // ---- /api/admin/users ----------------------------------------------------------------
 
   app.openapi(
-    createRoute({
+    route({
       method: 'patch',
       path: '/api/admin/users/{id}',
+      access: { admin: 'users:manage' },
+      audit: { action: 'user.update', resource: 'user' },
       summary: "Change a user's role, tier or API access (admin, users:manage)",
       request: {
         params: idParam,
@@ -282,9 +293,11 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
 
   for (const action of ['ban', 'unban'] as const) {
     app.openapi(
-      createRoute({
+      route({
         method: 'post',
         path: `/api/admin/users/{id}/${action}`,
+        access: { admin: 'users:manage' },
+        audit: { action: `user.${action}`, resource: 'user' },
         summary:
           action === 'ban'
             ? 'Ban a user: their sessions end and their keys stop working (admin, users:manage)'
@@ -324,9 +337,11 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
   // ---- /admin/local-users ----------------------------------------------------------------
 
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/admin/local-users',
+      access: { admin: 'users:manage' },
+      audit: { action: 'local_user.create', resource: 'local_user' },
       summary: 'Create a local user; the password is hashed with PBKDF2 (admin, users:manage)',
       request: {
         body: {
@@ -369,9 +384,11 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'patch',
       path: '/admin/local-users/{id}',
+      access: { admin: 'users:manage' },
+      audit: { action: 'local_user.update', resource: 'local_user' },
       summary: 'Change role, tier or api_disabled (admin, users:manage); a role without a tier derives the tier',
       request: {
         params: idParam,
@@ -415,9 +432,11 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/admin/local-users/{id}/reset-password',
+      access: { admin: 'users:manage' },
+      audit: { action: 'local_user.reset_password', resource: 'local_user' },
       summary: "Set a user's password; every session of theirs ends (admin, users:manage)",
       request: {
         params: idParam,
@@ -446,9 +465,11 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
 
   for (const path of ['/api/admin/usage/{userId}', '/admin/usage/{userId}']) {
     app.openapi(
-      createRoute({
+      route({
         method: 'get',
         path,
+        access: { admin: 'users:read' },
+        audit: { action: 'usage.read', resource: 'usage' },
         summary: "A user's requests per day and route (admin, users:read)",
         request: {
           params: z.object({ userId: z.string().openapi({ param: { name: 'userId', in: 'path' } }) }),

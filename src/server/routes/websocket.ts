@@ -4,7 +4,8 @@ import type { WSContext } from 'hono/ws';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
-import { problem } from '../problem.js';
+import { problem, problemResponse } from '../problem.js';
+import { plainRoute } from '../routing/route.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
@@ -23,7 +24,7 @@ export interface WsTiming {
 /**
  * A refused upgrade (401, 403, 429, …) answered with its problem body. The Node adaptor answers
  * a refused upgrade with the status and headers only, so the response is written to the socket
- * here, which the adaptor then leaves alone. Registered before the access gate.
+ * here, which the adaptor then leaves alone. Runs around the access gate of the WebSocket routes.
  */
 export const answerRefusedUpgrade: MiddlewareHandler = async (c, next) => {
   await next();
@@ -191,6 +192,22 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
   // A plain GET (no upgrade) falls through the upgrade handler to this answer.
   const notUpgrade = (c: Context) =>
     problem(c, 426, 'This endpoint speaks WebSocket: send an Upgrade: websocket request');
-  app.get('/api/ws/compile', handler, notUpgrade);
-  app.get('/ws/compile', handler, notUpgrade);
+  for (const path of ['/api/ws/compile', '/ws/compile'])
+    plainRoute(
+      app,
+      {
+        access: { tier: 'free', scope: 'compile' },
+        streamLimit: true,
+        transport: 'websocket',
+        method: 'get',
+        path,
+        summary: 'WebSocket compile protocol (welcome, compile, cancel, ping; events, results)',
+        responses: {
+          101: { description: 'Switching to the WebSocket protocol' },
+          426: problemResponse('Not a WebSocket upgrade request'),
+        },
+      },
+      handler,
+      notUpgrade,
+    );
 }

@@ -1,4 +1,6 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { COMPILE_LIMITS } from './compile.js';
+import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problem, problemResponse } from '../problem.js';
 import { checkedConfiguration, compileRequest } from './compile.js';
@@ -20,9 +22,12 @@ const step = z.object({
 /** `POST /api/workflow/compile` and `GET /api/workflow/:id`: a compile as durable, resumable steps. */
 export function registerWorkflowRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobRunner): void {
   app.openapi(
-    createRoute({
+    route({
       method: 'post',
       path: '/api/workflow/compile',
+      access: { tier: 'pro', scope: 'compile' },
+      bodyLimit: COMPILE_LIMITS.bodyBytes,
+      badBody: 'envelope',
       summary: 'Start a compile workflow (fetch each source, transform, assemble, store)',
       request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
       responses: {
@@ -51,9 +56,11 @@ export function registerWorkflowRoutes(app: OpenAPIHono, deps: AppDeps, queue: J
   );
 
   app.openapi(
-    createRoute({
+    route({
       method: 'get',
       path: '/api/workflow/{id}',
+      access: { tier: 'pro', scope: 'compile' },
+      badBody: 'envelope',
       summary: "A workflow's state, each step's state and timing, and its result once it has one",
       request: { params: z.object({ id: z.string() }) },
       responses: {

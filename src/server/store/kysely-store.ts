@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Pool } from 'pg';
 import type { Deployment, HealthCheck, Store } from './store.js';
 import type { ApiKey, EndpointOverride, NewUser, Session, TierPatch, UsageEntry, UserPatch } from './accounts.js';
@@ -19,6 +19,7 @@ import type { Assignment, AuditEntry, AuditFilter, StoredFlag } from './admin.js
 import type { Bundle, ConfigRecord, SectionName } from './config-sections.js';
 import * as jobs from './queries/jobs.js';
 import type { JobStore } from './jobs.js';
+import { listenForJobs, signalJobs } from './job-signal.js';
 import * as flash from './queries/flash.js';
 import * as errorEvents from './queries/error-events.js';
 import * as ruleSets from './queries/rule-sets.js';
@@ -258,21 +259,24 @@ export class KyselyStore implements Store {
   }
 
   readonly jobs: JobStore = {
-    enqueue: (job, also) =>
+    enqueue: (job) =>
       this.transaction(async (trx) => {
         await jobs.enqueue(trx, job);
-        await also?.({
-          executeSql: async (text, values) => ({
-            rows: (await trx.executeQuery(CompiledQuery.raw(text, values))).rows,
-          }),
-        });
+        if (this.engine === 'postgres') await signalJobs(trx);
       }),
-    claimById: (id, lease, now) => this.run((db) => jobs.claimById(db, id, lease, now)),
+    listen: (onJob, log) =>
+      this.location?.engine === 'postgres'
+        ? listenForJobs(this.location.url, onJob, log)
+        : Promise.resolve(() => Promise.resolve()),
     job: (id) => this.run((db) => jobs.job(db, id)),
     claim: (lease, now) => this.run((db) => jobs.claim(db, lease, now)),
     renew: (ids, lease) => this.run((db) => jobs.renew(db, ids, lease)),
     finish: (id, owner, end) => this.transaction((trx) => jobs.finish(trx, id, owner, end)),
-    release: (ids, owner) => this.run((db) => jobs.release(db, ids, owner)),
+    release: (ids, owner) =>
+      this.transaction(async (trx) => {
+        await jobs.release(trx, ids, owner);
+        if (this.engine === 'postgres' && ids.length > 0) await signalJobs(trx);
+      }),
     cancel: (id, ownerId, at) => this.run((db) => jobs.cancel(db, id, ownerId, at)),
     history: (ownerId, limit, offset) => this.transaction((trx) => jobs.history(trx, ownerId, limit, offset), true),
     counts: (since) => this.transaction((trx) => jobs.counts(trx, since), true),

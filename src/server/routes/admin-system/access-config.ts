@@ -1,34 +1,52 @@
+import { overrideRefusal } from '../../access/override-scope.js';
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../../deps.js';
 import { problem } from '../../problem.js';
 import { recordAudit } from '../../audit/trail.js';
 import { adminRoute, idParam, pathParam } from './route.js';
+import { asSpecRow, jsonText } from './json-columns.js';
 
 /** The tiers the gate itself goes by (anonymous callers, signed-in users, administrators): never deleted. */
 const BUILT_IN_TIERS = new Set(['anonymous', 'free', 'pro', 'admin']);
+/**
+ * The scopes API keys are made with (`compile`, `rules` by default; `admin` for admin routes):
+ * never deleted, since a scope cannot be made again through a route (`PUT` changes one that exists).
+ */
+const BUILT_IN_SCOPES = new Set(['compile', 'rules', 'admin']);
 const tierName = z.string().min(1);
-const scopes = z.array(z.string().min(1)).nullable();
+const scopes = jsonText(z.array(z.string().min(1)).nullable());
 
 /** Tiers, scopes and endpoint overrides (`/admin/system/tiers|scopes|endpoints`). */
 export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const at = () => new Date(deps.now()).toISOString();
   const tierExists = async (name: string) => (await deps.store.configRows('tiers', { tier_name: name })).length > 0;
 
-  adminRoute(app, { method: 'get', path: '/admin/system/tiers', summary: 'Tiers' }, async (c) =>
-    c.json({ success: true, tiers: await deps.store.configRows('tiers') }),
+  adminRoute(
+    app,
+    {
+      method: 'get',
+      path: '/admin/system/tiers',
+      access: { admin: 'admin:read' },
+      audit: { action: 'tier.list', resource: 'tier_config' },
+      summary: 'Tiers',
+    },
+    async (c) =>
+      c.json({ success: true, tiers: (await deps.store.configRows('tiers')).map((row) => asSpecRow('tiers', row)) }),
   );
   adminRoute(
     app,
     {
       method: 'put',
       path: '/admin/system/tiers/{name}',
+      access: { admin: 'config:write' },
+      audit: { action: 'tier.update', resource: 'tier_config' },
       summary: 'Change a tier',
       params: pathParam('name'),
       body: z.object({
         rate_limit: z.number().int().min(0).optional(),
         display_name: z.string().min(1).optional(),
         description: z.string().optional(),
-        features: z.record(z.string(), z.unknown()).optional(),
+        features: jsonText(z.record(z.string(), z.unknown())).optional(),
         is_active: z.boolean().optional(),
       }),
       failures: { 404: 'No such tier' },
@@ -37,7 +55,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
       const changed = await deps.store.updateConfigRow('tiers', { tier_name: params.name }, body, at());
       if (!changed) return problem(c, 404, `No tier ${params.name}`);
       await recordAudit(c, deps, { oldValues: changed.before, newValues: changed.after });
-      return c.json({ success: true, tier: changed.after });
+      return c.json({ success: true, tier: asSpecRow('tiers', changed.after) });
     },
   );
   adminRoute(
@@ -45,6 +63,8 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'delete',
       path: '/admin/system/tiers/{name}',
+      access: { admin: 'config:write' },
+      audit: { action: 'tier.delete', resource: 'tier_config' },
       summary: 'Delete a tier no scope or override names',
       params: pathParam('name'),
       failures: { 404: 'No such tier', 409: 'A built-in tier, or one still named by a scope or override' },
@@ -63,14 +83,24 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     },
   );
 
-  adminRoute(app, { method: 'get', path: '/admin/system/scopes', summary: 'Scopes' }, async (c) =>
-    c.json({ success: true, scopes: await deps.store.configRows('scopes') }),
+  adminRoute(
+    app,
+    {
+      method: 'get',
+      path: '/admin/system/scopes',
+      access: { admin: 'admin:read' },
+      audit: { action: 'scope.list', resource: 'scope_config' },
+      summary: 'Scopes',
+    },
+    async (c) => c.json({ success: true, scopes: await deps.store.configRows('scopes') }),
   );
   adminRoute(
     app,
     {
       method: 'put',
       path: '/admin/system/scopes/{name}',
+      access: { admin: 'config:write' },
+      audit: { action: 'scope.update', resource: 'scope_config' },
       summary: 'Change a scope',
       params: pathParam('name'),
       body: z.object({
@@ -95,11 +125,15 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'delete',
       path: '/admin/system/scopes/{name}',
+      access: { admin: 'config:write' },
+      audit: { action: 'scope.delete', resource: 'scope_config' },
       summary: 'Delete a scope',
       params: pathParam('name'),
-      failures: { 404: 'No such scope' },
+      failures: { 404: 'No such scope', 409: 'A built-in scope' },
     },
     async (c, { params }) => {
+      if (BUILT_IN_SCOPES.has(params.name))
+        return problem(c, 409, `The ${params.name} scope is built in: deactivate it instead (is_active: false)`);
       const gone = await deps.store.deleteConfigRow('scopes', { scope_name: params.name });
       if (!gone) return problem(c, 404, `No scope ${params.name}`);
       await recordAudit(c, deps, { oldValues: gone });
@@ -107,8 +141,20 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     },
   );
 
-  adminRoute(app, { method: 'get', path: '/admin/system/endpoints', summary: 'Endpoint overrides' }, async (c) =>
-    c.json({ success: true, endpoints: await deps.store.configRows('endpoints') }),
+  adminRoute(
+    app,
+    {
+      method: 'get',
+      path: '/admin/system/endpoints',
+      access: { admin: 'admin:read' },
+      audit: { action: 'endpoint.list', resource: 'endpoint_override' },
+      summary: 'Endpoint overrides',
+    },
+    async (c) =>
+      c.json({
+        success: true,
+        endpoints: (await deps.store.configRows('endpoints')).map((row) => asSpecRow('endpoints', row)),
+      }),
   );
   const override = z.object({
     required_tier: tierName.nullable().optional(),
@@ -120,6 +166,8 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'post',
       path: '/admin/system/endpoints',
+      access: { admin: 'config:write' },
+      audit: { action: 'endpoint.create', resource: 'endpoint_override' },
       summary: 'Create an endpoint override',
       status: 201,
       body: override.extend({
@@ -130,14 +178,19 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
           .transform((m) => m.toUpperCase())
           .default('*'),
       }),
-      failures: { 409: 'An override of that path and method exists', 422: 'Unknown tier' },
+      failures: {
+        409: 'An override of that path and method exists',
+        422: 'Unknown tier, or a path and method reaching no route or only administrators’ routes',
+      },
     },
     async (c, { body }) => {
+      const pointless = overrideRefusal(c.var.guards.routes(), body.path_pattern, body.method);
+      if (pointless) return problem(c, 422, pointless);
       if (body.required_tier && !(await tierExists(body.required_tier)))
         return problem(c, 422, `No tier ${body.required_tier}`);
       const endpoint = await deps.store.createConfigRow('endpoints', body, at());
       await recordAudit(c, deps, { resourceId: String(endpoint.id), newValues: endpoint });
-      return c.json({ success: true, endpoint }, 201);
+      return c.json({ success: true, endpoint: asSpecRow('endpoints', endpoint) }, 201);
     },
   );
   adminRoute(
@@ -145,6 +198,8 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'put',
       path: '/admin/system/endpoints/{id}',
+      access: { admin: 'config:write' },
+      audit: { action: 'endpoint.update', resource: 'endpoint_override' },
       summary: 'Change an endpoint override',
       params: idParam,
       body: override.extend({ is_active: z.boolean().optional() }),
@@ -156,7 +211,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
       const changed = await deps.store.updateConfigRow('endpoints', { id: Number(params.id) }, body, at());
       if (!changed) return problem(c, 404, `No endpoint override ${params.id}`);
       await recordAudit(c, deps, { oldValues: changed.before, newValues: changed.after });
-      return c.json({ success: true, endpoint: changed.after });
+      return c.json({ success: true, endpoint: asSpecRow('endpoints', changed.after) });
     },
   );
   adminRoute(
@@ -164,6 +219,8 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'delete',
       path: '/admin/system/endpoints/{id}',
+      access: { admin: 'config:write' },
+      audit: { action: 'endpoint.delete', resource: 'endpoint_override' },
       summary: 'Delete an endpoint override',
       params: idParam,
       failures: { 404: 'No such override' },

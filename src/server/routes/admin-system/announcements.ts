@@ -22,24 +22,45 @@ export function isCurrent(a: ConfigRecord, at: number): boolean {
   return true;
 }
 
+/** What is wrong with a window whose end is not after its start (null: nothing; an open end is fine). */
+function badWindow(from: unknown, until: unknown): string | null {
+  if (!from || !until || Date.parse(String(from)) < Date.parse(String(until))) return null;
+  return `active_from (${from}) must be before active_until (${until})`;
+}
+
 /** Announcements (`/admin/system/announcements`); the current ones are in `my-context`. */
 export function registerAnnouncementRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const at = () => new Date(deps.now()).toISOString();
-  adminRoute(app, { method: 'get', path: '/admin/system/announcements', summary: 'Announcements' }, async (c) => {
-    const now = deps.now();
-    const rows = await deps.store.configRows('announcements');
-    return c.json({ success: true, announcements: rows.map((a) => ({ ...a, current: isCurrent(a, now) })) });
-  });
+  adminRoute(
+    app,
+    {
+      method: 'get',
+      path: '/admin/system/announcements',
+      access: { admin: 'admin:read' },
+      audit: { action: 'announcement.list', resource: 'announcement' },
+      summary: 'Announcements',
+    },
+    async (c) => {
+      const now = deps.now();
+      const rows = await deps.store.configRows('announcements');
+      return c.json({ success: true, announcements: rows.map((a) => ({ ...a, current: isCurrent(a, now) })) });
+    },
+  );
   adminRoute(
     app,
     {
       method: 'post',
       path: '/admin/system/announcements',
+      access: { admin: 'config:write' },
+      audit: { action: 'announcement.create', resource: 'announcement' },
       summary: 'Create an announcement',
       status: 201,
       body: z.object({ title: z.string().min(1), ...fields }),
+      failures: { 422: 'active_from not before active_until' },
     },
     async (c, { body }) => {
+      const bad = badWindow(body.active_from, body.active_until);
+      if (bad) return problem(c, 422, bad);
       const announcement = await deps.store.createConfigRow(
         'announcements',
         { severity: 'info', ...body, created_by: callerOf(c).user?.email ?? '' },
@@ -54,12 +75,22 @@ export function registerAnnouncementRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'patch',
       path: '/admin/system/announcements/{id}',
+      access: { admin: 'config:write' },
+      audit: { action: 'announcement.update', resource: 'announcement' },
       summary: 'Change an announcement',
       params: idParam,
       body: z.object({ title: z.string().min(1).optional(), ...fields, is_active: z.boolean().optional() }),
-      failures: { 404: 'No such announcement' },
+      failures: { 404: 'No such announcement', 422: 'active_from not before active_until' },
     },
     async (c, { params, body }) => {
+      const [stored] = await deps.store.configRows('announcements', { id: Number(params.id) });
+      if (!stored) return problem(c, 404, `No announcement ${params.id}`);
+      // A change of either end is checked against the other as it will be (a row stored before
+      // this check may hold a bad window; a change of its title alone is not refused for it).
+      const from = body.active_from === undefined ? stored.active_from : body.active_from;
+      const until = body.active_until === undefined ? stored.active_until : body.active_until;
+      const bad = body.active_from === undefined && body.active_until === undefined ? null : badWindow(from, until);
+      if (bad) return problem(c, 422, bad);
       const changed = await deps.store.updateConfigRow('announcements', { id: Number(params.id) }, body, at());
       if (!changed) return problem(c, 404, `No announcement ${params.id}`);
       await recordAudit(c, deps, { oldValues: changed.before, newValues: changed.after });
@@ -71,6 +102,8 @@ export function registerAnnouncementRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'delete',
       path: '/admin/system/announcements/{id}',
+      access: { admin: 'config:write' },
+      audit: { action: 'announcement.delete', resource: 'announcement' },
       summary: 'Delete an announcement',
       params: idParam,
       failures: { 404: 'No such announcement' },

@@ -15,6 +15,8 @@ export function registerAuditRoutes(app: OpenAPIHono, deps: AppDeps): void {
     {
       method: 'get',
       path: '/admin/system/audit',
+      access: { admin: 'audit:read' },
+      audit: { action: 'audit.read', resource: 'audit_log' },
       summary: 'The audit log, newest first',
       query: z.object({
         actor_id: text,

@@ -31,6 +31,8 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'get',
       path: '/admin/system/config/export',
+      access: { admin: 'config:read' },
+      audit: { action: 'config.export', resource: 'config_bundle' },
       summary: 'The configuration as a bundle (a file download)',
       query: z.object({ format }),
     },
@@ -47,6 +49,8 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'post',
       path: '/admin/system/config/import',
+      access: { admin: 'config:write' },
+      audit: { action: 'config.import', resource: 'config_bundle' },
       summary: 'Import a bundle: a dry run (the diff) unless dryRun=false',
       query: z.object({ format, dryRun }),
       failures: {
@@ -80,7 +84,13 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
   );
   adminRoute(
     app,
-    { method: 'get', path: '/admin/system/config/snapshots', summary: 'Configuration snapshots, newest first' },
+    {
+      method: 'get',
+      path: '/admin/system/config/snapshots',
+      access: { admin: 'config:read' },
+      audit: { action: 'config.snapshot_list', resource: 'config_snapshot' },
+      summary: 'Configuration snapshots, newest first',
+    },
     async (c) => c.json({ success: true, snapshots: await deps.store.snapshots() }),
   );
   adminRoute(
@@ -88,6 +98,8 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'get',
       path: '/admin/system/config/snapshots/{id}',
+      access: { admin: 'config:read' },
+      audit: { action: 'config.snapshot_read', resource: 'config_snapshot' },
       summary: 'One snapshot with its bundle',
       params: idParam,
       failures: { 404: 'No such snapshot' },
@@ -103,6 +115,8 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'post',
       path: '/admin/system/config/snapshots/{id}/revert',
+      access: { admin: 'config:write' },
+      audit: { action: 'config.revert', resource: 'config_snapshot' },
       summary: 'Restore a snapshot (the current configuration is snapshotted first)',
       params: idParam,
       failures: { 403: 'The snapshot changes a section the caller may not change', 404: 'No such snapshot' },

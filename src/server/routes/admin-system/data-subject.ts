@@ -21,6 +21,8 @@ export function registerDataSubjectRoutes(app: OpenAPIHono, deps: AppDeps): void
     {
       method: 'get',
       path: '/admin/system/users/{userId}/data-export',
+      access: { admin: 'users:read' },
+      audit: { action: 'user.data_export', resource: 'user' },
       summary: 'Everything the admin system holds about a user (read-only; audited)',
       params,
     },
@@ -59,6 +61,8 @@ export function registerDataSubjectRoutes(app: OpenAPIHono, deps: AppDeps): void
     {
       method: 'post',
       path: '/admin/system/users/{userId}/data-erase',
+      access: { admin: 'users:manage' },
+      audit: { action: 'user.data_erase', resource: 'user' },
       summary: "Erase a user's role assignments and group memberships (the audit log is kept)",
       params,
     },

@@ -5,22 +5,34 @@ import { callerOf } from '../../access/gate.js';
 import { recordAudit } from '../../audit/trail.js';
 import { adminRoute, idParam } from './route.js';
 import { PERMISSIONS } from './permissions.js';
+import { asSpecRow, jsonText } from './json-columns.js';
 
-const permissions = z.array(z.enum(PERMISSIONS)).min(1, 'a role needs at least one permission');
+const permissions = jsonText(z.array(z.enum(PERMISSIONS)).min(1, 'a role needs at least one permission'));
 const roleName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lowercase letters, digits, - and _ (at most 64)');
 const who = z.object({ identity_user_id: z.string().min(1), role_name: roleName });
 
 /** Roles and role assignments (`/admin/system/roles…`). */
 export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const at = () => new Date(deps.now()).toISOString();
-  adminRoute(app, { method: 'get', path: '/admin/system/roles', summary: 'Admin roles' }, async (c) =>
-    c.json({ success: true, roles: await deps.store.configRows('roles') }),
+  adminRoute(
+    app,
+    {
+      method: 'get',
+      path: '/admin/system/roles',
+      access: { admin: 'admin:read' },
+      audit: { action: 'role.list', resource: 'admin_role' },
+      summary: 'Admin roles',
+    },
+    async (c) =>
+      c.json({ success: true, roles: (await deps.store.configRows('roles')).map((row) => asSpecRow('roles', row)) }),
   );
   adminRoute(
     app,
     {
       method: 'post',
       path: '/admin/system/roles',
+      access: { admin: 'roles:write' },
+      audit: { action: 'role.create', resource: 'admin_role' },
       summary: 'Create a role',
       status: 201,
       body: z.object({
@@ -34,7 +46,7 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
     async (c, { body }) => {
       const role = await deps.store.createConfigRow('roles', body, at());
       await recordAudit(c, deps, { resourceId: String(role.role_name), newValues: role });
-      return c.json({ success: true, role }, 201);
+      return c.json({ success: true, role: asSpecRow('roles', role) }, 201);
     },
   );
   adminRoute(
@@ -42,6 +54,8 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
     {
       method: 'patch',
       path: '/admin/system/roles/{id}',
+      access: { admin: 'roles:write' },
+      audit: { action: 'role.update', resource: 'admin_role' },
       summary: 'Change a role (permissions are replaced)',
       params: idParam,
       body: z.object({
@@ -56,7 +70,7 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const changed = await deps.store.updateConfigRow('roles', { id: Number(params.id) }, body, at());
       if (!changed) return problem(c, 404, `No role ${params.id}`);
       await recordAudit(c, deps, { oldValues: changed.before, newValues: changed.after });
-      return c.json({ success: true, role: changed.after });
+      return c.json({ success: true, role: asSpecRow('roles', changed.after) });
     },
   );
   adminRoute(
@@ -64,6 +78,8 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
     {
       method: 'get',
       path: '/admin/system/roles/assignments',
+      access: { admin: 'admin:read' },
+      audit: { action: 'role.list_assignments', resource: 'role_assignment' },
       summary: 'Role assignments',
       query: z.object({ identity_user_id: z.string().optional(), role_name: z.string().optional() }),
     },
@@ -74,6 +90,8 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
     {
       method: 'post',
       path: '/admin/system/roles/assign',
+      access: { admin: 'roles:assign' },
+      audit: { action: 'role.assign', resource: 'role_assignment' },
       summary: 'Assign a role (again: updates the assignment)',
       body: who.extend({ expires_at: z.iso.datetime({ offset: true }).nullable().default(null) }),
       failures: { 404: 'No such user or role' },
@@ -101,6 +119,8 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
     {
       method: 'delete',
       path: '/admin/system/roles/revoke',
+      access: { admin: 'roles:assign' },
+      audit: { action: 'role.revoke', resource: 'role_assignment' },
       summary: 'Revoke a role (DELETE with a body)',
       body: who,
       failures: { 404: 'No such assignment' },

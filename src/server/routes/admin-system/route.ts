@@ -1,9 +1,11 @@
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { route, type RouteFacts } from '../../routing/route.js';
 import type { Context } from 'hono';
 import { problemResponse } from '../../problem.js';
 
-/** What an admin route declares: its facts in one descriptor (the gate's policy table holds its permission). */
-export interface AdminRouteDef {
+/** What an admin route declares: its schemas, access rule and audit action in one descriptor. */
+export interface AdminRouteDef extends Pick<RouteFacts, 'audit'> {
+  access: { admin: string | null };
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI style: `/admin/system/roles/{id}`. */
   path: string;
@@ -41,9 +43,11 @@ export function adminRoute(
       ...def.failures,
     }).map(([status, text]) => [status, problemResponse(text)]),
   );
-  const route = createRoute({
+  const config = route({
     method: def.method,
     path: def.path,
+    access: def.access,
+    audit: def.audit,
     summary: def.summary,
     request: {
       ...(def.body ? { body: { content: { 'application/json': { schema: def.body } }, required: true } } : {}),
@@ -61,7 +65,7 @@ export function adminRoute(
       query: def.query ? c.req.valid('query' as never) : {},
       params: def.params ? c.req.valid('param' as never) : {},
     });
-  app.openapi(route, run as never);
+  app.openapi(config, run as never);
 }
 
 /** A path parameter for the OpenAPI document. */

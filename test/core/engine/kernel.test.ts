@@ -57,7 +57,7 @@ function both(text: string) {
   return { wasm: out && unpackLines(out).text, js: js.text };
 }
 
-describe("Compress's WebAssembly kernel", () => {
+describe('the WebAssembly kernel (kernel.ts, wasm/*.wat)', () => {
   test('a step larger than the kept memory gets a memory of its own: the kept one never grows past 64 MB', () => {
     const large = kernelMemory(100 << 20)!;
     const kept = kernelMemory(1024)!;

@@ -1,0 +1,23 @@
+import type { DescribedRoute } from '../routing/route.js';
+
+/** Whether an override's path (exact, or a prefix ending in `/*`) reaches a route's path (`/api/keys/:id`). */
+function reaches(pattern: string, routePath: string): boolean {
+  const prefix = pattern.endsWith('/*');
+  const want = (prefix ? pattern.slice(0, -2) : pattern).split('/');
+  const have = routePath.split('/');
+  if (prefix ? have.length < want.length : have.length !== want.length) return false;
+  return want.every((part, i) => have[i].startsWith(':') || have[i] === part);
+}
+
+/**
+ * Why an endpoint override of `pathPattern` and `method` would change nothing, or null when it
+ * reaches a route whose access rule it can change: overrides apply to the route descriptors' rules,
+ * never to an administrator's route.
+ */
+export function overrideRefusal(routes: readonly DescribedRoute[], pathPattern: string, method: string): string | null {
+  const reached = routes.filter((r) => (method === '*' || r.method === method) && reaches(pathPattern, r.path));
+  if (reached.length === 0) return `No route answers ${method} ${pathPattern}, so an override of it would do nothing`;
+  if (reached.every((r) => typeof r.access === 'object' && 'admin' in r.access))
+    return `${method} ${pathPattern} reaches administrators' routes only, whose access an override cannot change`;
+  return null;
+}

@@ -1,0 +1,84 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppDeps } from '../deps.js';
+import type { UsageRecorder } from '../access/usage.js';
+import { accessGate } from '../access/gate.js';
+import { auditTrail } from '../audit/trail.js';
+import { DEFAULT_BODY_LIMIT, limitedBody } from '../body-limit.js';
+import { challengeGate, DEFAULT_VERIFY_URL } from '../challenge.js';
+import { clientLimitKey, NO_PROXIES, resolveClientAddress, setClientAddress } from '../client-address.js';
+import { fixedWindowLimiter } from '../rate-limit.js';
+import { problem } from '../problem.js';
+import { trpcEnvelope } from '../routes/trpc.js';
+import { answerRefusedUpgrade } from '../routes/websocket.js';
+import { COMPILE_LIMITS } from '../routes/compile.js';
+import type { DescribedRoute, RouteGuards } from './route.js';
+
+/** Runs `steps` as Hono composes middleware: a step's returned response is the answer its outer steps see. */
+async function run(steps: readonly MiddlewareHandler[], c: Context, last: () => Promise<void>): Promise<void> {
+  const at = async (i: number): Promise<void> => {
+    if (i === steps.length) return last();
+    const res = await steps[i](c, () => at(i + 1));
+    if (res instanceof Response) c.res = res;
+  };
+  await at(0);
+}
+
+/**
+ * The steps of every described route, built once per app from its dependencies: refusals in the
+ * route's protocol, the audit row, the access rule (identity, tier, scopes, permission, rate
+ * limit), the body and stream limits, then the bot challenge, in that order.
+ */
+export function routeGuards(
+  deps: AppDeps,
+  usage: UsageRecorder,
+  log: (message: string) => void,
+  routes: () => readonly DescribedRoute[],
+): RouteGuards {
+  const gate = accessGate(deps, usage, deps.store.rateLimiter('requests'), log);
+  const audit = auditTrail(deps, log);
+  const challenge = challengeGate(deps.challenge ?? { verifyUrl: DEFAULT_VERIFY_URL });
+  const streams = fixedWindowLimiter(60_000, deps.now);
+  const streamLimit: MiddlewareHandler = async (c, next) => {
+    if (streams.hit(clientLimitKey(c), COMPILE_LIMITS.streamsPerMinute).limited) {
+      c.header('retry-after', '60');
+      return problem(c, 429, `Too many streaming requests; at most ${COMPILE_LIMITS.streamsPerMinute} per minute`);
+    }
+    await next();
+  };
+  const bodyLimits = new Map<number, MiddlewareHandler>();
+  const bodyLimit = (bytes: number) => {
+    const found = bodyLimits.get(bytes) ?? limitedBody(bytes);
+    bodyLimits.set(bytes, found);
+    return found;
+  };
+  const chains = new WeakMap<DescribedRoute, MiddlewareHandler[]>();
+  const stepsOf = (route: DescribedRoute): MiddlewareHandler[] => {
+    const steps = [
+      route.transport === 'trpc' ? trpcEnvelope : undefined,
+      route.transport === 'websocket' ? answerRefusedUpgrade : undefined,
+      route.audit ? audit : undefined,
+      gate,
+      bodyLimit(route.bodyLimit ?? DEFAULT_BODY_LIMIT),
+      route.streamLimit ? streamLimit : undefined,
+      route.challenge ? challenge : undefined,
+    ].filter((s): s is MiddlewareHandler => s !== undefined);
+    chains.set(route, steps);
+    return steps;
+  };
+  let listed: readonly DescribedRoute[] | undefined;
+  return {
+    run: (route, c, next) => run(chains.get(route) ?? stepsOf(route), c, next),
+    // Read once the app is built, which is before its first request.
+    routes: () => (listed ??= routes()),
+  };
+}
+
+/** Sets the guards and the client's address on every request, for the described routes' steps. */
+export function guardsMiddleware(deps: AppDeps, guards: RouteGuards): MiddlewareHandler {
+  const trusted = deps.trustedProxies ?? NO_PROXIES;
+  return async (c, next) => {
+    setClientAddress(c, resolveClientAddress(c, trusted), deps.ipv6LimitPrefix);
+    c.set('guards', guards);
+    await next();
+  };
+}

@@ -1,0 +1,164 @@
+import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import type { Context, Env, Handler, MiddlewareHandler } from 'hono';
+import type { RouterRoute } from 'hono/types';
+import { issueMessages } from '../../core/ast/issues.js';
+import { problem } from '../problem.js';
+import type { Caller } from '../access/gate.js';
+import type { Identity } from '../auth/identity.js';
+
+/**
+ * Who may call a route. `public`: anyone (`public-unmetered`: not counted against the rate limit
+ * either, for the health probe); `session`: a signed-in session, not an API key (`own-session`:
+ * banned and API-disabled accounts too, for ending one's own sessions); a tier and the scope an API
+ * key needs; an administrator with a permission (`*`: every one; null: any administrator).
+ */
+export type Access =
+  | 'public'
+  | 'public-unmetered'
+  | 'session'
+  | 'own-session'
+  | { tier: 'free' | 'pro'; scope?: string }
+  | { admin: string | null };
+
+/** A route's facts besides its schemas, declared once beside its handler. */
+export interface RouteFacts {
+  access: Access;
+  /** Bytes a body may have (413 beyond), checked before anything reads it; 1 MiB unless said. */
+  bodyLimit?: number;
+  /** Counted against the per-address limit on streams (server-sent events, WebSocket). */
+  streamLimit?: boolean;
+  /** Needs a bot-challenge token in its JSON body when a challenge secret is configured. */
+  challenge?: boolean;
+  /** The audit action and resource type of an admin route (the specification's audit events). */
+  audit?: { action: string; resource: string };
+  /** The answer to a body that fails its schema: a 400 or 422 problem (422 unless said), or `{success, error}`. */
+  badBody?: 400 | 422 | 'envelope';
+  /** Refusals before the handler speak the route's protocol: a tRPC error envelope, or a refused upgrade. */
+  transport?: 'trpc' | 'websocket';
+}
+
+/** One registered route: method, Hono path (`/api/keys/:id`), its facts and summary. */
+export interface DescribedRoute extends RouteFacts {
+  method: string;
+  path: string;
+  summary: string;
+}
+
+/** The steps every described route runs before its handler, implemented by the app (`routing/guards.ts`). */
+export interface RouteGuards {
+  /** Runs the route's steps, then `next` unless one of them answers. */
+  run(route: DescribedRoute, c: Context, next: () => Promise<void>): Promise<void>;
+  /** Every route the app serves (for the route lists and the endpoint overrides' checks). */
+  routes(): readonly DescribedRoute[];
+}
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    guards: RouteGuards;
+    route: DescribedRoute;
+    caller: Caller;
+    identity: Identity;
+    clientAddress: string;
+    clientLimitKey: string;
+    auditWritten: boolean;
+  }
+}
+
+const DESCRIBED = Symbol('described route');
+type Guard = MiddlewareHandler & { [DESCRIBED]: DescribedRoute };
+
+/** The middleware that carries a route's facts and runs the app's guards with them. */
+function guard(route: DescribedRoute): Guard {
+  const run: MiddlewareHandler = async (c, next) => {
+    c.set('route', route);
+    await c.var.guards.run(route, c, next);
+  };
+  return Object.assign(run, { [DESCRIBED]: route });
+}
+
+const honoPath = (path: string) => path.replaceAll(/\/{(.+?)}/g, '/:$1');
+
+/** The OpenAPI security of an access rule: none for public routes, a bearer token otherwise. */
+const securityOf = (access: Access) => (access === 'public' || access === 'public-unmetered' ? [] : [{ bearer: [] }]);
+
+type Described<R extends RouteConfig> = R & RouteFacts;
+
+/** A config's OpenAPI part (what `createRoute` takes) and its facts. */
+function split<R extends RouteConfig>(config: Described<R>): [R, DescribedRoute] {
+  const { access, bodyLimit, streamLimit, challenge, audit, badBody, transport, ...rest } = config;
+  const facts = { access, bodyLimit, streamLimit, challenge, audit, badBody, transport };
+  const path = honoPath(config.path);
+  // Without its facts the config is the R it was declared as.
+  return [rest as unknown as R, { ...facts, method: config.method.toUpperCase(), path, summary: config.summary ?? '' }];
+}
+
+/**
+ * A route as `@hono/zod-openapi`'s `createRoute` declares it, plus its facts (access rule, limits,
+ * challenge, audit action, bad-body answer), which become its own middleware and its OpenAPI
+ * `security`. The type needs an access rule; `assertEveryRouteDescribed` refuses an app with a route
+ * registered any other way.
+ */
+export function route<R extends RouteConfig>(config: Described<R>): R {
+  const [rest, described] = split(config);
+  const middleware = rest.middleware ? [rest.middleware].flat() : [];
+  return createRoute({ ...rest, security: securityOf(config.access), middleware: [guard(described), ...middleware] });
+}
+
+/**
+ * A route Hono serves without OpenAPI validation (a WebSocket upgrade, tRPC): registered with its
+ * guard and documented in the OpenAPI document from the same config.
+ */
+export function plainRoute(app: OpenAPIHono, config: Described<RouteConfig>, ...handlers: Handler[]): void {
+  const [rest, described] = split(config);
+  app.openAPIRegistry.registerPath({ ...rest, security: securityOf(config.access) });
+  app.on(described.method, described.path, guard(described), ...handlers);
+}
+
+/** Every described route the app serves, in registration order. */
+export function describedRoutes(app: { routes: RouterRoute[] }): DescribedRoute[] {
+  return app.routes.flatMap((r) => {
+    const d = (r.handler as Partial<Guard>)[DESCRIBED];
+    return d ? [d] : [];
+  });
+}
+
+/** A described route as `GET /api` and the admin manifest show it (OpenAPI-style path). */
+export function routeEntry(d: DescribedRoute) {
+  const access = d.access;
+  return {
+    method: d.method,
+    path: d.path.replaceAll(/:(\w+)/g, '{$1}'),
+    summary: d.summary,
+    access: typeof access === 'string' ? access : 'tier' in access ? access.tier : 'admin',
+    ...(typeof access === 'object' && 'scope' in access && access.scope ? { scope: access.scope } : {}),
+    ...(typeof access === 'object' && 'admin' in access ? { permission: access.admin } : {}),
+    ...(d.audit ? { auditAction: d.audit.action } : {}),
+  };
+}
+
+/**
+ * Refuses an app with a route that has no descriptor, or path-bound middleware: a route's access
+ * rule, limits and audit action come from its descriptor only, and nothing is public by omission.
+ */
+export function assertEveryRouteDescribed(app: { routes: RouterRoute[] }): void {
+  const described = new Set(describedRoutes(app).map((d) => `${d.method} ${d.path}`));
+  for (const r of app.routes) {
+    if (r.method === 'ALL' && r.path === '/*') continue;
+    if (!described.has(`${r.method} ${r.path}`))
+      throw new Error(`${r.method} ${r.path} is registered without a route descriptor (access rule)`);
+  }
+}
+
+/** A schema failure: answered as the route's descriptor says. */
+export function badBodyHook(result: { success: boolean; error?: unknown }, c: Context): Response | undefined {
+  if (result.success) return undefined;
+  const error = issueMessages(result.error as never).join('; ');
+  const answer = c.var.route?.badBody ?? 422;
+  if (answer === 'envelope') return c.json({ success: false, error }, 422);
+  return problem(c, answer, error);
+}
+
+/** An app for one feature area, mounted on the main app with `app.route('/', …)`. */
+export function featureApp<E extends Env = Env>(): OpenAPIHono<E> {
+  return new OpenAPIHono<E>({ defaultHook: badBodyHook as never });
+}
