@@ -62,8 +62,6 @@ describe('compile', () => {
       'transformation:start:Compress',
       'transformation:complete:Compress',
       'progress',
-      // -v's note of the source header lines the list's counts include (below).
-      'log',
       'transformation:start:Deduplicate',
       'transformation:complete:Deduplicate',
       'progress',
@@ -73,16 +71,6 @@ describe('compile', () => {
       { type: 'transformation:complete' }
     >;
     expect([compress.inputCount, compress.outputCount]).toEqual([5, 4]);
-    // The source's 4 lines and its header's make the list's count: -v's numbers add up.
-    const list = events.find((e) => e.type === 'transformation:start' && e.scope.kind === 'global') as Extract<
-      CompileEvent,
-      { type: 'transformation:start' }
-    >;
-    const joined = events.find((e) => e.type === 'log') as Extract<CompileEvent, { type: 'log' }>;
-    expect(joined.level).toBe('debug');
-    expect(joined.message).toBe(
-      `list: 4 lines from 1 source + ${list.inputCount - 4} source header lines = ${list.inputCount} lines`,
-    );
   });
 
   test('report: every removed line with its source, line number and reason', async () => {
@@ -324,9 +312,7 @@ describe('where the packed engine hands over to strings, the events say so', () 
       onEvent: (e) => events.push(e),
       packed,
     });
-    const engineNote = (e: CompileEvent) =>
-      e.type === 'log' && e.level === 'debug' && !/ source header /.test(e.message);
-    return events.flatMap((e) => (e.type === 'log' && engineNote(e) ? [e.message] : []));
+    return events.flatMap((e) => (e.type === 'log' && e.level === 'debug' ? [e.message] : []));
   };
 
   test('a transformation without a packed form, once per scope, and nothing when all have one', async () => {
@@ -342,7 +328,6 @@ describe('where the packed engine hands over to strings, the events say so', () 
     await compile(source as never, { reader: memoryReader(files), compiler: 'flc', onEvent: (e) => events.push(e) });
     expect(events.flatMap((e) => (e.type === 'log' ? [e.message] : []))).toEqual([
       'source 1: InvertAllow works on text, so the steps from it on run on strings',
-      'list: 2 lines from 1 source + 3 source header lines = 5 lines',
       'list: a source in it compiles on strings, so it compiles on strings',
     ]);
     // The plain TypeScript engine was asked for: nothing falls back.
@@ -380,7 +365,7 @@ describe('where the packed engine hands over to strings, the events say so', () 
         onEvent: (e: CompileEvent) => events.push(e),
       };
       const result = await compile(config as never, { ...options, report: true, packed });
-      const logs = events.flatMap((e) => (e.type === 'log' && !/ source header /.test(e.message) ? [e.message] : []));
+      const logs = events.flatMap((e) => (e.type === 'log' ? [e.message] : []));
       const removed = result.report!.removed.map(
         (r) => `${r.source}:${r.line} ${r.transformation} ${r.code} ${r.text}`,
       );

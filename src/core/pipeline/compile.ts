@@ -516,21 +516,6 @@ export async function compile(config: Configuration, options: CompileOptions): P
       const lines = perSource[i];
       return lines ? [engine.synthetic(sourceHeader(source)), lines] : [];
     });
-    // The list's steps count the source blocks' header lines too: say how many, so -v's counts add up.
-    let ruleLines = 0;
-    let headerLines = 0;
-    parts.forEach((part, k) => {
-      if (k % 2) ruleLines += engine.count(part);
-      else headerLines += engine.count(part);
-    });
-    const sourceCount = parts.length / 2;
-    run.emit({
-      type: 'log',
-      level: 'debug',
-      message:
-        `list: ${ruleLines} lines from ${sourceCount} source${sourceCount === 1 ? '' : 's'} ` +
-        `+ ${headerLines} source header lines = ${ruleLines + headerLines} lines`,
-    });
     let list = await applyScope(run, { kind: 'global' }, engine.concat(parts, tracked), config);
     if (options.deadDomains) list = await deadDomainStep(run, list, options.deadDomains);
     const compiledAt = (options.now ?? (() => new Date()))();
