@@ -91,7 +91,7 @@ export class CompilePool {
       if (m.type === 'done') drained();
       if (m.type === 'event') opts.onEvent?.(m.event as CompileEvent);
       if (m.type !== 'read') return;
-      opts.reader.read(m.location, reads.signal).then(
+      opts.reader.read(m.location, reads.signal, m.options).then(
         (text) => port1.postMessage({ type: 'read-result', id: m.id, text } satisfies PortMessage),
         (e) => port1.postMessage({ type: 'read-result', id: m.id, error: toWire(e) } satisfies PortMessage),
       );

@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import { open, readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ListBytes, SourceReader } from '../core/load/source-reader.js';
+import type { ListBytes, ReadOptions, SourceReader } from '../core/load/source-reader.js';
 import type { HttpFetcher, HttpFetcherOptions } from './http-fetcher.js';
 
 const URL_RE = /^[a-z][a-z0-9+.-]*:\/\//i;
@@ -60,8 +60,8 @@ export class NodeSourceReader implements SourceReader {
     return resolvePath(dirname(base), ref);
   }
 
-  async read(location: string, signal?: AbortSignal): Promise<string> {
-    if (HTTP_RE.test(location)) return (await this.fetcher()).get(location, signal);
+  async read(location: string, signal?: AbortSignal, options?: ReadOptions): Promise<string> {
+    if (HTTP_RE.test(location)) return (await this.fetcher()).get(location, signal, options?.origin);
     if (location === '-' && this.opts.stdin) {
       const { bytes, length } = await this.standardInput();
       return Buffer.from(bytes.buffer, bytes.byteOffset, length).toString('utf8');

@@ -98,6 +98,54 @@ describe('one queue on PostgreSQL: the job table, woken by LISTEN/NOTIFY', () =>
     expect(elsewhere).toEqual([]);
   });
 
+  test('a wake-up connection that is cut is opened again, and the jobs of the meantime run', async () => {
+    const url = await freshPostgresUrl();
+    const [a, b] = [await open(url), await open(url)];
+    const ran: string[] = [];
+    const logged: string[] = [];
+    const runner = new JobRunner(
+      b.jobs,
+      async (j) => ran.push(j.id),
+      { ...QUEUE_DEFAULTS, workers: 1, pollMs: 600_000 },
+      Date.now,
+      (m) => logged.push(m),
+    );
+    runners.push(runner);
+    runner.start();
+    await new Promise((r) => setTimeout(r, 300));
+    // The listening session ended from the database's side, as a restart or a proxy would.
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query(
+        `select pg_terminate_backend(pid) as ended from pg_stat_activity
+          where datname = current_database() and query like 'listen "flc_jobs_%' and pid <> pg_backend_pid()
+            and query like '%' || left(md5(current_schema()), 16) || '%'`,
+      );
+      expect(rows).toEqual([{ ended: true }]);
+    } finally {
+      await admin.end();
+    }
+    // Written while no one listens: taken when the connection is back.
+    await a.jobs.enqueue(job('meantime'));
+    expect(
+      await until(
+        async () => ran,
+        (r) => r.length === 1,
+        10_000,
+      ),
+    ).toEqual(['meantime']);
+    expect(logged.join('\n')).toMatch(/the job wake-up connection failed/);
+    await a.jobs.enqueue(job('after'));
+    expect(
+      await until(
+        async () => ran,
+        (r) => r.length === 2,
+        10_000,
+      ),
+    ).toEqual(['meantime', 'after']);
+  });
+
   test('a job put back by a stopping runner is taken at once by a runner on another store', async () => {
     const url = await freshPostgresUrl();
     const [a, b] = [await open(url), await open(url)];
