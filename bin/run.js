@@ -14,24 +14,11 @@ const BUNDLE = join(ROOT, 'dist/flc-fast.cjs');
 async function main() {
   const entry = require('../dist/cli/entry-argv.cjs').entryArgv(process.argv.slice(2));
   process.argv.splice(2, Infinity, ...entry.argv);
-  // `flc --version` answers without loading oclif (a third of a second on a small machine), with
-  // the text oclif prints: `<name>/<version> <platform>-<arch> node-<version>`.
+  // `flc --version` (and `flc version`) answers without loading oclif (a third of a second on a
+  // small machine) with the bare version, as hostlist-compiler prints it; `flc version --verbose`
+  // goes through oclif and adds the platform and Node.js.
   if (entry.version) {
-    const os = require('node:os');
-    const pjson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-    const wsl = () => {
-      if (os.platform() !== 'linux') return false;
-      if (os.release().toLowerCase().includes('microsoft')) return true;
-      try {
-        return readFileSync('/proc/version', 'utf8').toLowerCase().includes('microsoft');
-      } catch {
-        return false;
-      }
-    };
-    const arch = os.arch() === 'ia32' ? 'x86' : os.arch();
-    process.stdout.write(
-      `${pjson.name}/${pjson.version} ${wsl() ? 'wsl' : os.platform()}-${arch} node-${process.version}\n`,
-    );
+    process.stdout.write(`${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}\n`);
   } else if (
     FAST.has(process.argv[2]) &&
     !process.argv.includes('--help') &&

@@ -51,6 +51,7 @@ export async function runCompile(flags: CompileFlags, version: string): Promise<
       ...settings.http,
       keepLastGood: publishing.keepLastGood,
       baseDir: loaded.file ? dirname(loaded.file) : process.cwd(),
+      stdin: process.stdin,
     });
     const result = await compile(loaded.config, {
       reader,
@@ -74,7 +75,8 @@ export async function runCompile(flags: CompileFlags, version: string): Promise<
       await reportStream.commit();
     }
     if (listTarget.kind !== 'stdio' && !flags.quiet && !published.unchanged) {
-      note(`flc: wrote ${result.ruleCount} rules (${result.lineCount} lines) to ${flags.output}`);
+      const rules = `${result.ruleCount} rule${result.ruleCount === 1 ? '' : 's'}`;
+      note(`flc: wrote ${rules} (${result.lineCount} line${result.lineCount === 1 ? '' : 's'}) to ${flags.output}`);
     }
   } catch (error) {
     reportStream?.abort();

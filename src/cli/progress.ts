@@ -13,6 +13,9 @@ export class ProgressPrinter {
   private total = 0;
   private done = 0;
   private bar: SingleBar | null = null;
+  /** Each source's lines as its last step left them, to say what the list's first count is made of. */
+  private readonly sourceLines = new Map<number, number>();
+  private joined = false;
 
   constructor(
     private readonly out: NodeJS.WriteStream,
@@ -41,20 +44,23 @@ export class ProgressPrinter {
         this.phase(`downloading ${e.source}`);
         break;
       case 'source:complete':
+        this.sourceLines.set(e.index, e.lineCount);
         this.done += 1;
         this.bar?.update(this.done, { phase: `loaded ${e.source}: ${e.lineCount} lines` });
         this.bar?.render();
         if (!this.bar) {
           this.line(
             `source ${e.index + 1}/${this.total} loaded: ${e.source} ` +
-              `(${e.lineCount} lines, ${Math.round(e.durationMs)} ms)`,
+              `(${e.lineCount} line${e.lineCount === 1 ? '' : 's'}, ${Math.round(e.durationMs)} ms)`,
           );
         }
         break;
       case 'transformation:start':
+        if (e.scope.kind === 'global' && !this.joined) this.joinedNote(e.inputCount);
         this.phase(`${where(e.scope)}: ${e.name}, ${e.inputCount} lines in`);
         break;
       case 'transformation:complete': {
+        if (e.scope.kind === 'source') this.sourceLines.set(e.scope.index, e.outputCount);
         const counts = `${e.name} ${e.inputCount} -> ${e.outputCount} lines`;
         this.phase(`${where(e.scope)}: ${counts}`);
         if (this.opts.verbose) this.line(`${where(e.scope)}: ${counts} (${e.durationMs.toFixed(1)} ms)`);
@@ -82,6 +88,21 @@ export class ProgressPrinter {
   note(message: string): void {
     if (this.bar) writeAllSync(2, '\r\x1b[K');
     writeAllSync(2, `${message}\n`);
+  }
+
+  /**
+   * With -v, before the list's first step: the lines the sources give and the source header lines
+   * (`!`, `! Source name:`, `! Source:`) the list's counts include besides, so the numbers add up.
+   */
+  private joinedNote(total: number): void {
+    this.joined = true;
+    if (!this.opts.verbose) return;
+    const fromSources = [...this.sourceLines.values()].reduce((a, b) => a + b, 0);
+    const n = this.sourceLines.size;
+    this.line(
+      `list: ${fromSources} lines from ${n} source${n === 1 ? '' : 's'} ` +
+        `+ ${total - fromSources} source header lines = ${total} lines`,
+    );
   }
 
   /** Removes the bar before the command's last words. */

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
+import { versionFlag } from '../cli/version-flag.js';
 import { COMPILE_DEFAULTS, INPUT_TYPES, parseTimeout, SOURCE_ERROR_MODES } from '../cli/compile-flags.js';
 import { OUTPUT_FORMATS } from '../core/output/formats.js';
 import { NODE_TYPES } from '../core/ast/node-types.js';
@@ -36,7 +37,7 @@ export default class Compile extends BaseCommand {
 
   static override flags = {
     help: Flags.help({ char: 'h', description: 'show this help' }),
-    version: Flags.version({ description: 'print the version' }),
+    version: versionFlag(),
     config: Flags.string({ char: 'c', description: 'configuration file (JSON, YAML or TOML)', exclusive: ['input'] }),
     input: Flags.string({
       char: 'i',

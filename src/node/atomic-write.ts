@@ -1,5 +1,5 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
-import { mkdir, open, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../core/errors/index.js';
 
@@ -28,11 +28,24 @@ async function replaceAtomically(file: string, data: string | Uint8Array): Promi
     throw e;
   }
   try {
+    await keepMode(file, tmp);
     await rename(tmp, file);
   } catch (e) {
     await rm(tmp, { force: true });
     throw e;
   }
+}
+
+/**
+ * Gives the file that replaces `file` its permissions (a list kept group-readable only stays so);
+ * a new file has the default ones.
+ */
+async function keepMode(file: string, replacement: string): Promise<void> {
+  const mode = await stat(file).then(
+    (s) => s.mode & 0o7777,
+    () => null,
+  );
+  if (mode !== null) await chmod(replacement, mode);
 }
 
 /**
@@ -143,7 +156,10 @@ export function openOutput(target: OutputTarget): OutputStream {
     async commit() {
       flush();
       close();
-      if (temp && target.kind === 'file') await rename(temp, target.path);
+      if (temp && target.kind === 'file') {
+        await keepMode(target.path, temp);
+        await rename(temp, target.path);
+      }
     },
     abort() {
       close();

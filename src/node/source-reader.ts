@@ -14,6 +14,8 @@ export interface NodeReaderOptions extends Omit<HttpFetcherOptions, 'cache'> {
   baseDir: string;
   /** Cache folder, or null for no cache. */
   cacheDir: string | null;
+  /** A source `-` is standard input, read once (the command line's `-i -`); else a file named `-`. */
+  stdin?: NodeJS.ReadableStream;
 }
 
 export const DEFAULT_HTTP = {
@@ -29,6 +31,7 @@ export const userAgentOf = (version: string) => `flc/${version} (+https://www.np
 /** A SourceReader over local files, `file://` URLs and HTTP(S). Call `close()` when done. */
 export class NodeSourceReader implements SourceReader {
   private http: Promise<HttpFetcher> | null = null;
+  private stdinRead: Promise<ListBytes> | null = null;
 
   constructor(private readonly opts: NodeReaderOptions) {}
 
@@ -51,6 +54,7 @@ export class NodeSourceReader implements SourceReader {
       );
     }
     if (URL_RE.test(ref)) return ref;
+    if (ref === '-' && base === null && this.opts.stdin) return '-';
     if (base === null) return resolvePath(this.opts.baseDir, ref);
     if (URL_RE.test(base)) return new URL(ref, base).href;
     return resolvePath(dirname(base), ref);
@@ -58,6 +62,10 @@ export class NodeSourceReader implements SourceReader {
 
   async read(location: string, signal?: AbortSignal, options?: ReadOptions): Promise<string> {
     if (HTTP_RE.test(location)) return (await this.fetcher()).get(location, signal, options?.origin);
+    if (location === '-' && this.opts.stdin) {
+      const { bytes, length } = await this.standardInput();
+      return Buffer.from(bytes.buffer, bytes.byteOffset, length).toString('utf8');
+    }
     return (await readLocal(location, (path) => readFile(path, { signal }))).toString('utf8');
   }
 
@@ -67,8 +75,24 @@ export class NodeSourceReader implements SourceReader {
    */
   async readBytes(location: string, signal?: AbortSignal): Promise<ListBytes | null> {
     if (HTTP_RE.test(location)) return null;
-    const read = await readLocal(location, (path) => readWithRoom(path, signal));
+    const read =
+      location === '-' && this.opts.stdin
+        ? await this.standardInput()
+        : await readLocal(location, (path) => readWithRoom(path, signal));
     return isUtf8(read.bytes.subarray(0, read.length)) ? read : null;
+  }
+
+  /** Standard input, whole, with room after it as a file's bytes have; read on first use only. */
+  private standardInput(): Promise<ListBytes> {
+    this.stdinRead ??= (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of this.opts.stdin!) chunks.push(Buffer.from(chunk as Buffer));
+      const whole = Buffer.concat(chunks);
+      const bytes = new Uint8Array(whole.length * 2 + 65_536);
+      bytes.set(whole);
+      return { bytes, length: whole.length };
+    })();
+    return this.stdinRead;
   }
 
   /** The cached copy of an HTTP(S) source and when it was last known good (`onSourceError: stale`). */

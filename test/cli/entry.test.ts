@@ -12,6 +12,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const { entryArgv } = createRequire(import.meta.url)(join(ROOT, 'dist/cli/entry-argv.cjs')) as {
   entryArgv: (argv: string[]) => { argv: string[]; version: boolean };
 };
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 let dir: string;
 
 beforeAll(() => {
@@ -85,11 +86,13 @@ describe('help, version and mistakes', () => {
     }
   });
 
-  test('flc version prints what flc --version prints', async () => {
-    const [a, b] = await Promise.all([runFlc(['version'], dir), runFlc(['--version'], dir)]);
-    expect(a.code).toBe(0);
-    expect(a.stdout).toBe(b.stdout);
-    expect(a.stdout).toMatch(/^flc\/\d+\.\d+\.\d+ \S+ node-v\d+/);
+  test('--version, version and compile --version print the bare version; version --verbose the details', async () => {
+    const runs = await Promise.all(
+      [['version'], ['--version'], ['compile', '--version'], ['-c', 'x.json', '--version']].map((a) => runFlc(a, dir)),
+    );
+    for (const run of runs) expect([run.code, run.stdout]).toEqual([0, `${VERSION}\n`]);
+    const verbose = await runFlc(['version', '--verbose'], dir);
+    expect(verbose.stdout).toBe(`flc/${VERSION} ${process.platform}-${process.arch} node-${process.version}\n`);
   });
 
   test('a mistyped command gets a suggestion, one line, exit 2', async () => {

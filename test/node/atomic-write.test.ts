@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import {
+  chmodSync,
   existsSync,
+  statSync,
   lstatSync,
   mkdtempSync,
   readFileSync,
@@ -11,7 +13,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../src/node/atomic-write.js';
+import { openOutput, outputTarget, writeFileAtomic, writeOutput } from '../../src/node/atomic-write.js';
 
 let dir: string;
 beforeAll(() => {
@@ -21,6 +23,23 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
 
 describe('writeFileAtomic', () => {
+  test('a replaced file keeps its permissions (the list and the report); a new one gets the default', async () => {
+    const list = join(dir, 'kept-mode.txt');
+    const report = join(dir, 'kept-mode.json');
+    for (const file of [list, report]) {
+      writeFileSync(file, 'old');
+      chmodSync(file, 0o640);
+    }
+    await writeOutput(await outputTarget(list), 'new list');
+    const stream = openOutput(await outputTarget(report));
+    stream.write('{}');
+    await stream.commit();
+    for (const file of [list, report]) expect(statSync(file).mode & 0o777, file).toBe(0o640);
+    expect(readFileSync(list, 'utf8')).toBe('new list');
+    await writeFileAtomic(join(dir, 'fresh.txt'), 'x');
+    expect(statSync(join(dir, 'fresh.txt')).mode & 0o777).toBe(0o666 & ~process.umask());
+  });
+
   test('writes the whole file, into folders it makes, and leaves no temporary file', async () => {
     const file = join(dir, 'a', 'b', 'list.txt');
     await writeFileAtomic(file, '||a.example^\n');

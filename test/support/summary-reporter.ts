@@ -62,6 +62,9 @@ export default class SummaryReporter implements Reporter {
     const { passed, failed, skipped } = tally(modules, unhandledErrors.length);
     // The runner failing for a reason none of the above shows (a broken configuration, say) is a failure too.
     const shown = reason === 'failed' && failed === 0 ? 1 : failed;
+    if (process.env.FLC_TEST_ALL !== '1') {
+      process.stdout.write('\nThe long suites were left out (vitest.config.ts): npm run test:all runs every test.\n');
+    }
     if (!process.env.FLC_CORPUS) process.stdout.write(`\nThe tests of the real lists were skipped: ${NEEDS_CORPUS}.\n`);
     process.stdout.write(`\nTests: ${passed} passed, ${shown} failed, ${skipped} skipped\n`);
   }

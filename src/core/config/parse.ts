@@ -4,21 +4,28 @@ import { configurationSchema, sourceSchema, type Configuration } from './schema.
 import { closest, didYouMean } from './suggest.js';
 import { TRANSFORMATION_NAMES } from '../transforms/types.js';
 import { normalizeAliases } from './aliases.js';
-import { ConfigError, type ConfigIssue } from '../errors/index.js';
+import { ConfigError, type ConfigIssue, type IssueSource } from '../errors/index.js';
 
-/** The issues of a failed validation of `raw`, each with a suggestion where a name looks mistyped. */
-function issuesOf(error: z.ZodError, raw: unknown): ConfigIssue[] {
-  return error.issues.map((issue) => ({ ...issueOf(issue, raw), ...inSource(issue.path, raw) }));
+/** The error of a failed validation of `raw`: its issues, each with a suggestion where a name looks mistyped. */
+function configError(error: z.ZodError, raw: unknown, file?: string): ConfigError {
+  const sources = new Map<ConfigIssue, IssueSource>();
+  const issues = error.issues.map((zodIssue) => {
+    const issue = issueOf(zodIssue, raw);
+    const source = inSource(zodIssue.path, raw);
+    if (source) sources.set(issue, source);
+    return issue;
+  });
+  return new ConfigError(issues, { file, sources });
 }
 
 /** Which source an issue is about, by name or path, for messages that group one mistake over many. */
-function inSource(path: PropertyKey[], raw: unknown): Pick<ConfigIssue, 'source'> {
+function inSource(path: PropertyKey[], raw: unknown): IssueSource | null {
   const [key, index] = path;
-  if (key !== 'sources' || typeof index !== 'number') return {};
+  if (key !== 'sources' || typeof index !== 'number') return null;
   const source = ((raw as { sources?: unknown[] }).sources?.[index] ?? {}) as Record<string, unknown>;
   const named = [source.name, source.source].find((v) => typeof v === 'string' && v.trim() !== '');
   const label = typeof named === 'string' ? named : `sources[${index}]`;
-  return { source: { label, path: z.core.toDotPath(path.slice(2)) } };
+  return { label, path: z.core.toDotPath(path.slice(2)) };
 }
 
 function issueOf(issue: z.core.$ZodIssue, raw: unknown): ConfigIssue {
@@ -53,7 +60,7 @@ export interface ValidatedConfig {
 export function validateConfiguration(raw: unknown, file?: string): ValidatedConfig {
   const { value, warnings } = normalizeAliases(raw);
   const result = configurationSchema.safeParse(value);
-  if (!result.success) throw new ConfigError(issuesOf(result.error, value), { file });
+  if (!result.success) throw configError(result.error, value, file);
   return { config: result.data, warnings };
 }
 

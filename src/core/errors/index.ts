@@ -13,8 +13,12 @@ export interface ConfigIssue {
   /** Dotted path of the bad field, e.g. `sources[0].transformations[1]`; '' for the document. */
   path: string;
   message: string;
-  /** An issue inside one source: the source as its `name` (else its `source`) says, and the path within it. */
-  source?: { label: string; path: string };
+}
+
+/** The source an issue is inside: its `name` (else its `source`), and the path within it. */
+export interface IssueSource {
+  label: string;
+  path: string;
 }
 
 /** The configuration cannot be read or does not satisfy the schema. */
@@ -23,13 +27,20 @@ export class ConfigError extends FlcError {
   /** The configuration file, when there is one. */
   readonly file?: string;
 
-  constructor(issues: ConfigIssue[], options?: { cause?: unknown; file?: string }) {
+  /** The source each issue inside one is about, so that one mistake over many sources reads as one. */
+  readonly sources: ReadonlyMap<ConfigIssue, IssueSource>;
+
+  constructor(
+    issues: ConfigIssue[],
+    options?: { cause?: unknown; file?: string; sources?: ReadonlyMap<ConfigIssue, IssueSource> },
+  ) {
     const where = options?.file ? ` in ${options.file}` : '';
     const list = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
     super('CONFIG_INVALID', `Invalid configuration${where}: ${list}`, options);
     this.name = 'ConfigError';
     this.issues = issues;
     this.file = options?.file;
+    this.sources = options?.sources ?? new Map();
   }
 }
 
