@@ -173,6 +173,7 @@ describe('OpenAPI', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
         '/api',
+        '/api/admin',
         '/api/admin/agents/sessions',
         '/api/admin/auth/config',
         '/api/admin/errors',

@@ -10,10 +10,6 @@ export const RESULT_RETENTION_MS = 86_400_000;
 /** How long browser error reports are kept before a prune removes them. */
 export const ERROR_EVENT_RETENTION_MS = LOG_BOUNDS.errorEvents.retentionDays * 86_400_000;
 
-const refusals = {
-  401: problemResponse('Not signed in'),
-  403: problemResponse('Not an administrator with admin:read (views) or admin:write (maintenance)'),
-};
 const engine = z.enum(['sqlite', 'postgres']);
 const post = (path: string, summary: string, schema: z.ZodType) =>
   route({
@@ -21,7 +17,7 @@ const post = (path: string, summary: string, schema: z.ZodType) =>
     path,
     access: { admin: 'admin:write' },
     summary,
-    responses: { 200: jsonResponse('Done', schema), ...refusals },
+    responses: { 200: jsonResponse('Done', schema) },
   });
 
 /** `/api/admin/storage/*`: the local store's tables, a paged read of one, and maintenance. */
@@ -42,7 +38,6 @@ export function registerAdminStorageRoutes(app: OpenAPIHono, deps: AppDeps): voi
             tables: z.array(z.object({ name: z.string(), rows: z.number().int() })),
           }),
         ),
-        ...refusals,
       },
     }),
     async (c) => c.json({ success: true as const, engine: deps.store.engine, tables: await admin().tables() }, 200),
@@ -77,7 +72,6 @@ export function registerAdminStorageRoutes(app: OpenAPIHono, deps: AppDeps): voi
         ),
         404: problemResponse('No such table'),
         422: problemResponse('A bad limit or offset'),
-        ...refusals,
       },
     }),
     async (c) => {

@@ -9,11 +9,6 @@ import { PASSWORD_ITERATIONS } from '../auth/password.js';
 import { SESSION_TTL_MS } from '../auth/sessions.js';
 import { API_KEY_PREFIX } from '../auth/identity.js';
 
-const denied = {
-  401: problemResponse('Not signed in'),
-  403: problemResponse('Not an administrator with the permission, or an API key without the admin scope'),
-};
-
 /** Prometheus label values: backslash, quote and newline escaped. */
 const label = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
@@ -41,7 +36,6 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
           description: 'The manifest',
           content: { 'application/json': { schema: z.object({ success: z.literal(true), routes: z.array(entry) }) } },
         },
-        ...denied,
       },
     }),
     (c) => {
@@ -64,7 +58,6 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
             'application/json': { schema: z.object({ success: z.literal(true), permissions: z.array(z.string()) }) },
           },
         },
-        ...denied,
       },
     }),
     async (c) => c.json({ success: true as const, permissions: [...(await callerOf(c).permissions())].sort() }, 200),
@@ -78,7 +71,6 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
       summary: 'Request counters in the Prometheus text format (admin, metrics:read)',
       responses: {
         200: { description: 'Prometheus exposition text', content: { 'text/plain': { schema: z.string() } } },
-        ...denied,
       },
     }),
     async (c) => {
@@ -127,7 +119,6 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
             },
           },
         },
-        ...denied,
       },
     }),
     async (c) => {

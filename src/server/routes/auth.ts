@@ -169,7 +169,6 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
           description: 'Signed out',
           content: { 'application/json': { schema: z.object({ success: z.literal(true) }) } },
         },
-        401: problemResponse('No valid session'),
       },
     }),
     async (c) => {

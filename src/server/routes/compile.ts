@@ -220,7 +220,6 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
           },
         },
         400: problemResponse('Malformed JSON, more than 10 requests, or duplicate ids'),
-        413: problemResponse('Body too large'),
       },
     }),
     async (c) => {
@@ -242,8 +241,6 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
       responses: {
         200: { description: 'The compiled list', content: { 'application/json': { schema: compileResponse } } },
-        400: problemResponse('Malformed JSON'),
-        413: problemResponse('Body too large'),
         422: {
           description: 'Invalid configuration, or a refused source (named)',
           content: { 'application/json': { schema: failure } },
@@ -300,8 +297,6 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
     request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
     responses: {
       200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
-      400: problemResponse('Malformed JSON'),
-      413: problemResponse('Body too large'),
       422: { description: 'Invalid configuration', content: { 'application/json': { schema: failure } } },
     },
   };

@@ -47,7 +47,6 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
           description: 'Keys',
           content: { 'application/json': { schema: z.object({ success: z.literal(true), keys: z.array(apiKey) }) } },
         },
-        401: problemResponse('Not signed in'),
       },
     }),
     async (c) => {
@@ -85,7 +84,6 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
           description: 'The key, shown once',
           content: { 'application/json': { schema: apiKey.extend({ success: z.literal(true), key: z.string() }) } },
         },
-        401: problemResponse('Not signed in'),
         403: problemResponse('A scope the caller does not have, a later expiry than the calling key, or no keys scope'),
         422: problemResponse('Invalid request'),
       },
@@ -133,7 +131,6 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
           description: 'Revoked',
           content: { 'application/json': { schema: z.object({ success: z.literal(true) }) } },
         },
-        401: problemResponse('Not signed in'),
         404: problemResponse('No such live key of yours (for a key without the keys scope: other than itself)'),
       },
     }),

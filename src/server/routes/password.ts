@@ -45,7 +45,6 @@ export function registerPasswordRoutes(app: OpenAPIHono, deps: AppDeps, attempts
         200: ok('Changed; this session goes on, every other one has ended', {
           sessionsEnded: z.number().int(),
         }),
-        401: problemResponse('No valid session'),
         403: problemResponse('The current password is wrong'),
         422: problemResponse('Invalid new password'),
         429: problemResponse('Too many attempts'),
@@ -84,7 +83,6 @@ export function registerPasswordRoutes(app: OpenAPIHono, deps: AppDeps, attempts
       summary: 'End every session of the signed-in user, this one included (API keys stay)',
       responses: {
         200: ok('Signed out everywhere', { sessionsEnded: z.number().int() }),
-        401: problemResponse('No valid session'),
       },
     }),
     async (c) => {

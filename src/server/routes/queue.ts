@@ -83,7 +83,6 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
       request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
       responses: {
         202: { description: 'Queued', content: { 'application/json': { schema: accepted } } },
-        403: problemResponse('Anonymous or below the pro tier'),
         422: problemResponse('Invalid configuration'),
       },
     }),
@@ -107,7 +106,6 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
       responses: {
         202: { description: 'Queued', content: { 'application/json': { schema: accepted } } },
         400: problemResponse('Malformed JSON, more than 10 requests, or duplicate ids'),
-        403: problemResponse('Anonymous or below the pro tier'),
       },
     }),
     async (c) => {

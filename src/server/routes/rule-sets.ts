@@ -16,7 +16,6 @@ import {
 import { jsonResponse, pageQuery } from './paging.js';
 
 const refusals = {
-  401: problemResponse('Not signed in'),
   403: problemResponse('Tier, scope or (for all=true) administrator missing'),
   404: problemResponse("No such rule set (or another user's)"),
   422: problemResponse('The body or a parameter fails the schema, or the per-user limit is reached'),

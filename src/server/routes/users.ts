@@ -18,10 +18,6 @@ const TIERS = ['free', 'pro', 'admin'] as const;
 /** The tier a role gets when none is given. */
 const defaultTier = (role: 'admin' | 'user') => (role === 'admin' ? 'admin' : 'free');
 
-const denied = {
-  401: problemResponse('Not signed in'),
-  403: problemResponse('Not an administrator with the permission'),
-};
 const notFound = problemResponse('No such user');
 const json = <T extends z.ZodType>(description: string, schema: T) => ({
   description,
@@ -190,7 +186,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
               offset: z.number().int(),
             }),
           ),
-          ...denied,
         },
       }),
       async (c) => {
@@ -210,7 +205,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         request: { params: idParam },
         responses: {
           200: json('The user', z.object({ success: z.literal(true), user: schema })),
-          ...denied,
           404: notFound,
         },
       }),
@@ -232,7 +226,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         request: { params: idParam },
         responses: {
           200: json('Deleted', z.object({ success: z.literal(true), message: z.string() })),
-          ...denied,
           404: notFound,
         },
       }),
@@ -276,7 +269,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       },
       responses: {
         200: json('The updated user', z.object({ success: z.literal(true), user: userSchema })),
-        ...denied,
         404: notFound,
         422: problemResponse('Invalid change'),
       },
@@ -317,7 +309,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         },
         responses: {
           200: json('The user', z.object({ success: z.literal(true), user: userSchema })),
-          ...denied,
           404: notFound,
         },
       }),
@@ -360,7 +351,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       },
       responses: {
         201: json('The new user', z.object({ success: z.literal(true), user: localUser })),
-        ...denied,
         409: problemResponse('The identifier is taken'),
         422: problemResponse('Invalid user'),
       },
@@ -413,7 +403,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       },
       responses: {
         200: json('The updated user', z.object({ success: z.literal(true), user: localUser })),
-        ...denied,
         404: notFound,
         422: problemResponse('Invalid change'),
       },
@@ -444,7 +433,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       },
       responses: {
         200: json('Reset', z.object({ success: z.literal(true), sessionsEnded: z.number().int() })),
-        ...denied,
         404: notFound,
         422: problemResponse('Invalid password'),
       },
@@ -483,7 +471,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
               .openapi({ param: { name: 'days', in: 'query' } }),
           }),
         },
-        responses: { 200: json('The usage record', usage), ...denied, 404: notFound },
+        responses: { 200: json('The usage record', usage), 404: notFound },
       }),
       async (c) => {
         const { userId } = c.req.valid('param');

@@ -44,7 +44,6 @@ export function registerWorkflowRoutes(app: OpenAPIHono, deps: AppDeps, queue: J
             },
           },
         },
-        403: problemResponse('Anonymous or below the pro tier'),
         422: problemResponse('Invalid configuration'),
       },
     }),

@@ -2,7 +2,8 @@ import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, Env, Handler, MiddlewareHandler } from 'hono';
 import type { RouterRoute } from 'hono/types';
 import { issueMessages } from '../../core/ast/issues.js';
-import { problem } from '../problem.js';
+import { problem, problemResponse } from '../problem.js';
+import { DEFAULT_BODY_LIMIT } from '../body-limit.js';
 import type { Caller } from '../access/gate.js';
 import type { Identity } from '../auth/identity.js';
 
@@ -78,8 +79,9 @@ function guard(route: DescribedRoute): Guard {
 
 const honoPath = (path: string) => path.replaceAll(/\/{(.+?)}/g, '/:$1');
 
+const isPublic = (access: Access) => access === 'public' || access === 'public-unmetered';
 /** The OpenAPI security of an access rule: none for public routes, a bearer token otherwise. */
-const securityOf = (access: Access) => (access === 'public' || access === 'public-unmetered' ? [] : [{ bearer: [] }]);
+const securityOf = (access: Access) => (isPublic(access) ? [] : [{ bearer: [] }]);
 
 type Described<R extends RouteConfig> = R & RouteFacts;
 
@@ -101,7 +103,31 @@ function split<R extends RouteConfig>(config: Described<R>): [R, DescribedRoute]
 export function route<R extends RouteConfig>(config: Described<R>): R {
   const [rest, described] = split(config);
   const middleware = rest.middleware ? [rest.middleware].flat() : [];
-  return createRoute({ ...rest, security: securityOf(config.access), middleware: [guard(described), ...middleware] });
+  return createRoute({
+    ...rest,
+    responses: { ...impliedResponses(config, Boolean(rest.request?.body)), ...rest.responses },
+    security: securityOf(config.access),
+    middleware: [guard(described), ...middleware],
+  });
+}
+
+/** The refusals a route's facts imply, in its OpenAPI entry unless the route words them itself. */
+function impliedResponses(facts: RouteFacts, body: boolean) {
+  return {
+    ...(body
+      ? {
+          400: problemResponse('Malformed JSON'),
+          413: problemResponse(`Body larger than ${facts.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`),
+        }
+      : {}),
+    ...(isPublic(facts.access)
+      ? {}
+      : {
+          401: problemResponse('No credentials, or unknown or expired ones'),
+          403: problemResponse('Refused by the access rule: tier, scope, permission, a ban or disabled API access'),
+        }),
+    ...(facts.access === 'public-unmetered' ? {} : { 429: problemResponse('Rate limit exceeded') }),
+  };
 }
 
 /**

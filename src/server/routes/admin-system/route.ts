@@ -37,11 +37,7 @@ export function adminRoute(
   handler: (c: Context, input: AdminInput) => Promise<Response>,
 ): void {
   const failures = Object.fromEntries(
-    Object.entries({
-      401: 'Not signed in',
-      403: 'Not an administrator with the permission, or an API key without the admin scope',
-      ...def.failures,
-    }).map(([status, text]) => [status, problemResponse(text)]),
+    Object.entries(def.failures ?? {}).map(([status, text]) => [status, problemResponse(text)]),
   );
   const config = route({
     method: def.method,
