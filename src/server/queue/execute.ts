@@ -1,6 +1,8 @@
 import type { AppDeps } from '../deps.js';
 import type { Job } from '../store/jobs.js';
-import { checkedConfiguration, compileBatch, resultBody, runCompile, ssePayload } from '../routes/compile.js';
+import { checkedConfiguration, compileBatch, streamedCompile } from '../compile/service.js';
+import { clientMessage } from '../problem.js';
+import { FlcError } from '../../core/errors/index.js';
 import type { JobEmit } from './runner.js';
 import { runWorkflow } from './workflow.js';
 import { depsForCaller } from '../rule-sets/rule-set-source.js';
@@ -30,16 +32,17 @@ export function jobExecutor(server: AppDeps) {
       emit('done', {});
       return { success: true, results };
     }
-    const config = checkedConfiguration((job.payload as CompilePayload).configuration);
+    // The tier's features were checked when the job was accepted.
+    const checked = checkedConfiguration((job.payload as CompilePayload).configuration);
     try {
-      const outcome = await runCompile(deps, config, (e) => emit(e.type, ssePayload(e, deps.now())), signal, emit);
-      const body = resultBody(config, outcome);
+      const body = await streamedCompile(deps, checked, emit, signal);
       emit('result', { rules: body.rules, ruleCount: body.ruleCount, metrics: body.metrics });
       emit('done', {});
       return { success: true, ...body };
     } catch (e) {
-      emit('error', { error: (e as Error).message });
-      throw e;
+      emit('error', { error: clientMessage(e) });
+      // The stored error is what the owner reads: an internal one keeps its message in the log only.
+      throw e instanceof FlcError ? e : new Error(clientMessage(e), { cause: e });
     }
   };
 }

@@ -2,7 +2,6 @@ import { KEYS_SCOPE } from './keys.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route, routeEntry } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { problemResponse } from '../problem.js';
 import type { RequestMetrics } from './status.js';
 import { callerOf } from '../access/gate.js';
 import { PASSWORD_ITERATIONS } from '../auth/password.js';

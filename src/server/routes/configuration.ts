@@ -3,7 +3,7 @@ import { route } from '../routing/route.js';
 import { validateConfiguration } from '../../core/config/parse.js';
 import { ConfigError } from '../../core/errors/index.js';
 import { TRANSFORMATION_NAMES } from '../../core/transforms/types.js';
-import { COMPILE_LIMITS } from './compile.js';
+import { COMPILE_LIMITS } from '../compile/service.js';
 import { problem } from '../problem.js';
 
 const issue = z.object({ path: z.string(), message: z.string() });

@@ -4,9 +4,16 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../deps.js';
-import { problem, problemResponse } from '../problem.js';
+import { problem, problemResponse, refuse } from '../problem.js';
 import { callerOf } from '../access/gate.js';
-import { batchRequest, checkedConfiguration, COMPILE_LIMITS, compileRequest } from './compile.js';
+import {
+  batchRequest,
+  checkedConfiguration,
+  checkTierRequest,
+  COMPILE_LIMITS,
+  compileRequest,
+  forCaller,
+} from '../compile/service.js';
 import { FINISHED_STATES, type Job, type JobKind } from '../store/jobs.js';
 import type { JobRunner } from '../queue/runner.js';
 
@@ -50,26 +57,20 @@ export async function ownJob(deps: AppDeps, c: Context, id: string): Promise<Job
   return job && user && job.ownerId === user.id ? job : null;
 }
 
-/** `POST /api/compile/async`, `/api/compile/batch/async` and the `/api/queue/*` routes. */
-/** Writes a job for the caller and wakes the queue; answers 202 with its id (`extra` added). */
-export async function enqueueJob(
-  c: Context,
-  deps: AppDeps,
-  queue: JobRunner,
-  kind: JobKind,
-  payload: unknown,
-  extra: (id: string) => object = () => ({}),
-) {
+/** Writes a job for the caller and wakes the queue; the 202 answer's fields. */
+export async function enqueueJob(c: Context, deps: AppDeps, queue: JobRunner, kind: JobKind, payload: unknown) {
   const user = callerOf(c).user;
-  if (!user) return problem(c, 401, 'Authentication required');
+  if (!user) refuse(401, 'Authentication required');
   const id = randomUUID();
   const createdAt = new Date(deps.now()).toISOString();
   await queue.enqueue({ id, ownerId: user.id, kind, payload, createdAt });
-  return c.json({ success: true as const, requestId: id, ...extra(id), status: 'queued' as const }, 202);
+  return { success: true as const, requestId: id, status: 'queued' as const };
 }
 
+/** `POST /api/compile/async`, `/api/compile/batch/async` and the `/api/queue/*` routes. */
 export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobRunner): void {
-  const enqueue = (c: Context, kind: JobKind, payload: unknown) => enqueueJob(c, deps, queue, kind, payload);
+  const enqueue = async (c: Context, kind: JobKind, payload: unknown) =>
+    c.json(await enqueueJob(c, deps, queue, kind, payload), 202);
 
   app.openapi(
     route({
@@ -88,8 +89,10 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
     }),
     async (c) => {
       const { configuration } = c.req.valid('json');
-      checkedConfiguration(configuration);
-      return (await enqueue(c, 'compile', { configuration })) as never;
+      const { features } = forCaller(deps, callerOf(c));
+      checkTierRequest(features, { async: true });
+      checkedConfiguration(configuration, features);
+      return enqueue(c, 'compile', { configuration });
     },
   );
 
@@ -110,7 +113,8 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
     }),
     async (c) => {
       const requests = c.req.valid('json').requests.map(({ id, configuration }) => ({ id, configuration }));
-      return (await enqueue(c, 'batch', { requests })) as never;
+      checkTierRequest(forCaller(deps, callerOf(c)).features, { async: true, batch: requests.length });
+      return enqueue(c, 'batch', { requests });
     },
   );
 

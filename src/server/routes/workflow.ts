@@ -1,9 +1,15 @@
+import { callerOf } from '../access/gate.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { COMPILE_LIMITS } from './compile.js';
 import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problem, problemResponse } from '../problem.js';
-import { checkedConfiguration, compileRequest } from './compile.js';
+import {
+  checkedConfiguration,
+  checkTierRequest,
+  COMPILE_LIMITS,
+  compileRequest,
+  forCaller,
+} from '../compile/service.js';
 import { enqueueJob, jobView, ownJob, viewOf } from './queue.js';
 import type { JobRunner } from '../queue/runner.js';
 import { workflowStepNames } from '../queue/workflow.js';
@@ -49,8 +55,11 @@ export function registerWorkflowRoutes(app: OpenAPIHono, deps: AppDeps, queue: J
     }),
     async (c) => {
       const { configuration } = c.req.valid('json');
-      checkedConfiguration(configuration);
-      return (await enqueueJob(c, deps, queue, 'workflow', { configuration }, (id) => ({ workflowId: id }))) as never;
+      const { features } = forCaller(deps, callerOf(c));
+      checkTierRequest(features, { async: true });
+      checkedConfiguration(configuration, features);
+      const accepted = await enqueueJob(c, deps, queue, 'workflow', { configuration });
+      return c.json({ ...accepted, workflowId: accepted.requestId }, 202);
     },
   );
 

@@ -10,7 +10,7 @@ import { fixedWindowLimiter } from '../rate-limit.js';
 import { problem } from '../problem.js';
 import { trpcEnvelope } from '../routes/trpc.js';
 import { answerRefusedUpgrade } from '../routes/websocket.js';
-import { COMPILE_LIMITS } from '../routes/compile.js';
+import { COMPILE_LIMITS } from '../compile/service.js';
 import type { DescribedRoute, RouteGuards } from './route.js';
 
 /** Runs `steps` as Hono composes middleware: a step's returned response is the answer its outer steps see. */
