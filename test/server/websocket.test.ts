@@ -141,7 +141,7 @@ describe('WebSocket compile protocol', () => {
     await c.next((m) => m.type === 'compile:complete' && m.sessionId === 'same');
     const sent = c.messages
       .filter((m) => m.type === 'event' && m.sessionId === 'same')
-      .map((m) => ({ type: m.eventType, data: m.data }));
+      .map((m) => ({ type: String(m.eventType), data: m.data as Record<string, unknown> }));
     c.ws.close();
     // Type by type, in order; each payload with the same keys (values such as times and ids differ).
     const shape = (events: { type: string; data: Record<string, unknown> }[]) =>

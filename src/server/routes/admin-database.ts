@@ -93,6 +93,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
       path: '/api/admin/neon/query',
       access: { admin: '*' },
       bodyLimit: Q.bodyBytes,
+      gateway: false, // reads only
       summary:
         'One SELECT over the store without its secret columns, limited in time, rows and bytes (every permission)',
       request: { body: { required: true, content: { 'application/json': { schema: queryRequest } } } },

@@ -34,6 +34,12 @@ export interface RouteFacts {
   audit?: { action: string; resource: string };
   /** The answer to a body that fails its schema: a 400 or 422 problem (422 unless said), or `{success, error}`. */
   badBody?: 400 | 422 | 'envelope';
+  /**
+   * Needs the access gateway's assertion when a gateway is configured. By default every admin route
+   * that changes something (any method but GET) does; a read-only POST, or a route that checks
+   * itself only for some requests (an import's dry run needs none), says `false`.
+   */
+  gateway?: boolean;
   /** Refusals before the handler speak the route's protocol: a tRPC error envelope, or a refused upgrade. */
   transport?: 'trpc' | 'websocket';
 }
@@ -87,8 +93,10 @@ type Described<R extends RouteConfig> = R & RouteFacts;
 
 /** A config's OpenAPI part (what `createRoute` takes) and its facts. */
 function split<R extends RouteConfig>(config: Described<R>): [R, DescribedRoute] {
-  const { access, bodyLimit, streamLimit, challenge, audit, badBody, transport, ...rest } = config;
-  const facts = { access, bodyLimit, streamLimit, challenge, audit, badBody, transport };
+  const { access, bodyLimit, streamLimit, challenge, audit, badBody, transport, gateway, ...rest } = config;
+  const admin = typeof access === 'object' && 'admin' in access;
+  const destructive = gateway ?? (admin && config.method !== 'get');
+  const facts = { access, bodyLimit, streamLimit, challenge, audit, badBody, transport, gateway: destructive };
   const path = honoPath(config.path);
   // Without its facts the config is the R it was declared as.
   return [rest as unknown as R, { ...facts, method: config.method.toUpperCase(), path, summary: config.summary ?? '' }];

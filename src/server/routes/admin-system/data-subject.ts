@@ -1,8 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps } from '../../deps.js';
-import { problem } from '../../problem.js';
 import { recordAudit } from '../../audit/trail.js';
-import { gatewayRefusal } from '../../access/gateway.js';
 import { adminRoute, pathParam } from './route.js';
 
 /** At most this many audit rows go into one export (newest first); `audit_log_truncated` says when more exist. */
@@ -67,8 +65,6 @@ export function registerDataSubjectRoutes(app: OpenAPIHono, deps: AppDeps): void
       params,
     },
     async (c, { params: { userId } }) => {
-      const refusal = await gatewayRefusal(c, deps.gateway);
-      if (refusal) return problem(c, 403, refusal);
       const deleted = await deps.store.eraseAdminData(userId);
       const audit = await deps.store.auditOfUser(userId, 0);
       const erasure = {

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { problemResponse } from '../../problem.js';
 
 /** What an admin route declares: its schemas, access rule and audit action in one descriptor. */
-export interface AdminRouteDef extends Pick<RouteFacts, 'audit'> {
+export interface AdminRouteDef extends Pick<RouteFacts, 'audit' | 'gateway'> {
   access: { admin: string | null };
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI style: `/admin/system/roles/{id}`. */
@@ -44,6 +44,7 @@ export function adminRoute(
     path: def.path,
     access: def.access,
     audit: def.audit,
+    gateway: def.gateway,
     summary: def.summary,
     request: {
       ...(def.body ? { body: { content: { 'application/json': { schema: def.body } }, required: true } } : {}),
