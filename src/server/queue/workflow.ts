@@ -1,6 +1,6 @@
 import type { AppDeps, ReaderFactory } from '../deps.js';
 import type { Job, WorkflowStep } from '../store/jobs.js';
-import { checkedConfiguration, resultBody, streamedCompile, warned } from '../compile/service.js';
+import { checkedConfiguration, resultBody, streamedCompile, type TierFeatures, warned } from '../compile/service.js';
 import type { CompilePayload } from './execute.js';
 import type { JobEmit } from './runner.js';
 
@@ -34,8 +34,14 @@ function prefetched(texts: Map<string, string>, make: ReaderFactory): ReaderFact
  * and goes on from the first that is not. The `store` step hands the result to the queue, which
  * writes it with the job's final state in one statement.
  */
-export async function runWorkflow(deps: AppDeps, job: Job, signal: AbortSignal, emit: JobEmit): Promise<unknown> {
-  const checked = checkedConfiguration((job.payload as CompilePayload).configuration);
+export async function runWorkflow(
+  deps: AppDeps,
+  job: Job,
+  signal: AbortSignal,
+  emit: JobEmit,
+  features?: TierFeatures,
+): Promise<unknown> {
+  const checked = checkedConfiguration((job.payload as CompilePayload).configuration, features);
   const { config } = checked;
   const names = workflowStepNames(config.sources);
   const done = new Map<number, WorkflowStep>();
