@@ -50,8 +50,10 @@ export function problem(c: Context, status: number, detail: string): Response {
 
 /** Ends a handler with a problem answer, which the app's one error handler writes. */
 export function refuse(status: ContentfulStatusCode, detail: string): never {
-  throw new HTTPException(status, { message: detail });
+  throw new Refusal(status, { message: detail });
 }
+/** A handler's own refusal: its detail is sent as it is. */
+class Refusal extends HTTPException {}
 
 /**
  * What a client may read of an error, on every path (HTTP, streams, batch items, queued results,
@@ -71,7 +73,9 @@ export function onError(log: (message: string) => void) {
     if (status === 500) log(`unhandled error on ${c.req.method} ${c.req.path}: ${err.stack ?? err.message}`);
     if (err instanceof StoreUnavailableError) c.header('retry-after', String(err.retryAfterSeconds));
     if (err instanceof HTTPException) {
-      const detail = status === 400 && /json/i.test(err.message) ? 'Malformed JSON in request body' : err.message;
+      // Hono's own 400 for a body that does not parse names its parser; the client reads a plain reason.
+      const bad = status === 400 && !(err instanceof Refusal) && /json/i.test(err.message);
+      const detail = bad ? 'Malformed JSON in request body' : err.message;
       return problem(c, status, detail || problemTitle(status));
     }
     if (err instanceof ConfigError) return c.json({ success: false, error: err.message, errors: err.issues }, 422);

@@ -2,7 +2,7 @@ import { LOG_BOUNDS } from '../store/log-bounds.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { problem, problemResponse } from '../problem.js';
+import { problem, problemResponse, refuse } from '../problem.js';
 import { jsonResponse, pageQuery } from './paging.js';
 
 /** How long finished queue jobs (their results) are kept before a prune removes them: the queue's default. */
@@ -78,7 +78,7 @@ export function registerAdminStorageRoutes(app: OpenAPIHono, deps: AppDeps): voi
       const { limit, offset } = c.req.valid('query');
       const name = c.req.valid('param').name;
       const page = await admin().tablePage(name, limit, offset);
-      if (!page) return problem(c, 404, `No table ${name}`) as never;
+      if (!page) refuse(404, `No table ${name}`);
       return c.json({ success: true as const, ...page, limit, offset }, 200);
     },
   );

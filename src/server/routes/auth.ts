@@ -5,7 +5,7 @@ import { route } from '../routing/route.js';
 import type { Context } from 'hono';
 import { clientLimitKey } from '../client-address.js';
 import type { AppDeps } from '../deps.js';
-import { problem, problemResponse } from '../problem.js';
+import { problem, problemResponse, refuse } from '../problem.js';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/password.js';
 import { bearerToken, endSession, resolveSession, startSession } from '../auth/sessions.js';
 import { emailSchema, nameSchema } from '../auth/identifiers.js';
@@ -108,8 +108,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
         'Too many sign-ups from this address; try again later',
       );
       if (refused) return refused as never;
-      if (await deps.store.userByEmail(body.email))
-        return problem(c, 409, 'An account with this email already exists') as never;
+      if (await deps.store.userByEmail(body.email)) refuse(409, 'An account with this email already exists');
       const password = await hashPassword(body.password);
       // Two sign-ups racing with one email: the store's unique email makes the later one a 409.
       const created = await deps.store.createUser({
@@ -150,8 +149,8 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const found = await deps.store.userByEmail(email);
       // Verify against a dummy hash for unknown users: same work, same answer.
       const ok = await verifyPassword(password, found?.password ?? DUMMY_HASH);
-      if (!found || !ok) return problem(c, 401, 'Invalid email or password') as never;
-      if (found.banned) return problem(c, 403, 'This account is banned') as never;
+      if (!found || !ok) refuse(401, 'Invalid email or password');
+      if (found.banned) refuse(403, 'This account is banned');
       const { password: _hash, ...publicUser } = found;
       return c.json({ token: (await startSession(deps.store, publicUser, deps.now())).token, user: publicUser }, 200);
     },
@@ -173,8 +172,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
     }),
     async (c) => {
       const token = bearerToken(c.req.header('authorization'));
-      if (!token || !(await resolveSession(deps.store, token, deps.now())))
-        return problem(c, 401, 'A valid session is required') as never;
+      if (!token || !(await resolveSession(deps.store, token, deps.now()))) refuse(401, 'A valid session is required');
       await endSession(deps.store, token);
       return c.json({ success: true as const }, 200);
     },

@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { BODY_LIMITS } from './rules.js';
 import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { problem, problemResponse } from '../problem.js';
+import { problem, problemResponse, refuse } from '../problem.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { bearerToken } from '../auth/sessions.js';
 import { callerOf, identityOf } from '../access/gate.js';
@@ -53,7 +53,7 @@ export function registerPasswordRoutes(app: OpenAPIHono, deps: AppDeps, attempts
     async (c) => {
       const user = callerOf(c).user;
       const token = bearerToken(c.req.header('authorization'));
-      if (!user || !token) return problem(c, 401, 'A valid session is required') as never;
+      if (!user || !token) refuse(401, 'A valid session is required');
       const body = c.req.valid('json');
       const refused = refusedByLimits(
         c,
@@ -63,7 +63,7 @@ export function registerPasswordRoutes(app: OpenAPIHono, deps: AppDeps, attempts
       if (refused) return refused as never;
       const found = await deps.store.userWithPassword(user.id);
       if (!found || !(await verifyPassword(body.currentPassword, found.password)))
-        return problem(c, 403, 'The current password is wrong') as never;
+        refuse(403, 'The current password is wrong');
       const ended = await deps.store.setPassword(
         user.id,
         await hashPassword(body.newPassword),
@@ -88,7 +88,7 @@ export function registerPasswordRoutes(app: OpenAPIHono, deps: AppDeps, attempts
     async (c) => {
       // The session's own user, banned or API-disabled too: ending sessions only takes access away.
       const identity = identityOf(c);
-      if (identity?.kind !== 'session') return problem(c, 401, 'A valid session is required') as never;
+      if (identity?.kind !== 'session') refuse(401, 'A valid session is required');
       const ended = await deps.store.deleteSessions(identity.user.id);
       return c.json({ success: true as const, sessionsEnded: ended }, 200);
     },

@@ -133,7 +133,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
     }),
     async (c) => {
       const job = await ownJob(deps, c, c.req.valid('param').id);
-      if (!job) return problem(c, 404, 'No such job') as never;
+      if (!job) refuse(404, 'No such job');
       return c.json(viewOf(job), 200);
     },
   );
@@ -154,11 +154,11 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
     }),
     async (c) => {
       const job = await ownJob(deps, c, c.req.valid('param').id);
-      if (!job) return problem(c, 404, 'No such job') as never;
+      if (!job) refuse(404, 'No such job');
       const cancelled = await deps.store.jobs.cancel(job.id, job.ownerId, new Date(deps.now()).toISOString());
       queue.abort(job.id);
       const now = (await deps.store.jobs.job(job.id)) ?? job;
-      if (!cancelled) return problem(c, 409, `The job has already finished (${now.state})`) as never;
+      if (!cancelled) refuse(409, `The job has already finished (${now.state})`);
       return c.json(viewOf(now), 200);
     },
   );
@@ -243,7 +243,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
     async (c) => {
       const { limit, offset, all } = c.req.valid('query');
       const user = callerOf(c).user;
-      if (!user) return problem(c, 401, 'Authentication required') as never;
+      if (!user) refuse(401, 'Authentication required');
       const everyone = all === 'true' && user.role === 'admin';
       const page = await deps.store.jobs.history(everyone ? null : user.id, limit, offset);
       const jobs = page.jobs.map((j) => ({ ...viewOf(j), ...(everyone ? { ownerId: j.ownerId } : {}) }));
@@ -269,7 +269,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
     }),
     async (c) => {
       const job = await ownJob(deps, c, c.req.valid('param').id);
-      if (!job) return problem(c, 404, 'No such job') as never;
+      if (!job) refuse(404, 'No such job');
       return watchJob(c, deps, queue, job) as never;
     },
   );

@@ -3,7 +3,7 @@ import { route } from '../routing/route.js';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { User, UserPatch } from '../store/accounts.js';
-import { problem, problemResponse } from '../problem.js';
+import { problem, problemResponse, refuse } from '../problem.js';
 import { hashPassword } from '../auth/password.js';
 import { callerOf } from '../access/gate.js';
 import { recordAudit } from '../audit/trail.js';
@@ -211,7 +211,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       async (c) => {
         const { id } = c.req.valid('param');
         const user = await deps.store.userById(id);
-        if (!user) return problem(c, 404, `No user with id ${id}`) as never;
+        if (!user) refuse(404, `No user with id ${id}`);
         return c.json({ success: true as const, user: show(user) } as never, 200);
       },
     );
@@ -358,7 +358,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     async (c) => {
       const body = c.req.valid('json');
       if (await deps.store.userByEmail(body.identifier.value))
-        return problem(c, 409, `The identifier ${body.identifier.value} is already registered`) as never;
+        refuse(409, `The identifier ${body.identifier.value} is already registered`);
       const hashed = await hashPassword(body.password);
       // Another request may take the identifier meanwhile: the store's unique email makes it a 409.
       const user = await deps.store.createUser({
@@ -444,7 +444,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       if (refused) return refused as never;
       const hashed = await hashPassword(c.req.valid('json').password);
       const ended = await deps.store.setPassword(id, hashed, null, at());
-      if (ended === null) return problem(c, 404, `No user with id ${id}`) as never;
+      if (ended === null) refuse(404, `No user with id ${id}`);
       return c.json({ success: true as const, sessionsEnded: ended }, 200);
     },
   );
@@ -475,7 +475,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       }),
       async (c) => {
         const { userId } = c.req.valid('param');
-        if (!(await deps.store.userById(userId))) return problem(c, 404, `No user with id ${userId}`) as never;
+        if (!(await deps.store.userById(userId))) refuse(404, `No user with id ${userId}`);
         return c.json(await usageOf(userId, c.req.valid('query').days), 200);
       },
     );

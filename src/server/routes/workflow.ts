@@ -2,7 +2,7 @@ import { callerOf } from '../access/gate.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { problem, problemResponse } from '../problem.js';
+import { problem, problemResponse, refuse } from '../problem.js';
 import {
   checkedConfiguration,
   checkTierRequest,
@@ -85,7 +85,7 @@ export function registerWorkflowRoutes(app: OpenAPIHono, deps: AppDeps, queue: J
     }),
     async (c) => {
       const job = await ownJob(deps, c, c.req.valid('param').id);
-      if (job?.kind !== 'workflow') return problem(c, 404, 'No such workflow') as never;
+      if (job?.kind !== 'workflow') refuse(404, 'No such workflow');
       const recorded = await deps.store.jobs.steps(job.id);
       const sources = (job.payload as { configuration: { sources: { source: string }[] } }).configuration.sources;
       const steps = workflowStepNames(sources).map((name, index) => {
