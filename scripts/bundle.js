@@ -18,6 +18,8 @@ const result = await build({
   target: 'node20',
   // oclif requires TypeScript only to run .ts commands in development; never in this bundle.
   external: ['typescript'],
+  // jsonc-parser's main build is UMD, whose inner require()s esbuild cannot follow; its ES build bundles.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   // tldts' ES module build, whose Public Suffix List module can be loaded when first used (below);
   // its CommonJS build (what 'tldts' resolves to) builds the list at start-up.
   plugins: [

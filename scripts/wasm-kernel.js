@@ -4,7 +4,7 @@
 // KERNEL_FILES' order, one module, with each `{{NAME}}` replaced by the number the TypeScript
 // defines (src/core/engine/kernel-constants.ts, read through esbuild), assembled with wabt. The
 // output is not tracked: the constants cannot drift from the TypeScript, and no build of the
-// package needs an assembler but this one. test/core/engine/compress-kernel.test.ts fails when
+// package needs an assembler but this one. test/core/engine/kernel.test.ts fails when
 // the file is older than its sources (run this, or `npm run build`, after editing them).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

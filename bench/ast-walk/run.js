@@ -2,9 +2,9 @@
 // `flc ast-walk LIST > /dev/null` against AGTree parsing LIST alone, whole processes, runs
 // interleaved (baseline, flc, baseline, …) so that a change in the machine's speed hits both;
 // the ratio is the median of the per-pair ratios. flc runs as installed (with its manifest).
-// Usage: node bench/ast-walk/run.js [LIST] [--runs N] [--write]
+// Usage: node bench/ast-walk/run.js [LIST] [--runs N]
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, openSync, closeSync } from 'node:fs';
+import { openSync, closeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withManifest } from '../shipped.js';
@@ -50,4 +50,3 @@ const table = [
   '',
 ].join('\n');
 console.log(table);
-if (args.includes('--write')) appendFileSync(join(ROOT, 'bench/RESULTS.md'), `\n${table}`);

@@ -12,10 +12,10 @@
 // 2.1.1) runs are interleaved (flc, reference, flc, …) so that a change in the machine's speed hits both
 // alike; the ratio is the median of the per-pair ratios. The first pair's outputs are compared with the
 // `! Last modified` and `! Compiled by` lines left out; a difference fails the run (exit 1, nothing written).
-// Usage: node bench/compile/run.js [--runs N] [--only case,...] [--skip-reference] [--write]
-// --write appends the results table to bench/RESULTS.md.
+// Usage: node bench/compile/run.js [--runs N] [--only case,...] [--skip-reference]
+// The table printed goes into bench/RESULTS.md by hand: its figures replace those of the rows it measures.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,12 @@ if (unknown.length > 0) {
 }
 const withReference = !args.includes('--skip-reference');
 const measured = [];
+// The commit measured, read before the first run (HEAD may move while a long run goes on), and
+// whether files it tracks were changed: the label the results table carries.
+const git = (...a) => spawnSync('git', a, { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+const changed = git('status', '--porcelain', '--untracked-files=no') !== '';
+const commit = `${git('rev-parse', '--short', 'HEAD')}${changed ? ' with uncommitted changes' : ''}`;
+console.error(`compile bench at ${commit}`);
 
 /** Writes a generated list and its configuration once; returns the configuration's path. */
 function generatedConfig(name, count, options) {
@@ -247,7 +253,6 @@ withManifest(ROOT, () => {
 const busy = contention(cpuBefore, measured);
 const memory = `${(totalmem() / 2 ** 30).toFixed(0)} GiB`;
 const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${memory}, Node ${process.version}`;
-const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
 const table = [
   `### ${new Date().toISOString().slice(0, 10)} — compile, ${machine} (commit ${commit})`,
   '',
@@ -268,4 +273,3 @@ if (differences.length > 0) {
   console.error(`output differs from the reference on: ${differences.map((d) => d.name).join(', ')}; not written`);
   process.exit(1);
 }
-if (args.includes('--write')) appendFileSync(join(ROOT, 'bench/RESULTS.md'), `\n${table}`);

@@ -4,12 +4,12 @@
 //      tier has no rate limit; every request still resolves its session and is counted);
 //   2. POST /api/compile/stream compiling the bundled example lists (served over loopback),
 //      10 requests (the streaming limit is 10 per minute per IP).
-// Usage: node bench/serve/run.js [--duration S] [--postgres [URL]] [--write]
+// Usage: node bench/serve/run.js [--duration S] [--postgres [URL]]
 //   --postgres: the store on PostgreSQL instead of the default SQLite file: a fresh database is
 //   made on the server at URL (default postgres://postgres@127.0.0.1:5432/postgres) and dropped after.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchStore, PASSWORD } from './store.js';
@@ -112,4 +112,3 @@ const table = [
   '',
 ].join('\n');
 console.log(table);
-if (args.includes('--write')) appendFileSync(join(ROOT, 'bench/RESULTS.md'), `\n${table}`);

@@ -5,7 +5,7 @@
 import { OUTPUT_FORMATS, type OutputFormat } from '../core/output/formats.js';
 
 export const INPUT_TYPES = ['hosts', 'adblock'] as const;
-export const SOURCE_ERROR_MODES = ['fail', 'skip'] as const;
+export const SOURCE_ERROR_MODES = ['fail', 'skip', 'stale'] as const;
 
 export const COMPILE_DEFAULTS = {
   'input-type': 'hosts',
@@ -44,6 +44,22 @@ export interface CompileFlags {
   'cache-dir'?: string;
   'no-cache'?: boolean;
   'on-source-error'?: string;
+  // Publishing (publish-flags.ts); oclif reads these, the plain reader below leaves them to it.
+  'diff-patches'?: string;
+  'diff-name'?: string;
+  'diff-resolution'?: 'h' | 'm' | 's';
+  'diff-expiry'?: number;
+  'diff-checksum'?: boolean;
+  'diff-keep'?: string;
+  'max-shrink'?: number;
+  'min-rules'?: number;
+  'max-stale'?: string;
+  'compare-to'?: string;
+  'check-dns'?: boolean;
+  'dns-server'?: string[];
+  'dns-concurrency'?: number;
+  'dns-timeout'?: number;
+  'dns-recheck'?: string;
 }
 
 type ValueFlag = keyof CompileFlags;

@@ -5,6 +5,7 @@ import type { CompileFlags } from './compile-flags.js';
 import type { RemovedLine } from '../core/pipeline/report.js';
 import { dirname } from 'node:path';
 import { InputError } from '../core/errors/index.js';
+import { preparePublishing } from './publish-run.js';
 
 /**
  * Compiles as the flags say: the list to `-o` (a regular file atomically, a device or pipe in
@@ -43,10 +44,12 @@ export async function runCompile(flags: CompileFlags, version: string): Promise<
       : undefined;
   try {
     const settings = compileSettings(flags, process.env, version);
-    const onEvent = progress.handle;
+    const publishing = await preparePublishing(flags, loaded.config, listTarget, settings.http.cacheDir, note);
+    const onEvent = publishing.watch(progress.handle);
     const reader = new NodeSourceReader({
       onLog: (message) => onEvent({ type: 'log', level: 'info', message }),
       ...settings.http,
+      keepLastGood: publishing.keepLastGood,
       baseDir: loaded.file ? dirname(loaded.file) : process.cwd(),
     });
     const result = await compile(loaded.config, {
@@ -60,14 +63,17 @@ export async function runCompile(flags: CompileFlags, version: string): Promise<
       format: settings.format,
       hostsAddresses: settings.hostsAddresses,
       packed: settings.packed,
+      ...publishing.compileOptions,
     }).finally(() => reader.close());
     progress.finish();
-    await writeOutput(listTarget, result.bytes());
+    // With a publishing option, the list is published (publish.ts), else written as it is.
+    const published = await publishing.publish(result);
+    if (!published.handled) await writeOutput(listTarget, result.bytes());
     if (report && reportStream && result.report) {
-      report.finish(result.report);
+      report.finish(result.report, published.changes ? { changes: published.changes } : {});
       await reportStream.commit();
     }
-    if (listTarget.kind !== 'stdio' && !flags.quiet) {
+    if (listTarget.kind !== 'stdio' && !flags.quiet && !published.unchanged) {
       note(`flc: wrote ${result.ruleCount} rules (${result.lineCount} lines) to ${flags.output}`);
     }
   } catch (error) {

@@ -28,7 +28,7 @@ export async function loadJobConfig(
     loaded = found;
   }
   if (flags['on-source-error'])
-    loaded.config = { ...loaded.config, onSourceError: flags['on-source-error'] as 'fail' | 'skip' };
+    loaded.config = { ...loaded.config, onSourceError: flags['on-source-error'] as 'fail' | 'skip' | 'stale' };
   const format: OutputFormat = flags.format ?? loaded.config.format ?? 'adblock';
   if (flags['hosts-address'] && format !== 'hosts') {
     throw new InputError([`--hosts-address is for the hosts format; this compile writes ${format}`]);

@@ -2,7 +2,7 @@
 // bundled fast path (fast-commands.ts) both report through it. No oclif import, so the fast path
 // loads the framework only when it must. Messages are printed as they are, one line per failure,
 // never wrapped at a fixed width (oclif's own printer splits words at 80 columns).
-import { ConfigError, type FlcError, InputError, PatternError } from '../core/errors/index.js';
+import { ConfigError, type ConfigIssue, type FlcError, InputError, PatternError } from '../core/errors/index.js';
 import { didYouMean } from '../core/config/suggest.js';
 
 /** Exit codes: 0 ok, 1 the operation failed, 2 the input (flags or configuration) is wrong. */
@@ -33,9 +33,8 @@ export interface ErrorContext {
 export function errorLines(err: CliError, context: ErrorContext = {}): string[] {
   if (err instanceof ConfigError) {
     const where = err.file ? ` in ${err.file}` : '';
-    return err.issues.flatMap((issue) => {
-      const [first, ...detail] = issue.message.split('\n');
-      const at = issue.path ? `${issue.path}: ` : '';
+    return groupedIssues(err.issues).flatMap(({ at, message }) => {
+      const [first, ...detail] = message.split('\n');
       return [`Error: invalid configuration${where}: ${at}${first}`, ...detail];
     });
   }
@@ -56,6 +55,36 @@ export function errorLines(err: CliError, context: ErrorContext = {}): string[] 
     );
   }
   return err.message.split('\n').map((line, i) => (i === 0 ? `Error: ${line}` : line));
+}
+
+/**
+ * One entry per distinct problem: the same mistake in many sources is one line naming each source
+ * by its name or path (`sources "EasyList", "lists/b.txt": transformations[0]: …`), not one line
+ * per index.
+ */
+function groupedIssues(issues: readonly ConfigIssue[]): { at: string; message: string }[] {
+  const groups = new Map<string, { labels: string[]; path: string; message: string }>();
+  const out: ({ at: string; message: string } | { labels: string[]; path: string; message: string })[] = [];
+  for (const issue of issues) {
+    if (!issue.source) {
+      out.push({ at: issue.path ? `${issue.path}: ` : '', message: issue.message });
+      continue;
+    }
+    const key = `${issue.source.path}\n${issue.message}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = { labels: [], path: issue.source.path, message: issue.message };
+      groups.set(key, group);
+      out.push(group);
+    }
+    if (!group.labels.includes(issue.source.label)) group.labels.push(issue.source.label);
+  }
+  return out.map((entry) => {
+    if (!('labels' in entry)) return entry;
+    const names = entry.labels.map((label) => JSON.stringify(label)).join(', ');
+    const field = entry.path ? `${entry.path}: ` : '';
+    return { at: `source${entry.labels.length > 1 ? 's' : ''} ${names}: ${field}`, message: entry.message };
+  });
 }
 
 /** Prints `err` on stderr and returns its exit code. */

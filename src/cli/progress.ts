@@ -67,7 +67,7 @@ export class ProgressPrinter {
       }
       case 'log':
         if (e.level === 'warn') this.line(`${kleur.yellow('warning')}: ${e.message}`);
-        // Info notes (where a compile runs on strings) always; debug ones in verbose mode.
+        // Info notes (a cached copy used, a retry) always; debug ones (where the engine goes on as strings) with -v.
         else if (this.opts.verbose || e.level === 'info') this.line(e.message);
         break;
       default:

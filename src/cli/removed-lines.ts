@@ -38,13 +38,16 @@ export function streamedReport(out: OutputStream) {
       if (!inKept) startKept();
       entry(rule);
     },
-    finish(report: Pick<CompileReport, 'format' | 'sources' | 'transformations'>): void {
+    /** `extra`: fields after those, such as the change summary's `changes`. */
+    finish(report: Pick<CompileReport, 'format' | 'sources' | 'transformations'>, extra: object = {}): void {
       if (!inKept) startKept();
       closeArray();
       const field = (name: string, value: unknown) =>
         `  "${name}": ${JSON.stringify(value, null, 2).replaceAll('\n', '\n  ')}`;
       out.write(`,\n${field('format', report.format)},\n${field('sources', report.sources)},\n`);
-      out.write(`${field('transformations', report.transformations)}\n}\n`);
+      out.write(field('transformations', report.transformations));
+      for (const [name, value] of Object.entries(extra)) out.write(`,\n${field(name, value)}`);
+      out.write('\n}\n');
     },
   };
 }

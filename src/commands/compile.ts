@@ -3,6 +3,7 @@ import { BaseCommand } from '../cli/base-command.js';
 import { COMPILE_DEFAULTS, INPUT_TYPES, parseTimeout, SOURCE_ERROR_MODES } from '../cli/compile-flags.js';
 import { OUTPUT_FORMATS } from '../core/output/formats.js';
 import { NODE_TYPES } from '../core/ast/node-types.js';
+import { publishFlags } from '../cli/publish-flags.js';
 
 export default class Compile extends BaseCommand {
   static override summary = 'Compile a filter list from a configuration or from inputs.';
@@ -86,8 +87,9 @@ export default class Compile extends BaseCommand {
     'no-cache': Flags.boolean({ description: 'do not read or write the HTTP cache' }),
     'on-source-error': Flags.string({
       options: [...SOURCE_ERROR_MODES],
-      description: 'what a failed source does (overrides the configuration)',
+      description: 'what a failed source does (overrides the configuration); stale: its cached copy, with a warning',
     }),
+    ...publishFlags,
     'ast-walk': Flags.boolean({
       description: 'walk mode: print the syntax tree of --input (or stdin) as {nodes, summary}; no compilation',
     }),

@@ -14,6 +14,7 @@ export {
 export { parseExplainReport } from './explain/report-input.js';
 export type { Diagnostic } from './pipeline/diagnostics.js';
 export { configurationSchema, sourceSchema, type Configuration, type SourceConfig } from './config/schema.js';
+export type { IConfiguration, ISource, SourceType } from './config/reference-types.js';
 export { parseConfigText, validateConfiguration, quickConfiguration } from './config/parse.js';
 export { TRANSFORMATIONS, VALIDATORS } from './transforms/registry.js';
 export { TRANSFORMATION_NAMES, type Transformation, type TransformationName } from './transforms/types.js';

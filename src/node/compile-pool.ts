@@ -48,12 +48,22 @@ const WORKER = new URL(
  * deadline, cancelled, or cut short by `destroy()` ends its worker thread (piscina replaces it).
  * One pool per server; the queue and other heavy work can run their tasks on it too.
  */
+/** What `/api/health` says of the pool: its state, its size, the tasks running and those waiting. */
+export interface PoolHealth {
+  status: 'ok' | 'busy' | 'closed';
+  size: number;
+  running: number;
+  waiting: number;
+}
+
 export class CompilePool {
   readonly size: number;
   readonly deadlineMs: number;
   readonly matchBudgetMs: number;
   private readonly pool: Piscina;
   private closing = false;
+  /** Tasks given to piscina and not yet ended (running, or waiting for a worker). */
+  private tasks = 0;
 
   constructor(opts: CompilePoolOptions = {}) {
     this.size = Math.max(1, opts.size ?? availableParallelism());
@@ -81,7 +91,7 @@ export class CompilePool {
       if (m.type === 'done') drained();
       if (m.type === 'event') opts.onEvent?.(m.event as CompileEvent);
       if (m.type !== 'read') return;
-      opts.reader.read(m.location, reads.signal).then(
+      opts.reader.read(m.location, reads.signal, m.options).then(
         (text) => port1.postMessage({ type: 'read-result', id: m.id, text } satisfies PortMessage),
         (e) => port1.postMessage({ type: 'read-result', id: m.id, error: toWire(e) } satisfies PortMessage),
       );
@@ -142,6 +152,16 @@ export class CompilePool {
     }
   }
 
+  /**
+   * The pool's state, from its own counts (no task is run for it): `closed` once destroyed, `busy`
+   * while every worker has a task (a new one would wait), `ok` otherwise.
+   */
+  health(): PoolHealth {
+    const counts = { size: this.size, running: Math.min(this.tasks, this.size), waiting: this.pool.queueSize };
+    if (this.closing) return { status: 'closed', ...counts };
+    return { status: this.tasks >= this.size ? 'busy' : 'ok', ...counts };
+  }
+
   /** Ends every worker: tasks in flight fail as cancelled (the server is shutting down). */
   async destroy(): Promise<void> {
     this.closing = true;
@@ -161,6 +181,7 @@ export class CompilePool {
     const deadline = AbortSignal.timeout(deadlineMs);
     const both = signal ? AbortSignal.any([deadline, signal]) : deadline;
     let outcome: WorkerOutcome<T>;
+    this.tasks += 1;
     try {
       outcome = (await this.pool.run(task, { transferList, signal: both })) as WorkerOutcome<T>;
     } catch (e) {
@@ -168,6 +189,8 @@ export class CompilePool {
       if (deadline.aborted) throw new DeadlineError(what, deadlineMs);
       if (this.closing) throw new AbortedError(new Error('the server is shutting down'));
       throw e;
+    } finally {
+      this.tasks -= 1;
     }
     await settled();
     if ('error' in outcome) throw fromWire(outcome.error);

@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { compile } from '../core/pipeline/compile.js';
 import type { Configuration } from '../core/config/schema.js';
+import type { ReadOptions } from '../core/load/source-reader.js';
 import { validateRule, type ValidateRuleRequest } from '../core/ast/validate-rule.js';
 import { type ConfiguredLocations, forwardedResolve } from './configured-locations.js';
 import { fromWire, toWire, type WireError } from './wire-error.js';
@@ -35,7 +36,7 @@ export interface CompiledList {
 
 /** Messages on a compile's port. */
 export type PortMessage =
-  | { type: 'read'; id: number; location: string }
+  | { type: 'read'; id: number; location: string; options?: ReadOptions }
   | { type: 'read-result'; id: number; text?: string; error?: WireError }
   | { type: 'event'; event: unknown }
   /** The last message of a compile: every event has been posted before it. */
@@ -53,11 +54,11 @@ function compileInWorker(task: CompileTask): Promise<CompiledList> {
   });
   const reader = {
     resolve: forwardedResolve(task.configured),
-    read: (location: string) =>
+    read: (location: string, _signal?: AbortSignal, options?: ReadOptions) =>
       new Promise<string>((resolve, reject) => {
         const id = next++;
         pending.set(id, { resolve, reject });
-        task.port.postMessage({ type: 'read', id, location } satisfies PortMessage);
+        task.port.postMessage({ type: 'read', id, location, options } satisfies PortMessage);
       }),
   };
   return compile(task.config, {

@@ -1,13 +1,14 @@
 import { compile } from '../core/pipeline/compile.js';
 import type { Configuration } from '../core/config/schema.js';
 import { type ConfiguredLocations, forwardedResolve } from './configured-locations.js';
+import type { ReadOptions } from '../core/load/source-reader.js';
 import { fromWire, toWire, type WireError } from './wire-error.js';
 
 /** Messages between the server and its container compile process. */
 export type ContainerMessage =
   | { type: 'ready' }
   | { type: 'compile'; config: Configuration; compiler: string; nowMs: number; configured: ConfiguredLocations }
-  | { type: 'read'; id: number; location: string }
+  | { type: 'read'; id: number; location: string; options?: ReadOptions }
   | { type: 'read-result'; id: number; text?: string; error?: WireError }
   | { type: 'event'; event: unknown }
   | { type: 'done'; text: string; lineCount: number; ruleCount: number; compiledAtMs: number }
@@ -34,11 +35,11 @@ process.on('message', (m: ContainerMessage) => {
   if (m.type !== 'compile') return;
   const reader = {
     resolve: forwardedResolve(m.configured),
-    read: (location: string) =>
+    read: (location: string, _signal?: AbortSignal, options?: ReadOptions) =>
       new Promise<string>((resolve, reject) => {
         const id = next++;
         pending.set(id, { resolve, reject });
-        send({ type: 'read', id, location });
+        send({ type: 'read', id, location, options });
       }),
   };
   compile(m.config, {

@@ -113,7 +113,7 @@ export class ContainerCompiler {
           });
         if (m.type === 'event') opts.onEvent?.(m.event as CompileEvent);
         if (m.type === 'read')
-          opts.reader.read(m.location, reads.signal).then(
+          opts.reader.read(m.location, reads.signal, m.options).then(
             (text) => post({ type: 'read-result', id: m.id, text }),
             (e) => post({ type: 'read-result', id: m.id, error: toWire(e) }),
           );

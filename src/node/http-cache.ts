@@ -8,6 +8,8 @@ export interface CachedResponse {
   etag?: string;
   lastModified?: string;
   storedAt: string;
+  /** When a 304 last confirmed the body (kept for `onSourceError: stale`). */
+  checkedAt?: string;
   body: string;
 }
 
@@ -18,6 +20,8 @@ export interface CachedResponse {
 export interface ResponseCache {
   get(url: string): Promise<CachedResponse | null>;
   put(entry: CachedResponse): Promise<void>;
+  /** Records that the server confirmed the cached body (304) at `at`. */
+  touch?(url: string, at: string): Promise<void>;
 }
 
 /** An in-memory cache of the most recently used `capacity` responses (for the server). */
@@ -70,5 +74,15 @@ export class HttpCache implements ResponseCache {
     // Body first: a meta file is only ever written next to a complete body.
     await writeFileAtomic(p.body, body);
     await writeFileAtomic(p.meta, JSON.stringify(meta));
+  }
+
+  async touch(url: string, at: string): Promise<void> {
+    const p = this.paths(url);
+    try {
+      const meta = JSON.parse(await readFile(p.meta, 'utf8')) as Omit<CachedResponse, 'body'>;
+      if (meta.url === url) await writeFileAtomic(p.meta, JSON.stringify({ ...meta, checkedAt: at }));
+    } catch {
+      // No entry to confirm.
+    }
   }
 }

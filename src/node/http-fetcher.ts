@@ -30,6 +30,11 @@ export interface HttpFetcherOptions {
   onCache?: (c: { operation: 'hit' | 'miss' | 'write'; url: string; size?: number }) => void;
   /** Told about every HTTP response (for the server's `network` and `metric` events). */
   onResponse?: (r: { url: string; status: number; durationMs: number; bytes?: number }) => void;
+  /**
+   * Keep every body downloaded whole, not only those with validators, and record each 304, so
+   * that a failed source can be compiled from its last good copy (`onSourceError: stale`).
+   */
+  keepLastGood?: boolean;
   /** Test hook for the random part of the backoff. */
   random?: () => number;
 }
@@ -76,8 +81,9 @@ export class HttpFetcher {
     });
   }
 
-  get(url: string, signal?: AbortSignal): Promise<string> {
-    return this.limit(() => this.download(url, signal));
+  /** The text at `url`; with `origin`, every redirect hop must stay on that origin (an include's). */
+  get(url: string, signal?: AbortSignal, origin?: string): Promise<string> {
+    return this.limit(() => this.download(url, signal, origin));
   }
 
   async close(): Promise<void> {
@@ -110,13 +116,26 @@ export class HttpFetcher {
     return Buffer.concat(chunks).toString('utf8');
   }
 
-  /** One request per hop, following at most `maxRedirects` redirects to http(s) URLs. */
-  private async follow(url: string, init: { signal: AbortSignal; headers: Record<string, string> }) {
+  /**
+   * One request per hop, following at most `maxRedirects` redirects to http(s) URLs, each on
+   * `origin` when one is given (the first URL included: a list held to its origin is never
+   * requested elsewhere, not even once).
+   */
+  private async follow(
+    url: string,
+    init: { signal: AbortSignal; headers: Record<string, string> },
+    origin: string | undefined,
+  ) {
     const max = this.opts.maxRedirects ?? 20;
     let current = url;
     // fetch refuses a URL with a user name or password in it; asking again would not change that.
     const { username, password } = new URL(url);
     if (username || password) throw new RedirectError('a URL with credentials (user:password@) cannot be fetched');
+    const offOrigin = (u: URL, what: string) => {
+      if (origin !== undefined && u.origin !== origin)
+        throw new OriginError(`${what} ${u.href}, which is not on the origin ${origin} it is held to`);
+    };
+    offOrigin(new URL(url), 'asked for');
     for (let hop = 0; ; hop += 1) {
       const res = await fetch(current, { ...init, redirect: 'manual', dispatcher: this.dispatcher });
       const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
@@ -128,11 +147,12 @@ export class HttpFetcher {
         throw new RedirectError(`redirected to a ${next.protocol} URL`);
       }
       if (next.username || next.password) throw new RedirectError('redirected to a URL with credentials');
+      offOrigin(next, 'redirected to');
       current = next.href;
     }
   }
 
-  private async download(url: string, signal?: AbortSignal): Promise<string> {
+  private async download(url: string, signal?: AbortSignal, origin?: string): Promise<string> {
     const cached = this.opts.cache ? await this.opts.cache.get(url) : null;
     if (this.opts.cache && !cached) this.opts.onCache?.({ operation: 'miss', url });
     let lastError: Error = new Error('no attempt made');
@@ -146,7 +166,7 @@ export class HttpFetcher {
         if (cached?.etag) headers['if-none-match'] = cached.etag;
         if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
         const requested = performance.now();
-        const res = await this.follow(url, { signal: combined, headers });
+        const res = await this.follow(url, { signal: combined, headers }, origin);
         const report = (bytes?: number) =>
           this.opts.onResponse?.({
             url,
@@ -158,6 +178,7 @@ export class HttpFetcher {
           report(0);
           this.opts.onCache?.({ operation: 'hit', url, size: Buffer.byteLength(cached.body) });
           await res.body?.cancel();
+          if (this.opts.keepLastGood) await this.opts.cache?.touch?.(url, new Date().toISOString());
           this.opts.onLog?.(`${url}: not modified, using the cached copy`);
           return cached.body;
         }
@@ -166,7 +187,9 @@ export class HttpFetcher {
           report(Buffer.byteLength(body));
           const etag = res.headers.get('etag') ?? undefined;
           const lastModified = res.headers.get('last-modified') ?? undefined;
-          if (this.opts.cache && (etag || lastModified)) {
+          // An empty body is no good copy to fall back on.
+          const keep = this.opts.keepLastGood ? body.trim().length > 0 : Boolean(etag || lastModified);
+          if (this.opts.cache && keep) {
             await this.opts.cache.put({ url, etag, lastModified, storedAt: new Date().toISOString(), body });
             this.opts.onCache?.({ operation: 'write', url, size: Buffer.byteLength(body) });
           }
@@ -211,6 +234,9 @@ export class AddressRefusedError extends Error {}
 
 /** Too many redirects, a redirect to a scheme other than http(s), a URL with credentials; never retried. */
 export class RedirectError extends Error {}
+
+/** A redirect off the origin a download is held to (an `!#include`'s); never retried. */
+export class OriginError extends RedirectError {}
 
 function networkMessage(e: unknown): string {
   const err = e as Error & { cause?: Error & { code?: string } };

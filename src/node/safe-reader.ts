@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { SourceReader } from '../core/load/source-reader.js';
+import type { ReadOptions, SourceReader } from '../core/load/source-reader.js';
 import { SourceRefusedError } from '../core/errors/index.js';
 import {
   AddressRefusedError,
@@ -64,7 +64,7 @@ export class SafeSourceReader implements SourceReader {
     return resolveHttpLocation(ref, base);
   }
 
-  async read(location: string, signal?: AbortSignal): Promise<string> {
+  async read(location: string, signal?: AbortSignal, options?: ReadOptions): Promise<string> {
     let url: URL;
     try {
       url = new URL(location);
@@ -80,7 +80,7 @@ export class SafeSourceReader implements SourceReader {
       if (problem) throw new SourceRefusedError(location, problem);
     }
     try {
-      return await this.http.get(location, signal);
+      return await this.http.get(location, signal, options?.origin);
     } catch (e) {
       if (e instanceof AddressRefusedError || e instanceof BodyTooLargeError || e instanceof RedirectError)
         throw new SourceRefusedError(location, e.message);

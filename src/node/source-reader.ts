@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import { open, readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ListBytes, SourceReader } from '../core/load/source-reader.js';
+import type { ListBytes, ReadOptions, SourceReader } from '../core/load/source-reader.js';
 import type { HttpFetcher, HttpFetcherOptions } from './http-fetcher.js';
 
 const URL_RE = /^[a-z][a-z0-9+.-]*:\/\//i;
@@ -56,8 +56,8 @@ export class NodeSourceReader implements SourceReader {
     return resolvePath(dirname(base), ref);
   }
 
-  async read(location: string, signal?: AbortSignal): Promise<string> {
-    if (HTTP_RE.test(location)) return (await this.fetcher()).get(location, signal);
+  async read(location: string, signal?: AbortSignal, options?: ReadOptions): Promise<string> {
+    if (HTTP_RE.test(location)) return (await this.fetcher()).get(location, signal, options?.origin);
     return (await readLocal(location, (path) => readFile(path, { signal }))).toString('utf8');
   }
 
@@ -69,6 +69,14 @@ export class NodeSourceReader implements SourceReader {
     if (HTTP_RE.test(location)) return null;
     const read = await readLocal(location, (path) => readWithRoom(path, signal));
     return isUtf8(read.bytes.subarray(0, read.length)) ? read : null;
+  }
+
+  /** The cached copy of an HTTP(S) source and when it was last known good (`onSourceError: stale`). */
+  async lastGood(location: string): Promise<{ text: string; at: Date } | null> {
+    if (!HTTP_RE.test(location) || !this.opts.cacheDir) return null;
+    const { HttpCache } = await import('./http-cache.js');
+    const entry = await new HttpCache(this.opts.cacheDir).get(location);
+    return entry ? { text: entry.body, at: new Date(entry.checkedAt ?? entry.storedAt) } : null;
   }
 
   async close(): Promise<void> {

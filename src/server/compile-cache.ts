@@ -1,5 +1,5 @@
 import { sha256 } from './hash.js';
-import type { SourceReader } from '../core/load/source-reader.js';
+import type { ReadOptions, SourceReader } from '../core/load/source-reader.js';
 
 /** JSON with object keys sorted, so equal configurations give equal keys. */
 function stableJson(value: unknown): string {
@@ -17,13 +17,19 @@ export function configurationKey(configuration: unknown): string {
   return sha256(stableJson(configuration));
 }
 
+/** A list a compile read: its content hash, and how it was read (an include: held to its origin). */
+export interface RecordedRead {
+  hash: string;
+  options?: ReadOptions;
+}
+
 /** Wraps a reader and records the content hash of every list it reads. */
-export function recordingReader<R extends SourceReader>(reader: R): { reader: R; read: Map<string, string> } {
-  const read = new Map<string, string>();
+export function recordingReader<R extends SourceReader>(reader: R): { reader: R; read: Map<string, RecordedRead> } {
+  const read = new Map<string, RecordedRead>();
   const wrapped = Object.create(reader) as R;
-  wrapped.read = async (location, signal) => {
-    const text = await reader.read(location, signal);
-    read.set(location, sha256(text));
+  wrapped.read = async (location, signal, options) => {
+    const text = await reader.read(location, signal, options);
+    read.set(location, { hash: sha256(text), ...(options ? { options } : {}) });
     return text;
   };
   wrapped.resolve = (ref, base) => reader.resolve(ref, base);
@@ -32,7 +38,7 @@ export function recordingReader<R extends SourceReader>(reader: R): { reader: R;
   if (reader.readBytes) {
     wrapped.readBytes = async (location, signal) => {
       const given = await reader.readBytes!(location, signal);
-      if (given) read.set(location, sha256(given.bytes.subarray(0, given.length)));
+      if (given) read.set(location, { hash: sha256(given.bytes.subarray(0, given.length)) });
       return given;
     };
   }
@@ -40,7 +46,7 @@ export function recordingReader<R extends SourceReader>(reader: R): { reader: R;
 }
 
 interface Entry<T> {
-  inputs: Map<string, string>;
+  inputs: Map<string, RecordedRead>;
   value: T;
   storedAt: number;
 }
@@ -59,14 +65,21 @@ export class CompileCache<T> {
     private readonly ttlMs = 60 * 60_000,
   ) {}
 
-  /** A cached value whose inputs all still hash the same, or null. */
-  async lookup(key: string, now: number, reread: (location: string) => Promise<string>): Promise<T | null> {
+  /**
+   * A cached value whose inputs all still hash the same, or null. Each input is read again as it
+   * was read (an include held to its origin again).
+   */
+  async lookup(
+    key: string,
+    now: number,
+    reread: (location: string, options?: ReadOptions) => Promise<string>,
+  ): Promise<T | null> {
     const entry = this.entries.get(key);
     if (!entry || now - entry.storedAt > this.ttlMs) return null;
-    for (const [location, hash] of entry.inputs) {
+    for (const [location, { hash, options }] of entry.inputs) {
       let text: string;
       try {
-        text = await reread(location);
+        text = await reread(location, options);
       } catch {
         return null;
       }
@@ -75,7 +88,7 @@ export class CompileCache<T> {
     return entry.value;
   }
 
-  store(key: string, inputs: Map<string, string>, value: T, now: number): void {
+  store(key: string, inputs: Map<string, RecordedRead>, value: T, now: number): void {
     this.entries.delete(key);
     this.entries.set(key, { inputs, value, storedAt: now });
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Store } from './store/store.js';
 import type { ErrorEvent } from './store/service-records.js';
+import type { RateLimiter } from './rate-limit.js';
+import { LOG_BOUNDS } from './store/log-bounds.js';
 
 /** What `POST /api/log/frontend-error` writes as `source`, whatever the client said. */
 export const FRONTEND_SOURCE = 'frontend';
@@ -11,20 +13,40 @@ export const FRONTEND_SOURCE = 'frontend';
  */
 export class ErrorEventWriter {
   private readonly pending = new Set<Promise<void>>();
+  private readonly limiter: RateLimiter;
 
   constructor(
     private readonly store: Store,
     private readonly log: (message: string) => void,
-  ) {}
+  ) {
+    this.limiter = store.rateLimiter('frontend-errors');
+  }
 
   /** A new event's id: 16 random bytes in hex (the specification's). */
   static newId(): string {
     return randomBytes(16).toString('hex');
   }
 
+  /** Stores `event` after the answer, whatever its source. */
   schedule(event: ErrorEvent): void {
+    this.scheduleFrom(undefined, event);
+  }
+
+  /**
+   * Stores `event` after the answer; with `sourceKey` (the client's rate-limit key) only while
+   * that source has stored fewer than `LOG_BOUNDS.errorEventsPerAddress` reports this minute, so
+   * that one source's flood cannot fill the log with its own reports. A report over it is dropped
+   * (the answer, already sent, is the same).
+   */
+  scheduleFrom(sourceKey: string | undefined, event: ErrorEvent): void {
     const write = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.store.addErrorEvent(event))
+      .then(async () => {
+        if (sourceKey !== undefined) {
+          const hit = await this.limiter.hit(`frontend-error:${sourceKey}`, LOG_BOUNDS.errorEventsPerAddress);
+          if (hit.limited) return;
+        }
+        await this.store.addErrorEvent(event);
+      })
       .catch((err: Error) => this.log(`frontend-error: cannot store event ${event.id}: ${err.message}`))
       .finally(() => this.pending.delete(write));
     this.pending.add(write);

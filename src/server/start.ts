@@ -18,7 +18,6 @@ import { DEFAULT_BODY_LIMIT } from './body-limit.js';
 import { parseTrustedProxies } from './client-address.js';
 import { JobRunner, QUEUE_DEFAULTS, type QueueOptions } from './queue/runner.js';
 import { jobExecutor } from './queue/execute.js';
-import { PgBossDispatch } from './queue/pg-boss-dispatch.js';
 import { CONTAINER_DEFAULTS, ContainerCompiler, type ContainerOptions } from '../node/container-compiler.js';
 import { flashSettingsFromEnv } from './flash/flash-messages.js';
 import { ErrorEventWriter } from './error-events.js';
@@ -113,10 +112,7 @@ export async function startServer(opts: {
     errorEvents: new ErrorEventWriter(store, opts.log),
   };
   const queueOptions = { ...QUEUE_DEFAULTS, ...opts.queue };
-  // On PostgreSQL pg-boss delivers jobs to every server on the database; on SQLite each looks itself.
-  const dispatch =
-    opts.store.engine === 'postgres' ? new PgBossDispatch(opts.store.url, queueOptions, opts.log) : undefined;
-  const queue = new JobRunner(store.jobs, jobExecutor(deps), queueOptions, deps.now, opts.log, dispatch);
+  const queue = new JobRunner(store.jobs, jobExecutor(deps), queueOptions, deps.now, opts.log);
   const app = createApp({ ...deps, queue }, opts.log, opts.wsTiming);
   // A message is held whole before it is parsed: the same limit as a request body.
   const wss = new WebSocketServer({ noServer: true, maxPayload: DEFAULT_BODY_LIMIT });

@@ -21,6 +21,14 @@ describe('configuration syntax errors: the whole parser message, line and column
     ['bad.json', '{\n  "name": "x",\n  "sources": [\n    {"source": "h.txt",}\n  ]\n}\n', /line 4 column 24/, '> 4 |'],
     ['bad.yaml', 'name: x\nsources:\n  - source: h.txt\n   type: hosts\n', /at line 4, column 1/, 'type: hosts'],
     ['bad.toml', 'name = "x"\n[[sources]]\nsource = h.txt\n', /at row 3, col 10/, '3> source = h.txt'],
+    // V8 gives no position for an unexpected token: the line and column are still there.
+    [
+      'comma.json',
+      '{\n  "name": "x",\n  "sources": [ { "source": "h.txt" }, ]\n}\n',
+      /token '\]' \(line 3 column 39\)/,
+      '> 3 |',
+    ],
+    ['word.json', '{"name": "x", "sources": tru}', /token '\}' \(line 1 column 26\)/, '> 1 |'],
   ])('%s', async (file, text, where, frame) => {
     write(file, text);
     const run = await runFlc(['-c', file], dir);
@@ -54,11 +62,48 @@ describe('what failed, named and suggested', () => {
     expect(run.code).toBe(2);
     const at = 'Error: invalid configuration in keys.json:';
     expect(errorLines(run.stderr)).toEqual([
-      `${at} sources[0]: unknown key "transformation" (did you mean "transformations"?)`,
+      `${at} source "h.txt": unknown key "transformation" (did you mean "transformations"?)`,
       `${at} transformations[0]: unknown transformation "RemoveComents". Did you mean "RemoveComments"?`,
       `${at} transformations[1]: unknown transformation "Validat". Did you mean "Validate"?`,
     ]);
     expect(run.stderr.split('\n').filter((l) => l !== '')).toHaveLength(3);
+  });
+
+  test('one mistake over many sources is one line naming each source by name or path, not by index', async () => {
+    const sources = Array.from({ length: 42 }, (_, i) => ({
+      ...(i % 2 === 0 ? { name: `List ${i}` } : {}),
+      source: `lists/${i}.txt`,
+      transformations: ['RemoveComments', 'Validat'],
+    }));
+    sources[5] = { source: 'lists/5.txt', transformations: ['Validate'], exclusion: ['x'] } as never;
+    write('many.json', JSON.stringify({ name: 'x', sources }));
+    const run = await runFlc(['-c', 'many.json'], dir);
+    expect(run.code).toBe(2);
+    const labels = sources.flatMap((s, i) => (i === 5 ? [] : [JSON.stringify(i % 2 === 0 ? `List ${i}` : s.source)]));
+    expect(errorLines(run.stderr)).toEqual([
+      `Error: invalid configuration in many.json: sources ${labels.join(', ')}: transformations[1]: ` +
+        'unknown transformation "Validat". Did you mean "Validate"?',
+      'Error: invalid configuration in many.json: source "lists/5.txt": unknown key "exclusion" ' +
+        '(did you mean "exclusions"?)',
+    ]);
+    expect(run.stderr).not.toMatch(/sources\[\d+\]/);
+  });
+
+  test('a "$schema" key (for editors) is accepted and ignored', async () => {
+    const config = {
+      $schema: './node_modules/flc/dist/configuration.schema.json',
+      name: 'x',
+      sources: [{ source: 'h.txt' }],
+    };
+    write('schema.json', JSON.stringify(config));
+    write('schema.yaml', `$schema: ${config.$schema}\nname: x\nsources: [{source: h.txt}]\n`);
+    for (const file of ['schema.json', 'schema.yaml']) {
+      const run = await runFlc(['-c', file, '-q'], dir);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('! Title: x');
+      expect(run.stdout).not.toContain('schema');
+    }
   });
 
   test('a missing exclusions file is called an exclusions file, not a source', async () => {

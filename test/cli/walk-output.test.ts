@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
@@ -12,6 +12,7 @@ import {
   type WalkOutputOptions,
   type WorkerMessage,
 } from '../../src/cli/walk-output.js';
+import { CORPUS, describeCorpus, readCorpus } from '../support/corpus.js';
 import { startWalkWorker, type WalkHelper } from '../../src/cli/walk-start.js';
 import { walkJsonPart } from '../../src/core/ast/walk-json.js';
 import { textLines, walkTree } from '../../src/core/ast/walk-tree.js';
@@ -19,8 +20,8 @@ import { textLines, walkTree } from '../../src/core/ast/walk-tree.js';
 // The worker runs the built bundle (dist/flc-fast.cjs), as the installed command does.
 const ROOT = resolve(import.meta.dirname, '../..');
 const WORKER = walkWorker(ROOT);
-const CORPUS = resolve(ROOT, '../shared/corpus');
-const EASYLIST = readFileSync(join(CORPUS, 'easylist.txt'), 'utf8');
+// EasyList: a long list with every rule shape, which the walk splits into parts.
+const EASYLIST = CORPUS === null ? '' : readCorpus('easylist.txt');
 let dir: string;
 
 beforeAll(() => {
@@ -56,7 +57,7 @@ async function walkToMemory(text: string, options: WalkOutputOptions): Promise<{
   return { text: Buffer.concat(chunks).toString('utf8'), fromWorker };
 }
 
-describe('writeWalk', () => {
+describeCorpus('writeWalk', () => {
   test('the worker thread walks the parts it claims exactly as this thread would', async () => {
     const lines = textLines(EASYLIST);
     const size = 5000;

@@ -5,6 +5,7 @@ import module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pslPathNames } from '../support/psl-names.js';
+import { CORPUS, corpusPath, testCorpus } from '../support/corpus.js';
 
 // bin/run.js runs compile, ast-walk, explain and validate-rule from dist/flc-fast.cjs with a V8 code
 // cache. Every case here runs through that path and through oclif's own lookup
@@ -81,10 +82,15 @@ const CASES: [string, string[], string?][] = [
     ['compile', '-c', join(EXAMPLES, 'flc.config.json'), '-o', 'OUT/list.txt', '--report', 'OUT/report.json', '-v'],
   ],
   ['compile -i in hosts format', ['compile', '-i', join(EXAMPLES, 'lists/hosts.txt'), '--format', 'hosts', '-q']],
-  [
-    'compile a corpus list (quick mode: Validate, Compress, …)',
-    ['compile', '-i', join(ROOT, '../shared/corpus/adguard-dns-filter-2019.txt'), '-t', 'adblock', '-q'],
-  ],
+  // A real list, with FLC_CORPUS.
+  ...(CORPUS === null
+    ? []
+    : [
+        [
+          'compile a corpus list (quick mode: Validate, Compress, …)',
+          ['compile', '-i', corpusPath('adguard-dns-filter-2019.txt'), '-t', 'adblock', '-q'],
+        ] as [string, string[]],
+      ]),
   [
     'compile with every value flag, --name=value',
     [
@@ -155,6 +161,10 @@ const CASES: [string, string[], string?][] = [
 ];
 
 describe('the bundled commands behave as oclif runs them', () => {
+  testCorpus('a real list is among the cases', () =>
+    expect(CASES.some(([name]) => name.includes('corpus'))).toBe(true),
+  );
+
   test.each(CASES)('%s', (_, rawArgs, input) => {
     const args = rawArgs.map((a) => a.replace('DIR/', `${dir}/`));
     const viaOclif = run(OCLIF, args, input);

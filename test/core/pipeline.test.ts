@@ -312,7 +312,7 @@ describe('where the packed engine hands over to strings, the events say so', () 
       onEvent: (e) => events.push(e),
       packed,
     });
-    return events.flatMap((e) => (e.type === 'log' && e.level === 'info' ? [e.message] : []));
+    return events.flatMap((e) => (e.type === 'log' && e.level === 'debug' ? [e.message] : []));
   };
 
   test('a transformation without a packed form, once per scope, and nothing when all have one', async () => {

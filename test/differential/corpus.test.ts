@@ -1,14 +1,12 @@
-import { describe, expect, test } from 'vitest';
-import { readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { expect, test } from 'vitest';
+import { corpusLists, corpusPath, describeCorpus } from '../support/corpus.js';
 import { ENGINES, firstDifference, flcOutput, flcReport, referenceOutput } from '../support/reference.js';
 import type { Configuration } from '../../src/core/config/schema.js';
 
-const CORPUS = resolve(import.meta.dirname, '../../../shared/corpus');
 const QUICK = ['RemoveComments', 'Deduplicate', 'Compress', 'Validate', 'TrimLines', 'InsertFinalNewLine'] as const;
-const lists = readdirSync(CORPUS).filter((f) => f.endsWith('.txt'));
+const lists = corpusLists();
 
-describe('corpus lists under the reference quick configuration', () => {
+describeCorpus('corpus lists under the reference quick configuration', () => {
   test('the corpus is present', () => {
     expect(lists.length).toBe(12);
   });
@@ -18,7 +16,7 @@ describe('corpus lists under the reference quick configuration', () => {
     async (file) => {
       const config: Configuration = {
         name: 'Blocklist',
-        sources: [{ source: join(CORPUS, file) }],
+        sources: [{ source: corpusPath(file) }],
         transformations: [...QUICK],
       };
       const [reference, ...ours] = await Promise.all([

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { openStore } from '../../src/server/store/open.js';
 import { startSession } from '../../src/server/auth/sessions.js';
 import { prepareQueryConnection } from '../../src/server/admin/postgres-query-role.js';
-import { postgresReadOnlyQuery } from '../../src/server/admin/postgres-query.js';
+import { postgresReadOnlyQuery, type StopBackend } from '../../src/server/admin/postgres-query.js';
 import type { sqliteReadOnlyQuery as fromSource } from '../../src/server/admin/sqlite-query.js';
 import { hostileSql } from '../support/hostile-sql.js';
 import { freshPostgresUrl, POSTGRES_SKIP_REASON, POSTGRES_URL } from '../support/postgres.js';
@@ -108,6 +108,7 @@ describe('PostgreSQL: the query role alone, prepared by a superuser connection',
       made.pool as pg.Pool,
       'select current_user, (select rolsuper from pg_roles where rolname = current_user)',
       LIMITS,
+      made.stop as StopBackend,
     );
     expect(who.rows[0]).toEqual([made.role, false]);
   });
@@ -129,13 +130,18 @@ describe('PostgreSQL: the query role alone, prepared by a superuser connection',
     const texts = sql.postgres(schema, made.role as string);
     let refused = 0;
     for (const text of texts) {
-      const answer = await postgresReadOnlyQuery(pool, text, LIMITS).catch((e: Error) => {
+      const answer = await postgresReadOnlyQuery(pool, text, LIMITS, made.stop as StopBackend).catch((e: Error) => {
         refused += 1;
         return e.message;
       });
       noLeak(answer, [...secrets, stored], text);
       // Whatever the text did to its session, the next query runs as the same low-privilege role.
-      const who = await postgresReadOnlyQuery(pool, 'select current_user, session_user', LIMITS);
+      const who = await postgresReadOnlyQuery(
+        pool,
+        'select current_user, session_user',
+        LIMITS,
+        made.stop as StopBackend,
+      );
       expect(who.rows[0], text).toEqual([made.role, made.role]);
     }
     expect(refused).toBeGreaterThan(texts.length / 2);

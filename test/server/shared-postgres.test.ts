@@ -119,8 +119,8 @@ describe('flc serve on PostgreSQL, stopped at once', () => {
     if (!POSTGRES_URL) ctx.skip(POSTGRES_SKIP_REASON);
   });
 
-  // SIGTERM as soon as it listens, while pg-boss is still creating its schema on a fresh
-  // database: the fetchers it would start afterwards must not keep the process alive.
+  // SIGTERM as soon as it listens, while the queue's wake-up connection may still be opening:
+  // it must not keep the process alive.
   test('exits when told to stop while its queue is still starting', async () => {
     const db = await freshPostgresUrl();
     const server = await startServe(['--db', db]);

@@ -1,4 +1,5 @@
 import type { SerializedError } from 'vitest';
+import { NEEDS_CORPUS } from './corpus-note.js';
 import type { Reporter, TestCase, TestModule, TestRunEndReason, TestSuite } from 'vitest/node';
 
 export interface Tally {
@@ -61,6 +62,7 @@ export default class SummaryReporter implements Reporter {
     const { passed, failed, skipped } = tally(modules, unhandledErrors.length);
     // The runner failing for a reason none of the above shows (a broken configuration, say) is a failure too.
     const shown = reason === 'failed' && failed === 0 ? 1 : failed;
+    if (!process.env.FLC_CORPUS) process.stdout.write(`\nThe tests of the real lists were skipped: ${NEEDS_CORPUS}.\n`);
     process.stdout.write(`\nTests: ${passed} passed, ${shown} failed, ${skipped} skipped\n`);
   }
 }

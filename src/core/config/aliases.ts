@@ -3,12 +3,14 @@ import { TRANSFORMATION_NAMES } from '../transforms/types.js';
 /**
  * Rewrites the aliases that the service specification's sample requests use (`url`
  * and `title` on a source, lowercase transformation names) to the schema's keys,
- * returning a warning for each. Input that is not an object is returned unchanged.
+ * returning a warning for each, and drops a `$schema` string. Input that is not an object is returned unchanged.
  */
 export function normalizeAliases(raw: unknown): { value: unknown; warnings: string[] } {
   const warnings: string[] = [];
   if (!isRecord(raw)) return { value: raw, warnings };
   const value: Record<string, unknown> = { ...raw };
+  // `$schema` names the JSON Schema for editors (dist/configuration.schema.json); it means nothing here.
+  if (typeof value.$schema === 'string') delete value.$schema;
   canonicalNames(value, 'transformations', warnings);
   if (Array.isArray(value.sources)) {
     value.sources = value.sources.map((source, i) => {

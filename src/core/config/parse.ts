@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ParseError } from 'jsonc-parser';
 import { configurationSchema, sourceSchema, type Configuration } from './schema.js';
 import { closest, didYouMean } from './suggest.js';
 import { TRANSFORMATION_NAMES } from '../transforms/types.js';
@@ -7,28 +8,40 @@ import { ConfigError, type ConfigIssue } from '../errors/index.js';
 
 /** The issues of a failed validation of `raw`, each with a suggestion where a name looks mistyped. */
 function issuesOf(error: z.ZodError, raw: unknown): ConfigIssue[] {
-  return error.issues.map((issue) => {
-    const path = z.core.toDotPath(issue.path);
-    if (issue.code === 'unrecognized_keys') {
-      const inSource = issue.path.length === 2 && issue.path[0] === 'sources';
-      const known = Object.keys(inSource ? sourceSchema.shape : configurationSchema.shape);
-      const keys = issue.keys
-        .map((k) => {
-          const match = closest(k, known);
-          return match === undefined ? `"${k}"` : `"${k}" (did you mean "${match}"?)`;
-        })
-        .join(', ');
-      return { path, message: `unknown key${issue.keys.length > 1 ? 's' : ''} ${keys}` };
-    }
-    // The value at the issue's path (zod's final issues leave it out).
-    const input = issue.path.reduce<unknown>((v, part) => (v as Record<PropertyKey, unknown> | undefined)?.[part], raw);
-    if (issue.code === 'invalid_value' && issue.path.includes('transformations') && typeof input === 'string') {
-      const hint = didYouMean(input, TRANSFORMATION_NAMES) || ` Known: ${TRANSFORMATION_NAMES.join(', ')}.`;
-      return { path, message: `unknown transformation "${input}".${hint}` };
-    }
-    if (issue.code === 'invalid_type' && input === undefined) return { path, message: 'is required' };
-    return { path, message: issue.message };
-  });
+  return error.issues.map((issue) => ({ ...issueOf(issue, raw), ...inSource(issue.path, raw) }));
+}
+
+/** Which source an issue is about, by name or path, for messages that group one mistake over many. */
+function inSource(path: PropertyKey[], raw: unknown): Pick<ConfigIssue, 'source'> {
+  const [key, index] = path;
+  if (key !== 'sources' || typeof index !== 'number') return {};
+  const source = ((raw as { sources?: unknown[] }).sources?.[index] ?? {}) as Record<string, unknown>;
+  const named = [source.name, source.source].find((v) => typeof v === 'string' && v.trim() !== '');
+  const label = typeof named === 'string' ? named : `sources[${index}]`;
+  return { source: { label, path: z.core.toDotPath(path.slice(2)) } };
+}
+
+function issueOf(issue: z.core.$ZodIssue, raw: unknown): ConfigIssue {
+  const path = z.core.toDotPath(issue.path);
+  if (issue.code === 'unrecognized_keys') {
+    const ofSource = issue.path.length === 2 && issue.path[0] === 'sources';
+    const known = Object.keys(ofSource ? sourceSchema.shape : configurationSchema.shape);
+    const keys = issue.keys
+      .map((k) => {
+        const match = closest(k, known);
+        return match === undefined ? `"${k}"` : `"${k}" (did you mean "${match}"?)`;
+      })
+      .join(', ');
+    return { path, message: `unknown key${issue.keys.length > 1 ? 's' : ''} ${keys}` };
+  }
+  // The value at the issue's path (zod's final issues leave it out).
+  const input = issue.path.reduce<unknown>((v, part) => (v as Record<PropertyKey, unknown> | undefined)?.[part], raw);
+  if (issue.code === 'invalid_value' && issue.path.includes('transformations') && typeof input === 'string') {
+    const hint = didYouMean(input, TRANSFORMATION_NAMES) || ` Known: ${TRANSFORMATION_NAMES.join(', ')}.`;
+    return { path, message: `unknown transformation "${input}".${hint}` };
+  }
+  if (issue.code === 'invalid_type' && input === undefined) return { path, message: 'is required' };
+  return { path, message: issue.message };
 }
 
 export interface ValidatedConfig {
@@ -66,7 +79,7 @@ export async function parseConfigText(text: string, format: ConfigFormat, file?:
   } catch (e) {
     // The parser's whole message: YAML's and TOML's carry the line, the column and a code frame.
     let message = (e as Error).message.trimEnd();
-    if (format === 'json') message = jsonWhere(message, text);
+    if (format === 'json') message = jsonWhere(message, text, await jsonErrorOffset(text));
     throw new ConfigError([{ path: '', message: `${format.toUpperCase()} syntax error: ${message}` }], {
       file,
       cause: e,
@@ -75,13 +88,26 @@ export async function parseConfigText(text: string, format: ConfigFormat, file?:
 }
 
 /**
- * V8's JSON message says where only as a character position (Node 20) or with the line and
- * column too (Node 22): this adds the line and column where missing, and a code frame.
+ * Where JSON.parse stopped, as a character offset: V8's messages say it for some errors only
+ * ("Unexpected token ']', …" has no position), so jsonc-parser (VS Code's JSON scanner, in
+ * strict JSON mode) finds the first error; the message stays V8's.
  */
-function jsonWhere(message: string, text: string): string {
+async function jsonErrorOffset(text: string): Promise<number> {
+  const { parse } = await import('jsonc-parser');
+  const errors: ParseError[] = [];
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  return errors[0]?.offset ?? text.length;
+}
+
+/**
+ * V8's JSON message says where as a character position (Node 20), with the line and column too
+ * (Node 22), or not at all: this adds the line and column where missing, and a code frame.
+ */
+function jsonWhere(raw: string, text: string, offset: number): string {
+  // V8 quotes the text around the error, line breaks and all: the code frame below shows it better.
+  const message = raw.replace(/, (?:"|\.\.\.)[\s\S]*" is not valid JSON$/, '');
   const position = /at position (\d+)/.exec(message);
-  if (!position && !/Unexpected end of JSON input/.test(message)) return message;
-  const before = text.slice(0, position ? Number(position[1]) : text.length).split('\n');
+  const before = text.slice(0, position ? Number(position[1]) : offset).split('\n');
   const line = before.length;
   const column = before[before.length - 1].length + 1;
   const where = /\(line \d+ column \d+\)/.test(message) ? message : `${message} (line ${line} column ${column})`;

@@ -3,6 +3,7 @@ import { TRANSFORMATION_NAMES } from '../transforms/types.js';
 import { validatorsIn } from '../transforms/registry.js';
 import { dnsName } from '../rules/dns-rule.js';
 import { OUTPUT_FORMATS } from '../output/formats.js';
+import { age, publishSchema } from './publish-schema.js';
 
 const patterns = z.array(z.string());
 
@@ -36,7 +37,7 @@ export const sourceSchema = z.strictObject({
 
 /**
  * The compilation configuration: the reference compiler's keys exactly, plus flc's opt-in
- * `onSourceError`, `format`, `allow` and `allow_sources`. Unknown keys are errors.
+ * `onSourceError`, `maxStale`, `format`, `allow`, `allow_sources` and `publish`. Unknown keys are errors.
  */
 export const configurationSchema = z
   .strictObject({
@@ -54,7 +55,9 @@ export const configurationSchema = z
     allow: domains.optional(),
     allow_sources: patterns.optional(),
     format: z.enum(OUTPUT_FORMATS).optional(),
-    onSourceError: z.enum(['fail', 'skip']).optional(),
+    onSourceError: z.enum(['fail', 'skip', 'stale']).optional(),
+    maxStale: age.optional(),
+    publish: publishSchema.optional(),
   })
   .superRefine((config, ctx) => {
     const top = validatorsIn(config.transformations);

@@ -3,7 +3,15 @@
  * it is read, and its directives resolved on its bytes.
  */
 import type { Directive } from '../load/conditions.js';
-import { diffPathKeep, INCLUDE, loadInclude, loadList, type LoadContext, resolved } from '../load/load-list.js';
+import {
+  diffPathKeep,
+  INCLUDE,
+  includeOptions,
+  loadInclude,
+  loadList,
+  type LoadContext,
+  resolved,
+} from '../load/load-list.js';
 import { splitText } from '../load/split.js';
 import { concatLines, keepWhere, packOrigin } from '../transforms/lines.js';
 import {
@@ -31,7 +39,9 @@ export async function loadListPacked(location: string, ctx: LoadContext, chain =
   let packed = given ? packBytes(given.bytes, given.length) : null;
   let text: string | undefined;
   if (!packed) {
-    text = given ? utf8.decode(given.bytes.subarray(0, given.length)) : await ctx.reader.read(location, ctx.signal);
+    text = given
+      ? utf8.decode(given.bytes.subarray(0, given.length))
+      : await ctx.reader.read(location, ctx.signal, includeOptions(location, chain));
     packed = packText(text);
   }
   if (!packed) return loadList(location, ctx, chain, text);

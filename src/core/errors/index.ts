@@ -13,6 +13,8 @@ export interface ConfigIssue {
   /** Dotted path of the bad field, e.g. `sources[0].transformations[1]`; '' for the document. */
   path: string;
   message: string;
+  /** An issue inside one source: the source as its `name` (else its `source`) says, and the path within it. */
+  source?: { label: string; path: string };
 }
 
 /** The configuration cannot be read or does not satisfy the schema. */

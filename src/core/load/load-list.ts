@@ -1,4 +1,4 @@
-import type { SourceReader } from './source-reader.js';
+import type { ReadOptions, SourceReader } from './source-reader.js';
 import type { Lines } from '../transforms/lines.js';
 import { keepWhere, packOrigin } from '../transforms/lines.js';
 import { splitText } from './split.js';
@@ -39,6 +39,12 @@ export function locationOrigin(location: string): string | null {
   return NETWORK_SCHEMES.has(url.protocol) ? url.origin : `${scheme}:`;
 }
 
+/** An included list (one with a list above it in `chain`) is read held to its origin, redirects included. */
+export function includeOptions(location: string, chain: readonly string[]): ReadOptions | undefined {
+  const origin = chain.length > 1 ? locationOrigin(location) : null;
+  return origin ? { origin } : undefined;
+}
+
 /**
  * The keep flags that drop `! Diff-Path:` lines near the top of an included list of `count` lines,
  * or null when it has none, as the reference does: it removes them from the array it walks, so
@@ -74,7 +80,7 @@ export function resolved(location: string, count: number, directives: Directive[
  * DirectiveError; read failures reject as the reader does.
  */
 export async function loadList(location: string, ctx: LoadContext, chain = [location], read?: string): Promise<Lines> {
-  const text = read ?? (await ctx.reader.read(location, ctx.signal));
+  const text = read ?? (await ctx.reader.read(location, ctx.signal, includeOptions(location, chain)));
   const split = splitText(text, ctx.tracked);
   const fileId = ctx.files.push(location) - 1;
   if (!text.includes('!#')) {

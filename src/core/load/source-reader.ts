@@ -9,13 +9,27 @@ export interface SourceReader {
    */
   resolve(ref: string, base: string | null): string;
   /** The whole text at `location`. Rejects with a message that says why. */
-  read(location: string, signal?: AbortSignal): Promise<string>;
+  read(location: string, signal?: AbortSignal, options?: ReadOptions): Promise<string>;
   /**
    * Optional: the list at `location` as its bytes, when they are well-formed UTF-8 and the
    * reader has them without decoding (a local file); null otherwise, and the list is then
    * `read` as text. Rejects as `read` does. A long list packs faster from its bytes.
    */
   readBytes?(location: string, signal?: AbortSignal): Promise<ListBytes | null>;
+  /**
+   * Optional: the last copy of `location` read well (a download in the HTTP cache) and when it was
+   * last known good, for `onSourceError: stale`; null when there is none.
+   */
+  lastGood?(location: string): Promise<{ text: string; at: Date } | null>;
+}
+
+/** How one list is read. */
+export interface ReadOptions {
+  /**
+   * The origin (scheme, host, port: `locationOrigin`) the list is held to, as an `!#include` is
+   * to its including list's: every redirect hop must stay on it.
+   */
+  origin?: string;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { SourceReader } from '../load/source-reader.js';
 import type { TransformContext } from '../transforms/types.js';
 import type { EventSink, Scope } from './events.js';
 import type { Diagnostic } from './diagnostics.js';
-import type { CompileReport, KeptRule, RemovedLine } from './report.js';
+import type { CompileReport, KeptRule, RemovedLine, SourceStat } from './report.js';
 import type { RemovalCode } from './diagnostics.js';
 import { unpackOrigin } from '../transforms/lines.js';
 import { planTransformations } from '../transforms/registry.js';
@@ -16,6 +16,8 @@ import { listHeader, sourceHeader } from '../output/header.js';
 import { writeFormat } from '../output/format.js';
 import { DEFAULT_HOSTS_ADDRESSES, type OutputFormat } from '../output/formats.js';
 import { isComment } from '../rules/rule-text.js';
+import { dnsRule } from '../rules/dns-rule.js';
+import { formatAge } from '../publish/duration.js';
 import { Allowlist, allowEntry, allowFileNames, type AllowVerdict } from './allowlist.js';
 import type { Lines } from '../transforms/lines.js';
 import { type ListRole, SourceError, AbortedError, FlcError } from '../errors/index.js';
@@ -48,6 +50,13 @@ export interface CompileOptions {
    * the default, or strings (false). The output is the same either way.
    */
   packed?: boolean;
+  /** `onSourceError: stale`: the oldest cached copy a failed source may be compiled from. */
+  maxStaleMs?: number;
+  /**
+   * The dead-domain check (opt-in): of the names asked, those that do not exist (NXDOMAIN). The
+   * rules about those names alone are removed with the code `dead-domain`, before the header.
+   */
+  deadDomains?: (names: string[]) => Promise<ReadonlySet<string>>;
 }
 
 export interface CompileResult {
@@ -75,6 +84,9 @@ interface Run {
   report?: CompileReport;
   /** `onSourceError: skip`: a failed source is left out with a warning. */
   skip: boolean;
+  /** `onSourceError: stale`: a failed source is compiled from its last good copy, if it has one. */
+  stale: boolean;
+  maxStaleMs?: number;
   /** Where removed lines go: the report's list, or the caller's `onRemoved`; null when nobody asks. */
   removed: ((line: RemovedLine) => void) | null;
   /** Exclusion and inclusion sets compiled so far, by what they were made from. */
@@ -89,8 +101,9 @@ function checkAborted(signal: AbortSignal): void {
 
 const scopeKey = (scope: Scope) => (scope.kind === 'global' ? 'global' : scope.index);
 
-function info(run: Pick<Run, 'emit'>, message: string): void {
-  run.emit({ type: 'log', level: 'info', message });
+/** Where a compile leaves the packed engine for strings: engine internals, so a debug note (-v prints it). */
+function engineNote(run: Pick<Run, 'emit'>, message: string): void {
+  run.emit({ type: 'log', level: 'debug', message });
 }
 
 function warn(run: Run, diagnostic: Diagnostic): void {
@@ -252,9 +265,9 @@ async function applyScope(run: Run, scope: Scope, lines: List, cfg: SourceConfig
   ]);
   let out = filterStep(run, scope, lines, exclusions, true);
   out = filterStep(run, scope, out, inclusions, false);
-  // Where the rest of this scope runs on strings (slower), the log says so (printed unless -q).
+  // Where the rest of this scope runs on strings (slower), the log says so (printed with -v).
   const where = scope.kind === 'global' ? 'list' : `source ${scope.index + 1}`;
-  const note = (why: string | null, then: string) => why !== null && info(run, `${where}: ${why}, so ${then}`);
+  const note = (why: string | null, then: string) => why !== null && engineNote(run, `${where}: ${why}, so ${then}`);
   // The list the sources make leaves the fast form only where a source in it has.
   if (scope.kind === 'global')
     note(run.engine.fallback(out) && 'a source in it compiles on strings', 'it compiles on strings');
@@ -289,31 +302,109 @@ async function compileSource(
   run.emit({ type: 'source:start', index, source: source.source });
   const started = performance.now();
   let lines: List;
+  let location: string | null = null;
+  let failed: Pick<SourceStat, 'error' | 'stale'> = {};
   try {
-    lines = await run.engine.load(run.load.reader.resolve(source.source, null), run.load);
+    location = run.load.reader.resolve(source.source, null);
+    lines = await run.engine.load(location, run.load);
   } catch (e) {
     const error = asSourceError(source.source, e, run.signal);
     if (error instanceof AbortedError) throw error;
+    const copy = run.stale && location !== null ? await staleCopy(run, source.source, location, error) : null;
     run.emit({ type: 'source:error', index, source: source.source, error: error.message, skipped: run.skip });
-    const durationMs = performance.now() - started;
-    if (run.report)
-      run.report.sources[index] = { source: source.source, lineCount: 0, durationMs, error: error.message };
-    if (!run.skip) throw error;
-    warn(run, { code: 'source-skipped', severity: 'warning', source: source.source, message: error.message });
-    // Left out, it keeps its turn: the sources after it still wait for those before it.
-    await turn;
-    return null;
+    if (copy !== null) {
+      lines = copy.lines;
+      failed = { error: error.message, stale: copy.stale };
+    } else {
+      const durationMs = performance.now() - started;
+      if (run.report)
+        run.report.sources[index] = { source: source.source, lineCount: 0, durationMs, error: error.message };
+      if (!run.skip) throw error;
+      warn(run, { code: 'source-skipped', severity: 'warning', source: source.source, message: error.message });
+      // Left out, it keeps its turn: the sources after it still wait for those before it.
+      await turn;
+      return null;
+    }
   }
   const durationMs = performance.now() - started;
   await turn;
   const lineCount = run.engine.count(lines);
   run.emit({ type: 'source:complete', index, source: source.source, lineCount, durationMs });
-  if (run.report) run.report.sources[index] = { source: source.source, lineCount, durationMs };
+  if (run.report) run.report.sources[index] = { source: source.source, lineCount, durationMs, ...failed };
   const why = run.engine.fallback(lines);
-  if (why !== null) info(run, `source ${index + 1}: ${why}, so it and the whole list compile on strings`);
+  if (why !== null) engineNote(run, `source ${index + 1}: ${why}, so it and the whole list compile on strings`);
   const out = await applyScope(run, { kind: 'source', index, source: source.source }, lines, source);
   run.emit({ type: 'progress', phase: 'load', completed: index + 1, total });
   return out;
+}
+
+/**
+ * The last good copy of a failed source, loaded, with a warning that names the source and the
+ * copy's age; null when the reader has none. A copy older than `maxStaleMs` fails the source.
+ */
+async function staleCopy(run: Run, source: string, location: string, error: Error) {
+  const reader = run.load.reader;
+  const copy = (await reader.lastGood?.(location)) ?? null;
+  if (copy === null) return null;
+  // The copy's age is real time, not the list's (SOURCE_DATE_EPOCH) clock.
+  const ageMs = Math.max(0, Date.now() - copy.at.getTime());
+  if (run.maxStaleMs !== undefined && ageMs > run.maxStaleMs) {
+    const why = error.message.replace(/^Source \S+ failed: /, '');
+    const max = formatAge(run.maxStaleMs);
+    throw new SourceError(source, `${why}; its cached copy is ${formatAge(ageMs)} old, older than maxStale ${max}`, {
+      cause: error,
+    });
+  }
+  // The copy stands in for the source's own text; what it includes is read as always.
+  const stand: SourceReader = {
+    resolve: (ref, base) => reader.resolve(ref, base),
+    read: (at, signal) => (at === location ? Promise.resolve(copy.text) : reader.read(at, signal)),
+  };
+  const lines = await run.engine.load(location, { ...run.load, reader: stand });
+  const age = formatAge(ageMs);
+  const message = `${error.message}; compiled its cached copy of ${copy.at.toISOString()} instead (${age} old)`;
+  warn(run, { code: 'source-stale', severity: 'warning', source, message });
+  return { lines, stale: { storedAt: copy.at.toISOString(), ageSeconds: Math.round(ageMs / 1000) } };
+}
+
+/**
+ * Removes the rules whose every name does not exist (NXDOMAIN), as `check` finds: only rules
+ * about whole domain names (`||name^`, hosts lines, bare names, their exceptions) are asked about.
+ */
+async function deadDomainStep(run: Run, lines: List, check: NonNullable<CompileOptions['deadDomains']>) {
+  const { engine } = run;
+  const n = engine.count(lines);
+  const namesOf: (string[] | null)[] = new Array(n).fill(null);
+  const asked = new Set<string>();
+  for (let i = 0; i < n; i += 1) {
+    const rule = dnsRule(engine.text(lines, i));
+    if (rule === null || rule.kind === 'other' || rule.names.length === 0) continue;
+    namesOf[i] = rule.names;
+    for (const name of rule.names) asked.add(name);
+  }
+  checkAborted(run.signal);
+  const dead = asked.size === 0 ? new Set<string>() : await check([...asked]);
+  if (dead.size === 0) return lines;
+  return step(run, { kind: 'global' }, 'Dead domains', lines, (ctx) => {
+    const keep = new Uint8Array(n);
+    for (let i = 0; i < n; i += 1) {
+      const names = namesOf[i];
+      if (names === null || !names.every((name) => dead.has(name))) {
+        keep[i] = 1;
+        continue;
+      }
+      if (ctx.reporting) {
+        const which = names.join(', ');
+        ctx.removed(
+          engine.text(lines, i),
+          engine.origin(lines, i),
+          'dead-domain',
+          `${which}: no such domain (NXDOMAIN)`,
+        );
+      }
+    }
+    return engine.keep(lines, keep);
+  });
 }
 
 /** Hands every rule of `list` (not a comment or blank line) to `sink` with its provenance. */
@@ -371,7 +462,7 @@ function formatWarnings(run: Run, format: OutputFormat, counts: Map<RemovalCode,
 function chooseEngine(packed: boolean, emit: EventSink): Engine<List> {
   if (!packed) return stringEngine as Engine<List>;
   if (kernelModule() !== null) return packedEngine as Engine<List>;
-  info({ emit }, 'WebAssembly is missing, so the list compiles on strings');
+  engineNote({ emit }, 'WebAssembly is missing, so the list compiles on strings');
   return stringEngine as Engine<List>;
 }
 
@@ -403,6 +494,8 @@ export async function compile(config: Configuration, options: CompileOptions): P
     diagnostics: [],
     report,
     skip: config.onSourceError === 'skip',
+    stale: config.onSourceError === 'stale',
+    maxStaleMs: options.maxStaleMs,
     removed: options.onRemoved ?? (report ? (line) => report.removed.push(line) : null),
     patternSets: new Map(),
     allowlists: new Map(),
@@ -424,6 +517,7 @@ export async function compile(config: Configuration, options: CompileOptions): P
       return lines ? [engine.synthetic(sourceHeader(source)), lines] : [];
     });
     let list = await applyScope(run, { kind: 'global' }, engine.concat(parts, tracked), config);
+    if (options.deadDomains) list = await deadDomainStep(run, list, options.deadDomains);
     const compiledAt = (options.now ?? (() => new Date()))();
     list = engine.concat([engine.synthetic(listHeader(config, compiledAt, options.compiler)), list], tracked);
     const kept = options.onKept ?? (report ? (rule: KeptRule) => report.kept.push(rule) : null);

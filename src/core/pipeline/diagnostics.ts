@@ -19,12 +19,18 @@ export const REMOVAL_CODES = [
   'format-rewrite',
   'format-overridden',
   'format-narrowed',
+  'dead-domain',
 ] as const;
 
 export type RemovalCode = (typeof REMOVAL_CODES)[number];
 
 /** Codes of per-line or per-source problems reported while compiling. */
-export const DIAGNOSTIC_CODES = ['source-skipped', 'unsupported-in-format', 'narrowed-in-format'] as const;
+export const DIAGNOSTIC_CODES = [
+  'source-skipped',
+  'source-stale',
+  'unsupported-in-format',
+  'narrowed-in-format',
+] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
 

@@ -27,6 +27,8 @@ export interface SourceStat {
   lineCount: number;
   durationMs: number;
   error?: string;
+  /** `onSourceError: stale`: the source failed (`error`) and its cached copy was compiled instead. */
+  stale?: { storedAt: string; ageSeconds: number };
 }
 
 /** A rule of the compiled list (before an output format wrote it), with where it came from. */

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Pool, PoolClient } from 'pg';
 import { isSecretColumn, REDACTED } from '../store/secret-columns.js';
+import type { StopBackend } from './postgres-query.js';
 
 /**
  * The PostgreSQL side of the query route's boundary. `SET ROLE` is none for a superuser session
@@ -22,18 +23,32 @@ export interface QueryConnection {
   refusal: string | null;
   /** The role queries run as. */
   role: string | null;
+  /** Cancels or terminates a query backend from outside it (null when the route cannot serve). */
+  stop: StopBackend | null;
 }
 
 const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
-/** Predefined roles whose members read or write server files or run programs, or read all data. */
+/**
+ * Predefined roles whose members read or write server files, run programs, read or write all
+ * data, or signal other backends. Membership of any other predefined role is refused as well.
+ */
 const DANGEROUS_ROLES = [
   'pg_read_server_files',
   'pg_write_server_files',
   'pg_execute_server_program',
   'pg_read_all_data',
   'pg_write_all_data',
+  'pg_signal_backend',
+];
+
+/** Settings the provisioned role starts each session with (a session may still lower them: see postgres-query.ts). */
+const ROLE_SETTINGS: [string, string][] = [
+  ['default_transaction_read_only', 'on'],
+  ['statement_timeout', "'30s'"],
+  ['idle_in_transaction_session_timeout', "'60s'"],
+  ['standard_conforming_strings', 'on'],
 ];
 
 interface Place {
@@ -112,48 +127,110 @@ async function provisionRole(client: PoolClient, name: string, place: Place): Pr
   else await client.query(`create role ${ident(name)} ${attributes}`);
   const about = `flc query route of database ${place.database}, schema ${place.schema}`;
   await client.query(`comment on role ${ident(name)} is ${literal(about)}`);
-  await client.query(`alter role ${ident(name)} set default_transaction_read_only = on`);
-  await client.query(`alter role ${ident(name)} set statement_timeout = '30s'`);
+  for (const [setting, value] of ROLE_SETTINGS)
+    await client.query(`alter role ${ident(name)} set ${setting} = ${value}`);
+  // A membership is a SET ROLE path (NOINHERIT or not): the role is a member of nothing.
+  const { rows } = await client.query(
+    `select r.rolname from pg_auth_members m join pg_roles r on r.oid = m.roleid
+      where m.member = (select oid from pg_roles where rolname = $1)`,
+    [name],
+  );
+  for (const r of rows) await client.query(`revoke ${ident(r.rolname)} from ${ident(name)}`);
   return password;
 }
 
-/** What disqualifies `pool`'s role from running clients' queries, or null. */
+const ABOUT = /^flc query route of database (.+), schema (.+)$/;
+
+/**
+ * Drops the query roles this server made for stores that are gone (their database dropped, or
+ * their schema in this database), with their view schemas, so that roles do not pile up in the
+ * cluster. Only roles whose comment and name match what `provisionRole` makes are looked at; a
+ * role that cannot be dropped (privileges left in another database) is left. Names those dropped.
+ */
+export async function dropStaleQueryRoles(client: PoolClient, current: string): Promise<string[]> {
+  const { rows } = await client.query(`select rolname, shobj_description(oid, 'pg_authid') as about
+    from pg_roles where rolname like 'flc\\_query\\_%'`);
+  const databases = new Set((await client.query('select datname from pg_database')).rows.map((r) => r.datname));
+  const dropped: string[] = [];
+  for (const r of rows as { rolname: string; about: string | null }[]) {
+    const m = ABOUT.exec(r.about ?? '');
+    if (!m || r.rolname !== queryRoleName(m[1], m[2])) continue;
+    const here = m[1] === current;
+    const gone =
+      !databases.has(m[1]) ||
+      (here && !(await client.query('select 1 from pg_namespace where nspname = $1', [m[2]])).rowCount);
+    if (!gone) continue;
+    try {
+      await client.query('begin');
+      if (here) {
+        await client.query(`drop schema if exists ${ident(r.rolname)} cascade`);
+        await client.query(`drop owned by ${ident(r.rolname)}`);
+      }
+      await client.query(`drop role ${ident(r.rolname)}`);
+      await client.query('commit');
+      dropped.push(r.rolname);
+    } catch {
+      await client.query('rollback').catch(() => undefined);
+    }
+  }
+  return dropped;
+}
+
+/**
+ * What disqualifies `pool`'s role from running clients' queries, or null. A role the query role
+ * is a member of, directly or through others, is one `SET ROLE` (or `set_config('role', …)`)
+ * reaches whatever INHERIT says, so each such role is checked as the query role itself is.
+ */
 export async function disqualify(pool: Pool, store: string): Promise<string | null> {
   const client = await pool.connect();
   try {
-    const who = (
-      await client.query(`select current_user as user, rolsuper, rolcreaterole, rolcreatedb, rolbypassrls
-        from pg_roles where rolname = current_user`)
-    ).rows[0];
-    if (who.rolsuper) return `the query connection logs in as ${who.user}, a superuser`;
-    if (who.rolcreaterole || who.rolcreatedb || who.rolbypassrls)
-      return `the query connection's role ${who.user} may create roles or databases or bypass row security`;
-    for (const role of DANGEROUS_ROLES) {
-      const member = (
-        await client.query(
-          "select exists(select 1 from pg_roles where rolname = $1) and pg_has_role(current_user, $1, 'member') as m",
-          [role],
-        )
-      ).rows[0].m;
-      if (member) return `the query connection's role ${who.user} is a member of ${role}`;
-    }
+    const reachable = (
+      await client.query(`select r.rolname, r.rolname = current_user as self, r.rolsuper, r.rolcreaterole,
+        r.rolcreatedb, r.rolbypassrls, r.rolreplication from pg_roles r
+        where pg_has_role(current_user, r.oid, 'MEMBER') order by r.rolname = current_user desc, r.rolname`)
+    ).rows as {
+      rolname: string;
+      self: boolean;
+      rolsuper: boolean;
+      rolcreaterole: boolean;
+      rolcreatedb: boolean;
+      rolbypassrls: boolean;
+      rolreplication: boolean;
+    }[];
+    const user = reachable[0].rolname;
     const tables = (
       await client.query(`select table_name, column_name from information_schema.columns where table_schema = $1`, [
         store,
       ])
     ).rows as { table_name: string; column_name: string }[];
-    for (const t of tables) {
-      const qualified = `${ident(store)}.${ident(t.table_name)}`;
-      if (isSecretColumn(t.table_name, t.column_name)) {
-        const r = await client.query("select has_column_privilege($1, $2, 'SELECT') as p", [qualified, t.column_name]);
-        if (r.rows[0].p) return `the query connection's role ${who.user} can read ${t.table_name}.${t.column_name}`;
+    const reach = ' (SET ROLE reaches it)';
+    for (const role of reachable) {
+      const who = role.self
+        ? `the query connection's role ${user}`
+        : `the query connection's role ${user} is a member of ${role.rolname}, which`;
+      if (role.rolsuper)
+        return role.self ? `the query connection logs in as ${user}, a superuser` : `${who} is a superuser${reach}`;
+      if (role.rolcreaterole || role.rolcreatedb || role.rolbypassrls || role.rolreplication)
+        return `${who} may create roles or databases, replicate or bypass row security${role.self ? '' : reach}`;
+      if (!role.self && (role.rolname.startsWith('pg_') || DANGEROUS_ROLES.includes(role.rolname)))
+        return `the query connection's role ${user} is a member of ${role.rolname}`;
+      for (const t of tables) {
+        if (!isSecretColumn(t.table_name, t.column_name)) continue;
+        const qualified = `${ident(store)}.${ident(t.table_name)}`;
+        const r = await client.query("select has_column_privilege($1, $2, $3, 'SELECT') as p", [
+          role.rolname,
+          qualified,
+          t.column_name,
+        ]);
+        if (r.rows[0].p) return `${who} can read ${t.table_name}.${t.column_name}`;
       }
-    }
-    for (const table of new Set(tables.map((t) => t.table_name))) {
-      const r = await client.query("select has_table_privilege($1, 'INSERT,UPDATE,DELETE,TRUNCATE') as p", [
-        `${ident(store)}.${ident(table)}`,
-      ]);
-      if (r.rows[0].p) return `the query connection's role ${who.user} can write ${table}`;
+      for (const table of new Set(tables.map((t) => t.table_name))) {
+        const r = await client.query("select has_table_privilege($1, $2, 'INSERT,UPDATE,DELETE,TRUNCATE') as p", [
+          role.rolname,
+          `${ident(store)}.${ident(table)}`,
+        ]);
+        if (r.rows[0].p) return `${who} can write ${table}`;
+      }
     }
     return null;
   } finally {
@@ -161,12 +238,37 @@ export async function disqualify(pool: Pool, store: string): Promise<string | nu
   }
 }
 
+/**
+ * Signals a query backend: from the store's connection (a superuser's, or one with
+ * `pg_signal_backend`), else from a connection of the query role itself, which may signal its
+ * own backends. Both are outside the query's connection, so nothing the query sets can stop it.
+ */
+function backendStopper(main: Pool, queryUrl: string): StopBackend {
+  return async (pid, how) => {
+    const fn = how === 'cancel' ? 'pg_cancel_backend' : 'pg_terminate_backend';
+    const sent = await main.query(`select ${fn}($1) as sent`, [pid]).then(
+      (r) => r.rows[0]?.sent === true,
+      () => false,
+    );
+    if (sent) return;
+    const own = new pg.Client({ connectionString: queryUrl, connectionTimeoutMillis: 5_000 });
+    own.on('error', () => undefined);
+    try {
+      await own.connect();
+      await own.query(`select ${fn}($1)`, [pid]);
+    } finally {
+      await own.end().catch(() => undefined);
+    }
+  };
+}
+
 /** `url` logging in as `user` (with `password`), its `search_path` the query schema. */
 function loginUrl(url: string, user: string, password: string | null, schema: string): string {
   const u = new URL(url);
   if (user) u.username = encodeURIComponent(user);
   if (password !== null) u.password = encodeURIComponent(password);
-  u.searchParams.set('options', `-c search_path=${schema}`);
+  // Strings are read with standard_conforming_strings on, as the parser check reads them (sql-lexer.ts).
+  u.searchParams.set('options', `-c search_path=${schema} -c standard_conforming_strings=on`);
   return u.toString();
 }
 
@@ -204,8 +306,14 @@ export async function prepareQueryConnection(
         throw err;
       }
     }
+    if (provision) await dropStaleQueryRoles(client, place.database).catch(() => undefined);
   } catch (err) {
-    return { pool: null, role: null, refusal: `the query connection could not be prepared: ${(err as Error).message}` };
+    return {
+      pool: null,
+      role: null,
+      stop: null,
+      refusal: `the query connection could not be prepared: ${(err as Error).message}`,
+    };
   } finally {
     client.release();
   }
@@ -213,6 +321,7 @@ export async function prepareQueryConnection(
     return {
       pool: null,
       role: null,
+      stop: null,
       refusal:
         `the store's connection (${place.user}) may not make a low-privilege role; ` +
         'set FLC_QUERY_DATABASE_URL (--query-db) to one (docs/security.md)',
@@ -232,11 +341,12 @@ export async function prepareQueryConnection(
     const refusal = await disqualify(pool, place.schema);
     if (refusal) {
       await pool.end();
-      return { pool: null, role: null, refusal };
+      return { pool: null, role: null, stop: null, refusal };
     }
   } catch (err) {
     await pool.end().catch(() => undefined);
-    return { pool: null, role: null, refusal: `the query connection failed: ${(err as Error).message}` };
+    return { pool: null, role: null, stop: null, refusal: `the query connection failed: ${(err as Error).message}` };
   }
-  return { pool, role: queryUrl ? decodeURIComponent(new URL(queryUrl).username) : name, refusal: null };
+  const role = queryUrl ? decodeURIComponent(new URL(queryUrl).username) : name;
+  return { pool, role, stop: backendStopper(main, url), refusal: null };
 }

@@ -1,7 +1,9 @@
 /**
  * The functions a query of `POST /api/admin/neon/query` may call, per engine: computations on
  * values only. Nothing that reads or writes files, loads code, changes a setting, sleeps, makes
- * large values out of small ones (`zeroblob`, `repeat`, `lpad`) or reaches another connection.
+ * large values out of small ones (`zeroblob`, `repeat`, `lpad`, PostgreSQL's `format` with a
+ * width) or reaches another connection. (SQLite's `printf`/`format` stay: the query's process
+ * caps SQLite's heap at 64 MB, so a wide value fails the query there.)
  * SQLite enforces its list on the compiled statement (sqlite-plan-check.ts); the parser check
  * (sql-guard.ts) applies both lists as a second line.
  */
@@ -12,13 +14,14 @@ const COMMON = words(`
   avg count max min sum
   row_number rank dense_rank percent_rank cume_dist ntile lag lead first_value last_value nth_value
   lower upper length substr substring trim ltrim rtrim replace concat concat_ws coalesce nullif
-  instr format unicode char current_date current_time current_timestamp
+  instr unicode char current_date current_time current_timestamp
   abs round sign ceil ceiling floor trunc mod power pow sqrt exp ln log log10 pi degrees radians
 `);
 
 const SQLITE_ONLY = words(`
   group_concat string_agg total
-  ifnull iif typeof hex quote printf glob like likely unlikely likelihood octet_length soundex log2 sqlite_version
+  format ifnull iif typeof hex quote printf glob like likely unlikely likelihood octet_length soundex log2
+  sqlite_version
   date time datetime julianday unixepoch strftime timediff
   json json_array json_array_length json_extract -> ->> json_object json_type json_valid json_quote
   json_group_array json_group_object json_error_position

@@ -1,12 +1,15 @@
 import { createRequire } from 'node:module';
 import { QUERY_FUNCTIONS } from './query-functions.js';
+import { sqlSkeleton } from './sql-lexer.js';
 
 /**
  * The first check of `POST /api/admin/neon/query`, on the parsed statement (node-sql-parser, in
  * the engine's dialect): one SELECT (WITH included), no `SELECT INTO`, tables named without a
  * schema, and only the engine's allowed functions, however their names are quoted. It is a second
  * line: the boundary is where the statement runs (the SQLite plan check and views; PostgreSQL's
- * low-privilege query role). A text the parser does not understand is refused.
+ * low-privilege query role). The parser reads the text's skeleton cut by the database's own rules
+ * (sql-lexer.ts), so that a string or a comment is one for both. A text the parser does not
+ * understand is refused.
  */
 
 interface SqlParser {
@@ -56,7 +59,9 @@ function functionName(node: Node): { name: string; schema: string | null } | nul
 
 /** Why `text` may not run on `engine`, or null when the parsed statement passes. */
 export function refuseStatement(text: string, engine: 'sqlite' | 'postgres'): string | null {
-  const sql = text.trim().replace(/(;\s*)+$/, '');
+  const cut = sqlSkeleton(text, engine);
+  if ('refused' in cut) return cut.refused;
+  const sql = cut.skeleton.trim().replace(/(;\s*)+$/, '');
   if (sql.length === 0) return 'The query is empty';
   let ast: unknown;
   try {

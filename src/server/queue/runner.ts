@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { Job, JobKind, JobStore, Lease } from '../store/jobs.js';
-import type { PgBossDispatch } from './pg-boss-dispatch.js';
 import { AbortedError } from '../../core/errors/index.js';
 
 export interface QueueOptions {
@@ -16,8 +15,6 @@ export interface QueueOptions {
 }
 
 export const QUEUE_DEFAULTS: QueueOptions = { workers: 2, retentionMs: 24 * 3_600_000, leaseMs: 10_000, pollMs: 500 };
-
-type RunOutcome = 'ended' | 'stopped' | 'unrecorded';
 
 /** What one job emits while it runs: the compile's events, as `/api/compile/stream` sends them. */
 export type JobEmit = (event: string, data: unknown) => void;
@@ -38,6 +35,9 @@ export class JobRunner {
   private readonly events = new EventEmitter();
   private timer: NodeJS.Timeout | undefined;
   private pumping = false;
+  /** A wake-up came while the queue was being looked at: look once more after. */
+  private again = false;
+  private unlisten: Promise<() => Promise<void>> | undefined;
   private stopped = false;
   private lastSweep = 0;
 
@@ -47,46 +47,31 @@ export class JobRunner {
     readonly options: QueueOptions,
     private readonly now: () => number,
     private readonly log: (m: string) => void = () => undefined,
-    /** On PostgreSQL, pg-boss delivers the jobs; without it this process looks for them itself. */
-    private readonly dispatch?: PgBossDispatch,
   ) {
     this.events.setMaxListeners(0);
   }
 
-  /** Starts looking at the queue (once; `wake` starts it too). */
+  /**
+   * Starts looking at the queue (once; `wake` starts it too): every `pollMs`, for jobs whose
+   * lease lapsed and wake-ups missed, and at once when another process makes a job claimable.
+   */
   start(): void {
     if (this.timer || this.stopped) return;
     this.timer = setInterval(() => void this.tick(), this.options.pollMs);
     this.timer.unref();
-    if (this.dispatch)
-      this.dispatch.start((id) => this.deliver(id)).catch((e: Error) => this.log(`queue: pg-boss: ${e.message}`));
-    else void this.pump();
+    this.unlisten = this.jobs.listen(() => void this.pump(), this.log);
+    void this.pump();
   }
 
-  /** Writes a queued job (and, on PostgreSQL, its pg-boss message in the same transaction). */
+  /** Writes a queued job (on PostgreSQL, with the wake-up of every server on the database). */
   async enqueue(job: { id: string; ownerId: string; kind: JobKind; payload: unknown; createdAt: string }) {
-    const dispatch = this.dispatch;
-    await this.jobs.enqueue(job, dispatch ? (sql) => dispatch.enqueued(job.id, sql) : undefined);
+    await this.jobs.enqueue(job);
     this.wake();
-  }
-
-  /**
-   * Runs the job pg-boss delivered. Throws, so that pg-boss delivers it again later, when the job
-   * runs under another process's live lease or this server stopped during it.
-   */
-  private async deliver(id: string): Promise<void> {
-    if (this.stopped) throw new Error('the server is stopping');
-    const claimed = await this.jobs.claimById(id, this.lease(), new Date(this.now()).toISOString());
-    if (claimed === 'ended') return;
-    if (claimed === 'held') throw new Error(`job ${id} runs in another process`);
-    const outcome = await this.run(claimed);
-    if (outcome !== 'ended') throw new Error(`job ${id} did not end here (${outcome}); it runs again`);
   }
 
   /** A job was enqueued: look now rather than at the next tick. */
   wake(): void {
     if (!this.timer) this.start();
-    this.dispatch?.wake();
     void this.pump();
   }
 
@@ -112,10 +97,9 @@ export class JobRunner {
     const ids = [...this.running.keys()];
     for (const controller of this.running.values())
       controller.abort(new AbortedError(new Error('the server is shutting down')));
-    await this.dispatch?.stopFetching();
+    await (await this.unlisten)?.();
     await Promise.allSettled([...this.runs]);
     await this.jobs.release(ids, this.instance).catch((e: Error) => this.log(`queue: release failed: ${e.message}`));
-    await this.dispatch?.stop();
   }
 
   private lease(): Lease {
@@ -138,14 +122,21 @@ export class JobRunner {
   }
 
   private async pump(): Promise<void> {
-    if (this.pumping || this.stopped || this.dispatch) return;
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
     this.pumping = true;
     try {
-      while (!this.stopped && this.running.size < this.options.workers) {
-        const job = await this.jobs.claim(this.lease(), new Date(this.now()).toISOString());
-        if (!job) break;
-        void this.run(job).then(() => this.pump());
-      }
+      do {
+        this.again = false;
+        while (!this.stopped && this.running.size < this.options.workers) {
+          const job = await this.jobs.claim(this.lease(), new Date(this.now()).toISOString());
+          if (!job) break;
+          void this.run(job).then(() => this.pump());
+        }
+      } while (this.again && !this.stopped);
     } catch (e) {
       this.log(`queue: ${(e as Error).message}`);
     } finally {
@@ -153,17 +144,14 @@ export class JobRunner {
     }
   }
 
-  /**
-   * Runs a claimed job to its end: `stopped` when this server's shutdown cut it short,
-   * `unrecorded` when its end could not be written (it runs again once its lease lapses).
-   */
-  private run(job: Job): Promise<RunOutcome> {
+  /** Runs a claimed job to its end; one whose end could not be written runs again once its lease lapses. */
+  private run(job: Job): Promise<void> {
     const run = this.runToEnd(job);
     this.runs.add(run);
     return run.finally(() => this.runs.delete(run));
   }
 
-  private async runToEnd(job: Job): Promise<RunOutcome> {
+  private async runToEnd(job: Job): Promise<void> {
     const controller = new AbortController();
     this.running.set(job.id, controller);
     const emit: JobEmit = (event, data) => this.events.emit(job.id, event, data);
@@ -185,11 +173,8 @@ export class JobRunner {
         if (!written) this.log(`queue: job ${job.id} ended elsewhere; its result here is dropped`);
       } catch (e) {
         this.log(`queue: job ${job.id} could not be recorded (${(e as Error).message}); it will run again`);
-        emit('finished', {});
-        return 'unrecorded';
       }
     }
     emit('finished', {});
-    return this.stopped && controller.signal.aborted ? 'stopped' : 'ended';
   }
 }

@@ -18,9 +18,9 @@ function prefetched(texts: Map<string, string>, make: ReaderFactory): ReaderFact
     const inner = make(hooks);
     return {
       resolve: (ref, base) => inner.resolve(ref, base),
-      read: (location, signal) => {
+      read: (location, signal, options) => {
         const text = texts.get(location);
-        return text === undefined ? inner.read(location, signal) : Promise.resolve(text);
+        return text === undefined ? inner.read(location, signal, options) : Promise.resolve(text);
       },
       close: () => inner.close(),
     };

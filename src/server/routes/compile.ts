@@ -102,7 +102,7 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       if (!bypass) {
         const reader = own.makeReader();
         try {
-          const hit = await cache.lookup(key, deps.now(), (location) => reader.read(location));
+          const hit = await cache.lookup(key, deps.now(), (location, o) => reader.read(location, undefined, o));
           if (hit) {
             c.header('x-cache', 'HIT');
             return c.json({ ...hit, cached: true, ...warned(warnings) }, 200);

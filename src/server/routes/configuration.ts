@@ -108,7 +108,14 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
         return c.json({ success: true as const, valid: true as const, configuration: config }, 200);
       } catch (e) {
         if (!(e instanceof ConfigError)) throw e;
-        return c.json({ success: false as const, valid: false as const, errors: e.issues }, 200);
+        return c.json(
+          {
+            success: false as const,
+            valid: false as const,
+            errors: e.issues.map(({ path, message }) => ({ path, message })),
+          },
+          200,
+        );
       }
     },
   );

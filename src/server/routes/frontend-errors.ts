@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps.js';
 import { problemResponse } from '../problem.js';
 import { ErrorEventWriter, FRONTEND_SOURCE } from '../error-events.js';
 import { jsonResponse, pageQuery } from './paging.js';
+import { clientLimitKey } from '../client-address.js';
 
 /** The specification's Limits: the body and the text fields of a frontend error report. */
 export const FRONTEND_ERROR_LIMITS = {
@@ -64,7 +65,7 @@ export function registerFrontendErrorRoutes(app: OpenAPIHono, deps: AppDeps, log
     }),
     (c) => {
       const r = c.req.valid('json');
-      writer.schedule({
+      writer.scheduleFrom(clientLimitKey(c), {
         id: ErrorEventWriter.newId(),
         source: FRONTEND_SOURCE,
         severity: r.severity,

@@ -1,15 +1,35 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route, routeEntry } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
+import { checkHealth } from '../health.js';
 
+/** A healthy answer is reused 30 s, as the specification says; another one 5 s, to see a recovery soon. */
 const HEALTH_TTL_MS = 30_000;
+const UNHEALTHY_TTL_MS = 5_000;
 
 const health = z.object({
-  status: z.literal('ok'),
+  status: z.enum(['ok', 'degraded', 'unavailable']),
   version: z.string(),
   timestamp: z.string(),
   uptimeSeconds: z.number(),
+  checks: z.object({
+    store: z.object({
+      status: z.enum(['ok', 'unavailable']),
+      engine: z.string(),
+      latencyMs: z.number(),
+      error: z.string().optional(),
+    }),
+    workers: z
+      .object({
+        status: z.enum(['ok', 'busy', 'closed']),
+        size: z.number(),
+        running: z.number(),
+        waiting: z.number(),
+      })
+      .optional(),
+  }),
 });
+type Health = z.infer<typeof health>;
 
 /** `/api`, `/api/version`, `/api/health`. */
 export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
@@ -59,36 +79,46 @@ export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
     (c) => c.json({ version: deps.version, node: process.version }, 200),
   );
 
-  // Computed at most once per 30 s per app, as the specification says.
-  let cached: { at: number; body: z.infer<typeof health> } | null = null;
+  // Computed at most once per 30 s per app (5 s when not healthy); requests meanwhile share it.
+  let cached: { at: number; ttl: number; body: Promise<Health> } | null = null;
+  const compute = async (now: number): Promise<Health> => {
+    const report = await checkHealth(deps.store, deps.pool);
+    const body: Health = {
+      status: report.status,
+      version: deps.version,
+      timestamp: new Date(now).toISOString(),
+      uptimeSeconds: Math.round((now - deps.startedAt) / 1000),
+      checks: report.checks,
+    };
+    // Not awaited, and a failure is not the probe's; the next check records again.
+    deps.store.recordHealth({ status: body.status, version: deps.version, checkedAt: body.timestamp }).catch(() => {});
+    return body;
+  };
   app.openapi(
     route({
       method: 'get',
       path: '/api/health',
       access: 'public-unmetered',
-      summary: 'Health (cached 30 s)',
-      responses: { 200: { description: 'Healthy', content: { 'application/json': { schema: health } } } },
+      summary: 'Health of the store and the worker pool (cached 30 s)',
+      responses: {
+        200: { description: 'Serving (`ok`, or `degraded`)', content: { 'application/json': { schema: health } } },
+        503: { description: 'Unavailable', content: { 'application/json': { schema: health } } },
+      },
     }),
-    (c) => {
+    async (c) => {
       const now = deps.now();
-      if (!cached || now - cached.at >= HEALTH_TTL_MS) {
-        cached = {
-          at: now,
-          body: {
-            status: 'ok',
-            version: deps.version,
-            timestamp: new Date(now).toISOString(),
-            uptimeSeconds: Math.round((now - deps.startedAt) / 1000),
-          },
-        };
-        // Not awaited, and a failure is not the probe's: it answers even while the store is busy
-        // or away (`/api/health/db-smoke` is the store's own check); the next check records again.
-        deps.store
-          .recordHealth({ status: cached.body.status, version: deps.version, checkedAt: cached.body.timestamp })
-          .catch(() => undefined);
+      if (!cached || now - cached.at >= cached.ttl) {
+        const entry = { at: now, ttl: HEALTH_TTL_MS, body: compute(now) };
+        cached = entry;
+        void entry.body.then((b) => {
+          if (b.status !== 'ok') entry.ttl = UNHEALTHY_TTL_MS;
+        });
       }
-      c.header('cache-control', `public, max-age=${Math.ceil((HEALTH_TTL_MS - (now - cached.at)) / 1000)}`);
-      return c.json(cached.body, 200);
+      const { at } = cached;
+      const body = await cached.body;
+      const ttl = body.status === 'ok' ? HEALTH_TTL_MS : UNHEALTHY_TTL_MS;
+      c.header('cache-control', `public, max-age=${Math.max(0, Math.ceil((ttl - (now - at)) / 1000))}`);
+      return body.status === 'unavailable' ? c.json(body, 503) : c.json(body, 200);
     },
   );
 }

@@ -443,7 +443,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       const refused = await refusal(c, id);
       if (refused) return refused as never;
       const hashed = await hashPassword(c.req.valid('json').password);
-      const ended = await deps.store.setPassword(id, hashed, null, at());
+      const ended = await deps.store.setPassword(id, hashed, null, at(), true);
       if (ended === null) refuse(404, `No user with id ${id}`);
       return c.json({ success: true as const, sessionsEnded: ended }, 200);
     },

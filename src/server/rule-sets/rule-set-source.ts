@@ -23,8 +23,8 @@ export function ruleSetReaders(base: ReaderFactory, store: Store, ownerId: strin
     return {
       resolve: (ref, from) =>
         isRuleSetSource(ref) ? ref : reader.resolve(ref, from && !isRuleSetSource(from) ? from : null),
-      read: async (location, signal) => {
-        if (!isRuleSetSource(location)) return reader.read(location, signal);
+      read: async (location, signal, options) => {
+        if (!isRuleSetSource(location)) return reader.read(location, signal, options);
         const id = location.slice(RULE_SET_SCHEME.length);
         const ruleSet = ownerId ? await store.ruleSet(id) : null;
         // One answer for an unknown id and another user's: the id's existence is not told.

@@ -127,10 +127,17 @@ export interface AccountStore {
   /** Deletes the user with their sessions, keys, role assignments and usage. */
   deleteUser(id: string): Promise<boolean>;
   /**
-   * Sets a new password and ends the user's sessions but the one whose token hash is `keep`
-   * (one transaction); how many sessions ended, or null when there is no such user.
+   * Sets a password and ends the user's sessions (but `keep`'s); with `revokeKeys` (an
+   * administrator's reset) every key of the user is revoked too. The number of sessions ended, or
+   * null for an unknown user.
    */
-  setPassword(id: string, password: NewUser['password'], keep: string | null, at: string): Promise<number | null>;
+  setPassword(
+    id: string,
+    password: NewUser['password'],
+    keep: string | null,
+    at: string,
+    revokeKeys?: boolean,
+  ): Promise<number | null>;
   /** Changes whenever this process changes or removes a user, session or key. */
   accountGeneration(): number;
   createSession(tokenHash: string, session: Session): Promise<void>;

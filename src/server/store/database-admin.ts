@@ -5,6 +5,7 @@ import { jsonValue, type QueryAnswer, QueryRefusedError } from '../admin/query-r
 import { sqliteReadOnlyQuery } from '../admin/sqlite-query.js';
 import { postgresReadOnlyQuery } from '../admin/postgres-query.js';
 import { refuseStatement } from '../admin/sql-guard.js';
+import { QueryGate } from '../admin/query-gate.js';
 import type { QueryConnection } from '../admin/postgres-query-role.js';
 import { isSecretColumn, REDACTED } from './secret-columns.js';
 
@@ -72,6 +73,8 @@ export class DatabaseAdmin {
     private readonly queries: () => Promise<QueryConnection>,
     /** Runs a call as the store runs its own: a busy database is retried, then 503. */
     private readonly retry: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
+    /** The store's cap on queries running at once (one per store, shared by every DatabaseAdmin). */
+    private readonly gate: QueryGate = new QueryGate(),
   ) {}
 
   // biome-ignore lint/suspicious/noExplicitAny: tables of other releases are not in the typed schema
@@ -276,11 +279,12 @@ export class DatabaseAdmin {
     if (refused) throw new QueryRefusedError(refused);
     if (this.location?.engine === 'postgres') {
       const connection = await this.queries();
-      if (!connection.pool) throw new QueryRefusedError(`The query route is off: ${connection.refusal}`, 503);
-      return postgresReadOnlyQuery(connection.pool, text, limits);
+      const { pool, stop } = connection;
+      if (!pool || !stop) throw new QueryRefusedError(`The query route is off: ${connection.refusal}`, 503);
+      return this.gate.run(() => postgresReadOnlyQuery(pool, text, limits, stop));
     }
-    if (this.location?.engine === 'sqlite' && this.location.file !== ':memory:')
-      return sqliteReadOnlyQuery(this.location.file, text, limits);
+    const file = this.location?.engine === 'sqlite' ? this.location.file : ':memory:';
+    if (file !== ':memory:') return this.gate.run(() => sqliteReadOnlyQuery(file, text, limits));
     throw new QueryRefusedError('An in-memory store has no file that a second, read-only connection could open');
   }
 }

@@ -54,22 +54,14 @@ export interface Lease {
  * both move a job: a claim takes only a queued job (or one whose lease lapsed), and a result is
  * written only by the lease's holder while the job is still running, in the statement that ends it.
  */
-/** Raw SQL on the connection of a transaction (what pg-boss's `db` option takes). */
-export interface SqlExecutor {
-  executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
-}
-
 export interface JobStore {
-  /** Writes a queued job; `alsoInTransaction` runs in the same transaction (a dispatcher's own record of it). */
-  enqueue(
-    job: { id: string; ownerId: string; kind: JobKind; payload: unknown; createdAt: string },
-    alsoInTransaction?: (sql: SqlExecutor) => Promise<void>,
-  ): Promise<void>;
+  /** Writes a queued job (on PostgreSQL with the wake-up of `listen`, in the same transaction). */
+  enqueue(job: { id: string; ownerId: string; kind: JobKind; payload: unknown; createdAt: string }): Promise<void>;
   /**
-   * Takes one job by id, as `claim` would; `held` when it runs under another live lease, `ended`
-   * when it is finished, cancelled or gone.
+   * Calls `onJob` when another process makes a job claimable (PostgreSQL's `LISTEN`; nothing on
+   * SQLite, where the table is polled); answers the function that stops listening.
    */
-  claimById(id: string, lease: Lease, now: string): Promise<Job | 'held' | 'ended'>;
+  listen(onJob: () => void, log: (message: string) => void): Promise<() => Promise<void>>;
   job(id: string): Promise<Job | null>;
   /** Takes the oldest job that is queued, or running under a lapsed lease; null when there is none. */
   claim(lease: Lease, now: string): Promise<Job | null>;

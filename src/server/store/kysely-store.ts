@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Pool } from 'pg';
 import type { Deployment, HealthCheck, Store } from './store.js';
 import type { ApiKey, EndpointOverride, NewUser, Session, TierPatch, UsageEntry, UserPatch } from './accounts.js';
@@ -19,6 +19,7 @@ import type { Assignment, AuditEntry, AuditFilter, StoredFlag } from './admin.js
 import type { Bundle, ConfigRecord, SectionName } from './config-sections.js';
 import * as jobs from './queries/jobs.js';
 import type { JobStore } from './jobs.js';
+import { listenForJobs, signalJobs } from './job-signal.js';
 import * as flash from './queries/flash.js';
 import * as errorEvents from './queries/error-events.js';
 import * as ruleSets from './queries/rule-sets.js';
@@ -26,6 +27,7 @@ import type { ErrorEvent, FlashEntry, RuleSet, RuleSetPatch } from './service-re
 import { DatabaseAdmin } from './database-admin.js';
 import { LOG_BOUNDS } from './log-bounds.js';
 import { prepareQueryConnection, type QueryConnection } from '../admin/postgres-query-role.js';
+import { QueryGate } from '../admin/query-gate.js';
 import type { StoreLocation } from './location.js';
 
 const withoutPassword = <T extends { password: unknown }>(u: T | null) => {
@@ -47,7 +49,7 @@ export class KyselyStore implements Store {
   private readonly limiters = new Map<string, RateLimiter>();
   private queries: Promise<QueryConnection> | null = null;
   /** Writes of each bounded log by this process: every `LOG_BOUNDS.pruneEvery`th prunes it. */
-  private readonly logWrites = { audit: 0, errorEvents: 0 };
+  private readonly logWrites = { success: 0, refusal: 0, errorEvents: 0 };
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -108,8 +110,8 @@ export class KyselyStore implements Store {
     this.changingAccounts(this.transaction((trx) => users.updateUser(trx, id, patch, at)));
   removeUser = (email: string) => this.changingAccounts(this.run((db) => users.deleteUserWhere(db, 'email', email)));
   deleteUser = (id: string) => this.changingAccounts(this.run((db) => users.deleteUserWhere(db, 'id', id)));
-  setPassword = (id: string, password: NewUser['password'], keep: string | null, at: string) =>
-    this.changingAccounts(this.transaction((trx) => users.setPassword(trx, id, password, keep, at)));
+  setPassword = (id: string, password: NewUser['password'], keep: string | null, at: string, revokeKeys = false) =>
+    this.changingAccounts(this.transaction((trx) => users.setPassword(trx, id, password, keep, at, revokeKeys)));
   accountGeneration = () => this.accounts;
 
   createSession = (tokenHash: string, session: Session) =>
@@ -122,7 +124,11 @@ export class KyselyStore implements Store {
   deleteSessions = (userId: string) => this.changingAccounts(this.run((db) => users.deleteSessions(db, { userId })));
 
   createApiKey = (key: Omit<ApiKey, 'revokedAt' | 'lastUsedAt'>, keyHash: string) =>
-    this.run((db) => keys.createApiKey(db, key, keyHash), 'That key already exists');
+    withRetries(
+      () => this.db.transaction().execute((trx) => keys.createApiKey(trx, key, keyHash, this.engine)),
+      this.busy,
+      'That key already exists',
+    );
   apiKeys = (userId: string) => this.run((db) => keys.apiKeys(db, userId));
   apiKeyByHash = (keyHash: string) => this.run((db) => keys.apiKeyByHash(db, keyHash));
   apiKeysWithUsers = (keyHashes: string[]) => this.run((db) => keys.apiKeysWithUsers(db, keyHashes));
@@ -175,10 +181,12 @@ export class KyselyStore implements Store {
   // In a transaction: on SQLite a lone INSERT refused as busy left the connection unable to write afterwards.
   appendAudit = async (entry: AuditEntry) => {
     await this.transaction((trx) => adminSystem.appendAudit(trx, entry));
-    if (this.logWrites.audit++ % LOG_BOUNDS.pruneEvery === 0) {
-      const { retentionDays, maxRows } = LOG_BOUNDS.audit;
+    // Each class is pruned by its own writes only (log-bounds.ts).
+    const kind: adminSystem.AuditClass = entry.status === 'success' ? 'success' : 'refusal';
+    if (this.logWrites[kind]++ % LOG_BOUNDS.pruneEvery === 0) {
+      const { retentionDays, maxRows } = kind === 'success' ? LOG_BOUNDS.audit : LOG_BOUNDS.auditRefusals;
       const before = new Date(Date.parse(entry.created_at) - retentionDays * 86_400_000).toISOString();
-      await this.run((db) => adminSystem.pruneAudit(db, before, maxRows));
+      await this.run((db) => adminSystem.pruneAudit(db, kind, before, maxRows));
     }
   };
   audit = (filter: AuditFilter, limit: number, offset: number) =>
@@ -226,6 +234,8 @@ export class KyselyStore implements Store {
     this.transaction((trx) => ruleSets.updateRuleSet(trx, id, ownerId, patch, at));
   deleteRuleSet = (id: string, ownerId: string) => this.run((db) => ruleSets.deleteRuleSet(db, id, ownerId));
 
+  private readonly queryGate = new QueryGate();
+
   databaseAdmin = () =>
     new DatabaseAdmin(
       this.db,
@@ -234,6 +244,7 @@ export class KyselyStore implements Store {
       this.description,
       () => this.queryConnection(),
       (work) => withRetries(work, this.busy),
+      this.queryGate,
     );
 
   /** PostgreSQL: the query route's own low-privilege connection, prepared once (postgres-query-role.ts). */
@@ -245,7 +256,7 @@ export class KyselyStore implements Store {
 
   private async queryConnection(): Promise<QueryConnection> {
     await this.prepareQueries();
-    return (await this.queries) ?? { pool: null, role: null, refusal: 'not a PostgreSQL store' };
+    return (await this.queries) ?? { pool: null, role: null, stop: null, refusal: 'not a PostgreSQL store' };
   }
 
   rateLimiter(name: string): RateLimiter {
@@ -258,21 +269,24 @@ export class KyselyStore implements Store {
   }
 
   readonly jobs: JobStore = {
-    enqueue: (job, also) =>
+    enqueue: (job) =>
       this.transaction(async (trx) => {
         await jobs.enqueue(trx, job);
-        await also?.({
-          executeSql: async (text, values) => ({
-            rows: (await trx.executeQuery(CompiledQuery.raw(text, values))).rows,
-          }),
-        });
+        if (this.engine === 'postgres') await signalJobs(trx);
       }),
-    claimById: (id, lease, now) => this.run((db) => jobs.claimById(db, id, lease, now)),
+    listen: (onJob, log) =>
+      this.location?.engine === 'postgres'
+        ? listenForJobs(this.location.url, onJob, log)
+        : Promise.resolve(() => Promise.resolve()),
     job: (id) => this.run((db) => jobs.job(db, id)),
     claim: (lease, now) => this.run((db) => jobs.claim(db, lease, now)),
     renew: (ids, lease) => this.run((db) => jobs.renew(db, ids, lease)),
     finish: (id, owner, end) => this.transaction((trx) => jobs.finish(trx, id, owner, end)),
-    release: (ids, owner) => this.run((db) => jobs.release(db, ids, owner)),
+    release: (ids, owner) =>
+      this.transaction(async (trx) => {
+        await jobs.release(trx, ids, owner);
+        if (this.engine === 'postgres' && ids.length > 0) await signalJobs(trx);
+      }),
     cancel: (id, ownerId, at) => this.run((db) => jobs.cancel(db, id, ownerId, at)),
     history: (ownerId, limit, offset) => this.transaction((trx) => jobs.history(trx, ownerId, limit, offset), true),
     counts: (since) => this.transaction((trx) => jobs.counts(trx, since), true),

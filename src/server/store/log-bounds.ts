@@ -1,11 +1,20 @@
 /**
  * Bounds of the two logs anyone can make the server write to: the audit log (a refused admin call
  * writes a row) and browser error reports (anonymous). Each field is cut to a length, and each log
- * keeps rows for a retention period and at most a number of rows, pruned as it is written.
+ * keeps rows for a retention period and at most a number of rows, pruned as it is written. The
+ * audit log's successful actions and its refusals and failures are bounded apart, each class
+ * pruned only by its own writes: a flood of refusals (which anyone can send) never pushes a real
+ * action out of the history. Browser reports are bounded per source address before they are
+ * stored (`errorEventsPerAddress`).
  */
 export const LOG_BOUNDS = {
+  /** Audit rows of actions that succeeded. */
   audit: { retentionDays: 365, maxRows: 200_000 },
+  /** Audit rows of refused (`denied`) and failed (`failure`) calls. */
+  auditRefusals: { retentionDays: 90, maxRows: 100_000 },
   errorEvents: { retentionDays: 30, maxRows: 50_000 },
+  /** Browser reports stored per client address (an IPv6 network, see client-address.ts) a minute. */
+  errorEventsPerAddress: 10,
   /** Every this many writes of a log, its old and surplus rows are deleted. */
   pruneEvery: 100,
 } as const;

@@ -1,21 +1,20 @@
 import { describe, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { validateRule } from '../../../src/core/ast/validate-rule.js';
 import { RuleParser } from '@adguard/agtree';
 import { PARSER_OPTIONS, parseRule } from '../../../src/core/ast/parse-rule.js';
 import { InputError } from '../../../src/core/errors/index.js';
+import { CORPUS, describeCorpus, readCorpus, testCorpus } from '../../support/corpus.js';
 
-const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpus');
-const corpus = (file: string) => readFileSync(`${CORPUS}/${file}`, 'utf8').split(/\r?\n/);
-/** The first line of a corpus list that satisfies `pick`, so the table uses real rules. */
+const corpus = (file: string) => readCorpus(file).split(/\r?\n/);
+/** The first line of a corpus list that satisfies `pick`, so the table uses real rules ('' without one). */
 const from = (file: string, pick: (l: string) => boolean) => {
+  if (CORPUS === null) return '';
   const line = corpus(file).find(pick);
   if (!line) throw new Error(`no such line in ${file}`);
   return line;
 };
 
-describe('validateRule, rules from every dialect in the corpus', () => {
+describeCorpus('validateRule, rules from every dialect in the corpus', () => {
   const cases: [string, string, string, string, string][] = [
     [
       'AdGuard scriptlet',
@@ -208,7 +207,7 @@ describe('bad requests', () => {
 });
 
 describe('host-rule classification', () => {
-  test('parsing with host rules only for candidate lines equals parsing every line with them', () => {
+  testCorpus('parsing with host rules only for candidate lines equals parsing every line with them', () => {
     const lines = [
       'hosts-hagezi-light.txt',
       'urlhaus-filter-online.txt',

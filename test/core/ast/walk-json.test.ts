@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { walkJsonPart, walkJsonText } from '../../../src/core/ast/walk-json.js';
 import { textLines, walkTree, type WalkInput } from '../../../src/core/ast/walk-tree.js';
+import { CORPUS, NEEDS_CORPUS, readCorpus } from '../../support/corpus.js';
 
 const FIXTURE = readFileSync(resolve(import.meta.dirname, '../../fixtures/walk/all-node-types.txt'), 'utf8');
-const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpus');
 
 /** The walk's JSON from parts of `size` lines, walked in reverse order to show order does not matter. */
 function fromParts(text: string, size: number, options: Omit<WalkInput, 'text' | 'rules'>): string {
@@ -50,13 +50,14 @@ describe('the walk as JSON parts', () => {
     expect(Object.keys(joined.summary)).toEqual(Object.keys(walkTree({ text }).summary));
   });
 
-  test.each(['easylist.txt', 'ubo-filters.txt', 'hosts-hagezi-light.txt'])(
-    '%s: parts join into the single-walk text',
-    (file) => {
-      const text = readFileSync(`${CORPUS}/${file}`, 'utf8');
+  test.for(['easylist.txt', 'ubo-filters.txt', 'hosts-hagezi-light.txt'])(
+    `%s: parts join into the single-walk text${CORPUS === null ? ` [${NEEDS_CORPUS}]` : ''}`,
+    { timeout: 120_000 },
+    (file, ctx) => {
+      if (CORPUS === null) return ctx.skip(NEEDS_CORPUS);
+      const text = readCorpus(file);
       const whole = JSON.stringify(walkTree({ text }));
       expect(fromParts(text, 4000, {}) === whole).toBe(true);
     },
-    120_000,
   );
 });

@@ -1,14 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { walkAst } from '../../../src/core/ast/walk.js';
 import type { WalkNode } from '../../../src/core/ast/walk-tree.js';
 import { walkTree } from '../../../src/core/ast/walk-tree.js';
 import { NODE_TYPES } from '../../../src/core/ast/node-types.js';
 import { InputError } from '../../../src/core/errors/index.js';
+import { corpusLists, readCorpus, testCorpus } from '../../support/corpus.js';
 
 const FIXTURE = readFileSync(resolve(import.meta.dirname, '../../fixtures/walk/all-node-types.txt'), 'utf8');
-const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpus');
 
 describe('walkAst', () => {
   // The specification says "34 node types" but its list names 35 (FilterList included); all appear.
@@ -97,10 +97,12 @@ describe('walkAst', () => {
 });
 
 describe('walkTree (the command line walk, without request validation)', () => {
-  test.each(readdirSync(CORPUS).filter((f) => f.endsWith('.txt')))(
+  testCorpus('the corpus has lists to walk', () => expect(corpusLists().length).toBeGreaterThan(0));
+
+  test.each(corpusLists())(
     'walks corpus list %s',
     (file) => {
-      const text = readFileSync(`${CORPUS}/${file}`, 'utf8');
+      const text = readCorpus(file);
       const { nodes, summary } = walkTree({ text, maxDepth: 2 });
       expect(summary.total).toBe(nodes.length);
       expect(summary.FilterList).toBe(1);

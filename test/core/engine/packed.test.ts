@@ -1,7 +1,5 @@
 import { PACKED_FORMS } from '../../../src/core/engine/packed-engine.js';
 import { describe, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import fc from 'fast-check';
 import {
   concatPacked,
@@ -23,8 +21,7 @@ import { mayBeIpRule } from '../../../src/core/engine/validate.js';
 import { normalizeIpRule } from '../../../src/core/rules/ip-normalize.js';
 import type { Lines } from '../../../src/core/transforms/lines.js';
 import { ALL_TRICKY, trickyList } from '../../support/tricky-lines.js';
-
-const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpus');
+import { CORPUS, readCorpus, testCorpus } from '../../support/corpus.js';
 
 /**
  * Shapes the byte code decides or must hand to the string code: Unicode whitespace, BOM,
@@ -64,10 +61,17 @@ const lists: [string, string][] = [
   ['tricky CRLF with blank runs', `\r\n\n ${trickyList(1500, 12, '\r\n')}\r\r\n${trickyList(500, 13, '\n\n')}\n\n`],
   ['tricky lone CR', trickyList(800, 14, '\r')],
   ['unicode', [...UNICODE_LINES, ...UNICODE_LINES.map((l) => l.replace('example', 'ex2')), ...ALL_TRICKY].join('\n')],
-  ['hosts corpus', readFileSync(`${CORPUS}/hosts-hagezi-light.txt`, 'utf8')],
-  ['adblock corpus', readFileSync(`${CORPUS}/adblock-hagezi-light.txt`, 'utf8')],
-  ['easylist', readFileSync(`${CORPUS}/easylist.txt`, 'utf8')],
+  // Real lists, with FLC_CORPUS.
+  ...(CORPUS === null
+    ? []
+    : ([
+        ['hosts corpus', readCorpus('hosts-hagezi-light.txt')],
+        ['adblock corpus', readCorpus('adblock-hagezi-light.txt')],
+        ['easylist', readCorpus('easylist.txt')],
+      ] as [string, string][])),
 ];
+
+testCorpus('the inputs below include three real lists', () => expect(lists).toHaveLength(7));
 
 const quiet = { reporting: false, removed: () => undefined };
 

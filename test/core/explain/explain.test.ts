@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { corpusPath, testCorpus } from '../../support/corpus.js';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { compile } from '../../../src/core/pipeline/compile.js';
@@ -139,8 +140,8 @@ describe('explain', () => {
     },
   );
 
-  test('on a real list, keeping only the lines about the domain loses none of them', async () => {
-    const list = resolve(import.meta.dirname, '../../../../shared/corpus/adguard-dns-filter-2019.txt');
+  testCorpus('on a real list, keeping only the lines about the domain loses none of them', async () => {
+    const list = corpusPath('adguard-dns-filter-2019.txt');
     const real = { name: 'AdGuard DNS filter', sources: [{ source: list }], transformations: ['Deduplicate' as const] };
     const read = () => new NodeSourceReader({ ...DEFAULT_HTTP, baseDir: DIR, cacheDir: null, userAgent: 'flc-test' });
     const reader = read();

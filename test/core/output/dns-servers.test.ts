@@ -7,31 +7,32 @@ import { compile } from '../../../src/core/pipeline/compile.js';
 import type { Configuration } from '../../../src/core/config/schema.js';
 import type { OutputFormat } from '../../../src/core/output/formats.js';
 import { NodeSourceReader, DEFAULT_HTTP } from '../../../src/node/source-reader.js';
+import { CORPUS, corpusPath, NEEDS_CORPUS } from '../../support/corpus.js';
 
 // The outputs of real-sized corpus lists, and of the fixture with every rule shape, loaded by the
 // DNS servers' own checkers: `dnsmasq --test` with the file as a conf-file, `unbound-checkconf`
 // with the file included, `named-checkzone` for the RPZ zone. Without a checker its test is
 // skipped with the reason, except under CI, where it fails: .ci/run installs them (Debian
 // packages dnsmasq-base, unbound, bind9-utils).
-const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpus');
+const corpusSource = (file: string) => (CORPUS === null ? `FLC_CORPUS/${file}` : corpusPath(file));
 const FIXTURE = resolve(import.meta.dirname, '../../fixtures/formats/input.txt');
 const QUICK = ['RemoveComments', 'Deduplicate', 'Compress', 'Validate', 'TrimLines', 'InsertFinalNewLine'] as const;
 
-/** Each list to check: a name, its configuration. */
+/** Each list to check: a name, its configuration (corpus lists need FLC_CORPUS). */
 const LISTS: [string, Configuration][] = [
   // 159,141 hosts lines under the reference CLI's quick configuration, as CI jobs compile them.
   [
     'hosts-hagezi-light.txt (quick configuration)',
     {
       name: 'HaGeZi light',
-      sources: [{ source: join(CORPUS, 'hosts-hagezi-light.txt') }],
+      sources: [{ source: corpusSource('hosts-hagezi-light.txt') }],
       transformations: [...QUICK],
     },
   ],
   // The AdGuard DNS filter as published: exceptions, $important, modifiers, regular expressions.
   [
     'adguard-dns-filter-2019.txt (as published)',
-    { name: 'AdGuard DNS filter', sources: [{ source: join(CORPUS, 'adguard-dns-filter-2019.txt') }] },
+    { name: 'AdGuard DNS filter', sources: [{ source: corpusSource('adguard-dns-filter-2019.txt') }] },
   ],
   ['the fixture with every rule shape', { name: 'Every rule shape', sources: [{ source: FIXTURE }] }],
 ];
@@ -113,6 +114,7 @@ describe.each(CHECKERS)("$format output is accepted by the server's own checker 
       if (process.env.CI) throw new Error(`CI must run the DNS server checkers: ${why}`);
       ctx.skip(`DNS server checker skipped: ${why}`);
     }
+    if (config.sources[0].source.startsWith('FLC_CORPUS/')) ctx.skip(NEEDS_CORPUS);
     const file = join(dir, `${name.replace(/\W+/g, '-')}.${checker.format}`);
     const rules = await write(config, checker.format, file);
     expect(rules).toBeGreaterThan(name.startsWith('hosts-hagezi') ? 50_000 : 10);

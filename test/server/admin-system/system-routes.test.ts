@@ -16,7 +16,7 @@ describe('roles and assignments', () => {
     });
     expect(created.status).toBe(201);
     const role = (await json(created)).role;
-    expect(role).toMatchObject({ role_name: 'auditor', permissions: ['audit:read'], is_active: 1 });
+    expect(role).toMatchObject({ role_name: 'auditor', permissions: '["audit:read"]', is_active: 1 });
     expect(
       (
         await f.asSuper('POST', '/admin/system/roles', {
@@ -41,7 +41,7 @@ describe('roles and assignments', () => {
     expect((await f.call('GET', '/admin/system/tiers', token)).status).toBe(403);
 
     const patched = await f.asSuper('PATCH', `/admin/system/roles/${role.id}`, { permissions: ['admin:read'] });
-    expect((await json(patched)).role.permissions).toEqual(['admin:read']);
+    expect((await json(patched)).role.permissions).toBe('["admin:read"]');
     // The very next request goes by the new permissions.
     expect((await f.call('GET', '/admin/system/tiers', token)).status).toBe(200);
     expect((await f.call('GET', '/admin/system/audit', token)).status).toBe(403);
@@ -100,7 +100,7 @@ describe('tiers, scopes, overrides', () => {
     const put = await json(
       await f.asSuper('PUT', '/admin/system/tiers/pro', { rate_limit: 123, features: { maxSources: 5 } }),
     );
-    expect(put.tier).toMatchObject({ tier_name: 'pro', rate_limit: 123, features: { maxSources: 5 } });
+    expect(put.tier).toMatchObject({ tier_name: 'pro', rate_limit: 123, features: '{"maxSources":5}' });
     expect(await limit(f.tokens.pro)).toBe('123');
     expect(await limit(key)).toBe('123');
     const audit = await json(await f.asSuper('GET', '/admin/system/audit?action=tier.update&limit=1'));
@@ -140,6 +140,22 @@ describe('tiers, scopes, overrides', () => {
     ).toBe(422);
   });
 
+  test('built-in scopes are not deleted (409, as built-in tiers); deactivated and back instead', async () => {
+    for (const name of ['compile', 'rules', 'admin']) {
+      const res = await f.asSuper('DELETE', `/admin/system/scopes/${name}`);
+      expect(res.status).toBe(409);
+      expect((await json(res)).detail).toMatch(new RegExp(`The ${name} scope is built in`));
+    }
+    const listed = (await json(await f.asSuper('GET', '/admin/system/scopes'))).scopes.map((s: Loose) => s.scope_name);
+    expect(listed).toEqual(expect.arrayContaining(['compile', 'rules', 'admin']));
+    // Still there to change, so keys can still be given `admin`.
+    expect((await f.asSuper('PUT', '/admin/system/scopes/admin', { is_active: false })).status).toBe(200);
+    expect((await f.asSuper('PUT', '/admin/system/scopes/admin', { is_active: true })).status).toBe(200);
+    const admin = await f.make('scoped-admin@example.org', 'admin', 'admin');
+    const made = await f.call('POST', '/api/keys', await f.session(admin), { name: 'ops', scopes: ['admin'] });
+    expect(made.status).toBe(201);
+  });
+
   test('an override that could change no route is refused with the reason', async () => {
     for (const [path_pattern, method, reason] of [
       ['/admin/system/tiers/free', 'PUT', /administrators’ routes only|administrators' routes only/],
@@ -161,6 +177,62 @@ describe('tiers, scopes, overrides', () => {
     expect((await f.asSuper('PUT', '/admin/system/scopes/rules', { required_tier: 'gold' })).status).toBe(422);
     const put = await json(await f.asSuper('PUT', '/admin/system/scopes/rules', { description: 'Rules!' }));
     expect(put.scope).toMatchObject({ scope_name: 'rules', description: 'Rules!' });
+  });
+});
+
+describe("the specification's shapes: JSON-encoded string columns", () => {
+  test('role permissions, tier features and override required_scopes answer as JSON text, either form in', async () => {
+    // In as JSON text, out as JSON text; the gate reads the permissions it encodes.
+    const made = await json(
+      await f.asSuper('POST', '/admin/system/roles', {
+        role_name: 'texted',
+        display_name: 'Texted',
+        permissions: '["flags:read","audit:read"]',
+      }),
+    );
+    expect(made.role.permissions).toBe('["flags:read","audit:read"]');
+    const listed = (await json(await f.asSuper('GET', '/admin/system/roles'))).roles;
+    expect(listed.find((r: Loose) => r.role_name === 'viewer').permissions).toEqual(expect.any(String));
+    expect(JSON.parse(listed.find((r: Loose) => r.role_name === 'viewer').permissions)).toContain('audit:read');
+    const user = await f.make('texted@example.org', 'admin', 'admin');
+    await f.asSuper('POST', '/admin/system/roles/assign', { identity_user_id: user.id, role_name: 'texted' });
+    expect((await f.call('GET', '/admin/system/audit', await f.session(user))).status).toBe(200);
+    // A string that is not JSON, or JSON of the wrong thing, is refused naming the field.
+    for (const bad of ['audit:read', '[]', '["no:such"]']) {
+      const res = await f.asSuper('PATCH', `/admin/system/roles/${made.role.id}`, { permissions: bad });
+      expect(res.status).toBe(422);
+      expect(JSON.stringify(await json(res))).toMatch(/permissions/);
+    }
+
+    const tier = await json(await f.asSuper('PUT', '/admin/system/tiers/free', { features: '{"maxSources":3}' }));
+    expect(tier.tier.features).toBe('{"maxSources":3}');
+    const tiers = (await json(await f.asSuper('GET', '/admin/system/tiers'))).tiers;
+    expect(tiers.find((t: Loose) => t.tier_name === 'free').features).toBe('{"maxSources":3}');
+    const context = (await json(await f.asSuper('GET', '/admin/system/my-context'))).context;
+    expect(context.tiers.find((t: Loose) => t.tier_name === 'free').features).toBe('{"maxSources":3}');
+    expect((await f.asSuper('PUT', '/admin/system/tiers/free', { features: '[1]' })).status).toBe(422);
+    await f.asSuper('PUT', '/admin/system/tiers/free', { features: {} });
+
+    const override = await json(
+      await f.asSuper('POST', '/admin/system/endpoints', {
+        path_pattern: '/api/rules/*',
+        required_scopes: ['rules'],
+      }),
+    );
+    expect(override.endpoint.required_scopes).toBe('["rules"]');
+    const changed = await json(
+      await f.asSuper('PUT', `/admin/system/endpoints/${override.endpoint.id}`, { required_scopes: '["compile"]' }),
+    );
+    expect(changed.endpoint.required_scopes).toBe('["compile"]');
+    const cleared = await json(
+      await f.asSuper('PUT', `/admin/system/endpoints/${override.endpoint.id}`, { required_scopes: null }),
+    );
+    expect(cleared.endpoint.required_scopes).toBeNull();
+    const endpoints = (await json(await f.asSuper('GET', '/admin/system/endpoints'))).endpoints;
+    expect(endpoints.find((e: Loose) => e.id === override.endpoint.id).required_scopes).toBeNull();
+    await f.asSuper('DELETE', `/admin/system/endpoints/${override.endpoint.id}`);
+    // The OpenAPI document still describes these bodies.
+    expect((await f.call('GET', '/api/openapi.json')).status).toBe(200);
   });
 });
 
@@ -188,6 +260,51 @@ describe('announcements and audit', () => {
       (await f.asSuper('PATCH', `/admin/system/announcements/${made.announcement.id}`, { severity: 'loud' })).status,
     ).toBe(422);
     expect((await f.asSuper('DELETE', `/admin/system/announcements/${made.announcement.id}`)).status).toBe(200);
+  });
+
+  test('active_from not before active_until is refused (422 naming both), on create and change', async () => {
+    const early = new Date(f.clock.now).toISOString();
+    const late = new Date(f.clock.now + 60_000).toISOString();
+    const refused = await f.asSuper('POST', '/admin/system/announcements', {
+      title: 'Backwards',
+      active_from: late,
+      active_until: early,
+    });
+    expect(refused.status).toBe(422);
+    expect((await json(refused)).detail).toBe(`active_from (${late}) must be before active_until (${early})`);
+    expect(
+      (
+        await f.asSuper('POST', '/admin/system/announcements', {
+          title: 'Empty',
+          active_from: late,
+          active_until: late,
+        })
+      ).status,
+    ).toBe(422);
+    const titles = (await json(await f.asSuper('GET', '/admin/system/announcements'))).announcements.map(
+      (a: Loose) => a.title,
+    );
+    expect(titles).not.toContain('Backwards');
+    // A change is checked against the stored other end; clearing an end (null) opens the window.
+    const made = await json(
+      await f.asSuper('POST', '/admin/system/announcements', {
+        title: 'Window',
+        active_from: early,
+        active_until: late,
+      }),
+    );
+    const patch = (body: unknown) => f.asSuper('PATCH', `/admin/system/announcements/${made.announcement.id}`, body);
+    const moved = await patch({ active_from: new Date(f.clock.now + 120_000).toISOString() });
+    expect(moved.status).toBe(422);
+    expect((await json(moved)).detail).toMatch(/^active_from \(.+\) must be before active_until \(.+\)$/);
+    expect((await patch({ active_until: early })).status).toBe(422);
+    expect((await patch({ active_until: null })).status).toBe(200);
+    expect((await patch({ active_from: late })).status).toBe(200);
+    expect((await json(await patch({ title: 'Window 2' }))).announcement).toMatchObject({
+      active_from: late,
+      active_until: null,
+    });
+    await f.asSuper('DELETE', `/admin/system/announcements/${made.announcement.id}`);
   });
 
   test('audit pages: limit defaults to 50, at most 100, offset, total, filters', async () => {

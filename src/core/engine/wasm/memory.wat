@@ -4,7 +4,7 @@
 ;; compress.wat, deduplicate.wat, validate.wat, public-suffix.wat (Validate's Public Suffix List
 ;; walk) and lines.wat (splitting and joining). Each function does on bytes what the readable
 ;; TypeScript function it names does on strings, test for test; test/core/engine/
-;; compress-kernel.test.ts compares the two on generated lists.
+;; kernel.test.ts compares the two on generated lists.
 ;;
 ;; Why: a 300,000-line list runs each of these loops once per process, so the JavaScript spends
 ;; much of its time in the engine's baseline tiers before its optimised code lands. Code

@@ -4,11 +4,17 @@ import type { AppDeps } from '../../deps.js';
 import { problem } from '../../problem.js';
 import { recordAudit } from '../../audit/trail.js';
 import { adminRoute, idParam, pathParam } from './route.js';
+import { asSpecRow, jsonText } from './json-columns.js';
 
 /** The tiers the gate itself goes by (anonymous callers, signed-in users, administrators): never deleted. */
 const BUILT_IN_TIERS = new Set(['anonymous', 'free', 'pro', 'admin']);
+/**
+ * The scopes API keys are made with (`compile`, `rules` by default; `admin` for admin routes):
+ * never deleted, since a scope cannot be made again through a route (`PUT` changes one that exists).
+ */
+const BUILT_IN_SCOPES = new Set(['compile', 'rules', 'admin']);
 const tierName = z.string().min(1);
-const scopes = z.array(z.string().min(1)).nullable();
+const scopes = jsonText(z.array(z.string().min(1)).nullable());
 
 /** Tiers, scopes and endpoint overrides (`/admin/system/tiers|scopes|endpoints`). */
 export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): void {
@@ -24,7 +30,8 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
       audit: { action: 'tier.list', resource: 'tier_config' },
       summary: 'Tiers',
     },
-    async (c) => c.json({ success: true, tiers: await deps.store.configRows('tiers') }),
+    async (c) =>
+      c.json({ success: true, tiers: (await deps.store.configRows('tiers')).map((row) => asSpecRow('tiers', row)) }),
   );
   adminRoute(
     app,
@@ -39,7 +46,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
         rate_limit: z.number().int().min(0).optional(),
         display_name: z.string().min(1).optional(),
         description: z.string().optional(),
-        features: z.record(z.string(), z.unknown()).optional(),
+        features: jsonText(z.record(z.string(), z.unknown())).optional(),
         is_active: z.boolean().optional(),
       }),
       failures: { 404: 'No such tier' },
@@ -48,7 +55,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
       const changed = await deps.store.updateConfigRow('tiers', { tier_name: params.name }, body, at());
       if (!changed) return problem(c, 404, `No tier ${params.name}`);
       await recordAudit(c, deps, { oldValues: changed.before, newValues: changed.after });
-      return c.json({ success: true, tier: changed.after });
+      return c.json({ success: true, tier: asSpecRow('tiers', changed.after) });
     },
   );
   adminRoute(
@@ -122,9 +129,11 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
       audit: { action: 'scope.delete', resource: 'scope_config' },
       summary: 'Delete a scope',
       params: pathParam('name'),
-      failures: { 404: 'No such scope' },
+      failures: { 404: 'No such scope', 409: 'A built-in scope' },
     },
     async (c, { params }) => {
+      if (BUILT_IN_SCOPES.has(params.name))
+        return problem(c, 409, `The ${params.name} scope is built in: deactivate it instead (is_active: false)`);
       const gone = await deps.store.deleteConfigRow('scopes', { scope_name: params.name });
       if (!gone) return problem(c, 404, `No scope ${params.name}`);
       await recordAudit(c, deps, { oldValues: gone });
@@ -141,7 +150,11 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
       audit: { action: 'endpoint.list', resource: 'endpoint_override' },
       summary: 'Endpoint overrides',
     },
-    async (c) => c.json({ success: true, endpoints: await deps.store.configRows('endpoints') }),
+    async (c) =>
+      c.json({
+        success: true,
+        endpoints: (await deps.store.configRows('endpoints')).map((row) => asSpecRow('endpoints', row)),
+      }),
   );
   const override = z.object({
     required_tier: tierName.nullable().optional(),
@@ -177,7 +190,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
         return problem(c, 422, `No tier ${body.required_tier}`);
       const endpoint = await deps.store.createConfigRow('endpoints', body, at());
       await recordAudit(c, deps, { resourceId: String(endpoint.id), newValues: endpoint });
-      return c.json({ success: true, endpoint }, 201);
+      return c.json({ success: true, endpoint: asSpecRow('endpoints', endpoint) }, 201);
     },
   );
   adminRoute(
@@ -198,7 +211,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
       const changed = await deps.store.updateConfigRow('endpoints', { id: Number(params.id) }, body, at());
       if (!changed) return problem(c, 404, `No endpoint override ${params.id}`);
       await recordAudit(c, deps, { oldValues: changed.before, newValues: changed.after });
-      return c.json({ success: true, endpoint: changed.after });
+      return c.json({ success: true, endpoint: asSpecRow('endpoints', changed.after) });
     },
   );
   adminRoute(

@@ -22,6 +22,12 @@ export function isCurrent(a: ConfigRecord, at: number): boolean {
   return true;
 }
 
+/** What is wrong with a window whose end is not after its start (null: nothing; an open end is fine). */
+function badWindow(from: unknown, until: unknown): string | null {
+  if (!from || !until || Date.parse(String(from)) < Date.parse(String(until))) return null;
+  return `active_from (${from}) must be before active_until (${until})`;
+}
+
 /** Announcements (`/admin/system/announcements`); the current ones are in `my-context`. */
 export function registerAnnouncementRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const at = () => new Date(deps.now()).toISOString();
@@ -50,8 +56,11 @@ export function registerAnnouncementRoutes(app: OpenAPIHono, deps: AppDeps): voi
       summary: 'Create an announcement',
       status: 201,
       body: z.object({ title: z.string().min(1), ...fields }),
+      failures: { 422: 'active_from not before active_until' },
     },
     async (c, { body }) => {
+      const bad = badWindow(body.active_from, body.active_until);
+      if (bad) return problem(c, 422, bad);
       const announcement = await deps.store.createConfigRow(
         'announcements',
         { severity: 'info', ...body, created_by: callerOf(c).user?.email ?? '' },
@@ -71,9 +80,17 @@ export function registerAnnouncementRoutes(app: OpenAPIHono, deps: AppDeps): voi
       summary: 'Change an announcement',
       params: idParam,
       body: z.object({ title: z.string().min(1).optional(), ...fields, is_active: z.boolean().optional() }),
-      failures: { 404: 'No such announcement' },
+      failures: { 404: 'No such announcement', 422: 'active_from not before active_until' },
     },
     async (c, { params, body }) => {
+      const [stored] = await deps.store.configRows('announcements', { id: Number(params.id) });
+      if (!stored) return problem(c, 404, `No announcement ${params.id}`);
+      // A change of either end is checked against the other as it will be (a row stored before
+      // this check may hold a bad window; a change of its title alone is not refused for it).
+      const from = body.active_from === undefined ? stored.active_from : body.active_from;
+      const until = body.active_until === undefined ? stored.active_until : body.active_until;
+      const bad = body.active_from === undefined && body.active_until === undefined ? null : badWindow(from, until);
+      if (bad) return problem(c, 422, bad);
       const changed = await deps.store.updateConfigRow('announcements', { id: Number(params.id) }, body, at());
       if (!changed) return problem(c, 404, `No announcement ${params.id}`);
       await recordAudit(c, deps, { oldValues: changed.before, newValues: changed.after });

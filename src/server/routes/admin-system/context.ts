@@ -5,6 +5,7 @@ import { evaluateFlag } from '../../flags/evaluate.js';
 import type { FlagDefinition } from '../../flags/flag-schema.js';
 import { adminRoute } from './route.js';
 import { isCurrent } from './announcements.js';
+import { asSpecRow } from './json-columns.js';
 
 /** `GET /admin/system/my-context`: who the caller is to the admin system (any administrator). */
 export function registerContextRoutes(app: OpenAPIHono, deps: AppDeps): void {
@@ -41,7 +42,7 @@ export function registerContextRoutes(app: OpenAPIHono, deps: AppDeps): void {
         roles: live.map((a) => a.role_name),
         permissions: [...permissions].sort(),
         expires_at: expiries.length > 0 ? expiries.sort()[0] : null,
-        tiers,
+        tiers: tiers.map((t) => asSpecRow('tiers', t)),
         scopes,
         flags: Object.fromEntries(
           flags.map((f) => [

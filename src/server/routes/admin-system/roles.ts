@@ -5,8 +5,9 @@ import { callerOf } from '../../access/gate.js';
 import { recordAudit } from '../../audit/trail.js';
 import { adminRoute, idParam } from './route.js';
 import { PERMISSIONS } from './permissions.js';
+import { asSpecRow, jsonText } from './json-columns.js';
 
-const permissions = z.array(z.enum(PERMISSIONS)).min(1, 'a role needs at least one permission');
+const permissions = jsonText(z.array(z.enum(PERMISSIONS)).min(1, 'a role needs at least one permission'));
 const roleName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lowercase letters, digits, - and _ (at most 64)');
 const who = z.object({ identity_user_id: z.string().min(1), role_name: roleName });
 
@@ -22,7 +23,8 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
       audit: { action: 'role.list', resource: 'admin_role' },
       summary: 'Admin roles',
     },
-    async (c) => c.json({ success: true, roles: await deps.store.configRows('roles') }),
+    async (c) =>
+      c.json({ success: true, roles: (await deps.store.configRows('roles')).map((row) => asSpecRow('roles', row)) }),
   );
   adminRoute(
     app,
@@ -44,7 +46,7 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
     async (c, { body }) => {
       const role = await deps.store.createConfigRow('roles', body, at());
       await recordAudit(c, deps, { resourceId: String(role.role_name), newValues: role });
-      return c.json({ success: true, role }, 201);
+      return c.json({ success: true, role: asSpecRow('roles', role) }, 201);
     },
   );
   adminRoute(
@@ -68,7 +70,7 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const changed = await deps.store.updateConfigRow('roles', { id: Number(params.id) }, body, at());
       if (!changed) return problem(c, 404, `No role ${params.id}`);
       await recordAudit(c, deps, { oldValues: changed.before, newValues: changed.after });
-      return c.json({ success: true, role: changed.after });
+      return c.json({ success: true, role: asSpecRow('roles', changed.after) });
     },
   );
   adminRoute(

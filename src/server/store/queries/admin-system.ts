@@ -61,17 +61,22 @@ export async function appendAudit(db: Db, entry: AuditEntry): Promise<void> {
     .execute();
 }
 
-/** Deletes audit rows made before `before`, and all but the newest `keep`. */
-export async function pruneAudit(db: Db, before: string, keep: number): Promise<void> {
-  await db.deleteFrom('audit_log').where('created_at', '<', before).execute();
+/** The audit log's two classes, bounded apart (log-bounds.ts): successful actions, and the rest. */
+export type AuditClass = 'success' | 'refusal';
+
+/** Deletes audit rows of `kind` made before `before`, and all of that class but the newest `keep`. */
+export async function pruneAudit(db: Db, kind: AuditClass, before: string, keep: number): Promise<void> {
+  const op = kind === 'success' ? '=' : '<>';
+  await db.deleteFrom('audit_log').where('status', op, 'success').where('created_at', '<', before).execute();
   const last = await db
     .selectFrom('audit_log')
     .select('id')
+    .where('status', op, 'success')
     .orderBy('id', 'desc')
     .offset(keep)
     .limit(1)
     .executeTakeFirst();
-  if (last) await db.deleteFrom('audit_log').where('id', '<=', last.id).execute();
+  if (last) await db.deleteFrom('audit_log').where('status', op, 'success').where('id', '<=', last.id).execute();
 }
 
 const toAudit = (r: Record<string, unknown>) => ({ ...(r as unknown as AuditEntry), id: Number(r.id) });

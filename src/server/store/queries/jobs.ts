@@ -56,19 +56,6 @@ const claiming = (lease: Lease, now: string) => ({
   attempts: sql<number>`attempts + 1`,
 });
 
-export async function claimById(db: Db, id: string, lease: Lease, now: string): Promise<Job | 'held' | 'ended'> {
-  const row = await db
-    .updateTable('jobs')
-    .set(claiming(lease, now))
-    .where('id', '=', id)
-    .where(claimable(now))
-    .returningAll()
-    .executeTakeFirst();
-  if (row) return toJob(row);
-  const current = await db.selectFrom('jobs').select('state').where('id', '=', id).executeTakeFirst();
-  return current?.state === 'running' ? 'held' : 'ended';
-}
-
 /** The oldest claimable job, then a conditional update that only one claimant can win. */
 export async function claim(db: Db, lease: Lease, now: string): Promise<Job | null> {
   for (let tries = 0; tries < 5; tries += 1) {

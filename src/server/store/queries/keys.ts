@@ -2,14 +2,30 @@ import { sql } from 'kysely';
 import type { ApiKey, User } from '../accounts.js';
 import { toApiKey, toUser } from '../rows.js';
 import type { Db } from './db.js';
+import type { Engine } from '../migrations/columns.js';
+import { ForbiddenError } from '../../../core/errors/index.js';
 
 /** API keys (only their SHA-256 is kept). */
 
+/**
+ * Stores a new key. A key made with a key (`parentId`) is stored only while that key is not
+ * revoked, checked in the same transaction: on PostgreSQL the parent's row is locked until the
+ * child is in, so a revocation (which updates that row first, then revokes what it made) either
+ * waits and then revokes the child too, or is waited for and refuses the child. SQLite runs one
+ * write transaction at a time.
+ */
 export async function createApiKey(
   db: Db,
   key: Omit<ApiKey, 'revokedAt' | 'lastUsedAt'>,
   keyHash: string,
+  engine: Engine,
 ): Promise<ApiKey> {
+  if (key.parentId) {
+    let parent = db.selectFrom('api_keys').select('id').where('id', '=', key.parentId).where('revoked_at', 'is', null);
+    if (engine === 'postgres') parent = parent.forUpdate();
+    if (!(await parent.executeTakeFirst()))
+      throw new ForbiddenError('The API key making this key has been revoked: it makes no more keys');
+  }
   await db
     .insertInto('api_keys')
     .values({

@@ -85,6 +85,7 @@ export async function setPassword(
   password: NewUser['password'],
   keep: string | null,
   at: string,
+  revokeKeys = false,
 ): Promise<number | null> {
   const res = await db
     .updateTable('users')
@@ -97,6 +98,15 @@ export async function setPassword(
     .where('id', '=', id)
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) === 0) return null;
+  // A reset by an administrator assumes the account was someone else's for a while: what that
+  // someone could have made (keys, which make keys) ends with the sessions.
+  if (revokeKeys)
+    await db
+      .updateTable('api_keys')
+      .set({ revoked_at: at })
+      .where('user_id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute();
   let ending = db.deleteFrom('sessions').where('user_id', '=', id);
   if (keep) ending = ending.where('token_hash', '<>', keep);
   return Number((await ending.executeTakeFirst()).numDeletedRows);

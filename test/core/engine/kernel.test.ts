@@ -1,7 +1,6 @@
 import { packedEngine } from '../../../src/core/engine/packed-engine.js';
 import { describe, expect, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { KERNEL_WASM } from '../../../src/core/engine/wasm/kernel-binary.js';
@@ -33,6 +32,7 @@ import { splitText } from '../../../src/core/load/split.js';
 import { compress } from '../../../src/core/transforms/compress.js';
 import { deduplicate } from '../../../src/core/transforms/deduplicate.js';
 import { ALL_TRICKY, trickyList } from '../../support/tricky-lines.js';
+import { readCorpus, testCorpus } from '../../support/corpus.js';
 // @ts-expect-error: a plain JavaScript script, without types
 import { assembleKernel } from '../../../scripts/wasm-kernel.js';
 
@@ -57,7 +57,7 @@ function both(text: string) {
   return { wasm: out && unpackLines(out).text, js: js.text };
 }
 
-describe("Compress's WebAssembly kernel", () => {
+describe('the WebAssembly kernel (kernel.ts, wasm/*.wat)', () => {
   test('a step larger than the kept memory gets a memory of its own: the kept one never grows past 64 MB', () => {
     const large = kernelMemory(100 << 20)!;
     const kept = kernelMemory(1024)!;
@@ -566,7 +566,7 @@ describe("Compress's WebAssembly kernel", () => {
       return given;
     };
 
-    test('keep and drop only as fullRuleProblem does, on lines of every shape', () => {
+    testCorpus('keep and drop only as fullRuleProblem does, on lines of every shape', () => {
       const given = [0, 0, 0, 0, 0];
       check(packText(shapes.join('\n'))!, given);
       check(compressPacked(packText(shapes.join('\n'))!, quiet)!, given);
@@ -590,9 +590,7 @@ describe("Compress's WebAssembly kernel", () => {
       check(packText(around.join('\n'))!, given);
       // A seventh of four real lists.
       const corpus = ['hosts-hagezi-light.txt', 'adblock-hagezi-light.txt', 'easylist.txt', 'adguard-base.txt']
-        .flatMap((f) =>
-          readFileSync(resolve(import.meta.dirname, '../../../../shared/corpus', f), 'utf8').split(/\r?\n/),
-        )
+        .flatMap((f) => readCorpus(f).split(/\r?\n/))
         .filter((_, i) => i % 7 === 0);
       check(packText(corpus.join('\n'))!, given);
       for (const verdict of [0, 1, 2, 3, 4]) expect(given[verdict], `verdict ${verdict}`).toBeGreaterThan(20);

@@ -1,0 +1,49 @@
+import type { Store } from './store/store.js';
+import type { CompilePool, PoolHealth } from '../node/compile-pool.js';
+
+/** How long the store may take to answer the probe's read before it counts as unavailable. */
+export const HEALTH_PROBE_MS = 2_000;
+
+export type HealthStatus = 'ok' | 'degraded' | 'unavailable';
+
+export interface HealthReport {
+  status: HealthStatus;
+  checks: {
+    store: { status: 'ok' | 'unavailable'; engine: string; latencyMs: number; error?: string };
+    workers?: PoolHealth;
+  };
+}
+
+/**
+ * The server's state as `/api/health` reports it: the store must answer a read within the probe
+ * time; the worker pool reports its own counts. A store that fails or does not answer, or a pool
+ * that is closed (the server is stopping), makes the server `unavailable`; a pool whose every
+ * worker has a task makes it `degraded`: it serves, a compile waiting for a worker.
+ */
+export async function checkHealth(store: Store, pool: CompilePool | undefined): Promise<HealthReport> {
+  const storeCheck = await checkStore(store);
+  const workers = pool?.health();
+  const down = storeCheck.status !== 'ok' || workers?.status === 'closed';
+  const status: HealthStatus = down ? 'unavailable' : workers?.status === 'busy' ? 'degraded' : 'ok';
+  return { status, checks: { store: storeCheck, ...(workers ? { workers } : {}) } };
+}
+
+async function checkStore(store: Store): Promise<HealthReport['checks']['store']> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), HEALTH_PROBE_MS);
+  });
+  const read = store.latestHealth().then(
+    () => 'answered' as const,
+    () => 'failed' as const,
+  );
+  const answer = await Promise.race([read, late]);
+  clearTimeout(timer);
+  const latencyMs = elapsed();
+  if (answer === 'answered') return { status: 'ok', engine: store.engine, latencyMs };
+  // The store's own message may name its location: the probe says only what happened.
+  const error = answer === 'late' ? 'no answer in time' : 'the store failed';
+  return { status: 'unavailable', engine: store.engine, latencyMs, error };
+}

@@ -1,0 +1,356 @@
+// `flc compile`'s publishing options end to end, in-process, against a local list server and a
+// stub DNS server: differential updates applied by AdGuard's own updater, the shrink guard, stale
+// sources from the HTTP cache, the change summary and the dead-domain check.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DiffUpdater } from '@adguard/diff-builder/diff-updater/es';
+import { runCli } from '../support/cli.js';
+import { startServer, type TestServer } from '../support/http-server.js';
+import { startDnsStub } from '../support/dns-stub.js';
+
+let dir: string;
+const servers: { close(): Promise<void> }[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'flc-publish-'));
+});
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const at = (seconds: number) => ({ SOURCE_DATE_EPOCH: String(1_700_000_000 + seconds), GITHUB_STEP_SUMMARY: '' });
+const rules = (text: string) => text.split('\n').filter((l) => l !== '' && !l.startsWith('!'));
+
+function config(sources: string[], extra: object = {}): string {
+  const file = join(dir, 'flc.config.json');
+  writeFileSync(file, JSON.stringify({ name: 'Test list', sources: sources.map((source) => ({ source })), ...extra }));
+  return file;
+}
+
+/** A list server whose answers the test changes: `bodies[path]` is a body, or a status code. */
+async function listServer(bodies: Record<string, string | number>): Promise<TestServer> {
+  const server = await startServer((req, res) => {
+    const body = bodies[req.url ?? ''];
+    if (typeof body === 'number') {
+      res.writeHead(body).end('unavailable');
+      return;
+    }
+    if (body === undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(body);
+  });
+  servers.push(server);
+  return server;
+}
+
+/** Serves `root`'s files, as a list's host would serve the list and its patches. */
+async function fileServer(root: string): Promise<TestServer> {
+  const server = await startServer((req, res) => {
+    const file = join(root, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
+    if (!existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200).end(readFileSync(file));
+  });
+  servers.push(server);
+  return server;
+}
+
+describe('differential updates (--diff-patches)', () => {
+  const diffArgs = (patches: string) => ['--diff-patches', patches, '--diff-resolution', 's', '--diff-expiry', '1'];
+
+  test("AdGuard's updater applies the patch to the first build and gets the second byte for byte", async () => {
+    const source = join(dir, 'source.txt');
+    writeFileSync(source, '||a.example^\n||b.example^\n||c.example^\n');
+    const cfg = config([source]);
+    const out = join(dir, 'list.txt');
+    const patches = join(dir, 'patches');
+    const first = await runCli(['compile', '-c', cfg, '-o', out, ...diffArgs(patches), '-q'], { env: at(0) });
+    expect(first.code, first.stderr).toBe(0);
+    const v1 = readFileSync(out, 'utf8');
+    expect(v1).toMatch(/^! Diff-Path: patches\/list-s-\d+-1\.patch\n!\n! Title: Test list\n/);
+    // The patch names carry the time in seconds; the first version also has to expire for the updater.
+    await sleep(1_600);
+    writeFileSync(source, '||a.example^\n||c.example^\n||d.example^\n');
+    const second = await runCli(['compile', '-c', cfg, '-o', out, ...diffArgs(patches), '-q'], { env: at(60) });
+    expect(second.code, second.stderr).toBe(0);
+    const v2 = readFileSync(out, 'utf8');
+    expect(rules(v2)).toEqual(['||a.example^', '||c.example^', '||d.example^']);
+    const oldPatch = v1.split('\n')[0].replace('! Diff-Path: ', '');
+    expect(readFileSync(join(dir, oldPatch), 'utf8')).toMatch(/^d\d+ \d+\n/);
+    const host = await fileServer(dir);
+    const updated = await DiffUpdater.applyPatch({ filterUrl: `${host.url}/list.txt`, filterContent: v1 });
+    expect(updated).toBe(v2);
+  });
+
+  test('a build that changes only the header writes nothing: no list, no patch', async () => {
+    const source = join(dir, 'source.txt');
+    writeFileSync(source, '||a.example^\n||b.example^\n');
+    const cfg = config([source]);
+    const out = join(dir, 'list.txt');
+    const patches = join(dir, 'patches');
+    expect((await runCli(['compile', '-c', cfg, '-o', out, ...diffArgs(patches), '-q'], { env: at(0) })).code).toBe(0);
+    const before = readFileSync(out, 'utf8');
+    const mtime = statSync(out).mtimeMs;
+    const listed = readdirSync(patches);
+    await sleep(1_100);
+    const again = await runCli(['compile', '-c', cfg, '-o', out, ...diffArgs(patches)], { env: at(3600) });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('only the header would change');
+    expect(readFileSync(out, 'utf8')).toBe(before);
+    expect(statSync(out).mtimeMs).toBe(mtime);
+    expect(readdirSync(patches)).toEqual(listed);
+  });
+
+  test('a list written before --diff-patches was on gets its Diff-Path even when its rules are the same', async () => {
+    const source = join(dir, 'source.txt');
+    writeFileSync(source, '||a.example^\n');
+    const cfg = config([source]);
+    const out = join(dir, 'list.txt');
+    expect((await runCli(['compile', '-c', cfg, '-o', out, '-q'], { env: at(0) })).code).toBe(0);
+    const on = await runCli(['compile', '-c', cfg, '-o', out, ...diffArgs(join(dir, 'patches')), '-q'], { env: at(0) });
+    expect(on.code, on.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(/^! Diff-Path: patches\/list-s-\d+-1\.patch\n/);
+  });
+
+  test('--diff-patches needs -o FILE and the adblock format', async () => {
+    const cfg = config([join(dir, 'x.txt')]);
+    const toStdout = await runCli(['compile', '-c', cfg, '--diff-patches', join(dir, 'p')]);
+    expect(toStdout.code).toBe(2);
+    expect(toStdout.stderr).toContain('--diff-patches needs -o FILE');
+    const hosts = await runCli([
+      'compile',
+      '-c',
+      cfg,
+      '-o',
+      join(dir, 'l'),
+      '--format',
+      'hosts',
+      '--diff-patches',
+      'p',
+    ]);
+    expect(hosts.code).toBe(2);
+    expect(hosts.stderr).toContain('--diff-patches is for the adblock format');
+  });
+});
+
+describe('the shrink guard (--max-shrink, --min-rules)', () => {
+  const ten = Array.from({ length: 10 }, (_, i) => `||a${i}.example^`).join('\n');
+  const five = Array.from({ length: 5 }, (_, i) => `||b${i}.example^`).join('\n');
+
+  test('a source that answers an empty body trips it: exit 1, nothing written, the source named', async () => {
+    const bodies: Record<string, string | number> = { '/a.txt': ten, '/b.txt': five };
+    const server = await listServer(bodies);
+    const cfg = config([`${server.url}/a.txt`, `${server.url}/b.txt`]);
+    const out = join(dir, 'list.txt');
+    const patches = join(dir, 'patches');
+    const args = ['compile', '-c', cfg, '-o', out, '--no-cache', '--max-shrink', '30', '--diff-patches', patches];
+    const first = await runCli([...args, '-q'], { env: at(0) });
+    expect(first.code, first.stderr).toBe(0);
+    const list = readFileSync(out, 'utf8');
+    const state = readFileSync(`${out}.flc-state.json`, 'utf8');
+    expect(JSON.parse(state)).toMatchObject({ ruleCount: 15, sources: { [`${server.url}/a.txt`]: 10 } });
+    const patchFiles = readdirSync(patches);
+
+    bodies['/a.txt'] = '';
+    const report = join(dir, 'report.json');
+    const second = await runCli([...args, '--report', report, '-q'], { env: at(60) });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain('the list would shrink by 66.7% (15 -> 5 rules), more than the maximum of 30%');
+    expect(second.stderr).toContain(`${server.url}/a.txt: 10 -> 0 rules (-10, -100.0%)`);
+    expect(second.stderr).not.toContain('b.txt:');
+    expect(readFileSync(out, 'utf8')).toBe(list);
+    expect(readFileSync(`${out}.flc-state.json`, 'utf8')).toBe(state);
+    expect(readdirSync(patches)).toEqual(patchFiles);
+    expect(existsSync(report)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
+
+  test('the state file alone is the baseline when the list is not there; --min-rules bounds the count', async () => {
+    const bodies: Record<string, string | number> = { '/a.txt': ten, '/b.txt': five };
+    const server = await listServer(bodies);
+    const cfg = config([`${server.url}/a.txt`, `${server.url}/b.txt`]);
+    const out = join(dir, 'list.txt');
+    const args = ['compile', '-c', cfg, '-o', out, '--no-cache', '--max-shrink', '50', '-q'];
+    expect((await runCli(args, { env: at(0) })).code).toBe(0);
+    rmSync(out);
+    bodies['/b.txt'] = '';
+    bodies['/a.txt'] = '||a0.example^';
+    const shrunk = await runCli(args, { env: at(60) });
+    expect(shrunk.code).toBe(1);
+    expect(shrunk.stderr).toContain(`${server.url}/a.txt: 10 -> 1 rules (-9, -90.0%)`);
+    expect(shrunk.stderr).toContain(`${server.url}/b.txt: 5 -> 0 rules (-5, -100.0%)`);
+    expect(existsSync(out)).toBe(false);
+
+    const few = await runCli(['compile', '-c', cfg, '-o', out, '--no-cache', '--min-rules', '2', '-q'], { env: at(0) });
+    expect(few.code).toBe(1);
+    expect(few.stderr).toContain('the list would have 1 rules, fewer than the minimum of 2');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  test('the configuration sets the bounds', async () => {
+    const server = await listServer({ '/a.txt': ten });
+    const cfg = config([`${server.url}/a.txt`], { publish: { minRules: 11 } });
+    const out = join(dir, 'list.txt');
+    const run = await runCli(['compile', '-c', cfg, '-o', out, '--no-cache', '-q'], { env: at(0) });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('fewer than the minimum of 11');
+  });
+});
+
+describe('stale sources (onSourceError: stale)', () => {
+  test('a source that answers 503 on the second build: exit 0, the same rules, a warning with its age', async () => {
+    const bodies: Record<string, string | number> = { '/a.txt': '||a.example^\n||b.example^\n' };
+    const server = await listServer(bodies);
+    const source = `${server.url}/a.txt`;
+    const cfg = config([source], { onSourceError: 'stale' });
+    const out = join(dir, 'list.txt');
+    const cache = join(dir, 'cache');
+    const args = ['compile', '-c', cfg, '-o', out, '--cache-dir', cache, '--retries', '0'];
+    expect((await runCli([...args, '-q'], { env: at(0) })).code).toBe(0);
+    const first = readFileSync(out, 'utf8');
+
+    bodies['/a.txt'] = 503;
+    const report = join(dir, 'report.json');
+    const second = await runCli([...args, '--report', report], { env: at(0) });
+    expect(second.code, second.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(first);
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `warning: Source ${source} failed: HTTP 503.*; compiled its cached copy of \\S+ instead \\(\\d+ s old\\)`,
+      ),
+    );
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    expect(json.sources[0]).toMatchObject({ source, error: expect.stringContaining('HTTP 503') });
+    expect(json.sources[0].stale.ageSeconds).toBeGreaterThanOrEqual(0);
+
+    const bounded = await runCli([...args, '--max-stale', '1s', '-q'], { env: at(0) });
+    await sleep(1_100);
+    const tooOld = await runCli([...args, '--max-stale', '1s', '-q'], { env: at(0) });
+    expect(bounded.code).toBe(0);
+    expect(tooOld.code).toBe(1);
+    expect(tooOld.stderr).toMatch(/its cached copy is \d+ s old, older than maxStale 1 s/);
+  });
+
+  test('without a cached copy the source fails as it does today', async () => {
+    const server = await listServer({ '/a.txt': 503 });
+    const cfg = config([`${server.url}/a.txt`], { onSourceError: 'stale' });
+    const run = await runCli(['compile', '-c', cfg, '--cache-dir', join(dir, 'c'), '--retries', '0', '-q']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`Source ${server.url}/a.txt failed: HTTP 503`);
+    expect(run.stdout).toBe('');
+  });
+});
+
+describe('the change summary (--compare-to)', () => {
+  test('the exact rules added and removed, per source and in all: report, stderr, step summary', async () => {
+    const a = join(dir, 'a.txt');
+    const b = join(dir, 'b.txt');
+    writeFileSync(a, '||a1.example^\n||a2.example^\n||shared.example^\n');
+    writeFileSync(b, '||b1.example^\n||b2.example^\n');
+    const cfg = config([a, b]);
+    const old = join(dir, 'old.txt');
+    expect((await runCli(['compile', '-c', cfg, '-o', old, '-q'], { env: at(0) })).code).toBe(0);
+    writeFileSync(a, '||a1.example^\n||a3.example^\n||a4.example^\n||shared.example^\n');
+    writeFileSync(b, '||b2.example^\n||shared.example^\n');
+    const report = join(dir, 'report.json');
+    const summary = join(dir, 'summary.md');
+    writeFileSync(summary, '# Earlier step\n');
+    const env = { ...at(60), GITHUB_STEP_SUMMARY: summary };
+    const args = ['compile', '-c', cfg, '-o', join(dir, 'new.txt'), '--compare-to', old, '--report', report, '-q'];
+    const run = await runCli(args, { env });
+    expect(run.code, run.stderr).toBe(0);
+    const { changes } = JSON.parse(readFileSync(report, 'utf8'));
+    expect(changes.comparedTo).toBe(old);
+    expect(changes.total.added.sort()).toEqual(['||a3.example^', '||a4.example^']);
+    expect(changes.total.removed).toEqual(['||a2.example^', '||b1.example^']);
+    expect(changes.sources).toEqual([
+      { source: a, added: ['||a3.example^', '||a4.example^'], removed: ['||a2.example^'] },
+      { source: b, added: ['||shared.example^'], removed: ['||b1.example^'] },
+    ]);
+    expect(run.stderr).toContain(`flc: changes since ${old}: +2 -2 rules`);
+    expect(run.stderr).toContain(`flc:   ${b}: +1 -1`);
+    const md = readFileSync(summary, 'utf8');
+    expect(md.startsWith('# Earlier step\n### flc: ')).toBe(true);
+    expect(md).toContain(`| ${a} | 4 | 2 | 1 |`);
+    expect(md).toContain('| **Total** | 6 | 2 | 2 |');
+  });
+
+  test('a missing --compare-to file is an input error', async () => {
+    const cfg = config([join(dir, 'a.txt')]);
+    writeFileSync(join(dir, 'a.txt'), '||a.example^\n');
+    const run = await runCli(['compile', '-c', cfg, '--compare-to', join(dir, 'nope.txt'), '-q']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no such file');
+  });
+});
+
+describe('the dead-domain check (--check-dns)', () => {
+  const listOf = () => {
+    const file = join(dir, 'list-src.txt');
+    writeFileSync(file, '||alive.example^\n||dead.example^\n0.0.0.0 other.example\n@@||dead.example^$important\n');
+    return file;
+  };
+
+  test('a name that answers NXDOMAIN loses its rules, reported as dead-domain', async () => {
+    const dns = await startDnsStub({ nxdomain: ['dead.example'] });
+    servers.push(dns);
+    const cfg = config([listOf()]);
+    const report = join(dir, 'report.json');
+    const out = join(dir, 'list.txt');
+    const args = ['compile', '-c', cfg, '-o', out, '--check-dns', '--dns-server', dns.address, '--report', report];
+    const run = await runCli([...args, '--cache-dir', join(dir, 'cache'), '-q']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(rules(readFileSync(out, 'utf8'))).toEqual(['||alive.example^', '0.0.0.0 other.example']);
+    const removed = JSON.parse(readFileSync(report, 'utf8')).removed.filter(
+      (r: { code: string }) => r.code === 'dead-domain',
+    );
+    expect(removed.map((r: { text: string }) => r.text)).toEqual(['||dead.example^', '@@||dead.example^$important']);
+    expect(removed[0].reason).toBe('dead.example: no such domain (NXDOMAIN)');
+    expect(new Set(dns.asked)).toEqual(new Set(['alive.example', 'dead.example', 'other.example']));
+    // The answers are kept: a second run asks nothing until the recheck age.
+    const asked = dns.asked.length;
+    expect((await runCli([...args, '--cache-dir', join(dir, 'cache'), '-q'])).code).toBe(0);
+    expect(dns.asked.length).toBe(asked);
+    expect(rules(readFileSync(out, 'utf8'))).toEqual(['||alive.example^', '0.0.0.0 other.example']);
+  });
+
+  test('a server that never answers removes nothing and warns', async () => {
+    const dns = await startDnsStub({ silent: true });
+    servers.push(dns);
+    const cfg = config([listOf()]);
+    const out = join(dir, 'list.txt');
+    const args = ['compile', '-c', cfg, '-o', out, '--check-dns', '--dns-server', dns.address, '--dns-timeout', '0.2'];
+    const run = await runCli([...args, '--no-cache']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(dns.asked.length).toBeGreaterThan(0);
+    expect(rules(readFileSync(out, 'utf8'))).toHaveLength(4);
+    expect(run.stderr).toContain('Warning: dead-domain check: 3 name(s) could not be checked (3 ETIMEOUT)');
+  });
+
+  test('the shrink guard applies after it', async () => {
+    const dns = await startDnsStub({ nxdomain: ['dead.example', 'other.example'] });
+    servers.push(dns);
+    const cfg = config([listOf()]);
+    const out = join(dir, 'list.txt');
+    const args = ['compile', '-c', cfg, '-o', out, '--check-dns', '--dns-server', dns.address, '--no-cache', '-q'];
+    const run = await runCli([...args, '--min-rules', '2']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('the list would have 1 rules, fewer than the minimum of 2');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  test('--dns-server takes an IP address with an optional port', async () => {
+    const cfg = config([listOf()]);
+    const run = await runCli(['compile', '-c', cfg, '--check-dns', '--dns-server', 'dns.example:53', '-q']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--dns-server dns.example:53: give an IP address');
+  });
+});
