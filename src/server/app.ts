@@ -47,7 +47,7 @@ export function createApp(
 ): OpenAPIHono {
   deps = { ...deps, liveSessions: deps.liveSessions ?? new LiveSessions(deps.now) };
   // A request that fails its schema is answered as its route's descriptor says.
-  const app = new OpenAPIHono({ defaultHook: badBodyHook as never });
+  const app = new OpenAPIHono({ defaultHook: badBodyHook });
   app.onError(onError(log));
   app.notFound((c) => problem(c, 404, `No route for ${c.req.method} ${c.req.path}`));
   app.use('*', securityHeaders());

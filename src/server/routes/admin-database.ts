@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { problem, problemResponse } from '../problem.js';
+import { problemResponse, refuse } from '../problem.js';
 import { QueryRefusedError } from '../admin/query-result.js';
 import { formatDuration } from '../../core/ast/validate-rule.js';
 import { jsonResponse } from './paging.js';
@@ -124,7 +124,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
           200,
         );
       } catch (err) {
-        if (err instanceof QueryRefusedError) return problem(c, err.status, err.message) as never;
+        if (err instanceof QueryRefusedError) refuse(err.status, err.message);
         throw err;
       }
     },

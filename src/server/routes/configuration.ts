@@ -4,7 +4,7 @@ import { validateConfiguration } from '../../core/config/parse.js';
 import { ConfigError } from '../../core/errors/index.js';
 import { TRANSFORMATION_NAMES } from '../../core/transforms/types.js';
 import { COMPILE_LIMITS } from '../compile/service.js';
-import { problem, refuse } from '../problem.js';
+import { refuse } from '../problem.js';
 
 const issue = z.object({ path: z.string(), message: z.string() });
 

@@ -3,7 +3,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { BODY_LIMITS } from './rules.js';
 import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { problem, problemResponse, refuse } from '../problem.js';
+import { problemResponse, refuse } from '../problem.js';
 import { issueApiKey } from '../auth/identity.js';
 import { callerOf } from '../access/gate.js';
 

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../deps.js';
-import { problem, problemResponse, refuse } from '../problem.js';
+import { problemResponse, refuse } from '../problem.js';
 import { callerOf } from '../access/gate.js';
 import {
   batchRequest,

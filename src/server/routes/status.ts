@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { problem, refuse } from '../problem.js';
+import { refuse } from '../problem.js';
 
 /** Counts of requests by route and status since this process started. */
 export interface RequestMetrics {

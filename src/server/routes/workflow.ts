@@ -2,7 +2,7 @@ import { callerOf } from '../access/gate.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { problem, problemResponse, refuse } from '../problem.js';
+import { problemResponse, refuse } from '../problem.js';
 import {
   checkedConfiguration,
   checkTierRequest,

@@ -1,4 +1,4 @@
-import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import { createRoute, type Hook, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, Env, Handler, MiddlewareHandler } from 'hono';
 import type { RouterRoute } from 'hono/types';
 import { issueMessages } from '../../core/ast/issues.js';
@@ -184,15 +184,15 @@ export function assertEveryRouteDescribed(app: { routes: RouterRoute[] }): void 
 }
 
 /** A schema failure: answered as the route's descriptor says. */
-export function badBodyHook(result: { success: boolean; error?: unknown }, c: Context): Response | undefined {
+export const badBodyHook: Hook<unknown, Env, string, Response | undefined> = (result, c) => {
   if (result.success) return undefined;
-  const error = issueMessages(result.error as never).join('; ');
+  const error = issueMessages(result.error).join('; ');
   const answer = c.var.route?.badBody ?? 422;
   if (answer === 'envelope') return c.json({ success: false, error }, 422);
   return problem(c, answer, error);
-}
+};
 
 /** An app for one feature area, mounted on the main app with `app.route('/', …)`. */
-export function featureApp<E extends Env = Env>(): OpenAPIHono<E> {
-  return new OpenAPIHono<E>({ defaultHook: badBodyHook as never });
+export function featureApp(): OpenAPIHono {
+  return new OpenAPIHono({ defaultHook: badBodyHook });
 }
