@@ -8,7 +8,7 @@ import { bearerToken } from '../auth/sessions.js';
 import { callerOf, identityOf } from '../access/gate.js';
 import { sha256 } from '../hash.js';
 import type { RateLimiter } from '../rate-limit.js';
-import { passwordSchema, refusedByLimits } from './auth.js';
+import { passwordSchema, refuseOverLimits } from './auth.js';
 
 /** Password changes: 10 attempts per minute per account (a stolen session cannot guess the password fast). */
 export const CHANGE_PASSWORD_LIMITS = { perAccount: 10 } as const;
@@ -55,12 +55,11 @@ export function registerPasswordRoutes(app: OpenAPIHono, deps: AppDeps, attempts
       const token = bearerToken(c.req.header('authorization'));
       if (!user || !token) refuse(401, 'A valid session is required');
       const body = c.req.valid('json');
-      const refused = refusedByLimits(
+      refuseOverLimits(
         c,
         [await attempts.hit(`change-password:${user.id}`, CHANGE_PASSWORD_LIMITS.perAccount)],
         'Too many password changes; try again later',
       );
-      if (refused) return refused as never;
       const found = await deps.store.userWithPassword(user.id);
       if (!found || !(await verifyPassword(body.currentPassword, found.password)))
         refuse(403, 'The current password is wrong');

@@ -3,7 +3,7 @@ import { route } from '../routing/route.js';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { User, UserPatch } from '../store/accounts.js';
-import { problem, problemResponse, refuse } from '../problem.js';
+import { problemResponse, refuse } from '../problem.js';
 import { hashPassword } from '../auth/password.js';
 import { callerOf } from '../access/gate.js';
 import { recordAudit } from '../audit/trail.js';
@@ -100,33 +100,28 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
   const at = () => new Date(deps.now()).toISOString();
 
   /**
-   * Why a change to user `id` is refused: 404 when there is no such user, 403 for the caller's
-   * own account (administrators do not ban, delete, demote or disable themselves and so lock
-   * everyone out); null when it may go ahead.
+   * Refuses a change to user `id`: 404 when there is no such user, 403 for the caller's own
+   * account (administrators do not ban, delete, demote or disable themselves and so lock
+   * everyone out).
    */
-  async function refusal(c: Context, id: string): Promise<Response | null> {
-    if (!(await deps.store.userById(id))) return problem(c, 404, `No user with id ${id}`);
-    if (callerOf(c).user?.id === id)
-      return problem(c, 403, 'Administrators cannot change, ban or delete their own account here');
-    return null;
+  async function mayChange(c: Context, id: string): Promise<void> {
+    if (!(await deps.store.userById(id))) refuse(404, `No user with id ${id}`);
+    if (callerOf(c).user?.id === id) refuse(403, 'Administrators cannot change, ban or delete their own account here');
   }
 
-  async function change(c: Context, id: string, patch: UserPatch): Promise<{ user: User } | Response> {
-    const refused = await refusal(c, id);
-    if (refused) return refused;
+  async function change(c: Context, id: string, patch: UserPatch): Promise<{ user: User }> {
+    await mayChange(c, id);
     const before = await deps.store.userById(id);
     const user = (await deps.store.updateUser(id, patch, at()))!;
     await recordAudit(c, deps, { oldValues: before, newValues: user });
     return { user };
   }
 
-  async function remove(c: Context, id: string): Promise<Response | null> {
-    const refused = await refusal(c, id);
-    if (refused) return refused;
+  async function remove(c: Context, id: string): Promise<void> {
+    await mayChange(c, id);
     const before = await deps.store.userById(id);
     await deps.store.deleteUser(id);
     await recordAudit(c, deps, { oldValues: before });
-    return null;
   }
 
   async function usageOf(userId: string, days: number) {
@@ -231,8 +226,8 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       }),
       async (c) => {
         const { id } = c.req.valid('param');
-        const refused = await remove(c, id);
-        return refused ? (refused as never) : c.json({ success: true as const, message: `User ${id} deleted` }, 200);
+        await remove(c, id);
+        return c.json({ success: true as const, message: `User ${id} deleted` }, 200);
       },
     );
   }
@@ -279,7 +274,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         ...body,
         tier: body.tier ?? (body.role ? defaultTier(body.role) : undefined),
       });
-      return done instanceof Response ? (done as never) : c.json({ success: true as const, user: done.user }, 200);
+      return c.json({ success: true as const, user: done.user }, 200);
     },
   );
 
@@ -320,7 +315,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
           c.req.valid('param').id,
           action === 'ban' ? { banned: true, banReason: reason } : { banned: false },
         );
-        return done instanceof Response ? (done as never) : c.json({ success: true as const, user: done.user }, 200);
+        return c.json({ success: true as const, user: done.user }, 200);
       },
     );
   }
@@ -414,9 +409,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         tier: body.tier ?? (body.role ? defaultTier(body.role) : undefined),
         apiDisabled: body.api_disabled === undefined ? undefined : body.api_disabled === 1,
       });
-      return done instanceof Response
-        ? (done as never)
-        : c.json({ success: true as const, user: toLocal(done.user) }, 200);
+      return c.json({ success: true as const, user: toLocal(done.user) }, 200);
     },
   );
 
@@ -440,8 +433,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     async (c) => {
       const { id } = c.req.valid('param');
       // An administrator's own password is changed with the current one (`/api/auth/change-password`).
-      const refused = await refusal(c, id);
-      if (refused) return refused as never;
+      await mayChange(c, id);
       const hashed = await hashPassword(c.req.valid('json').password);
       const ended = await deps.store.setPassword(id, hashed, null, at(), true);
       if (ended === null) refuse(404, `No user with id ${id}`);
