@@ -65,6 +65,12 @@ export function adminRoute(
   app.openapi(config, run as never);
 }
 
+/** An admin route's access rule (its permission; null: any administrator) and audit action, in one line. */
+export const audited = (permission: string | null, action: string, resource: string) => ({
+  access: { admin: permission },
+  audit: { action, resource },
+});
+
 /** A path parameter for the OpenAPI document. */
 export const pathParam = (name: string) =>
   z.object({
