@@ -33,7 +33,7 @@ import { registerRuleSetRoutes } from './routes/rule-sets.js';
 import { registerFlashRoutes } from './routes/flash.js';
 import { registerFrontendErrorRoutes } from './routes/frontend-errors.js';
 import { guardsMiddleware, routeGuards } from './routing/guards.js';
-import { assertEveryRouteDescribed, badBodyHook, describedRoutes, plainRoute } from './routing/route.js';
+import { assertEveryRouteDescribed, badBodyHook, describedRoutes, featureApp, plainRoute } from './routing/route.js';
 
 /**
  * Builds the HTTP app. Each route is declared once, with its zod schemas and its facts (access
@@ -47,7 +47,7 @@ export function createApp(
 ): OpenAPIHono {
   deps = { ...deps, liveSessions: deps.liveSessions ?? new LiveSessions(deps.now) };
   // A request that fails its schema is answered as its route's descriptor says.
-  const app = new OpenAPIHono({ defaultHook: badBodyHook as never });
+  const app = new OpenAPIHono({ defaultHook: badBodyHook });
   app.onError(onError(log));
   app.notFound((c) => problem(c, 404, `No route for ${c.req.method} ${c.req.path}`));
   app.use('*', securityHeaders());
@@ -64,31 +64,45 @@ export function createApp(
       routeGuards(deps, usage, log, () => describedRoutes(app)),
     ),
   );
-  registerInfoRoutes(app, deps);
-  registerRuleRoutes(app, deps.pool);
-  registerCompileRoutes(app, deps);
+  // Each feature area is a sub-app with the same schema-failure hook, mounted on this one.
+  const mount = (...registers: ((area: OpenAPIHono) => void)[]) => {
+    const area = featureApp();
+    for (const register of registers) register(area);
+    app.route('/', area);
+  };
   const queue = deps.queue ?? new JobRunner(deps.store.jobs, jobExecutor(deps), QUEUE_DEFAULTS, deps.now, log);
-  registerQueueRoutes(app, deps, queue);
-  registerWorkflowRoutes(app, deps, queue);
-  registerContainerRoutes(app, deps, deps.container ?? new ContainerCompiler());
-  registerConfigurationRoutes(app, deps.envOverrides);
-  registerWebSocketRoutes(app, deps, wsTiming);
-  registerStatusRoutes(app, deps, metrics);
-  registerSchemaRoutes(app);
-  registerAuthRoutes(app, deps);
-  registerKeyRoutes(app, deps);
-  registerAdminRoutes(app, deps, metrics);
-  registerUserRoutes(app, deps, usage);
-  registerAdminSystemRoutes(app, deps);
-  registerNotifyRoutes(app, deps, log);
-  registerPublicConfigRoutes(app, deps);
-  registerErrorCodeRoutes(app);
+  mount(
+    (a) => registerInfoRoutes(a, deps),
+    (a) => registerStatusRoutes(a, deps, metrics),
+    registerSchemaRoutes,
+    (a) => registerPublicConfigRoutes(a, deps),
+    registerErrorCodeRoutes,
+    (a) => registerFlashRoutes(a, deps),
+    (a) => registerNotifyRoutes(a, deps, log),
+  );
+  mount(
+    (a) => registerRuleRoutes(a, deps.pool),
+    (a) => registerRuleSetRoutes(a, deps),
+    (a) => registerCompileRoutes(a, deps),
+    (a) => registerQueueRoutes(a, deps, queue),
+    (a) => registerWorkflowRoutes(a, deps, queue),
+    (a) => registerContainerRoutes(a, deps, deps.container ?? new ContainerCompiler()),
+    (a) => registerConfigurationRoutes(a, deps.envOverrides),
+    (a) => registerWebSocketRoutes(a, deps, wsTiming),
+  );
+  mount(
+    (a) => registerAuthRoutes(a, deps),
+    (a) => registerKeyRoutes(a, deps),
+  );
+  mount(
+    (a) => registerAdminRoutes(a, deps, metrics),
+    (a) => registerUserRoutes(a, deps, usage),
+    (a) => registerAdminSystemRoutes(a, deps),
+    (a) => registerAdminStorageRoutes(a, deps),
+    (a) => registerAdminDatabaseRoutes(a, deps),
+    (a) => registerFrontendErrorRoutes(a, deps, log),
+  );
   app.route('/', trpcRoutes(deps, log));
-  registerFlashRoutes(app, deps);
-  registerFrontendErrorRoutes(app, deps, log);
-  registerRuleSetRoutes(app, deps);
-  registerAdminStorageRoutes(app, deps);
-  registerAdminDatabaseRoutes(app, deps);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   const document = { openapi: '3.0.3', info: { title: 'flc — filter-list compiler service', version: deps.version } };
   plainRoute(

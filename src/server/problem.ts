@@ -1,9 +1,9 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Context } from 'hono';
 import { STATUS_CODES } from 'node:http';
 import { z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import {
-  InputError,
   FlcError,
   ConfigError,
   SourceError,
@@ -48,32 +48,54 @@ export function problem(c: Context, status: number, detail: string): Response {
   );
 }
 
+/** Ends a handler with a problem answer, which the app's one error handler writes. */
+export function refuse(status: ContentfulStatusCode, detail: string): never {
+  throw new Refusal(status, { message: detail });
+}
+/** A handler's own refusal: its detail is sent as it is. */
+class Refusal extends HTTPException {}
+
+/**
+ * What a client may read of an error, on every path (HTTP, streams, batch items, queued results,
+ * tRPC): the message of an error the server names (the core's, a refusal), never an internal one.
+ */
+export function clientMessage(err: unknown): string {
+  return err instanceof FlcError || err instanceof HTTPException ? err.message : 'Unexpected server error';
+}
+
 /**
  * The one place errors become responses. Known errors keep their message; anything
  * else is a 500 without internals (the stack goes to the server log only).
  */
 export function onError(log: (message: string) => void) {
   return (err: Error, c: Context): Response => {
+    const status = statusOf(err);
+    if (status === 500) log(`unhandled error on ${c.req.method} ${c.req.path}: ${err.stack ?? err.message}`);
+    if (err instanceof StoreUnavailableError) c.header('retry-after', String(err.retryAfterSeconds));
     if (err instanceof HTTPException) {
-      const status = err.status;
-      const detail = status === 400 && /json/i.test(err.message) ? 'Malformed JSON in request body' : err.message;
+      // Hono's own 400 for a body that does not parse names its parser; the client reads a plain reason.
+      const bad = status === 400 && !(err instanceof Refusal) && /json/i.test(err.message);
+      const detail = bad ? 'Malformed JSON in request body' : err.message;
       return problem(c, status, detail || problemTitle(status));
     }
-    if (err instanceof InputError) return c.json({ success: false, error: err.message }, 422);
     if (err instanceof ConfigError) return c.json({ success: false, error: err.message, errors: err.issues }, 422);
-    // A source that failed upstream, or whose content is broken, is the upstream's fault.
-    if (err instanceof SourceError || err instanceof DirectiveError) return problem(c, 502, err.message);
-    if (err instanceof AbortedError) return problem(c, 503, err.message);
-    if (err instanceof ConflictError) return problem(c, 409, err.message);
-    if (err instanceof ForbiddenError) return problem(c, 403, err.message);
-    // A busy or unreachable store fails this request only; the next ones go on.
-    if (err instanceof StoreUnavailableError) {
-      c.header('retry-after', String(err.retryAfterSeconds));
-      return problem(c, 503, err.message);
-    }
-    // Refused sources, bad patterns: the request's fault, never a 5xx.
-    if (err instanceof FlcError) return c.json({ success: false, error: err.message }, 422);
-    log(`unhandled error on ${c.req.method} ${c.req.path}: ${err.stack ?? err.message}`);
-    return problem(c, 500, 'Unexpected server error');
+    // Refused sources, bad patterns, bad input: the request's fault, answered as the compile routes answer.
+    if (status === 422) return c.json({ success: false, error: err.message }, 422);
+    return problem(c, status, clientMessage(err));
   };
+}
+
+/**
+ * The status of an error, the same on every path (HTTP, tRPC, streams): a refusal's own; a source
+ * that failed upstream or whose content is broken 502 (the upstream's fault); an aborted compile or
+ * a busy store 503; a conflict 409; a forbidden action 403; any other named error 422 (the
+ * request's fault, never a 5xx); anything else 500.
+ */
+export function statusOf(err: unknown): ContentfulStatusCode {
+  if (err instanceof HTTPException) return err.status as ContentfulStatusCode;
+  if (err instanceof SourceError || err instanceof DirectiveError) return 502;
+  if (err instanceof AbortedError || err instanceof StoreUnavailableError) return 503;
+  if (err instanceof ConflictError) return 409;
+  if (err instanceof ForbiddenError) return 403;
+  return err instanceof FlcError ? 422 : 500;
 }

@@ -68,44 +68,87 @@ async function json(method: string, path: string, body?: unknown) {
 /** A queued job's stored result, once it has finished. */
 async function finished(path: string) {
   for (let i = 0; i < 300; i += 1) {
-    const job = await json('GET', path);
+    const job = await (await call('GET', path)).json();
     if (job.status === 'completed' || job.status === 'failed') return job;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${path} did not finish`);
 }
 
-/** The rules (without comments) each entry point answers with. */
-const ENTRY_POINTS: [string, () => Promise<string[]>][] = [
-  ['POST /api/compile', async () => (await json('POST', '/api/compile', { configuration })).rules],
+/** What an entry point answered: the rules and warnings of a compile, or the error a client reads. */
+interface Outcome {
+  rules?: string[];
+  warnings?: string[];
+  error?: string;
+}
+type Config = Record<string, unknown>;
+const refused = async (res: Response): Promise<Outcome> => {
+  const body = await res.json();
+  return { error: body.error ?? body.detail ?? body.error?.message };
+};
+const answer = (body: { rules: string[]; warnings?: string[] }): Outcome => ({
+  rules: body.rules,
+  warnings: body.warnings ?? [],
+});
+/** A queued job's outcome: refused on acceptance, failed, or its (first) result. */
+async function queued(path: string, body: unknown, view: (id: string) => string, pick: (r: never) => never) {
+  const res = await call('POST', path, body);
+  if (res.status >= 300) return refused(res);
+  const accepted = await res.json();
+  const job = await finished(view(accepted.requestId));
+  if (job.status === 'failed') return { error: job.error };
+  const result = pick(job.result as never) as { success: boolean; error?: string; rules: string[] };
+  return result.success ? answer(result) : { error: result.error };
+}
+const warnEvents = (events: { type: string; data: { level?: string; message?: string } }[]) =>
+  events.filter((e) => e.type === 'log' && e.data.level === 'warn').map((e) => String(e.data.message));
+
+const ENTRY_POINTS: [string, (configuration: Config) => Promise<Outcome>][] = [
+  [
+    'POST /api/compile',
+    async (configuration) => {
+      const res = await call('POST', '/api/compile', { configuration });
+      return res.status === 200 ? answer(await res.json()) : refused(res);
+    },
+  ],
   [
     'POST /api/compile/batch',
-    async () => (await json('POST', '/api/compile/batch', { requests: [{ id: 'a', configuration }] })).results[0].rules,
+    async (configuration) => {
+      const res = await call('POST', '/api/compile/batch', { requests: [{ id: 'a', configuration }] });
+      if (res.status !== 200) return refused(res);
+      const [item] = (await res.json()).results;
+      return item.success ? answer(item) : { error: item.error };
+    },
   ],
   [
     'POST /api/compile/stream',
-    async () => {
+    async (configuration) => {
       const res = await call('POST', '/api/compile/stream', { configuration });
-      const text = await res.text();
-      const result = /event: result\ndata: (.*)\n/.exec(text);
-      if (!result) throw new Error(`no result event in ${text.slice(-500)}`);
-      return JSON.parse(result[1]).rules;
+      if (res.status !== 200) return refused(res);
+      const events = [...(await res.text()).matchAll(/event: (.*)\ndata: (.*)\n/g)].map(([, type, data]) => ({
+        type,
+        data: JSON.parse(data),
+      }));
+      const result = events.find((e) => e.type === 'result');
+      const error = events.find((e) => e.type === 'error');
+      return error ? { error: error.data.error } : { rules: result?.data.rules, warnings: warnEvents(events) };
     },
   ],
   [
     'WebSocket /api/ws/compile',
-    async () => {
+    async (configuration) => {
       const ws = new WebSocket(`${flc.url.replace('http', 'ws')}/api/ws/compile`, {
         headers: { authorization: `Bearer ${token}` },
       });
+      const events: { type: string; data: { level?: string; message?: string } }[] = [];
       try {
-        return await new Promise<string[]>((resolve, reject) => {
+        return await new Promise<Outcome>((resolve, reject) => {
           ws.on('message', (data) => {
             const m = JSON.parse(String(data));
-            if (m.type === 'welcome' || m.type === 'connected')
-              ws.send(JSON.stringify({ type: 'compile', sessionId: 's', configuration }));
-            if (m.type === 'compile:complete') resolve(m.rules);
-            if (m.type === 'compile:error' || m.type === 'error') reject(new Error(m.error));
+            if (m.type === 'welcome') ws.send(JSON.stringify({ type: 'compile', sessionId: 's', configuration }));
+            if (m.type === 'event') events.push({ type: m.eventType, data: m.data });
+            if (m.type === 'compile:complete') resolve({ rules: m.rules, warnings: warnEvents(events) });
+            if (m.type === 'compile:error') resolve({ error: m.error });
           });
           ws.once('error', reject);
         });
@@ -114,44 +157,117 @@ const ENTRY_POINTS: [string, () => Promise<string[]>][] = [
       }
     },
   ],
-  ['tRPC compile', async () => (await json('POST', '/api/trpc/compile', { configuration })).result.data.rules],
+  [
+    'tRPC compile',
+    async (configuration) => {
+      const body = await (await call('POST', '/api/trpc/compile', { configuration })).json();
+      return body.error ? { error: body.error.message } : answer(body.result.data);
+    },
+  ],
   [
     'POST /api/compile/async',
-    async () => {
-      const { requestId } = await json('POST', '/api/compile/async', { configuration });
-      const job = await finished(`/api/queue/results/${requestId}`);
-      expect(job.status, JSON.stringify(job)).toBe('completed');
-      return job.result.rules;
-    },
+    (configuration) =>
+      queued(
+        '/api/compile/async',
+        { configuration },
+        (id) => `/api/queue/results/${id}`,
+        (r) => r,
+      ),
   ],
   [
     'POST /api/compile/batch/async',
-    async () => {
-      const { requestId } = await json('POST', '/api/compile/batch/async', { requests: [{ id: 'a', configuration }] });
-      const job = await finished(`/api/queue/results/${requestId}`);
-      expect(job.status, JSON.stringify(job)).toBe('completed');
-      return job.result.results[0].rules;
-    },
+    (configuration) =>
+      queued(
+        '/api/compile/batch/async',
+        { requests: [{ id: 'a', configuration }] },
+        (id) => `/api/queue/results/${id}`,
+        (r: { results: never[] }) => r.results[0] as never,
+      ),
   ],
   [
     'POST /api/workflow/compile',
-    async () => {
-      const { workflowId } = await json('POST', '/api/workflow/compile', { configuration });
-      const job = await finished(`/api/workflow/${workflowId}`);
-      expect(job.status, JSON.stringify(job)).toBe('completed');
-      return job.result.rules;
+    (configuration) =>
+      queued(
+        '/api/workflow/compile',
+        { configuration },
+        (id) => `/api/workflow/${id}`,
+        (r) => r,
+      ),
+  ],
+  [
+    'POST /api/compile/container',
+    async (configuration) => {
+      const res = await call('POST', '/api/compile/container', { configuration });
+      return res.status === 200 ? answer(await res.json()) : refused(res);
     },
   ],
-  ['POST /api/compile/container', async () => (await json('POST', '/api/compile/container', { configuration })).rules],
 ];
 
 describe('every compile entry point of a real server', () => {
   test.each(ENTRY_POINTS)(
     '%s compiles a flc-ruleset: source through the server’s reader',
     async (_name, run) => {
-      const rules = (await run()).filter((l) => !l.startsWith('!'));
-      expect(rules).toEqual(['||saved-two.example^', '||saved-one.example^']);
+      const outcome = await run(configuration);
+      expect(outcome.error).toBeUndefined();
+      expect(outcome.rules?.filter((l) => !l.startsWith('!'))).toEqual([
+        '||saved-two.example^',
+        '||saved-one.example^',
+      ]);
+      expect(outcome.warnings).toEqual([]);
     },
     60_000,
   );
+
+  test.each(ENTRY_POINTS)(
+    '%s tells of a deprecated key',
+    async (_name, run) => {
+      const sources = configuration.sources.map(({ source, ...rest }) => ({ ...rest, url: source }));
+      const outcome = await run({ ...configuration, sources });
+      expect(outcome.error).toBeUndefined();
+      expect(outcome.rules?.length).toBeGreaterThan(0);
+      expect(outcome.warnings).toEqual([expect.stringMatching(/sources\[0\]\.url is deprecated; use .*source/)]);
+    },
+    60_000,
+  );
+});
+
+describe('the tier’s features on every compile entry point', () => {
+  beforeAll(async () => {
+    await store.updateTier(
+      'pro',
+      { features: { maxSources: 1, maxBatch: 1, asyncCompile: true } },
+      new Date().toISOString(),
+    );
+    // The server re-reads the access tables another process changed within a second.
+    await new Promise((r) => setTimeout(r, 1_100));
+  });
+  afterAll(() => store.updateTier('pro', { features: {} }, new Date().toISOString()));
+
+  test.each(ENTRY_POINTS)(
+    '%s refuses more sources than the tier allows',
+    async (_name, run) => {
+      const two = { ...configuration, sources: [...configuration.sources, ...configuration.sources] };
+      expect((await run(two)).error).toMatch(/at most 1 sources for the pro tier/);
+    },
+    60_000,
+  );
+
+  test('batches above the tier’s size, and async compiles of a tier without them, are refused', async () => {
+    const requests = [
+      { id: 'a', configuration },
+      { id: 'b', configuration },
+    ];
+    for (const path of ['/api/compile/batch', '/api/compile/batch/async']) {
+      const res = await call('POST', path, { requests });
+      expect(res.status, path).toBe(422);
+      expect((await res.json()).error).toMatch(/at most 1 requests in a batch for the pro tier/);
+    }
+    await store.updateTier('pro', { features: { asyncCompile: false } }, new Date().toISOString());
+    await new Promise((r) => setTimeout(r, 1_100));
+    for (const path of ['/api/compile/async', '/api/workflow/compile']) {
+      const res = await call('POST', path, { configuration });
+      expect(res.status, path).toBe(403);
+      expect((await res.json()).detail).toMatch(/pro tier does not include async compiles/);
+    }
+  }, 30_000);
 });

@@ -107,6 +107,9 @@ describe('WebSocket compile protocol', () => {
     expect(kinds).toEqual([
       'compile:started',
       'event:source:start',
+      'event:cache',
+      'event:network',
+      'event:metric',
       'event:source:complete',
       'event:progress',
       'event:transformation:start',
@@ -115,6 +118,41 @@ describe('WebSocket compile protocol', () => {
       'compile:complete',
     ]);
     c.ws.close();
+  });
+
+  test('the WebSocket sends every event /api/compile/stream sends, in the same shapes', async () => {
+    // A deprecated key (`url`) adds a warning; a diagnostic comes from the invalid rule Validate drops.
+    const configuration = {
+      name: 'both',
+      sources: [{ url: `${lists.url}/a.txt` }],
+      transformations: ['Validate'],
+      exclusions: ['x.ads'],
+    };
+    const sse = await fetch(`${flc.url}/api/compile/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'cache-control': 'no-cache' },
+      body: JSON.stringify({ configuration }),
+    });
+    const streamed = [...(await sse.text()).matchAll(/event: (.*)\ndata: (.*)\n/g)]
+      .map(([, type, data]) => ({ type, data: JSON.parse(data) }))
+      .filter((e) => e.type !== 'result' && e.type !== 'done');
+    const c = await connect();
+    c.send({ type: 'compile', sessionId: 'same', configuration });
+    await c.next((m) => m.type === 'compile:complete' && m.sessionId === 'same');
+    const sent = c.messages
+      .filter((m) => m.type === 'event' && m.sessionId === 'same')
+      .map((m) => ({ type: String(m.eventType), data: m.data as Record<string, unknown> }));
+    c.ws.close();
+    // Type by type, in order; each payload with the same keys (values such as times and ids differ).
+    const shape = (events: { type: string; data: Record<string, unknown> }[]) =>
+      events.map((e) => `${e.type}(${Object.keys(e.data).sort().join(',')})`);
+    expect(shape(sent)).toEqual(shape(streamed));
+    expect(sent.map((e) => e.type)).toEqual(expect.arrayContaining(['log', 'network', 'cache', 'metric']));
+    expect(sent.find((e) => e.type === 'log')?.data).toMatchObject({
+      level: 'warn',
+      message: expect.stringMatching(/url/),
+    });
+    for (const e of sent) expect(e.data, e.type).not.toHaveProperty('type');
   });
 
   test('ping gets pong; a heartbeat arrives on its own; bad messages get an error', async () => {

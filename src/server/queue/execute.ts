@@ -1,6 +1,8 @@
 import type { AppDeps } from '../deps.js';
 import type { Job } from '../store/jobs.js';
-import { checkedConfiguration, compileBatch, resultBody, runCompile, ssePayload } from '../routes/compile.js';
+import { checkedConfiguration, compileBatch, streamedCompile, tierFeatures } from '../compile/service.js';
+import { clientMessage } from '../problem.js';
+import { FlcError } from '../../core/errors/index.js';
 import type { JobEmit } from './runner.js';
 import { runWorkflow } from './workflow.js';
 import { depsForCaller } from '../rule-sets/rule-set-source.js';
@@ -23,23 +25,27 @@ export function jobExecutor(server: AppDeps) {
   return async (job: Job, signal: AbortSignal, emit: JobEmit): Promise<unknown> => {
     // The job's owner's reader: their saved rule sets are what its `flc-ruleset:` sources read.
     const deps = depsForCaller(server, job.ownerId);
-    if (job.kind === 'workflow') return runWorkflow(deps, job, signal, emit);
+    // And their tier's features now (a job accepted before a tier changed runs under the change).
+    const owner = await deps.store.userById(job.ownerId);
+    const tier = (await deps.store.tiers()).find((t) => t.name === owner?.tier);
+    const features = tierFeatures(tier ?? { name: owner?.tier ?? 'free', features: {} });
+    if (job.kind === 'workflow') return runWorkflow(deps, job, signal, emit, features);
     if (job.kind === 'batch') {
-      const results = await compileBatch(deps, (job.payload as BatchPayload).requests, signal);
+      const results = await compileBatch(deps, (job.payload as BatchPayload).requests, signal, features);
       emit('result', { results });
       emit('done', {});
       return { success: true, results };
     }
-    const config = checkedConfiguration((job.payload as CompilePayload).configuration);
+    const checked = checkedConfiguration((job.payload as CompilePayload).configuration, features);
     try {
-      const outcome = await runCompile(deps, config, (e) => emit(e.type, ssePayload(e, deps.now())), signal, emit);
-      const body = resultBody(config, outcome);
+      const body = await streamedCompile(deps, checked, emit, signal);
       emit('result', { rules: body.rules, ruleCount: body.ruleCount, metrics: body.metrics });
       emit('done', {});
       return { success: true, ...body };
     } catch (e) {
-      emit('error', { error: (e as Error).message });
-      throw e;
+      emit('error', { error: clientMessage(e) });
+      // The stored error is what the owner reads: an internal one keeps its message in the log only.
+      throw e instanceof FlcError ? e : new Error(clientMessage(e), { cause: e });
     }
   };
 }

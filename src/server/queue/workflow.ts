@@ -1,6 +1,6 @@
 import type { AppDeps, ReaderFactory } from '../deps.js';
 import type { Job, WorkflowStep } from '../store/jobs.js';
-import { checkedConfiguration, resultBody, runCompile, ssePayload } from '../routes/compile.js';
+import { checkedConfiguration, resultBody, streamedCompile, type TierFeatures, warned } from '../compile/service.js';
 import type { CompilePayload } from './execute.js';
 import type { JobEmit } from './runner.js';
 
@@ -34,8 +34,15 @@ function prefetched(texts: Map<string, string>, make: ReaderFactory): ReaderFact
  * and goes on from the first that is not. The `store` step hands the result to the queue, which
  * writes it with the job's final state in one statement.
  */
-export async function runWorkflow(deps: AppDeps, job: Job, signal: AbortSignal, emit: JobEmit): Promise<unknown> {
-  const config = checkedConfiguration((job.payload as CompilePayload).configuration);
+export async function runWorkflow(
+  deps: AppDeps,
+  job: Job,
+  signal: AbortSignal,
+  emit: JobEmit,
+  features?: TierFeatures,
+): Promise<unknown> {
+  const checked = checkedConfiguration((job.payload as CompilePayload).configuration, features);
+  const { config } = checked;
   const names = workflowStepNames(config.sources);
   const done = new Map<number, WorkflowStep>();
   for (const s of await deps.store.jobs.steps(job.id)) if (s.state === 'completed') done.set(s.index, s);
@@ -84,18 +91,17 @@ export async function runWorkflow(deps: AppDeps, job: Job, signal: AbortSignal, 
   }
   const n = config.sources.length;
   const compiled = await step(n, async () => {
-    const outcome = await runCompile(
+    const body = await streamedCompile(
       { ...deps, makeReader: prefetched(texts, deps.makeReader) },
-      config,
-      (e) => emit(e.type, ssePayload(e, deps.now())),
-      signal,
+      checked,
       emit,
+      signal,
     );
     return {
-      lines: outcome.result.lines,
-      ruleCount: outcome.result.ruleCount,
-      compiledAt: outcome.result.compiledAt.toISOString(),
-      totalDurationMs: outcome.totalDurationMs,
+      lines: body.rules,
+      ruleCount: body.ruleCount,
+      compiledAt: body.compiledAt,
+      totalDurationMs: body.metrics.totalDurationMs,
     };
   });
   const body = await step(n + 1, async () => ({
@@ -104,6 +110,7 @@ export async function runWorkflow(deps: AppDeps, job: Job, signal: AbortSignal, 
       result: { lines: compiled.lines, ruleCount: compiled.ruleCount, compiledAt: new Date(compiled.compiledAt) },
       totalDurationMs: compiled.totalDurationMs,
     }),
+    ...warned(checked.warnings),
   }));
   await deps.store.jobs.startStep(job.id, n + 2, names[n + 2], iso());
   emit('result', { rules: body.rules, ruleCount: body.ruleCount, metrics: body.metrics });

@@ -2,7 +2,7 @@ import { LOG_BOUNDS } from '../store/log-bounds.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { problem, problemResponse } from '../problem.js';
+import { problemResponse, refuse } from '../problem.js';
 import { jsonResponse, pageQuery } from './paging.js';
 
 /** How long finished queue jobs (their results) are kept before a prune removes them: the queue's default. */
@@ -10,10 +10,6 @@ export const RESULT_RETENTION_MS = 86_400_000;
 /** How long browser error reports are kept before a prune removes them. */
 export const ERROR_EVENT_RETENTION_MS = LOG_BOUNDS.errorEvents.retentionDays * 86_400_000;
 
-const refusals = {
-  401: problemResponse('Not signed in'),
-  403: problemResponse('Not an administrator with admin:read (views) or admin:write (maintenance)'),
-};
 const engine = z.enum(['sqlite', 'postgres']);
 const post = (path: string, summary: string, schema: z.ZodType) =>
   route({
@@ -21,7 +17,7 @@ const post = (path: string, summary: string, schema: z.ZodType) =>
     path,
     access: { admin: 'admin:write' },
     summary,
-    responses: { 200: jsonResponse('Done', schema), ...refusals },
+    responses: { 200: jsonResponse('Done', schema) },
   });
 
 /** `/api/admin/storage/*`: the local store's tables, a paged read of one, and maintenance. */
@@ -42,7 +38,6 @@ export function registerAdminStorageRoutes(app: OpenAPIHono, deps: AppDeps): voi
             tables: z.array(z.object({ name: z.string(), rows: z.number().int() })),
           }),
         ),
-        ...refusals,
       },
     }),
     async (c) => c.json({ success: true as const, engine: deps.store.engine, tables: await admin().tables() }, 200),
@@ -77,14 +72,13 @@ export function registerAdminStorageRoutes(app: OpenAPIHono, deps: AppDeps): voi
         ),
         404: problemResponse('No such table'),
         422: problemResponse('A bad limit or offset'),
-        ...refusals,
       },
     }),
     async (c) => {
       const { limit, offset } = c.req.valid('query');
       const name = c.req.valid('param').name;
       const page = await admin().tablePage(name, limit, offset);
-      if (!page) return problem(c, 404, `No table ${name}`) as never;
+      if (!page) refuse(404, `No table ${name}`);
       return c.json({ success: true as const, ...page, limit, offset }, 200);
     },
   );

@@ -2,17 +2,11 @@ import { KEYS_SCOPE } from './keys.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route, routeEntry } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { problemResponse } from '../problem.js';
 import type { RequestMetrics } from './status.js';
 import { callerOf } from '../access/gate.js';
 import { PASSWORD_ITERATIONS } from '../auth/password.js';
 import { SESSION_TTL_MS } from '../auth/sessions.js';
 import { API_KEY_PREFIX } from '../auth/identity.js';
-
-const denied = {
-  401: problemResponse('Not signed in'),
-  403: problemResponse('Not an administrator with the permission, or an API key without the admin scope'),
-};
 
 /** Prometheus label values: backslash, quote and newline escaped. */
 const label = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
@@ -41,7 +35,6 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
           description: 'The manifest',
           content: { 'application/json': { schema: z.object({ success: z.literal(true), routes: z.array(entry) }) } },
         },
-        ...denied,
       },
     }),
     (c) => {
@@ -64,7 +57,6 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
             'application/json': { schema: z.object({ success: z.literal(true), permissions: z.array(z.string()) }) },
           },
         },
-        ...denied,
       },
     }),
     async (c) => c.json({ success: true as const, permissions: [...(await callerOf(c).permissions())].sort() }, 200),
@@ -78,7 +70,6 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
       summary: 'Request counters in the Prometheus text format (admin, metrics:read)',
       responses: {
         200: { description: 'Prometheus exposition text', content: { 'text/plain': { schema: z.string() } } },
-        ...denied,
       },
     }),
     async (c) => {
@@ -127,7 +118,6 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
             },
           },
         },
-        ...denied,
       },
     }),
     async (c) => {

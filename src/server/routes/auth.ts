@@ -5,7 +5,7 @@ import { route } from '../routing/route.js';
 import type { Context } from 'hono';
 import { clientLimitKey } from '../client-address.js';
 import type { AppDeps } from '../deps.js';
-import { problem, problemResponse } from '../problem.js';
+import { problemResponse, refuse } from '../problem.js';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/password.js';
 import { bearerToken, endSession, resolveSession, startSession } from '../auth/sessions.js';
 import { emailSchema, nameSchema } from '../auth/identifiers.js';
@@ -45,12 +45,12 @@ export const SIGN_IN_LIMITS = { perIdentifier: 10, perAddress: 30 } as const;
 /** Sign-ups: 5 per minute per address, whatever token the request carries (each costs a password hash). */
 export const SIGN_UP_LIMITS = { perAddress: 5 } as const;
 
-/** 429 with `Retry-After` when any of the hits is over its limit; null otherwise. */
-export function refusedByLimits(c: Context, hits: RateHit[], detail: string): Response | null {
+/** Refuses with 429 and `Retry-After` when any of the hits is over its limit. */
+export function refuseOverLimits(c: Context, hits: RateHit[], detail: string): void {
   const over = hits.filter((h) => h.limited);
-  if (over.length === 0) return null;
+  if (over.length === 0) return;
   c.header('retry-after', String(Math.max(...over.map((h) => h.resetSeconds))));
-  return problem(c, 429, detail);
+  refuse(429, detail);
 }
 
 /** `/api/auth/*`: local accounts with email and password, sessions by bearer token. */
@@ -102,14 +102,12 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const refused = refusedByLimits(
+      refuseOverLimits(
         c,
         [await attempts.hit(`sign-up-ip:${clientLimitKey(c)}`, SIGN_UP_LIMITS.perAddress)],
         'Too many sign-ups from this address; try again later',
       );
-      if (refused) return refused as never;
-      if (await deps.store.userByEmail(body.email))
-        return problem(c, 409, 'An account with this email already exists') as never;
+      if (await deps.store.userByEmail(body.email)) refuse(409, 'An account with this email already exists');
       const password = await hashPassword(body.password);
       // Two sign-ups racing with one email: the store's unique email makes the later one a 409.
       const created = await deps.store.createUser({
@@ -145,13 +143,12 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
         attempts.hit(`sign-in-id:${email}|${address}`, SIGN_IN_LIMITS.perIdentifier),
         attempts.hit(`sign-in-ip:${address}`, SIGN_IN_LIMITS.perAddress),
       ]);
-      const refused = refusedByLimits(c, hits, 'Too many sign-in attempts; try again later');
-      if (refused) return refused as never;
+      refuseOverLimits(c, hits, 'Too many sign-in attempts; try again later');
       const found = await deps.store.userByEmail(email);
       // Verify against a dummy hash for unknown users: same work, same answer.
       const ok = await verifyPassword(password, found?.password ?? DUMMY_HASH);
-      if (!found || !ok) return problem(c, 401, 'Invalid email or password') as never;
-      if (found.banned) return problem(c, 403, 'This account is banned') as never;
+      if (!found || !ok) refuse(401, 'Invalid email or password');
+      if (found.banned) refuse(403, 'This account is banned');
       const { password: _hash, ...publicUser } = found;
       return c.json({ token: (await startSession(deps.store, publicUser, deps.now())).token, user: publicUser }, 200);
     },
@@ -169,13 +166,11 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
           description: 'Signed out',
           content: { 'application/json': { schema: z.object({ success: z.literal(true) }) } },
         },
-        401: problemResponse('No valid session'),
       },
     }),
     async (c) => {
       const token = bearerToken(c.req.header('authorization'));
-      if (!token || !(await resolveSession(deps.store, token, deps.now())))
-        return problem(c, 401, 'A valid session is required') as never;
+      if (!token || !(await resolveSession(deps.store, token, deps.now()))) refuse(401, 'A valid session is required');
       await endSession(deps.store, token);
       return c.json({ success: true as const }, 200);
     },

@@ -3,8 +3,8 @@ import { route } from '../routing/route.js';
 import { validateConfiguration } from '../../core/config/parse.js';
 import { ConfigError } from '../../core/errors/index.js';
 import { TRANSFORMATION_NAMES } from '../../core/transforms/types.js';
-import { COMPILE_LIMITS } from './compile.js';
-import { problem } from '../problem.js';
+import { COMPILE_LIMITS } from '../compile/service.js';
+import { refuse } from '../problem.js';
 
 const issue = z.object({ path: z.string(), message: z.string() });
 
@@ -165,7 +165,7 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
       try {
         return c.json({ success: true as const, resolved: validateConfiguration(merged).config }, 200);
       } catch (e) {
-        if (e instanceof ConfigError) return problem(c, 400, e.message) as never;
+        if (e instanceof ConfigError) refuse(400, e.message);
         throw e;
       }
     },

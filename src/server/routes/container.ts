@@ -1,10 +1,9 @@
-import { depsForCaller } from '../rule-sets/rule-set-source.js';
 import { callerOf } from '../access/gate.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { problem, problemResponse } from '../problem.js';
-import { checkedConfiguration, compileRequest, resultBody, runCompile } from './compile.js';
+import { problemResponse, refuse } from '../problem.js';
+import { checkedConfiguration, compileRequest, forCaller, resultBody, runCompile, warned } from '../compile/service.js';
 import { type ContainerCompiler, ContainersBusyError } from '../../node/container-compiler.js';
 
 const limits = z.object({ memoryMb: z.number(), timeoutMs: z.number(), maxConcurrent: z.number() });
@@ -41,15 +40,16 @@ export function registerContainerRoutes(app: OpenAPIHono, deps: AppDeps, contain
       },
     }),
     async (c) => {
-      const config = checkedConfiguration(c.req.valid('json').configuration);
+      const own = forCaller(deps, callerOf(c));
+      const { config, warnings } = checkedConfiguration(c.req.valid('json').configuration, own.features);
       try {
-        const own = depsForCaller(deps, callerOf(c).user?.id ?? null);
-        const outcome = await runCompile(own, config, undefined, c.req.raw.signal, undefined, container);
-        return c.json({ success: true as const, ...resultBody(config, outcome), container: container.options }, 200);
+        const outcome = await runCompile(own.deps, config, undefined, c.req.raw.signal, undefined, container);
+        const body = { ...resultBody(config, outcome), ...warned(warnings) };
+        return c.json({ success: true as const, ...body, container: container.options }, 200);
       } catch (e) {
         if (!(e instanceof ContainersBusyError)) throw e;
         c.header('retry-after', '5');
-        return problem(c, 503, e.message) as never;
+        refuse(503, e.message);
       }
     },
   );

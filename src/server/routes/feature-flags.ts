@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { problem } from '../problem.js';
 import { callerOf } from '../access/gate.js';
 import { recordAudit } from '../audit/trail.js';
-import { adminRoute, pathParam } from './admin-system/route.js';
+import { adminRoute, audited, pathParam } from './admin-system/route.js';
 import { checkFlag, FLAG_KEY, type FlagDefinition, flagFields } from '../flags/flag-schema.js';
 import type { StoredFlag } from '../store/admin.js';
 
@@ -39,8 +39,7 @@ export function registerFeatureFlagRoutes(app: OpenAPIHono, deps: AppDeps): void
     {
       method: 'get',
       path: '/admin/config/feature-flags',
-      access: { admin: 'admin:read' },
-      audit: { action: 'flag.list', resource: 'feature_flag' },
+      ...audited('admin:read', 'flag.list', 'feature_flag'),
       summary: 'Feature flags',
     },
     async (c) => {
@@ -53,8 +52,7 @@ export function registerFeatureFlagRoutes(app: OpenAPIHono, deps: AppDeps): void
     {
       method: 'post',
       path: '/admin/config/feature-flags',
-      access: { admin: 'flags:write' },
-      audit: { action: 'flag.create', resource: 'feature_flag' },
+      ...audited('flags:write', 'flag.create', 'feature_flag'),
       summary: 'Create a feature flag',
       status: 201,
       body: partial.extend({
@@ -80,8 +78,7 @@ export function registerFeatureFlagRoutes(app: OpenAPIHono, deps: AppDeps): void
     {
       method: 'patch',
       path: '/admin/config/feature-flags/{key}',
-      access: { admin: 'flags:write' },
-      audit: { action: 'flag.update', resource: 'feature_flag' },
+      ...audited('flags:write', 'flag.update', 'feature_flag'),
       summary: 'Change a feature flag (merged over the current definition)',
       params: pathParam('key'),
       body: partial,
@@ -105,8 +102,7 @@ export function registerFeatureFlagRoutes(app: OpenAPIHono, deps: AppDeps): void
     {
       method: 'delete',
       path: '/admin/config/feature-flags/{key}',
-      access: { admin: 'flags:write' },
-      audit: { action: 'flag.delete', resource: 'feature_flag' },
+      ...audited('flags:write', 'flag.delete', 'feature_flag'),
       summary: 'Delete a feature flag',
       params: pathParam('key'),
       failures: { 404: 'No such flag' },

@@ -59,11 +59,8 @@ export function registerFrontendErrorRoutes(app: OpenAPIHono, deps: AppDeps, log
       request: { body: { required: true, content: { 'application/json': { schema: report } } } },
       responses: {
         204: { description: 'Accepted; nothing in the body' },
-        400: problemResponse('Malformed JSON'),
-        413: problemResponse(`Body larger than ${L.bodyBytes} bytes`),
         415: problemResponse('Not JSON'),
         422: problemResponse('A field fails its limit'),
-        429: problemResponse('Rate limit exceeded'),
       },
     }),
     (c) => {
@@ -101,8 +98,6 @@ export function registerFrontendErrorRoutes(app: OpenAPIHono, deps: AppDeps, log
             offset: z.number().int(),
           }),
         ),
-        401: problemResponse('Not signed in'),
-        403: problemResponse('Not an administrator with admin:read'),
         422: problemResponse('A bad limit or offset'),
       },
     }),

@@ -3,7 +3,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { BODY_LIMITS } from './rules.js';
 import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { problem, problemResponse } from '../problem.js';
+import { problemResponse, refuse } from '../problem.js';
 import { issueApiKey } from '../auth/identity.js';
 import { callerOf } from '../access/gate.js';
 
@@ -47,12 +47,11 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
           description: 'Keys',
           content: { 'application/json': { schema: z.object({ success: z.literal(true), keys: z.array(apiKey) }) } },
         },
-        401: problemResponse('Not signed in'),
       },
     }),
     async (c) => {
       const user = caller(c);
-      if (!user) return problem(c, 401, 'Authentication required') as never;
+      if (!user) refuse(401, 'Authentication required');
       const own = callerOf(c).key;
       const keys = (await deps.store.apiKeys(user.id)).filter((k) => managesKeys(callerOf(c)) || k.id === own?.id);
       return c.json({ success: true as const, keys: keys.map(publicKey) }, 200);
@@ -85,31 +84,29 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
           description: 'The key, shown once',
           content: { 'application/json': { schema: apiKey.extend({ success: z.literal(true), key: z.string() }) } },
         },
-        401: problemResponse('Not signed in'),
         403: problemResponse('A scope the caller does not have, a later expiry than the calling key, or no keys scope'),
         422: problemResponse('Invalid request'),
       },
     }),
     async (c) => {
       const user = caller(c);
-      if (!user) return problem(c, 401, 'Authentication required') as never;
+      if (!user) refuse(401, 'Authentication required');
       const body = c.req.valid('json');
       const parent = callerOf(c).key;
-      if (!managesKeys(callerOf(c)))
-        return problem(c, 403, `Creating keys with an API key needs the ${KEYS_SCOPE} scope`) as never;
+      if (!managesKeys(callerOf(c))) refuse(403, `Creating keys with an API key needs the ${KEYS_SCOPE} scope`);
       const scopes = body.scopes ?? ['compile', 'rules'];
       const known = new Set([...(await deps.store.scopes()).map((s) => s.name), KEYS_SCOPE]);
       const unknown = scopes.find((s) => !known.has(s));
-      if (unknown !== undefined) return problem(c, 422, `unknown scope ${JSON.stringify(unknown)}`) as never;
+      if (unknown !== undefined) refuse(422, `unknown scope ${JSON.stringify(unknown)}`);
       // A key never carries more than its creator may use (a key can only make narrower keys).
       const held = new Set([...callerOf(c).scopes(), KEYS_SCOPE]);
       const beyond = scopes.find((s) => !held.has(s));
-      if (beyond !== undefined) return problem(c, 403, `You cannot grant the scope ${JSON.stringify(beyond)}`) as never;
+      if (beyond !== undefined) refuse(403, `You cannot grant the scope ${JSON.stringify(beyond)}`);
       // Nor does it outlive its creator: a key's child expires no later than the key.
       const now = deps.now();
       const notAfter = parent?.expiresAt ? Date.parse(parent.expiresAt) : null;
       if (notAfter !== null && body.expiresInDays !== undefined && now + body.expiresInDays * 86_400_000 > notAfter) {
-        return problem(c, 403, `A key made with an API key cannot expire after it (${parent?.expiresAt})`) as never;
+        refuse(403, `A key made with an API key cannot expire after it (${parent?.expiresAt})`);
       }
       const { text, key } = await issueApiKey(
         deps.store,
@@ -133,18 +130,17 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
           description: 'Revoked',
           content: { 'application/json': { schema: z.object({ success: z.literal(true) }) } },
         },
-        401: problemResponse('Not signed in'),
         404: problemResponse('No such live key of yours (for a key without the keys scope: other than itself)'),
       },
     }),
     async (c) => {
       const user = caller(c);
-      if (!user) return problem(c, 401, 'Authentication required') as never;
+      if (!user) refuse(401, 'Authentication required');
       const { id } = c.req.valid('param');
       // A key without the keys scope sees only itself (GET), so the others are no keys it knows of.
       const visible = managesKeys(callerOf(c)) || callerOf(c).key?.id === id;
       if (!visible || !(await deps.store.revokeApiKey(user.id, id, new Date(deps.now()).toISOString()))) {
-        return problem(c, 404, 'No such key') as never;
+        refuse(404, 'No such key');
       }
       return c.json({ success: true as const }, 200);
     },

@@ -52,10 +52,7 @@ const notifyRoute = route({
   request: { body: { required: true, content: { 'application/json': { schema: notifyRequest } } } },
   responses: {
     200: { description: 'At least one target delivered', content: { 'application/json': { schema: outcome } } },
-    400: problemResponse('Malformed JSON'),
-    413: problemResponse(`Body larger than ${NOTIFY_BODY_BYTES} bytes`),
     422: problemResponse('The body fails the schema'),
-    429: problemResponse('Rate limit exceeded'),
     502: { description: 'Every target failed', content: { 'application/json': { schema: outcome } } },
     503: {
       description: 'No target configured',

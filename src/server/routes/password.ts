@@ -2,13 +2,13 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { BODY_LIMITS } from './rules.js';
 import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { problem, problemResponse } from '../problem.js';
+import { problemResponse, refuse } from '../problem.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { bearerToken } from '../auth/sessions.js';
 import { callerOf, identityOf } from '../access/gate.js';
 import { sha256 } from '../hash.js';
 import type { RateLimiter } from '../rate-limit.js';
-import { passwordSchema, refusedByLimits } from './auth.js';
+import { passwordSchema, refuseOverLimits } from './auth.js';
 
 /** Password changes: 10 attempts per minute per account (a stolen session cannot guess the password fast). */
 export const CHANGE_PASSWORD_LIMITS = { perAccount: 10 } as const;
@@ -45,7 +45,6 @@ export function registerPasswordRoutes(app: OpenAPIHono, deps: AppDeps, attempts
         200: ok('Changed; this session goes on, every other one has ended', {
           sessionsEnded: z.number().int(),
         }),
-        401: problemResponse('No valid session'),
         403: problemResponse('The current password is wrong'),
         422: problemResponse('Invalid new password'),
         429: problemResponse('Too many attempts'),
@@ -54,17 +53,16 @@ export function registerPasswordRoutes(app: OpenAPIHono, deps: AppDeps, attempts
     async (c) => {
       const user = callerOf(c).user;
       const token = bearerToken(c.req.header('authorization'));
-      if (!user || !token) return problem(c, 401, 'A valid session is required') as never;
+      if (!user || !token) refuse(401, 'A valid session is required');
       const body = c.req.valid('json');
-      const refused = refusedByLimits(
+      refuseOverLimits(
         c,
         [await attempts.hit(`change-password:${user.id}`, CHANGE_PASSWORD_LIMITS.perAccount)],
         'Too many password changes; try again later',
       );
-      if (refused) return refused as never;
       const found = await deps.store.userWithPassword(user.id);
       if (!found || !(await verifyPassword(body.currentPassword, found.password)))
-        return problem(c, 403, 'The current password is wrong') as never;
+        refuse(403, 'The current password is wrong');
       const ended = await deps.store.setPassword(
         user.id,
         await hashPassword(body.newPassword),
@@ -84,13 +82,12 @@ export function registerPasswordRoutes(app: OpenAPIHono, deps: AppDeps, attempts
       summary: 'End every session of the signed-in user, this one included (API keys stay)',
       responses: {
         200: ok('Signed out everywhere', { sessionsEnded: z.number().int() }),
-        401: problemResponse('No valid session'),
       },
     }),
     async (c) => {
       // The session's own user, banned or API-disabled too: ending sessions only takes access away.
       const identity = identityOf(c);
-      if (identity?.kind !== 'session') return problem(c, 401, 'A valid session is required') as never;
+      if (identity?.kind !== 'session') refuse(401, 'A valid session is required');
       const ended = await deps.store.deleteSessions(identity.user.id);
       return c.json({ success: true as const, sessionsEnded: ended }, 200);
     },

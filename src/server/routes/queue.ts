@@ -4,9 +4,16 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../deps.js';
-import { problem, problemResponse } from '../problem.js';
+import { problemResponse, refuse } from '../problem.js';
 import { callerOf } from '../access/gate.js';
-import { batchRequest, checkedConfiguration, COMPILE_LIMITS, compileRequest } from './compile.js';
+import {
+  batchRequest,
+  checkedConfiguration,
+  checkTierRequest,
+  COMPILE_LIMITS,
+  compileRequest,
+  forCaller,
+} from '../compile/service.js';
 import { FINISHED_STATES, type Job, type JobKind } from '../store/jobs.js';
 import type { JobRunner } from '../queue/runner.js';
 
@@ -50,26 +57,20 @@ export async function ownJob(deps: AppDeps, c: Context, id: string): Promise<Job
   return job && user && job.ownerId === user.id ? job : null;
 }
 
-/** `POST /api/compile/async`, `/api/compile/batch/async` and the `/api/queue/*` routes. */
-/** Writes a job for the caller and wakes the queue; answers 202 with its id (`extra` added). */
-export async function enqueueJob(
-  c: Context,
-  deps: AppDeps,
-  queue: JobRunner,
-  kind: JobKind,
-  payload: unknown,
-  extra: (id: string) => object = () => ({}),
-) {
+/** Writes a job for the caller and wakes the queue; the 202 answer's fields. */
+export async function enqueueJob(c: Context, deps: AppDeps, queue: JobRunner, kind: JobKind, payload: unknown) {
   const user = callerOf(c).user;
-  if (!user) return problem(c, 401, 'Authentication required');
+  if (!user) refuse(401, 'Authentication required');
   const id = randomUUID();
   const createdAt = new Date(deps.now()).toISOString();
   await queue.enqueue({ id, ownerId: user.id, kind, payload, createdAt });
-  return c.json({ success: true as const, requestId: id, ...extra(id), status: 'queued' as const }, 202);
+  return { success: true as const, requestId: id, status: 'queued' as const };
 }
 
+/** `POST /api/compile/async`, `/api/compile/batch/async` and the `/api/queue/*` routes. */
 export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobRunner): void {
-  const enqueue = (c: Context, kind: JobKind, payload: unknown) => enqueueJob(c, deps, queue, kind, payload);
+  const enqueue = async (c: Context, kind: JobKind, payload: unknown) =>
+    c.json(await enqueueJob(c, deps, queue, kind, payload), 202);
 
   app.openapi(
     route({
@@ -83,14 +84,15 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
       request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
       responses: {
         202: { description: 'Queued', content: { 'application/json': { schema: accepted } } },
-        403: problemResponse('Anonymous or below the pro tier'),
         422: problemResponse('Invalid configuration'),
       },
     }),
     async (c) => {
       const { configuration } = c.req.valid('json');
-      checkedConfiguration(configuration);
-      return (await enqueue(c, 'compile', { configuration })) as never;
+      const { features } = forCaller(deps, callerOf(c));
+      checkTierRequest(features, { async: true });
+      checkedConfiguration(configuration, features);
+      return enqueue(c, 'compile', { configuration });
     },
   );
 
@@ -107,12 +109,12 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
       responses: {
         202: { description: 'Queued', content: { 'application/json': { schema: accepted } } },
         400: problemResponse('Malformed JSON, more than 10 requests, or duplicate ids'),
-        403: problemResponse('Anonymous or below the pro tier'),
       },
     }),
     async (c) => {
       const requests = c.req.valid('json').requests.map(({ id, configuration }) => ({ id, configuration }));
-      return (await enqueue(c, 'batch', { requests })) as never;
+      checkTierRequest(forCaller(deps, callerOf(c)).features, { async: true, batch: requests.length });
+      return enqueue(c, 'batch', { requests });
     },
   );
 
@@ -131,7 +133,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
     }),
     async (c) => {
       const job = await ownJob(deps, c, c.req.valid('param').id);
-      if (!job) return problem(c, 404, 'No such job') as never;
+      if (!job) refuse(404, 'No such job');
       return c.json(viewOf(job), 200);
     },
   );
@@ -152,11 +154,11 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
     }),
     async (c) => {
       const job = await ownJob(deps, c, c.req.valid('param').id);
-      if (!job) return problem(c, 404, 'No such job') as never;
+      if (!job) refuse(404, 'No such job');
       const cancelled = await deps.store.jobs.cancel(job.id, job.ownerId, new Date(deps.now()).toISOString());
       queue.abort(job.id);
       const now = (await deps.store.jobs.job(job.id)) ?? job;
-      if (!cancelled) return problem(c, 409, `The job has already finished (${now.state})`) as never;
+      if (!cancelled) refuse(409, `The job has already finished (${now.state})`);
       return c.json(viewOf(now), 200);
     },
   );
@@ -241,7 +243,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
     async (c) => {
       const { limit, offset, all } = c.req.valid('query');
       const user = callerOf(c).user;
-      if (!user) return problem(c, 401, 'Authentication required') as never;
+      if (!user) refuse(401, 'Authentication required');
       const everyone = all === 'true' && user.role === 'admin';
       const page = await deps.store.jobs.history(everyone ? null : user.id, limit, offset);
       const jobs = page.jobs.map((j) => ({ ...viewOf(j), ...(everyone ? { ownerId: j.ownerId } : {}) }));
@@ -267,7 +269,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
     }),
     async (c) => {
       const job = await ownJob(deps, c, c.req.valid('param').id);
-      if (!job) return problem(c, 404, 'No such job') as never;
+      if (!job) refuse(404, 'No such job');
       return watchJob(c, deps, queue, job) as never;
     },
   );

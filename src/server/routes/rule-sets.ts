@@ -1,9 +1,8 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route } from '../routing/route.js';
-import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from '../access/gate.js';
-import { problem, problemResponse } from '../problem.js';
+import { problemResponse, refuse } from '../problem.js';
 import {
   type Outcome,
   ruleSetCreate,
@@ -16,7 +15,6 @@ import {
 import { jsonResponse, pageQuery } from './paging.js';
 
 const refusals = {
-  401: problemResponse('Not signed in'),
   403: problemResponse('Tier, scope or (for all=true) administrator missing'),
   404: problemResponse("No such rule set (or another user's)"),
   422: problemResponse('The body or a parameter fails the schema, or the per-user limit is reached'),
@@ -28,9 +26,9 @@ const body = <T extends z.ZodType>(schema: T) => ({
 });
 
 /** The answer of an outcome: its value under `key`, or its refusal as a problem. */
-function answer<T>(c: Context, outcome: Outcome<T>, key: string, status: 200 | 201 = 200): Response {
-  if (!outcome.ok) return problem(c, outcome.status, outcome.message);
-  return c.json({ success: true, [key]: outcome.value }, status);
+function outcomeValue<T>(outcome: Outcome<T>): T {
+  if (outcome.ok) return outcome.value;
+  return refuse(outcome.status, outcome.message);
 }
 
 /** `/api/rules` and `/api/rules/:id`: saved rule sets, each its creator's. */
@@ -66,8 +64,7 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
     async (c) => {
       const q = c.req.valid('query');
       const outcome = await service.list(callerOf(c), { ...q, all: q.all === 'true' });
-      if (!outcome.ok) return problem(c, outcome.status, outcome.message) as never;
-      return c.json({ success: true as const, ...outcome.value, limit: q.limit, offset: q.offset }, 200);
+      return c.json({ success: true as const, ...outcomeValue(outcome), limit: q.limit, offset: q.offset }, 200);
     },
   );
   app.openapi(
@@ -79,7 +76,11 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       request: body(ruleSetCreate),
       responses: { 201: jsonResponse('The saved rule set', one), ...refusals },
     }),
-    async (c) => answer(c, await service.create(callerOf(c), c.req.valid('json')), 'ruleSet', 201) as never,
+    async (c) =>
+      c.json(
+        { success: true as const, ruleSet: outcomeValue(await service.create(callerOf(c), c.req.valid('json'))) },
+        201,
+      ),
   );
   app.openapi(
     route({
@@ -90,7 +91,11 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       request: { params: idParam },
       responses: { 200: jsonResponse('The rule set', one), ...refusals },
     }),
-    async (c) => answer(c, await service.get(callerOf(c), c.req.valid('param').id), 'ruleSet') as never,
+    async (c) =>
+      c.json(
+        { success: true as const, ruleSet: outcomeValue(await service.get(callerOf(c), c.req.valid('param').id)) },
+        200,
+      ),
   );
   app.openapi(
     route({
@@ -102,7 +107,13 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       responses: { 200: jsonResponse('The rule set as changed', one), ...refusals },
     }),
     async (c) =>
-      answer(c, await service.update(callerOf(c), c.req.valid('param').id, c.req.valid('json')), 'ruleSet') as never,
+      c.json(
+        {
+          success: true as const,
+          ruleSet: outcomeValue(await service.update(callerOf(c), c.req.valid('param').id, c.req.valid('json'))),
+        },
+        200,
+      ),
   );
   app.openapi(
     route({
@@ -116,6 +127,10 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
         ...refusals,
       },
     }),
-    async (c) => answer(c, await service.remove(callerOf(c), c.req.valid('param').id), 'deleted') as never,
+    async (c) =>
+      c.json(
+        { success: true as const, deleted: outcomeValue(await service.remove(callerOf(c), c.req.valid('param').id)) },
+        200,
+      ),
   );
 }

@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { problem } from '../problem.js';
+import { refuse } from '../problem.js';
 
 /** Counts of requests by route and status since this process started. */
 export interface RequestMetrics {
@@ -133,7 +133,7 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       try {
         await deps.store.smoke(new Date(deps.now()).toISOString());
       } catch (e) {
-        return problem(c, 503, `Store check failed: ${(e as Error).message}`) as never;
+        refuse(503, `Store check failed: ${(e as Error).message}`);
       }
       return c.json(
         { success: true as const, ok: true as const, latencyMs: Math.round((performance.now() - started) * 100) / 100 },

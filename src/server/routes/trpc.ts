@@ -3,11 +3,11 @@ import type { MiddlewareHandler } from 'hono';
 import { trpcServer } from '@hono/trpc-server';
 import type { AppDeps } from '../deps.js';
 import { featureApp, plainRoute, type RouteFacts } from '../routing/route.js';
-import { onError, problem } from '../problem.js';
+import { problem } from '../problem.js';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { createTrpcRouter, trpcCodeOf } from '../trpc/router.js';
 import { BODY_LIMITS } from './rules.js';
-import { COMPILE_LIMITS } from './compile.js';
+import { COMPILE_LIMITS } from '../compile/service.js';
 
 /** Each procedure with its REST twin's access rule, body limit and challenge. */
 const PROCEDURES: [name: string, facts: Omit<RouteFacts, 'transport'>][] = [
@@ -53,7 +53,7 @@ const envelope = (description: string) => ({
  */
 export function trpcRoutes(deps: AppDeps, log: (message: string) => void): OpenAPIHono {
   const app = featureApp();
-  const router = createTrpcRouter(deps, onError(log));
+  const router = createTrpcRouter(deps, log);
   const handler = trpcServer({
     router,
     endpoint: '/api/trpc',

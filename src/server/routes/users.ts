@@ -3,7 +3,7 @@ import { route } from '../routing/route.js';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { User, UserPatch } from '../store/accounts.js';
-import { problem, problemResponse } from '../problem.js';
+import { problemResponse, refuse } from '../problem.js';
 import { hashPassword } from '../auth/password.js';
 import { callerOf } from '../access/gate.js';
 import { recordAudit } from '../audit/trail.js';
@@ -18,10 +18,6 @@ const TIERS = ['free', 'pro', 'admin'] as const;
 /** The tier a role gets when none is given. */
 const defaultTier = (role: 'admin' | 'user') => (role === 'admin' ? 'admin' : 'free');
 
-const denied = {
-  401: problemResponse('Not signed in'),
-  403: problemResponse('Not an administrator with the permission'),
-};
 const notFound = problemResponse('No such user');
 const json = <T extends z.ZodType>(description: string, schema: T) => ({
   description,
@@ -104,33 +100,28 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
   const at = () => new Date(deps.now()).toISOString();
 
   /**
-   * Why a change to user `id` is refused: 404 when there is no such user, 403 for the caller's
-   * own account (administrators do not ban, delete, demote or disable themselves and so lock
-   * everyone out); null when it may go ahead.
+   * Refuses a change to user `id`: 404 when there is no such user, 403 for the caller's own
+   * account (administrators do not ban, delete, demote or disable themselves and so lock
+   * everyone out).
    */
-  async function refusal(c: Context, id: string): Promise<Response | null> {
-    if (!(await deps.store.userById(id))) return problem(c, 404, `No user with id ${id}`);
-    if (callerOf(c).user?.id === id)
-      return problem(c, 403, 'Administrators cannot change, ban or delete their own account here');
-    return null;
+  async function mayChange(c: Context, id: string): Promise<void> {
+    if (!(await deps.store.userById(id))) refuse(404, `No user with id ${id}`);
+    if (callerOf(c).user?.id === id) refuse(403, 'Administrators cannot change, ban or delete their own account here');
   }
 
-  async function change(c: Context, id: string, patch: UserPatch): Promise<{ user: User } | Response> {
-    const refused = await refusal(c, id);
-    if (refused) return refused;
+  async function change(c: Context, id: string, patch: UserPatch): Promise<{ user: User }> {
+    await mayChange(c, id);
     const before = await deps.store.userById(id);
     const user = (await deps.store.updateUser(id, patch, at()))!;
     await recordAudit(c, deps, { oldValues: before, newValues: user });
     return { user };
   }
 
-  async function remove(c: Context, id: string): Promise<Response | null> {
-    const refused = await refusal(c, id);
-    if (refused) return refused;
+  async function remove(c: Context, id: string): Promise<void> {
+    await mayChange(c, id);
     const before = await deps.store.userById(id);
     await deps.store.deleteUser(id);
     await recordAudit(c, deps, { oldValues: before });
-    return null;
   }
 
   async function usageOf(userId: string, days: number) {
@@ -190,7 +181,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
               offset: z.number().int(),
             }),
           ),
-          ...denied,
         },
       }),
       async (c) => {
@@ -210,14 +200,13 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         request: { params: idParam },
         responses: {
           200: json('The user', z.object({ success: z.literal(true), user: schema })),
-          ...denied,
           404: notFound,
         },
       }),
       async (c) => {
         const { id } = c.req.valid('param');
         const user = await deps.store.userById(id);
-        if (!user) return problem(c, 404, `No user with id ${id}`) as never;
+        if (!user) refuse(404, `No user with id ${id}`);
         return c.json({ success: true as const, user: show(user) } as never, 200);
       },
     );
@@ -232,14 +221,13 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         request: { params: idParam },
         responses: {
           200: json('Deleted', z.object({ success: z.literal(true), message: z.string() })),
-          ...denied,
           404: notFound,
         },
       }),
       async (c) => {
         const { id } = c.req.valid('param');
-        const refused = await remove(c, id);
-        return refused ? (refused as never) : c.json({ success: true as const, message: `User ${id} deleted` }, 200);
+        await remove(c, id);
+        return c.json({ success: true as const, message: `User ${id} deleted` }, 200);
       },
     );
   }
@@ -276,7 +264,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       },
       responses: {
         200: json('The updated user', z.object({ success: z.literal(true), user: userSchema })),
-        ...denied,
         404: notFound,
         422: problemResponse('Invalid change'),
       },
@@ -287,7 +274,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         ...body,
         tier: body.tier ?? (body.role ? defaultTier(body.role) : undefined),
       });
-      return done instanceof Response ? (done as never) : c.json({ success: true as const, user: done.user }, 200);
+      return c.json({ success: true as const, user: done.user }, 200);
     },
   );
 
@@ -317,7 +304,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         },
         responses: {
           200: json('The user', z.object({ success: z.literal(true), user: userSchema })),
-          ...denied,
           404: notFound,
         },
       }),
@@ -329,7 +315,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
           c.req.valid('param').id,
           action === 'ban' ? { banned: true, banReason: reason } : { banned: false },
         );
-        return done instanceof Response ? (done as never) : c.json({ success: true as const, user: done.user }, 200);
+        return c.json({ success: true as const, user: done.user }, 200);
       },
     );
   }
@@ -360,7 +346,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       },
       responses: {
         201: json('The new user', z.object({ success: z.literal(true), user: localUser })),
-        ...denied,
         409: problemResponse('The identifier is taken'),
         422: problemResponse('Invalid user'),
       },
@@ -368,7 +353,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     async (c) => {
       const body = c.req.valid('json');
       if (await deps.store.userByEmail(body.identifier.value))
-        return problem(c, 409, `The identifier ${body.identifier.value} is already registered`) as never;
+        refuse(409, `The identifier ${body.identifier.value} is already registered`);
       const hashed = await hashPassword(body.password);
       // Another request may take the identifier meanwhile: the store's unique email makes it a 409.
       const user = await deps.store.createUser({
@@ -413,7 +398,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       },
       responses: {
         200: json('The updated user', z.object({ success: z.literal(true), user: localUser })),
-        ...denied,
         404: notFound,
         422: problemResponse('Invalid change'),
       },
@@ -425,9 +409,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         tier: body.tier ?? (body.role ? defaultTier(body.role) : undefined),
         apiDisabled: body.api_disabled === undefined ? undefined : body.api_disabled === 1,
       });
-      return done instanceof Response
-        ? (done as never)
-        : c.json({ success: true as const, user: toLocal(done.user) }, 200);
+      return c.json({ success: true as const, user: toLocal(done.user) }, 200);
     },
   );
 
@@ -444,7 +426,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       },
       responses: {
         200: json('Reset', z.object({ success: z.literal(true), sessionsEnded: z.number().int() })),
-        ...denied,
         404: notFound,
         422: problemResponse('Invalid password'),
       },
@@ -452,11 +433,10 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     async (c) => {
       const { id } = c.req.valid('param');
       // An administrator's own password is changed with the current one (`/api/auth/change-password`).
-      const refused = await refusal(c, id);
-      if (refused) return refused as never;
+      await mayChange(c, id);
       const hashed = await hashPassword(c.req.valid('json').password);
       const ended = await deps.store.setPassword(id, hashed, null, at(), true);
-      if (ended === null) return problem(c, 404, `No user with id ${id}`) as never;
+      if (ended === null) refuse(404, `No user with id ${id}`);
       return c.json({ success: true as const, sessionsEnded: ended }, 200);
     },
   );
@@ -483,11 +463,11 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
               .openapi({ param: { name: 'days', in: 'query' } }),
           }),
         },
-        responses: { 200: json('The usage record', usage), ...denied, 404: notFound },
+        responses: { 200: json('The usage record', usage), 404: notFound },
       }),
       async (c) => {
         const { userId } = c.req.valid('param');
-        if (!(await deps.store.userById(userId))) return problem(c, 404, `No user with id ${userId}`) as never;
+        if (!(await deps.store.userById(userId))) refuse(404, `No user with id ${userId}`);
         return c.json(await usageOf(userId, c.req.valid('query').days), 200);
       },
     );

@@ -4,15 +4,14 @@ import type { WSContext } from 'hono/ws';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
-import { problem, problemResponse } from '../problem.js';
+import { clientMessage as safeMessage, problem, problemResponse } from '../problem.js';
 import { plainRoute } from '../routing/route.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { checkedConfiguration, resultBody, runCompile } from './compile.js';
+import { checkedConfiguration, forCaller, streamedCompile } from '../compile/service.js';
 import { callerOf } from '../access/gate.js';
 import { clientAddress } from '../client-address.js';
-import { depsForCaller } from '../rule-sets/rule-set-source.js';
 import { AbortedError, FlcError } from '../../core/errors/index.js';
 
 export interface WsTiming {
@@ -66,7 +65,7 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
   const handler = upgradeWebSocket((c) => {
     // The caller's saved rule sets are what `flc-ruleset:` sources of this connection read.
     const caller = callerOf(c);
-    const own = depsForCaller(deps, caller.user?.id ?? null);
+    const own = forCaller(deps, caller);
     const live = deps.liveSessions;
     let liveId = '';
     const sessions = new Map<string, AbortController>();
@@ -101,16 +100,13 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
       const controller = new AbortController();
       sessions.set(sessionId, controller);
       try {
-        const config = checkedConfiguration(raw);
-        live?.compileStarted(liveId, sessionId, config.name ?? null);
-        send(ws, { type: 'compile:started', sessionId, configurationName: config.name });
-        const outcome = await runCompile(
-          own,
-          config,
-          (e) => send(ws, { type: 'event', sessionId, eventType: e.type, data: e }),
-          controller.signal,
-        );
-        send(ws, { type: 'compile:complete', sessionId, ...resultBody(config, outcome) });
+        const checked = checkedConfiguration(raw, own.features);
+        live?.compileStarted(liveId, sessionId, checked.config.name ?? null);
+        send(ws, { type: 'compile:started', sessionId, configurationName: checked.config.name });
+        // Every event `/api/compile/stream` sends, in its shapes.
+        const forward = (eventType: string, data: unknown) => send(ws, { type: 'event', sessionId, eventType, data });
+        const body = await streamedCompile(own.deps, checked, forward, controller.signal);
+        send(ws, { type: 'compile:complete', sessionId, ...body });
       } catch (e) {
         if (e instanceof AbortedError || controller.signal.aborted) send(ws, { type: 'compile:cancelled', sessionId });
         // No stack traces to clients: the error's message and stable code only.
@@ -118,7 +114,7 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
           send(ws, {
             type: 'compile:error',
             sessionId,
-            error: (e as Error).message,
+            error: safeMessage(e),
             details: { code: e instanceof FlcError ? e.code : 'INTERNAL' },
           });
       } finally {

@@ -1,9 +1,15 @@
+import { callerOf } from '../access/gate.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { COMPILE_LIMITS } from './compile.js';
 import { route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { problem, problemResponse } from '../problem.js';
-import { checkedConfiguration, compileRequest } from './compile.js';
+import { problemResponse, refuse } from '../problem.js';
+import {
+  checkedConfiguration,
+  checkTierRequest,
+  COMPILE_LIMITS,
+  compileRequest,
+  forCaller,
+} from '../compile/service.js';
 import { enqueueJob, jobView, ownJob, viewOf } from './queue.js';
 import type { JobRunner } from '../queue/runner.js';
 import { workflowStepNames } from '../queue/workflow.js';
@@ -44,14 +50,16 @@ export function registerWorkflowRoutes(app: OpenAPIHono, deps: AppDeps, queue: J
             },
           },
         },
-        403: problemResponse('Anonymous or below the pro tier'),
         422: problemResponse('Invalid configuration'),
       },
     }),
     async (c) => {
       const { configuration } = c.req.valid('json');
-      checkedConfiguration(configuration);
-      return (await enqueueJob(c, deps, queue, 'workflow', { configuration }, (id) => ({ workflowId: id }))) as never;
+      const { features } = forCaller(deps, callerOf(c));
+      checkTierRequest(features, { async: true });
+      checkedConfiguration(configuration, features);
+      const accepted = await enqueueJob(c, deps, queue, 'workflow', { configuration });
+      return c.json({ ...accepted, workflowId: accepted.requestId }, 202);
     },
   );
 
@@ -77,7 +85,7 @@ export function registerWorkflowRoutes(app: OpenAPIHono, deps: AppDeps, queue: J
     }),
     async (c) => {
       const job = await ownJob(deps, c, c.req.valid('param').id);
-      if (job?.kind !== 'workflow') return problem(c, 404, 'No such workflow') as never;
+      if (job?.kind !== 'workflow') refuse(404, 'No such workflow');
       const recorded = await deps.store.jobs.steps(job.id);
       const sources = (job.payload as { configuration: { sources: { source: string }[] } }).configuration.sources;
       const steps = workflowStepNames(sources).map((name, index) => {

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { UsageRecorder } from '../access/usage.js';
 import { accessGate } from '../access/gate.js';
+import { gatewayRefusal } from '../access/gateway.js';
 import { auditTrail } from '../audit/trail.js';
 import { DEFAULT_BODY_LIMIT, limitedBody } from '../body-limit.js';
 import { challengeGate, DEFAULT_VERIFY_URL } from '../challenge.js';
@@ -10,7 +11,7 @@ import { fixedWindowLimiter } from '../rate-limit.js';
 import { problem } from '../problem.js';
 import { trpcEnvelope } from '../routes/trpc.js';
 import { answerRefusedUpgrade } from '../routes/websocket.js';
-import { COMPILE_LIMITS } from '../routes/compile.js';
+import { COMPILE_LIMITS } from '../compile/service.js';
 import type { DescribedRoute, RouteGuards } from './route.js';
 
 /** Runs `steps` as Hono composes middleware: a step's returned response is the answer its outer steps see. */
@@ -26,7 +27,7 @@ async function run(steps: readonly MiddlewareHandler[], c: Context, last: () => 
 /**
  * The steps of every described route, built once per app from its dependencies: refusals in the
  * route's protocol, the audit row, the access rule (identity, tier, scopes, permission, rate
- * limit), the body and stream limits, then the bot challenge, in that order.
+ * limit), the access gateway's assertion, the body and stream limits, then the bot challenge.
  */
 export function routeGuards(
   deps: AppDeps,
@@ -38,6 +39,11 @@ export function routeGuards(
   const audit = auditTrail(deps, log);
   const challenge = challengeGate(deps.challenge ?? { verifyUrl: DEFAULT_VERIFY_URL });
   const streams = fixedWindowLimiter(60_000, deps.now);
+  const gateway: MiddlewareHandler = async (c, next) => {
+    const refusal = await gatewayRefusal(c, deps.gateway);
+    if (refusal) return problem(c, 403, refusal);
+    await next();
+  };
   const streamLimit: MiddlewareHandler = async (c, next) => {
     if (streams.hit(clientLimitKey(c), COMPILE_LIMITS.streamsPerMinute).limited) {
       c.header('retry-after', '60');
@@ -58,6 +64,7 @@ export function routeGuards(
       route.transport === 'websocket' ? answerRefusedUpgrade : undefined,
       route.audit ? audit : undefined,
       gate,
+      route.gateway && deps.gateway ? gateway : undefined,
       bodyLimit(route.bodyLimit ?? DEFAULT_BODY_LIMIT),
       route.streamLimit ? streamLimit : undefined,
       route.challenge ? challenge : undefined,

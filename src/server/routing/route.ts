@@ -1,8 +1,9 @@
-import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import { createRoute, type Hook, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, Env, Handler, MiddlewareHandler } from 'hono';
 import type { RouterRoute } from 'hono/types';
 import { issueMessages } from '../../core/ast/issues.js';
-import { problem } from '../problem.js';
+import { problem, problemResponse } from '../problem.js';
+import { DEFAULT_BODY_LIMIT } from '../body-limit.js';
 import type { Caller } from '../access/gate.js';
 import type { Identity } from '../auth/identity.js';
 
@@ -33,6 +34,12 @@ export interface RouteFacts {
   audit?: { action: string; resource: string };
   /** The answer to a body that fails its schema: a 400 or 422 problem (422 unless said), or `{success, error}`. */
   badBody?: 400 | 422 | 'envelope';
+  /**
+   * Needs the access gateway's assertion when a gateway is configured. By default every admin route
+   * that changes something (any method but GET) does; a read-only POST, or a route that checks
+   * itself only for some requests (an import's dry run needs none), says `false`.
+   */
+  gateway?: boolean;
   /** Refusals before the handler speak the route's protocol: a tRPC error envelope, or a refused upgrade. */
   transport?: 'trpc' | 'websocket';
 }
@@ -78,15 +85,18 @@ function guard(route: DescribedRoute): Guard {
 
 const honoPath = (path: string) => path.replaceAll(/\/{(.+?)}/g, '/:$1');
 
+const isPublic = (access: Access) => access === 'public' || access === 'public-unmetered';
 /** The OpenAPI security of an access rule: none for public routes, a bearer token otherwise. */
-const securityOf = (access: Access) => (access === 'public' || access === 'public-unmetered' ? [] : [{ bearer: [] }]);
+const securityOf = (access: Access) => (isPublic(access) ? [] : [{ bearer: [] }]);
 
 type Described<R extends RouteConfig> = R & RouteFacts;
 
 /** A config's OpenAPI part (what `createRoute` takes) and its facts. */
 function split<R extends RouteConfig>(config: Described<R>): [R, DescribedRoute] {
-  const { access, bodyLimit, streamLimit, challenge, audit, badBody, transport, ...rest } = config;
-  const facts = { access, bodyLimit, streamLimit, challenge, audit, badBody, transport };
+  const { access, bodyLimit, streamLimit, challenge, audit, badBody, transport, gateway, ...rest } = config;
+  const admin = typeof access === 'object' && 'admin' in access;
+  const destructive = gateway ?? (admin && config.method !== 'get');
+  const facts = { access, bodyLimit, streamLimit, challenge, audit, badBody, transport, gateway: destructive };
   const path = honoPath(config.path);
   // Without its facts the config is the R it was declared as.
   return [rest as unknown as R, { ...facts, method: config.method.toUpperCase(), path, summary: config.summary ?? '' }];
@@ -101,7 +111,31 @@ function split<R extends RouteConfig>(config: Described<R>): [R, DescribedRoute]
 export function route<R extends RouteConfig>(config: Described<R>): R {
   const [rest, described] = split(config);
   const middleware = rest.middleware ? [rest.middleware].flat() : [];
-  return createRoute({ ...rest, security: securityOf(config.access), middleware: [guard(described), ...middleware] });
+  return createRoute({
+    ...rest,
+    responses: { ...impliedResponses(config, Boolean(rest.request?.body)), ...rest.responses },
+    security: securityOf(config.access),
+    middleware: [guard(described), ...middleware],
+  });
+}
+
+/** The refusals a route's facts imply, in its OpenAPI entry unless the route words them itself. */
+function impliedResponses(facts: RouteFacts, body: boolean) {
+  return {
+    ...(body
+      ? {
+          400: problemResponse('Malformed JSON'),
+          413: problemResponse(`Body larger than ${facts.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`),
+        }
+      : {}),
+    ...(isPublic(facts.access)
+      ? {}
+      : {
+          401: problemResponse('No credentials, or unknown or expired ones'),
+          403: problemResponse('Refused by the access rule: tier, scope, permission, a ban or disabled API access'),
+        }),
+    ...(facts.access === 'public-unmetered' ? {} : { 429: problemResponse('Rate limit exceeded') }),
+  };
 }
 
 /**
@@ -150,15 +184,15 @@ export function assertEveryRouteDescribed(app: { routes: RouterRoute[] }): void 
 }
 
 /** A schema failure: answered as the route's descriptor says. */
-export function badBodyHook(result: { success: boolean; error?: unknown }, c: Context): Response | undefined {
+export const badBodyHook: Hook<unknown, Env, string, Response | undefined> = (result, c) => {
   if (result.success) return undefined;
-  const error = issueMessages(result.error as never).join('; ');
+  const error = issueMessages(result.error).join('; ');
   const answer = c.var.route?.badBody ?? 422;
   if (answer === 'envelope') return c.json({ success: false, error }, 422);
   return problem(c, answer, error);
-}
+};
 
 /** An app for one feature area, mounted on the main app with `app.route('/', …)`. */
-export function featureApp<E extends Env = Env>(): OpenAPIHono<E> {
-  return new OpenAPIHono<E>({ defaultHook: badBodyHook as never });
+export function featureApp(): OpenAPIHono {
+  return new OpenAPIHono({ defaultHook: badBodyHook });
 }

@@ -6,7 +6,8 @@ import { ConfigError } from '../../core/errors/index.js';
 import { validateRuleRequestSchema } from '../../core/ast/validate-rule.js';
 import { astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRulesRequestSchema } from '../../core/ast/list.js';
-import { checkedConfiguration, compileRequest, resultBody, runCompile } from '../routes/compile.js';
+import { checkedConfiguration, compileRequest, forCaller, resultBody, runCompile, warned } from '../compile/service.js';
+import { clientMessage, statusOf } from '../problem.js';
 import { parseAnswer, validateRuleAnswer, walkAnswer } from '../routes/rules.js';
 import { callerOf } from '../access/gate.js';
 import { depsForCaller } from '../rule-sets/rule-set-source.js';
@@ -53,10 +54,10 @@ function issueText(issues: readonly { path?: readonly unknown[]; message: string
 
 /**
  * The procedures of `/api/trpc`, over the REST routes' own input schemas and functions. A
- * failure is turned into a response by the app's error handler (the one place that decides
- * statuses), then carried over to the tRPC code of that status with the same message.
+ * failure gets the status every path gives it (`statusOf`) as its tRPC code, and the message a
+ * client may read (`clientMessage`).
  */
-export function createTrpcRouter(deps: AppDeps, toResponse: (err: Error, c: Context) => Response) {
+export function createTrpcRouter(deps: AppDeps, log: (message: string) => void) {
   const t = initTRPC.context<TrpcContext>().create({
     isDev: false,
     errorFormatter: ({ shape, error }) => {
@@ -76,13 +77,9 @@ export function createTrpcRouter(deps: AppDeps, toResponse: (err: Error, c: Cont
     if (result.ok || result.error.code !== 'INTERNAL_SERVER_ERROR' || !(result.error.cause instanceof Error))
       return result;
     const cause = result.error.cause;
-    const res = toResponse(cause, ctx.c);
-    const body = (await res.json()) as { detail?: string; error?: string };
-    throw new TRPCError({
-      code: trpcCodeOf(res.status),
-      message: body.detail ?? body.error ?? 'Unexpected server error',
-      cause,
-    });
+    const status = statusOf(cause);
+    if (status === 500) log(`unhandled error on ${ctx.c.req.path}: ${cause.stack ?? cause.message}`);
+    throw new TRPCError({ code: trpcCodeOf(status), message: clientMessage(cause), cause });
   });
 
   const ownDeps = (c: Context) => depsForCaller(deps, callerOf(c).user?.id ?? null);
@@ -96,11 +93,10 @@ export function createTrpcRouter(deps: AppDeps, toResponse: (err: Error, c: Cont
   // Mutations, like the REST routes' POSTs: inputs stay out of URLs, under the body limits and the bot challenge.
   return t.router({
     compile: procedure.input(compileRequest).mutation(async ({ input, ctx }) => {
-      const config = checkedConfiguration(input.configuration);
-      return {
-        success: true as const,
-        ...resultBody(config, await runCompile(ownDeps(ctx.c), config, undefined, ctx.c.req.raw.signal)),
-      };
+      const own = forCaller(deps, callerOf(ctx.c));
+      const { config, warnings } = checkedConfiguration(input.configuration, own.features);
+      const outcome = await runCompile(own.deps, config, undefined, ctx.c.req.raw.signal);
+      return { success: true as const, ...resultBody(config, outcome), ...warned(warnings) };
     }),
     validateRule: procedure
       .input(validateRuleRequestSchema)

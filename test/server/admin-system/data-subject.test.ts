@@ -101,6 +101,25 @@ describe('the access gateway', async () => {
     }
     expect((await send('POST', '/admin/system/config/import', undefined, bundle)).status).toBe(200);
   });
+
+  test('every admin route that changes something needs it; reads do not', async () => {
+    const good = await sign(privateKey);
+    const changes = [
+      ['PUT', '/admin/system/tiers/pro', JSON.stringify({ description: 'Pro' })],
+      ['POST', '/admin/system/announcements', JSON.stringify({ title: 't', message: 'm' })],
+      ['DELETE', `/api/admin/users/${f.users.free.id}`, undefined],
+      ['POST', '/api/admin/storage/checkpoint', undefined],
+    ] as const;
+    for (const [method, path, body] of changes) {
+      const refused = await send(method, path, undefined, body);
+      expect(refused.status, path).toBe(403);
+      expect((await refused.json()).detail).toMatch(/access-gateway assertion/);
+      expect((await send(method, path, good, body)).status, path).toBeLessThan(300);
+    }
+    expect((await send('GET', '/admin/system/tiers')).status).toBe(200);
+    const manifest = (await json(await send('GET', '/api/admin'))).routes as { method: string }[];
+    expect(manifest.filter((r) => r.method !== 'GET').length).toBeGreaterThan(30);
+  });
 });
 
 describe('the access gateway by JWKS URL', async () => {

@@ -3,7 +3,7 @@ import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../../deps.js';
 import { problem } from '../../problem.js';
 import { recordAudit } from '../../audit/trail.js';
-import { adminRoute, idParam, pathParam } from './route.js';
+import { adminRoute, audited, idParam, pathParam } from './route.js';
 import { asSpecRow, jsonText } from './json-columns.js';
 
 /** The tiers the gate itself goes by (anonymous callers, signed-in users, administrators): never deleted. */
@@ -26,8 +26,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'get',
       path: '/admin/system/tiers',
-      access: { admin: 'admin:read' },
-      audit: { action: 'tier.list', resource: 'tier_config' },
+      ...audited('admin:read', 'tier.list', 'tier_config'),
       summary: 'Tiers',
     },
     async (c) =>
@@ -38,8 +37,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'put',
       path: '/admin/system/tiers/{name}',
-      access: { admin: 'config:write' },
-      audit: { action: 'tier.update', resource: 'tier_config' },
+      ...audited('config:write', 'tier.update', 'tier_config'),
       summary: 'Change a tier',
       params: pathParam('name'),
       body: z.object({
@@ -63,8 +61,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'delete',
       path: '/admin/system/tiers/{name}',
-      access: { admin: 'config:write' },
-      audit: { action: 'tier.delete', resource: 'tier_config' },
+      ...audited('config:write', 'tier.delete', 'tier_config'),
       summary: 'Delete a tier no scope or override names',
       params: pathParam('name'),
       failures: { 404: 'No such tier', 409: 'A built-in tier, or one still named by a scope or override' },
@@ -88,8 +85,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'get',
       path: '/admin/system/scopes',
-      access: { admin: 'admin:read' },
-      audit: { action: 'scope.list', resource: 'scope_config' },
+      ...audited('admin:read', 'scope.list', 'scope_config'),
       summary: 'Scopes',
     },
     async (c) => c.json({ success: true, scopes: await deps.store.configRows('scopes') }),
@@ -99,8 +95,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'put',
       path: '/admin/system/scopes/{name}',
-      access: { admin: 'config:write' },
-      audit: { action: 'scope.update', resource: 'scope_config' },
+      ...audited('config:write', 'scope.update', 'scope_config'),
       summary: 'Change a scope',
       params: pathParam('name'),
       body: z.object({
@@ -125,8 +120,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'delete',
       path: '/admin/system/scopes/{name}',
-      access: { admin: 'config:write' },
-      audit: { action: 'scope.delete', resource: 'scope_config' },
+      ...audited('config:write', 'scope.delete', 'scope_config'),
       summary: 'Delete a scope',
       params: pathParam('name'),
       failures: { 404: 'No such scope', 409: 'A built-in scope' },
@@ -146,8 +140,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'get',
       path: '/admin/system/endpoints',
-      access: { admin: 'admin:read' },
-      audit: { action: 'endpoint.list', resource: 'endpoint_override' },
+      ...audited('admin:read', 'endpoint.list', 'endpoint_override'),
       summary: 'Endpoint overrides',
     },
     async (c) =>
@@ -166,8 +159,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'post',
       path: '/admin/system/endpoints',
-      access: { admin: 'config:write' },
-      audit: { action: 'endpoint.create', resource: 'endpoint_override' },
+      ...audited('config:write', 'endpoint.create', 'endpoint_override'),
       summary: 'Create an endpoint override',
       status: 201,
       body: override.extend({
@@ -198,8 +190,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'put',
       path: '/admin/system/endpoints/{id}',
-      access: { admin: 'config:write' },
-      audit: { action: 'endpoint.update', resource: 'endpoint_override' },
+      ...audited('config:write', 'endpoint.update', 'endpoint_override'),
       summary: 'Change an endpoint override',
       params: idParam,
       body: override.extend({ is_active: z.boolean().optional() }),
@@ -219,8 +210,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'delete',
       path: '/admin/system/endpoints/{id}',
-      access: { admin: 'config:write' },
-      audit: { action: 'endpoint.delete', resource: 'endpoint_override' },
+      ...audited('config:write', 'endpoint.delete', 'endpoint_override'),
       summary: 'Delete an endpoint override',
       params: idParam,
       failures: { 404: 'No such override' },

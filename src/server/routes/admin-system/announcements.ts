@@ -4,7 +4,7 @@ import type { ConfigRecord } from '../../store/config-sections.js';
 import { problem } from '../../problem.js';
 import { callerOf } from '../../access/gate.js';
 import { recordAudit } from '../../audit/trail.js';
-import { adminRoute, idParam } from './route.js';
+import { adminRoute, audited, idParam } from './route.js';
 
 const when = z.iso.datetime({ offset: true }).nullable();
 const fields = {
@@ -36,8 +36,7 @@ export function registerAnnouncementRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'get',
       path: '/admin/system/announcements',
-      access: { admin: 'admin:read' },
-      audit: { action: 'announcement.list', resource: 'announcement' },
+      ...audited('admin:read', 'announcement.list', 'announcement'),
       summary: 'Announcements',
     },
     async (c) => {
@@ -51,8 +50,7 @@ export function registerAnnouncementRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'post',
       path: '/admin/system/announcements',
-      access: { admin: 'config:write' },
-      audit: { action: 'announcement.create', resource: 'announcement' },
+      ...audited('config:write', 'announcement.create', 'announcement'),
       summary: 'Create an announcement',
       status: 201,
       body: z.object({ title: z.string().min(1), ...fields }),
@@ -75,8 +73,7 @@ export function registerAnnouncementRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'patch',
       path: '/admin/system/announcements/{id}',
-      access: { admin: 'config:write' },
-      audit: { action: 'announcement.update', resource: 'announcement' },
+      ...audited('config:write', 'announcement.update', 'announcement'),
       summary: 'Change an announcement',
       params: idParam,
       body: z.object({ title: z.string().min(1).optional(), ...fields, is_active: z.boolean().optional() }),
@@ -102,8 +99,7 @@ export function registerAnnouncementRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'delete',
       path: '/admin/system/announcements/{id}',
-      access: { admin: 'config:write' },
-      audit: { action: 'announcement.delete', resource: 'announcement' },
+      ...audited('config:write', 'announcement.delete', 'announcement'),
       summary: 'Delete an announcement',
       params: idParam,
       failures: { 404: 'No such announcement' },

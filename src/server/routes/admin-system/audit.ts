@@ -1,6 +1,6 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../../deps.js';
-import { adminRoute } from './route.js';
+import { adminRoute, audited } from './route.js';
 
 /** The audit list: 50 rows unless asked, never more than 100. */
 export const AUDIT_LIMITS = { pageDefault: 50, pageMax: 100 } as const;
@@ -15,8 +15,7 @@ export function registerAuditRoutes(app: OpenAPIHono, deps: AppDeps): void {
     {
       method: 'get',
       path: '/admin/system/audit',
-      access: { admin: 'audit:read' },
-      audit: { action: 'audit.read', resource: 'audit_log' },
+      ...audited('audit:read', 'audit.read', 'audit_log'),
       summary: 'The audit log, newest first',
       query: z.object({
         actor_id: text,

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { problem } from '../../problem.js';
 import { callerOf } from '../../access/gate.js';
 import { recordAudit } from '../../audit/trail.js';
-import { adminRoute, idParam } from './route.js';
+import { adminRoute, audited, idParam } from './route.js';
 import { BUNDLE_FORMATS, BUNDLE_MEDIA_TYPES } from '../../config-bundle/format.js';
 import { exportConfig, importConfig, revertConfig } from '../../config-bundle/service.js';
 import { gatewayRefusal } from '../../access/gateway.js';
@@ -31,8 +31,7 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'get',
       path: '/admin/system/config/export',
-      access: { admin: 'config:read' },
-      audit: { action: 'config.export', resource: 'config_bundle' },
+      ...audited('config:read', 'config.export', 'config_bundle'),
       summary: 'The configuration as a bundle (a file download)',
       query: z.object({ format }),
     },
@@ -49,8 +48,9 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'post',
       path: '/admin/system/config/import',
-      access: { admin: 'config:write' },
-      audit: { action: 'config.import', resource: 'config_bundle' },
+      ...audited('config:write', 'config.import', 'config_bundle'),
+      // A dry run changes nothing: the handler asks the gateway for applying imports only.
+      gateway: false,
       summary: 'Import a bundle: a dry run (the diff) unless dryRun=false',
       query: z.object({ format, dryRun }),
       failures: {
@@ -87,8 +87,7 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'get',
       path: '/admin/system/config/snapshots',
-      access: { admin: 'config:read' },
-      audit: { action: 'config.snapshot_list', resource: 'config_snapshot' },
+      ...audited('config:read', 'config.snapshot_list', 'config_snapshot'),
       summary: 'Configuration snapshots, newest first',
     },
     async (c) => c.json({ success: true, snapshots: await deps.store.snapshots() }),
@@ -98,8 +97,7 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'get',
       path: '/admin/system/config/snapshots/{id}',
-      access: { admin: 'config:read' },
-      audit: { action: 'config.snapshot_read', resource: 'config_snapshot' },
+      ...audited('config:read', 'config.snapshot_read', 'config_snapshot'),
       summary: 'One snapshot with its bundle',
       params: idParam,
       failures: { 404: 'No such snapshot' },
@@ -115,15 +113,12 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
     {
       method: 'post',
       path: '/admin/system/config/snapshots/{id}/revert',
-      access: { admin: 'config:write' },
-      audit: { action: 'config.revert', resource: 'config_snapshot' },
+      ...audited('config:write', 'config.revert', 'config_snapshot'),
       summary: 'Restore a snapshot (the current configuration is snapshotted first)',
       params: idParam,
       failures: { 403: 'The snapshot changes a section the caller may not change', 404: 'No such snapshot' },
     },
     async (c, { params }) => {
-      const refusal = await gatewayRefusal(c, deps.gateway);
-      if (refusal) return problem(c, 403, refusal);
       const done = await revertConfig(deps.store, Number(params.id), {
         by: who(c),
         at: at(),

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { callerOf } from '../../access/gate.js';
 import { evaluateFlag } from '../../flags/evaluate.js';
 import type { FlagDefinition } from '../../flags/flag-schema.js';
-import { adminRoute } from './route.js';
+import { adminRoute, audited } from './route.js';
 import { isCurrent } from './announcements.js';
 import { asSpecRow } from './json-columns.js';
 
@@ -14,8 +14,7 @@ export function registerContextRoutes(app: OpenAPIHono, deps: AppDeps): void {
     {
       method: 'get',
       path: '/admin/system/my-context',
-      access: { admin: null },
-      audit: { action: 'context.read', resource: 'admin_context' },
+      ...audited(null, 'context.read', 'admin_context'),
       summary: "The caller's roles, permissions, flags and news",
     },
     async (c) => {

@@ -1,9 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps } from '../../deps.js';
-import { problem } from '../../problem.js';
 import { recordAudit } from '../../audit/trail.js';
-import { gatewayRefusal } from '../../access/gateway.js';
-import { adminRoute, pathParam } from './route.js';
+import { adminRoute, audited, pathParam } from './route.js';
 
 /** At most this many audit rows go into one export (newest first); `audit_log_truncated` says when more exist. */
 export const DATA_EXPORT_AUDIT_CAP = 1_000;
@@ -21,8 +19,7 @@ export function registerDataSubjectRoutes(app: OpenAPIHono, deps: AppDeps): void
     {
       method: 'get',
       path: '/admin/system/users/{userId}/data-export',
-      access: { admin: 'users:read' },
-      audit: { action: 'user.data_export', resource: 'user' },
+      ...audited('users:read', 'user.data_export', 'user'),
       summary: 'Everything the admin system holds about a user (read-only; audited)',
       params,
     },
@@ -61,14 +58,11 @@ export function registerDataSubjectRoutes(app: OpenAPIHono, deps: AppDeps): void
     {
       method: 'post',
       path: '/admin/system/users/{userId}/data-erase',
-      access: { admin: 'users:manage' },
-      audit: { action: 'user.data_erase', resource: 'user' },
+      ...audited('users:manage', 'user.data_erase', 'user'),
       summary: "Erase a user's role assignments and group memberships (the audit log is kept)",
       params,
     },
     async (c, { params: { userId } }) => {
-      const refusal = await gatewayRefusal(c, deps.gateway);
-      if (refusal) return problem(c, 403, refusal);
       const deleted = await deps.store.eraseAdminData(userId);
       const audit = await deps.store.auditOfUser(userId, 0);
       const erasure = {

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { problem } from '../../problem.js';
 import { callerOf } from '../../access/gate.js';
 import { recordAudit } from '../../audit/trail.js';
-import { adminRoute, idParam } from './route.js';
+import { adminRoute, audited, idParam } from './route.js';
 import { PERMISSIONS } from './permissions.js';
 import { asSpecRow, jsonText } from './json-columns.js';
 
@@ -19,8 +19,7 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
     {
       method: 'get',
       path: '/admin/system/roles',
-      access: { admin: 'admin:read' },
-      audit: { action: 'role.list', resource: 'admin_role' },
+      ...audited('admin:read', 'role.list', 'admin_role'),
       summary: 'Admin roles',
     },
     async (c) =>
@@ -31,8 +30,7 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
     {
       method: 'post',
       path: '/admin/system/roles',
-      access: { admin: 'roles:write' },
-      audit: { action: 'role.create', resource: 'admin_role' },
+      ...audited('roles:write', 'role.create', 'admin_role'),
       summary: 'Create a role',
       status: 201,
       body: z.object({
@@ -54,8 +52,7 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
     {
       method: 'patch',
       path: '/admin/system/roles/{id}',
-      access: { admin: 'roles:write' },
-      audit: { action: 'role.update', resource: 'admin_role' },
+      ...audited('roles:write', 'role.update', 'admin_role'),
       summary: 'Change a role (permissions are replaced)',
       params: idParam,
       body: z.object({
@@ -78,8 +75,7 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
     {
       method: 'get',
       path: '/admin/system/roles/assignments',
-      access: { admin: 'admin:read' },
-      audit: { action: 'role.list_assignments', resource: 'role_assignment' },
+      ...audited('admin:read', 'role.list_assignments', 'role_assignment'),
       summary: 'Role assignments',
       query: z.object({ identity_user_id: z.string().optional(), role_name: z.string().optional() }),
     },
@@ -90,8 +86,7 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
     {
       method: 'post',
       path: '/admin/system/roles/assign',
-      access: { admin: 'roles:assign' },
-      audit: { action: 'role.assign', resource: 'role_assignment' },
+      ...audited('roles:assign', 'role.assign', 'role_assignment'),
       summary: 'Assign a role (again: updates the assignment)',
       body: who.extend({ expires_at: z.iso.datetime({ offset: true }).nullable().default(null) }),
       failures: { 404: 'No such user or role' },
@@ -119,8 +114,7 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
     {
       method: 'delete',
       path: '/admin/system/roles/revoke',
-      access: { admin: 'roles:assign' },
-      audit: { action: 'role.revoke', resource: 'role_assignment' },
+      ...audited('roles:assign', 'role.revoke', 'role_assignment'),
       summary: 'Revoke a role (DELETE with a body)',
       body: who,
       failures: { 404: 'No such assignment' },

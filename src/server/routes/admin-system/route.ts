@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { problemResponse } from '../../problem.js';
 
 /** What an admin route declares: its schemas, access rule and audit action in one descriptor. */
-export interface AdminRouteDef extends Pick<RouteFacts, 'audit'> {
+export interface AdminRouteDef extends Pick<RouteFacts, 'audit' | 'gateway'> {
   access: { admin: string | null };
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI style: `/admin/system/roles/{id}`. */
@@ -37,17 +37,14 @@ export function adminRoute(
   handler: (c: Context, input: AdminInput) => Promise<Response>,
 ): void {
   const failures = Object.fromEntries(
-    Object.entries({
-      401: 'Not signed in',
-      403: 'Not an administrator with the permission, or an API key without the admin scope',
-      ...def.failures,
-    }).map(([status, text]) => [status, problemResponse(text)]),
+    Object.entries(def.failures ?? {}).map(([status, text]) => [status, problemResponse(text)]),
   );
   const config = route({
     method: def.method,
     path: def.path,
     access: def.access,
     audit: def.audit,
+    gateway: def.gateway,
     summary: def.summary,
     request: {
       ...(def.body ? { body: { content: { 'application/json': { schema: def.body } }, required: true } } : {}),
@@ -67,6 +64,12 @@ export function adminRoute(
     });
   app.openapi(config, run as never);
 }
+
+/** An admin route's access rule (its permission; null: any administrator) and audit action, in one line. */
+export const audited = (permission: string | null, action: string, resource: string) => ({
+  access: { admin: permission },
+  audit: { action, resource },
+});
 
 /** A path parameter for the OpenAPI document. */
 export const pathParam = (name: string) =>

@@ -1,0 +1,240 @@
+import { z } from '@hono/zod-openapi';
+import { randomUUID } from 'node:crypto';
+import { sha256 } from '../hash.js';
+import { compile, type CompileResult } from '../../core/pipeline/compile.js';
+import { validateConfiguration } from '../../core/config/parse.js';
+import type { Configuration } from '../../core/config/schema.js';
+import type { CompileEvent } from '../../core/pipeline/events.js';
+import { ConfigError, ForbiddenError, InputError } from '../../core/errors/index.js';
+import type { AppDeps } from '../deps.js';
+import type { Tier } from '../store/accounts.js';
+import { recordingReader } from '../compile-cache.js';
+import type { CompilePool } from '../../node/compile-pool.js';
+import { clientMessage } from '../problem.js';
+import { depsForCaller } from '../rule-sets/rule-set-source.js';
+
+/**
+ * The server's one compile service: what every compile entry point (REST, batch, server-sent
+ * events, WebSocket, tRPC, the queue, workflows, containers) validates, limits and runs, so that
+ * every source kind, limit, tier feature, event and error behaves the same on each.
+ */
+
+/** The configuration defaults' limits (the specification's Limits table). */
+export const COMPILE_LIMITS = {
+  maxSources: 20,
+  maxExclusions: 1000,
+  bodyBytes: 1024 * 1024,
+  batch: 10,
+  streamsPerMinute: 10,
+} as const;
+
+export const compileRequest = z.object({ configuration: z.unknown(), challengeToken: z.string().optional() });
+export const batchRequest = z.object({
+  requests: z
+    .array(z.object({ id: z.string().min(1), configuration: z.unknown(), benchmark: z.boolean().optional() }))
+    .min(1, 'requests must not be empty')
+    .max(10, 'at most 10 requests in a batch')
+    .refine((r) => new Set(r.map((x) => x.id)).size === r.length, 'request ids must be unique'),
+});
+
+/** A tier's compile features: its `features` column, the configuration defaults where it says nothing. */
+export function tierFeatures(tier: Pick<Tier, 'name' | 'features'>) {
+  const n = (v: unknown, fallback: number) => (typeof v === 'number' && v >= 0 ? Math.min(v, fallback) : fallback);
+  return {
+    tier: tier.name,
+    maxSources: n(tier.features.maxSources, COMPILE_LIMITS.maxSources),
+    maxBatch: n(tier.features.maxBatch, COMPILE_LIMITS.batch),
+    asyncCompile: tier.features.asyncCompile !== false,
+  };
+}
+export type TierFeatures = ReturnType<typeof tierFeatures>;
+const DEFAULT_FEATURES: TierFeatures = tierFeatures({ name: 'default', features: {} });
+
+/** A configuration the server accepted, with the deprecation warnings of its aliases. */
+export interface CheckedConfiguration {
+  config: Configuration;
+  warnings: string[];
+}
+
+/** Validates the configuration and applies the server's limits and the caller's tier features on it. */
+export function checkedConfiguration(raw: unknown, features = DEFAULT_FEATURES): CheckedConfiguration {
+  const { config, warnings } = validateConfiguration(raw);
+  const issues = [];
+  if (config.sources.length > features.maxSources) {
+    const which = features.maxSources < COMPILE_LIMITS.maxSources ? ` for the ${features.tier} tier` : '';
+    issues.push({ path: 'sources', message: `at most ${features.maxSources} sources${which}` });
+  }
+  const patterns = [config, ...config.sources].reduce(
+    (n, s) => n + (s.exclusions?.length ?? 0) + (s.inclusions?.length ?? 0),
+    0,
+  );
+  if (patterns > COMPILE_LIMITS.maxExclusions) {
+    issues.push({
+      path: 'exclusions',
+      message: `at most ${COMPILE_LIMITS.maxExclusions} exclusion and inclusion patterns in all`,
+    });
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return { config, warnings };
+}
+
+/** The compile side of a request's caller: their reader (it reads their saved rule sets) and their tier's features. */
+export function forCaller(
+  deps: AppDeps,
+  caller: { user: { id: string } | null; tier: Pick<Tier, 'name' | 'features'> },
+) {
+  return { deps: depsForCaller(deps, caller.user?.id ?? null), features: tierFeatures(caller.tier) };
+}
+
+/** Refuses a batch larger than the tier allows, or an async compile the tier does not include. */
+export function checkTierRequest(features: TierFeatures, request: { batch?: number; async?: boolean }): void {
+  if (request.async && !features.asyncCompile)
+    throw new ForbiddenError(`The ${features.tier} tier does not include async compiles`);
+  if ((request.batch ?? 0) > features.maxBatch)
+    throw new InputError([`at most ${features.maxBatch} requests in a batch for the ${features.tier} tier`]);
+}
+
+/** A URL without credentials, query or fragment, as network events show it. */
+function sanitizeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return '[invalid url]';
+  }
+}
+
+export async function runCompile(
+  deps: AppDeps,
+  config: Configuration,
+  onEvent?: (e: CompileEvent) => void,
+  signal?: AbortSignal,
+  onNetwork?: (event: 'network' | 'metric' | 'cache', data: object) => void,
+  /** Where the compile runs: the server's worker pool unless another (a container) is given. */
+  runner: Pick<CompilePool, 'compile'> | undefined = deps.pool,
+) {
+  const base = deps.makeReader({
+    onResponse: onNetwork
+      ? (r) => {
+          const url = sanitizeUrl(r.url);
+          onNetwork('network', {
+            method: 'GET',
+            url,
+            statusCode: r.status,
+            durationMs: r.durationMs,
+            ...(r.bytes !== undefined ? { responseSize: r.bytes } : {}),
+          });
+          if (r.bytes && r.durationMs > 0) {
+            onNetwork('metric', {
+              metric: 'download speed',
+              value: Math.round((r.bytes * 1000) / r.durationMs),
+              unit: 'bytes/s',
+              dimensions: { url },
+            });
+          }
+        }
+      : undefined,
+    onCache: onNetwork
+      ? (r) => {
+          const key = sha256(r.url).slice(0, 16);
+          onNetwork('cache', {
+            eventId: randomUUID(),
+            category: 'cache',
+            operation: r.operation,
+            key,
+            ...(r.size !== undefined ? { size: r.size } : {}),
+          });
+        }
+      : undefined,
+  });
+  const { reader, read } = recordingReader(base);
+  const started = performance.now();
+  try {
+    const options = { reader, compiler: `flc v${deps.version}`, now: () => new Date(deps.now()), onEvent, signal };
+    // In the server's worker pool, with its deadline; in-process only when the app is built without one.
+    const result = runner ? await runner.compile(config, options) : await compile(config, options);
+    return { result, totalDurationMs: Math.round(performance.now() - started), inputs: read };
+  } finally {
+    await base.close();
+  }
+}
+
+export function resultBody(
+  config: Configuration,
+  {
+    result,
+    totalDurationMs,
+  }: { result: Pick<CompileResult, 'lines' | 'ruleCount' | 'compiledAt'>; totalDurationMs: number },
+) {
+  return {
+    rules: result.lines,
+    ruleCount: result.ruleCount,
+    compiledAt: result.compiledAt.toISOString(),
+    metrics: { totalDurationMs, sourceCount: config.sources.length, ruleCount: result.ruleCount },
+  };
+}
+
+/**
+ * A batch's compiles one after another; each request succeeds or fails on its own. A cancelled
+ * batch stops at once rather than failing its remaining requests one by one.
+ */
+export async function compileBatch(
+  deps: AppDeps,
+  requests: { id: string; configuration: unknown }[],
+  signal?: AbortSignal,
+  features = DEFAULT_FEATURES,
+) {
+  const results = [];
+  for (const request of requests) {
+    try {
+      const { config, warnings } = checkedConfiguration(request.configuration, features);
+      const body = resultBody(config, await runCompile(deps, config, undefined, signal));
+      const { rules, ruleCount, compiledAt } = body;
+      results.push({ id: request.id, success: true, rules, ruleCount, compiledAt, ...warned(warnings) });
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      results.push({ id: request.id, success: false, error: clientMessage(e) });
+    }
+  }
+  return results;
+}
+
+/** The `warnings` field of an answer: present only when a configuration used a deprecated key. */
+export const warned = (warnings: string[]) => (warnings.length > 0 ? { warnings } : {});
+
+/** Where a compile's events go, in the shapes `/api/compile/stream` sends them (the WebSocket's too). */
+export type EventSend = (event: string, data: unknown) => void;
+
+/**
+ * One compile as every streaming entry point runs it (SSE, WebSocket, the queue): the deprecation
+ * warnings first, as `log` events of level `warn`, then the core's events, downloads and cache
+ * uses, then the answer `POST /api/compile` would give.
+ */
+export async function streamedCompile(
+  deps: AppDeps,
+  { config, warnings }: CheckedConfiguration,
+  send: EventSend,
+  signal?: AbortSignal,
+  runner?: Pick<CompilePool, 'compile'>,
+) {
+  for (const message of warnings) send('log', { level: 'warn', message });
+  const outcome = await runCompile(deps, config, (e) => send(e.type, ssePayload(e, deps.now())), signal, send, runner);
+  return { ...resultBody(config, outcome), ...warned(warnings) };
+}
+
+/** An SSE payload for a core event; diagnostics get the specification's enriched shape. */
+export function ssePayload(e: CompileEvent, now: number): unknown {
+  if (e.type !== 'diagnostic') {
+    const { type: _type, ...rest } = e;
+    return rest;
+  }
+  const d = e.diagnostic;
+  return {
+    eventId: randomUUID(),
+    timestamp: new Date(now).toISOString(),
+    category: d.code === 'source-skipped' ? 'download' : 'compilation',
+    severity: d.severity === 'warning' ? 'warn' : d.severity,
+    message: d.message,
+    metadata: { code: d.code, ...(d.source ? { source: d.source } : {}) },
+  };
+}
