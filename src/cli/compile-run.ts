@@ -76,7 +76,8 @@ export async function runCompile(flags: CompileFlags, version: string): Promise<
     }
     if (listTarget.kind !== 'stdio' && !flags.quiet && !published.unchanged) {
       const rules = `${result.ruleCount} rule${result.ruleCount === 1 ? '' : 's'}`;
-      note(`flc: wrote ${rules} (${result.lineCount} line${result.lineCount === 1 ? '' : 's'}) to ${flags.output}`);
+      const lines = result.lineCount + published.headerLines;
+      note(`flc: wrote ${rules} (${lines} line${lines === 1 ? '' : 's'}) to ${flags.output}`);
     }
   } catch (error) {
     reportStream?.abort();

@@ -15,6 +15,8 @@ export interface Published {
   /** Only the header would have changed: nothing was written. */
   unchanged: boolean;
   changes: Changes | null;
+  /** Lines the written list has beyond the compiled text (the `Diff-Path` header). */
+  headerLines: number;
 }
 
 const STALE_AGE_RE = /\(([^()]*) old\)$/;
@@ -46,7 +48,7 @@ export async function preparePublishing(
       };
     },
     async publish(result: CompileResult): Promise<Published> {
-      if (settings.plan === null) return { handled: false, unchanged: false, changes: null };
+      if (settings.plan === null) return { handled: false, unchanged: false, changes: null, headerLines: 0 };
       const { publish } = await import('../node/publish/publish.js');
       const stale = result.diagnostics
         .filter((d) => d.code === 'source-stale')
@@ -54,7 +56,7 @@ export async function preparePublishing(
       const text = Buffer.from(result.bytes()).toString('utf8');
       const out = await publish(settings.plan, text, { stale, deadDomains: deadRemoved }, new Date(), note);
       const handled = settings.plan.output !== null;
-      return { handled, unchanged: handled && !out.written, changes: out.changes };
+      return { handled, unchanged: handled && !out.written, changes: out.changes, headerLines: out.headerLines };
     },
   };
 }

@@ -66,6 +66,18 @@ async function fileServer(root: string): Promise<TestServer> {
 describe('differential updates (--diff-patches)', () => {
   const diffArgs = (patches: string) => ['--diff-patches', patches, '--diff-resolution', 's', '--diff-expiry', '1'];
 
+  test('the line count flc reports is that of the list as written, its Diff-Path header included', async () => {
+    const source = join(dir, 'source.txt');
+    writeFileSync(source, '||a.example^\n||b.example^\n');
+    const out = join(dir, 'list.txt');
+    const run = await runCli(['compile', '-c', config([source]), '-o', out, ...diffArgs(join(dir, 'patches'))], {
+      env: at(0),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const written = readFileSync(out, 'utf8').split('\n').length; // no newline after the last line
+    expect(run.stderr).toContain(`wrote 2 rules (${written} lines) to ${out}`);
+  });
+
   test("AdGuard's updater applies the patch to the first build and gets the second byte for byte", async () => {
     const source = join(dir, 'source.txt');
     writeFileSync(source, '||a.example^\n||b.example^\n||c.example^\n');

@@ -35,6 +35,8 @@ export interface PublishOutcome {
   /** False when the caller is to write the list (stdout), or when nothing changed but the header. */
   written: boolean;
   changes: Changes | null;
+  /** Lines the written list has beyond the compiled text (the `Diff-Path` header). */
+  headerLines: number;
 }
 
 const guarded = (b: ShrinkBounds) => b.maxShrinkPercent !== undefined || b.minRules !== undefined;
@@ -83,6 +85,7 @@ export async function publish(
     changes = { comparedTo: plan.output, ...listChanges(listContents(previous), next) };
   }
   let written = false;
+  let headerLines = 0;
   let outcome = 'The list goes to standard output.';
   if (plan.output !== null) {
     // A previous list without a `Diff-Path` (written before --diff-patches was on) gets one.
@@ -92,8 +95,10 @@ export async function publish(
       note(`flc: only the header would change; ${plan.output} and its patches are left as they were`);
     } else {
       // A previous list without a `Diff-Path` names no patch to fill: the list starts afresh.
-      if (plan.diff !== null) await writeWithPatch(plan.output, patched, text, plan.diff);
-      else await writeFileAtomic(plan.output, text);
+      if (plan.diff !== null) {
+        const withHeader = await writeWithPatch(plan.output, patched, text, plan.diff);
+        headerLines = lineBreaks(withHeader) - lineBreaks(text);
+      } else await writeFileAtomic(plan.output, text);
       if (stateFile !== null && (plan.diff !== null || guarded(plan.bounds))) await writeState(stateFile, counts, now);
       written = true;
       const withPatch = plan.diff ? ', with a differential-update patch' : '';
@@ -110,5 +115,11 @@ export async function publish(
       note(`Warning: GITHUB_STEP_SUMMARY ${plan.stepSummary}: ${(e as Error).message}`);
     }
   }
-  return { written, changes };
+  return { written, changes, headerLines };
+}
+
+function lineBreaks(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
