@@ -6,7 +6,8 @@ import { startServer, type TestServer } from '../support/http-server.js';
 import { validateRuleWithoutRegex } from '../../src/core/ast/validate-rule.js';
 
 // Short deadlines, so that the hostile requests fail within the test; the defaults are a minute and a second.
-const pool = new CompilePool({ size: 2, deadlineMs: 3_000, matchBudgetMs: 1_000 });
+// One worker per hostile request, so none waits for another's worker.
+const pool = new CompilePool({ size: 3, deadlineMs: 3_000, matchBudgetMs: 1_000 });
 let lists: TestServer;
 const { request } = testApp({
   pool,
@@ -29,7 +30,7 @@ afterAll(async () => {
 });
 
 describe('no request holds the event loop', () => {
-  test('/api/health answers within 200 ms while hostile requests run, which fail by their deadline', async () => {
+  test('/api/health answers again and again while hostile requests run, which fail by their deadline', async () => {
     const started = performance.now();
     const hostile = [
       post('/api/validate-rule', { rule: '/(a+)+b/', testUrl: `https://${'a'.repeat(34)}.com/` }),
@@ -50,21 +51,22 @@ describe('no request holds the event loop', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     await done;
+    const hostileMs = performance.now() - started;
+    // A regex on the main thread would hold one health check for the whole of its run (at least
+    // its 1 s budget): no answer takes a quarter of the hostile requests' time, however loaded the machine.
     expect(timings.length).toBeGreaterThan(5);
-    expect(Math.max(...timings)).toBeLessThan(200);
+    expect(Math.max(...timings)).toBeLessThan(hostileMs / 4);
 
     const [rule, wildcard, regex] = await Promise.all(hostile);
-    // The backtracking regex is stopped after its budget (or, queued behind the two compiles, by
-    // the bound on waiting for a worker).
+    // The backtracking regex is stopped after its budget.
     expect(rule.status).toBe(422);
-    expect((await rule.json()).error).toMatch(/Matching the rule against testUrl took longer than .* (1000|3000) ms/);
+    expect((await rule.json()).error).toMatch(/Matching the rule against testUrl took longer than .* 1000 ms/);
     // The wildcard is matched in linear time: no timeout, the line is kept.
     expect(wildcard.status).toBe(200);
     expect((await wildcard.json()).rules).toContain('a'.repeat(400));
     // The /regex/ exclusion backtracks for ever: the compile fails by its deadline.
     expect(regex.status).toBe(422);
     expect((await regex.json()).error).toMatch(/The compilation took longer than its deadline of 3000 ms/);
-    expect(performance.now() - started).toBeLessThan(30_000);
   }, 60_000);
 
   test('only rules whose match needs no regular expression, judged on the parsed rule, skip the pool', () => {
