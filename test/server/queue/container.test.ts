@@ -86,7 +86,9 @@ describe('container compiles', () => {
         await new Promise((r) => setTimeout(r, 20));
       }
     })();
+    const asked = performance.now();
     const res = await post('/api/compile/container', configuration('/huge'));
+    const ran = performance.now() - asked;
     done = true;
     await probing;
     expect(res.status).toBe(422);
@@ -94,7 +96,8 @@ describe('container compiles', () => {
       'The container compilation ran out of memory (its limit is 48 MB) and was stopped',
     );
     expect(slowest.length).toBeGreaterThan(5);
-    expect(Math.max(...slowest)).toBeLessThan(100);
+    // A compile on the main thread would hold a probe for its whole run; none takes a quarter of it.
+    expect(Math.max(...slowest)).toBeLessThan(ran / 4);
     // The server carries on: the next compile works.
     expect((await post('/api/compile/container', configuration('/small'))).status).toBe(200);
   }, 60_000);
