@@ -5,6 +5,7 @@ import { type BundleFormat, parseBundleText, serializeBundle } from './format.js
 import { validateBundle } from './validate.js';
 import type { SectionName } from '../store/config-sections.js';
 import { ForbiddenError } from '../../core/errors/index.js';
+import { type Grantor, grantRefusal, rolePermissions } from '../access/privilege.js';
 
 /** Export, import and revert of configuration bundles: one implementation for the routes and `flc config`. */
 
@@ -28,7 +29,7 @@ export const SECTION_PERMISSIONS: Readonly<Record<SectionName, string>> = {
 };
 
 /** Who is writing: the caller's permissions, or `all` for the local store's operator (`flc config`). */
-export type Writer = ReadonlySet<string> | 'all';
+export type Writer = Grantor;
 
 /**
  * Refuses, before anything is written, a bundle that changes a section the writer could not
@@ -47,6 +48,14 @@ function checkSections(diff: Record<SectionName, SectionDiff>, replace: boolean,
         .map((s) => `${s} (needs ${SECTION_PERMISSIONS[s]})`)
         .join(', ')}, which this caller may not change`,
     );
+  // No grant above the grantor, as on the role routes: each role added, changed or removed carries
+  // (before and after) only permissions the writer holds.
+  const r = diff.roles;
+  const touched = [...r.added, ...r.changed.flatMap((c) => [c.before, c.after]), ...(replace ? r.removed : [])];
+  for (const row of touched) {
+    const refusal = grantRefusal(writer, `Role ${String(row.role_name)}`, rolePermissions(row));
+    if (refusal) throw new ForbiddenError(`Nothing was applied: ${refusal}`);
+  }
 }
 
 export async function exportConfig(store: Store, format: BundleFormat): Promise<string> {

@@ -4,6 +4,7 @@ import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { User, UserPatch } from '../store/accounts.js';
 import { problemResponse, refuse } from '../problem.js';
+import { actOnRefusal } from '../access/privilege.js';
 import { hashPassword } from '../auth/password.js';
 import { callerOf } from '../access/gate.js';
 import { recordAudit } from '../audit/trail.js';
@@ -105,8 +106,13 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
    * everyone out).
    */
   async function mayChange(c: Context, id: string): Promise<void> {
-    if (!(await deps.store.userById(id))) refuse(404, `No user with id ${id}`);
-    if (callerOf(c).user?.id === id) refuse(403, 'Administrators cannot change, ban or delete their own account here');
+    const target = await deps.store.userById(id);
+    if (!target) refuse(404, `No user with id ${id}`);
+    const caller = callerOf(c);
+    if (caller.user?.id === id) refuse(403, 'Administrators cannot change, ban or delete their own account here');
+    // No grant above the grantor: a more privileged account is not reset, demoted, banned or deleted.
+    const refusal = await actOnRefusal(deps.store, await caller.permissions(), target, at());
+    if (refusal) refuse(403, refusal);
   }
 
   async function change(c: Context, id: string, patch: UserPatch): Promise<{ user: User }> {

@@ -1,4 +1,5 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import type { AppDeps } from '../../deps.js';
 import { problem } from '../../problem.js';
 import { callerOf } from '../../access/gate.js';
@@ -6,6 +7,7 @@ import { recordAudit } from '../../audit/trail.js';
 import { adminRoute, audited, idParam } from './route.js';
 import { PERMISSIONS } from './permissions.js';
 import { asSpecRow, jsonText } from './json-columns.js';
+import { actOnRefusal, grantRefusal, rolePermissions } from '../../access/privilege.js';
 
 const permissions = jsonText(z.array(z.enum(PERMISSIONS)).min(1, 'a role needs at least one permission'));
 const roleName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lowercase letters, digits, - and _ (at most 64)');
@@ -14,6 +16,27 @@ const who = z.object({ identity_user_id: z.string().min(1), role_name: roleName 
 /** Roles and role assignments (`/admin/system/roles…`). */
 export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const at = () => new Date(deps.now()).toISOString();
+
+  /**
+   * Refuses assigning or revoking `role_name` for `identity_user_id`: 404 for a missing user or
+   * role; 403 for the caller's own assignments, a role carrying a permission the caller lacks, or
+   * an account holding one.
+   */
+  async function assignmentRefusal(c: Context, body: z.infer<typeof who>, revoking = false): Promise<Response | null> {
+    const target = await deps.store.userById(body.identity_user_id);
+    if (!target) return problem(c, 404, `No user ${body.identity_user_id}`);
+    const [role] = await deps.store.configRows('roles', { role_name: body.role_name });
+    // An assignment of a role since removed can still be revoked: the role grants nothing.
+    if (!role && !revoking) return problem(c, 404, `No role ${body.role_name}`);
+    const caller = callerOf(c);
+    if (caller.user?.id === target.id)
+      return problem(c, 403, 'No one assigns or revokes their own roles: another administrator must');
+    const held = await caller.permissions();
+    const refusal =
+      grantRefusal(held, `Role ${body.role_name}`, rolePermissions(role ?? {})) ??
+      (await actOnRefusal(deps.store, held, target, at()));
+    return refusal ? problem(c, 403, refusal) : null;
+  }
   adminRoute(
     app,
     {
@@ -39,9 +62,11 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
         description: z.string().default(''),
         permissions,
       }),
-      failures: { 409: 'A role of that name exists' },
+      failures: { 403: 'The role carries a permission the caller does not hold', 409: 'A role of that name exists' },
     },
     async (c, { body }) => {
+      const refusal = grantRefusal(await callerOf(c).permissions(), `Role ${body.role_name}`, body.permissions);
+      if (refusal) return problem(c, 403, refusal);
       const role = await deps.store.createConfigRow('roles', body, at());
       await recordAudit(c, deps, { resourceId: String(role.role_name), newValues: role });
       return c.json({ success: true, role: asSpecRow('roles', role) }, 201);
@@ -61,9 +86,17 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
         permissions: permissions.optional(),
         is_active: z.boolean().optional(),
       }),
-      failures: { 404: 'No such role' },
+      failures: { 403: 'The role carries, or would carry, a permission the caller does not hold', 404: 'No such role' },
     },
     async (c, { params, body }) => {
+      const [row] = await deps.store.configRows('roles', { id: Number(params.id) });
+      if (!row) return problem(c, 404, `No role ${params.id}`);
+      // Both what the role carries now (changing or deactivating a role above the caller) and what it would carry.
+      const refusal = grantRefusal(await callerOf(c).permissions(), `Role ${String(row.role_name)}`, [
+        ...rolePermissions(row),
+        ...(body.permissions ?? []),
+      ]);
+      if (refusal) return problem(c, 403, refusal);
       const changed = await deps.store.updateConfigRow('roles', { id: Number(params.id) }, body, at());
       if (!changed) return problem(c, 404, `No role ${params.id}`);
       await recordAudit(c, deps, { oldValues: changed.before, newValues: changed.after });
@@ -89,13 +122,14 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
       ...audited('roles:assign', 'role.assign', 'role_assignment'),
       summary: 'Assign a role (again: updates the assignment)',
       body: who.extend({ expires_at: z.iso.datetime({ offset: true }).nullable().default(null) }),
-      failures: { 404: 'No such user or role' },
+      failures: {
+        403: "Not within the caller's own permissions, or the caller's own account",
+        404: 'No such user or role',
+      },
     },
     async (c, { body }) => {
-      if (!(await deps.store.userById(body.identity_user_id)))
-        return problem(c, 404, `No user ${body.identity_user_id}`);
-      if ((await deps.store.configRows('roles', { role_name: body.role_name })).length === 0)
-        return problem(c, 404, `No role ${body.role_name}`);
+      const refused = await assignmentRefusal(c, body);
+      if (refused) return refused;
       const caller = callerOf(c).user;
       const expires = body.expires_at === null ? null : new Date(body.expires_at).toISOString();
       const { before, after } = await deps.store.assign({
@@ -117,9 +151,14 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
       ...audited('roles:assign', 'role.revoke', 'role_assignment'),
       summary: 'Revoke a role (DELETE with a body)',
       body: who,
-      failures: { 404: 'No such assignment' },
+      failures: {
+        403: "Not within the caller's own permissions, or the caller's own account",
+        404: 'No such assignment',
+      },
     },
     async (c, { body }) => {
+      const refused = await assignmentRefusal(c, body, true);
+      if (refused) return refused;
       const gone = await deps.store.revoke(body.identity_user_id, body.role_name);
       if (!gone) return problem(c, 404, `${body.identity_user_id} has no role ${body.role_name}`);
       await recordAudit(c, deps, { resourceId: body.identity_user_id, oldValues: gone });
