@@ -27,6 +27,25 @@ const password = { hash: 'h', salt: 's', iterations: 1 };
 const alice = await store.createUser({ email: 'alice@example.org', role: 'user', tier: 'free', password });
 const bob = await store.createUser({ email: 'bob@example.org', role: 'user', tier: 'free', password });
 const admin = await store.createUser({ email: 'root@example.org', role: 'admin', tier: 'admin', password });
+await store.assignRole(admin.id, 'viewer', 'test', new Date(now).toISOString());
+// Role and tier `admin` without a live assignment granting users:read: no role, an expired one, a role without it.
+const bare = await store.createUser({ email: 'bare@example.org', role: 'admin', tier: 'admin', password });
+const expired = await store.createUser({ email: 'expired@example.org', role: 'admin', tier: 'admin', password });
+await store.assign({
+  identity_user_id: expired.id,
+  role_name: 'viewer',
+  assigned_by: 'test',
+  assigned_at: new Date(now - 2 * 86_400_000).toISOString(),
+  expires_at: new Date(now - 86_400_000).toISOString(),
+});
+await store.createConfigRow(
+  'roles',
+  { role_name: 'flagger', display_name: 'Flags', description: '', permissions: ['flags:read'] },
+  new Date(now).toISOString(),
+);
+const flagger = await store.createUser({ email: 'flagger@example.org', role: 'admin', tier: 'admin', password });
+await store.assignRole(flagger.id, 'flagger', 'test', new Date(now).toISOString());
+const UNGRANTED = await Promise.all([bare, expired, flagger].map(async (u) => (await startSession(store, u, now)).token));
 const A = (await startSession(store, alice, now)).token;
 const B = (await startSession(store, bob, now)).token;
 const ADMIN = (await startSession(store, admin, now)).token;
@@ -63,7 +82,10 @@ describe('saved rule sets: owner isolation', () => {
     ["the owner's key without the rules scope", aliceCompileOnly, 403],
     ['another user', B, 404],
     ["another user's key", bobKey, 404],
-    ['an administrator', ADMIN, 200],
+    ['an administrator with users:read', ADMIN, 200],
+    ['an administrator with no role', UNGRANTED[0], 404],
+    ['an administrator whose role expired', UNGRANTED[1], 404],
+    ['an administrator whose role lacks users:read', UNGRANTED[2], 404],
   ])('GET /api/rules/:id by %s -> %i', async (_who, bearer, status) => {
     const res = await call('GET', `/api/rules/${id}`, bearer);
     expect(res.status).toBe(status);
@@ -84,6 +106,18 @@ describe('saved rule sets: owner isolation', () => {
     const all = await (await call('GET', '/api/rules?all=true', ADMIN)).json();
     expect(all.ruleSets.map((r: { ownerId: string }) => r.ownerId)).toContain(alice.id);
     expect(all.ruleSets[0]).not.toHaveProperty('rules');
+    for (const token of UNGRANTED) {
+      const refused = await call('GET', '/api/rules?all=true', token);
+      expect(refused.status).toBe(403);
+      expect((await refused.json()).detail).toMatch(/needs an administrator with users:read/);
+    }
+  });
+
+  test('the admin manifest names the permission that reads others\' rule sets', async () => {
+    const manifest = await (await call('GET', '/api/admin', ADMIN)).json();
+    expect(manifest.adminReads).toContainEqual(
+      expect.objectContaining({ path: '/api/rules?all=true', permission: 'users:read' }),
+    );
   });
 
   test('only the owner changes or deletes (another user and an administrator get 404)', async () => {

@@ -4,6 +4,7 @@ import { route, routeEntry } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import type { RequestMetrics } from './status.js';
 import { callerOf } from '../access/gate.js';
+import { RULE_SET_ADMIN_READS } from '../rule-sets/rule-sets.js';
 import { PASSWORD_ITERATIONS } from '../auth/password.js';
 import { SESSION_TTL_MS } from '../auth/sessions.js';
 import { API_KEY_PREFIX } from '../auth/identity.js';
@@ -33,13 +34,31 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
       responses: {
         200: {
           description: 'The manifest',
-          content: { 'application/json': { schema: z.object({ success: z.literal(true), routes: z.array(entry) }) } },
+          content: {
+            'application/json': {
+              schema: z.object({
+                success: z.literal(true),
+                routes: z.array(entry),
+                /** Non-admin routes where an admin permission reaches other users' data. */
+                adminReads: z.array(
+                  z.object({ method: z.string(), path: z.string(), permission: z.string(), summary: z.string() }),
+                ),
+              }),
+            },
+          },
         },
       },
     }),
     (c) => {
       const admin = c.var.guards.routes().filter((d) => typeof d.access === 'object' && 'admin' in d.access);
-      return c.json({ success: true as const, routes: admin.map(routeEntry) as z.infer<typeof entry>[] }, 200);
+      return c.json(
+        {
+          success: true as const,
+          routes: admin.map(routeEntry) as z.infer<typeof entry>[],
+          adminReads: RULE_SET_ADMIN_READS.map((r) => ({ ...r })),
+        },
+        200,
+      );
     },
   );
 

@@ -45,10 +45,29 @@ const NOT_FOUND = { ok: false as const, status: 404 as const, message: 'No such 
 /** Rule sets belong to accounts: an endpoint override that makes a route public does not change that. */
 const SIGN_IN = { ok: false as const, status: 401 as const, message: 'Saved rule sets belong to an account: sign in' };
 
-/** An administrator acting as one: a session, or a key with the `admin` scope. */
-export function isAdmin(caller: Caller): boolean {
+/** The admin permission that reads other users' rule sets, resolved as the admin routes' are. */
+export const READ_OTHERS_PERMISSION = 'users:read';
+
+/** Where a rule-set route reads others' rule sets, for the admin manifest (`GET /api/admin`). */
+export const RULE_SET_ADMIN_READS = [
+  { method: 'GET', path: '/api/rules?all=true', permission: READ_OTHERS_PERMISSION, summary: "Every user's rule sets" },
+  {
+    method: 'GET',
+    path: '/api/rules/{id}',
+    permission: READ_OTHERS_PERMISSION,
+    summary: "Another user's rule set (the owner needs no permission)",
+  },
+] as const;
+
+/**
+ * An administrator acting as one (a session, or a key with the `admin` scope) whose live role
+ * assignments grant `users:read`: role `admin` alone, without an assignment, reads no one's.
+ */
+async function readsOthers(caller: Caller): Promise<boolean> {
   const u = caller.user;
-  return !!u && u.role === 'admin' && u.tier === 'admin' && (!caller.key || caller.key.scopes.includes('admin'));
+  if (!u || u.role !== 'admin' || u.tier !== 'admin' || (caller.key && !caller.key.scopes.includes('admin')))
+    return false;
+  return (await caller.permissions()).has(READ_OTHERS_PERMISSION);
 }
 
 /** The rule-set operations of the REST routes and the tRPC procedures, with their access rules. */
@@ -60,15 +79,19 @@ export function ruleSetService(deps: AppDeps) {
       q: z.infer<typeof ruleSetList>,
     ): Promise<Outcome<{ ruleSets: RuleSetSummary[]; total: number }>> {
       if (!caller.user) return SIGN_IN;
-      if (q.all && !isAdmin(caller))
-        return { ok: false, status: 403, message: "Only administrators list every user's rule sets" };
+      if (q.all && !(await readsOthers(caller)))
+        return {
+          ok: false,
+          status: 403,
+          message: `Listing every user's rule sets needs an administrator with ${READ_OTHERS_PERMISSION}`,
+        };
       return { ok: true, value: await deps.store.ruleSets(q.all ? null : caller.user.id, q.limit, q.offset) };
     },
-    /** The owner's, or any for an administrator; another user's is as absent as an unknown id. */
+    /** The owner's, or any for an administrator with `users:read`; another user's is as absent as an unknown id. */
     async get(caller: Caller, id: string): Promise<Outcome<RuleSet>> {
       if (!caller.user) return SIGN_IN;
       const found = await deps.store.ruleSet(id);
-      if (!found || (found.ownerId !== caller.user.id && !isAdmin(caller))) return NOT_FOUND;
+      if (!found || (found.ownerId !== caller.user.id && !(await readsOthers(caller)))) return NOT_FOUND;
       return { ok: true, value: found };
     },
     async create(caller: Caller, input: z.infer<typeof ruleSetCreate>): Promise<Outcome<RuleSet>> {
