@@ -45,7 +45,9 @@ await store.createConfigRow(
 );
 const flagger = await store.createUser({ email: 'flagger@example.org', role: 'admin', tier: 'admin', password });
 await store.assignRole(flagger.id, 'flagger', 'test', new Date(now).toISOString());
-const UNGRANTED = await Promise.all([bare, expired, flagger].map(async (u) => (await startSession(store, u, now)).token));
+const UNGRANTED = await Promise.all(
+  [bare, expired, flagger].map(async (u) => (await startSession(store, u, now)).token),
+);
 const A = (await startSession(store, alice, now)).token;
 const B = (await startSession(store, bob, now)).token;
 const ADMIN = (await startSession(store, admin, now)).token;
@@ -113,7 +115,7 @@ describe('saved rule sets: owner isolation', () => {
     }
   });
 
-  test('the admin manifest names the permission that reads others\' rule sets', async () => {
+  test("the admin manifest names the permission that reads others' rule sets", async () => {
     const manifest = await (await call('GET', '/api/admin', ADMIN)).json();
     expect(manifest.adminReads).toContainEqual(
       expect.objectContaining({ path: '/api/rules?all=true', permission: 'users:read' }),
