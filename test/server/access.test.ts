@@ -359,4 +359,21 @@ describe('endpoint overrides', () => {
     expect(await call('GET', '/api/admin/users')).toBe(401);
     expect(await call('GET', '/api/admin/users', (await startSession(overridden, admin, clock)).token)).toBe(200);
   });
+
+  test('overrides never change the kind of credential a session-only route takes', async () => {
+    for (const path of ['/api/auth/sign-out-all', '/api/auth/change-password'])
+      await overridden.createEndpointOverride({
+        pathPattern: path,
+        method: 'POST',
+        requiredTier: 'anonymous',
+        requiredScopes: null,
+        isPublic: true,
+      });
+    const k = (await issueApiKey(overridden, user, { name: 'k', scopes: ['compile', 'rules'] }, clock)).text;
+    // Neither an API key nor no one: still "a signed-in session, not an API key".
+    expect(await call('POST', '/api/auth/sign-out-all', k)).toBe(403);
+    expect(await call('POST', '/api/auth/change-password', k)).toBe(403);
+    expect(await call('POST', '/api/auth/sign-out-all')).toBe(401);
+    expect(await call('POST', '/api/auth/sign-out-all', (await startSession(overridden, user, clock)).token)).toBe(200);
+  });
 });

@@ -157,8 +157,10 @@ function ruleFor(access: Access, override: EndpointOverride | undefined): Rule {
           ? [access.scope]
           : [],
   };
-  // Admin routes keep their rule: an override cannot open the administration.
-  if (!override || base.admin) return base;
+  // Admin routes keep their rule: an override cannot open the administration. Overrides relax or
+  // tighten a tier and scopes only: the kind of credential a route takes (a signed-in session on
+  // `session` routes, never an API key or no one) stays with its descriptor.
+  if (!override || base.admin || base.session) return base;
   if (override.isPublic || override.requiredTier === 'anonymous')
     return { ...base, public: true, session: false, tier: null };
   return {

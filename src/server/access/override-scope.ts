@@ -9,15 +9,23 @@ function reaches(pattern: string, routePath: string): boolean {
   return want.every((part, i) => have[i].startsWith(':') || have[i] === part);
 }
 
+/** Routes whose rule no override changes: administrators' routes, and the session-only ones. */
+const fixed = (r: DescribedRoute) =>
+  (typeof r.access === 'object' && 'admin' in r.access) || r.access === 'session' || r.access === 'own-session';
+
 /**
  * Why an endpoint override of `pathPattern` and `method` would change nothing, or null when it
  * reaches a route whose access rule it can change: overrides apply to the route descriptors' rules,
- * never to an administrator's route.
+ * never to an administrator's route nor to the kind of credential a session-only route takes.
+ * The one check of an override, for `POST /admin/system/endpoints` and the configuration import.
  */
 export function overrideRefusal(routes: readonly DescribedRoute[], pathPattern: string, method: string): string | null {
   const reached = routes.filter((r) => (method === '*' || r.method === method) && reaches(pathPattern, r.path));
   if (reached.length === 0) return `No route answers ${method} ${pathPattern}, so an override of it would do nothing`;
-  if (reached.every((r) => typeof r.access === 'object' && 'admin' in r.access))
-    return `${method} ${pathPattern} reaches administrators' routes only, whose access an override cannot change`;
+  if (reached.every(fixed))
+    return (
+      `${method} ${pathPattern} reaches administrators' routes only (or session-only ones), ` +
+      'whose access an override cannot change'
+    );
   return null;
 }

@@ -3,8 +3,10 @@ import type { Store } from '../store/store.js';
 import { diffBundles, type SectionDiff } from './diff.js';
 import { type BundleFormat, parseBundleText, serializeBundle } from './format.js';
 import { validateBundle } from './validate.js';
-import type { SectionName } from '../store/config-sections.js';
-import { ForbiddenError } from '../../core/errors/index.js';
+import { type Bundle, bundleRow, naturalKey, type SectionName } from '../store/config-sections.js';
+import { ConfigError, type ConfigIssue, ForbiddenError } from '../../core/errors/index.js';
+import { overrideRefusal } from '../access/override-scope.js';
+import type { DescribedRoute } from '../routing/route.js';
 import { type Grantor, grantRefusal, rolePermissions } from '../access/privilege.js';
 
 /** Export, import and revert of configuration bundles: one implementation for the routes and `flc config`. */
@@ -58,6 +60,24 @@ function checkSections(diff: Record<SectionName, SectionDiff>, replace: boolean,
   }
 }
 
+/**
+ * Refuses (422, every problem listed) a bundle adding or changing an endpoint override that the
+ * override route would refuse: one reaching no route, or only routes whose rule no override changes.
+ */
+function checkOverrides(bundle: Bundle, diff: Record<SectionName, SectionDiff>, routes: readonly DescribedRoute[]) {
+  const touched = new Set([
+    ...diff.endpoints.added.map((r) => naturalKey('endpoints', r)),
+    ...diff.endpoints.changed.map((c) => naturalKey('endpoints', c.after)),
+  ]);
+  const issues: ConfigIssue[] = [];
+  bundle.endpoints.forEach((row, i) => {
+    if (!touched.has(naturalKey('endpoints', bundleRow('endpoints', row)))) return;
+    const refusal = overrideRefusal(routes, String(row.path_pattern), String(row.method));
+    if (refusal) issues.push({ path: `endpoints[${i}]`, message: refusal });
+  });
+  if (issues.length > 0) throw new ConfigError(issues, { file: 'the bundle' });
+}
+
 export async function exportConfig(store: Store, format: BundleFormat): Promise<string> {
   return serializeBundle(await store.configBundle(), format);
 }
@@ -71,7 +91,14 @@ export async function importConfig(
   store: Store,
   text: string,
   format: BundleFormat,
-  opts: { apply: boolean; by: string; at: string; writer: Writer },
+  opts: {
+    apply: boolean;
+    by: string;
+    at: string;
+    writer: Writer;
+    /** The server's routes: each override the bundle adds or changes is checked as the override route checks it. */
+    routes?: readonly DescribedRoute[];
+  },
 ): Promise<ImportReport> {
   const current = await store.configBundle();
   const bundle = validateBundle(
@@ -79,6 +106,7 @@ export async function importConfig(
     current.tiers.map((t) => String(t.tier_name)),
   );
   const diff = diffBundles(current, bundle);
+  if (opts.routes) checkOverrides(bundle, diff, opts.routes);
   if (!opts.apply) return { dryRun: true, diff };
   checkSections(diff, false, opts.writer);
   const done = await store.applyBundle(bundle, { by: opts.by, reason: 'import', replace: false, at: opts.at });

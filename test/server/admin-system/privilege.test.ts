@@ -180,3 +180,32 @@ describe('users:manage', () => {
     await f.asSuper('POST', `/api/admin/users/${f.users.editor.id}/unban`);
   });
 });
+
+describe('endpoint overrides: one check for the route and the import', () => {
+  const importBundle = (endpoints: unknown[], dryRun = false) =>
+    f.asSuper('POST', `/admin/system/config/import?format=json&dryRun=${dryRun}`, { endpoints });
+
+  test.each([
+    ['an administrators’ route', '/admin/system/roles/*'],
+    ['a session-only route', '/api/auth/change-password'],
+    ['no route at all', '/nowhere'],
+  ])('an override of %s is refused by the route and by the import, applied or dry', async (_what, path) => {
+    const direct = await f.asSuper('POST', '/admin/system/endpoints', { path_pattern: path, is_public: true });
+    expect(direct.status).toBe(422);
+    const detail = ((await direct.json()) as { detail: string }).detail;
+    for (const dry of [true, false]) {
+      const res = await importBundle([{ path_pattern: path, method: '*', is_public: true }], dry);
+      expect(res.status).toBe(422);
+      const body = (await res.json()) as { errors: { path: string; message: string }[] };
+      expect(body.errors[0]).toMatchObject({ path: 'endpoints[0]' });
+      expect(body.errors[0].message).toBe(detail);
+    }
+    const rows = await f.store.configRows('endpoints');
+    expect(rows.some((r) => r.path_pattern === path)).toBe(false);
+  });
+
+  test('an override the route accepts is imported', async () => {
+    const res = await importBundle([{ path_pattern: '/api/validate-rule', method: 'POST', required_tier: 'pro' }]);
+    expect(res.status, await res.text()).toBe(200);
+  });
+});

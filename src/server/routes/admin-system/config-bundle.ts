@@ -68,6 +68,7 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
         by: who(c),
         at: at(),
         writer: await callerOf(c).permissions(),
+        routes: c.var.guards.routes(),
       });
       if (report.dryRun) {
         // A dry run writes nothing but its audit row, which says it was one.
