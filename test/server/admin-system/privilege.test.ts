@@ -138,6 +138,22 @@ describe('roles:write', () => {
   });
 });
 
+describe('snapshot revert', () => {
+  test('does not delete, nor bring back, a role above the reverting caller', async () => {
+    const reverter = await holderOf('reverter', ['roles:write', 'config:write', 'config:read', 'admin:read']);
+    const done = await f.asSuper('POST', '/admin/system/config/import?format=json&dryRun=false', {
+      roles: [{ role_name: 'top', display_name: 'Top', permissions: ['users:manage'] }],
+    });
+    expect(done.status).toBe(200);
+    const { snapshotId } = (await done.json()) as { snapshotId: number };
+    // Reverting to the snapshot before `top` existed deletes it: a role carrying users:manage.
+    const res = await f.call('POST', `/admin/system/config/snapshots/${snapshotId}/revert`, reverter.token);
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/Role top carries users:manage/);
+    expect(await f.store.configRows('roles', { role_name: 'top' })).toHaveLength(1);
+  });
+});
+
 describe('users:manage', () => {
   const actions: [string, (id: string) => [string, string, unknown?]][] = [
     [
