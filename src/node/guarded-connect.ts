@@ -7,6 +7,8 @@ import type { AddressPolicy } from './address-policy.js';
 export const REFUSED_ADDRESS = 'EREFUSED_ADDRESS';
 
 const refused = (message: string) => Object.assign(new Error(message), { code: REFUSED_ADDRESS });
+const namedRefusal = (hostname: string) =>
+  `${hostname} resolves to a private, loopback, link-local, metadata or reserved address`;
 
 /**
  * An undici `connect` function that checks the address policy at connect time, on the address
@@ -30,7 +32,8 @@ export function guardedConnector(
     resolved.then(
       (addresses) => {
         const problem = addresses.map(policy).find((p) => p !== null);
-        if (problem) return callback(refused(isIP(hostname) ? problem : `${hostname} resolves to ${problem}`), null);
+        // A name's refusal does not tell what it resolved to (that would map a private network).
+        if (problem) return callback(refused(isIP(hostname) ? problem : namedRefusal(hostname)), null);
         if (addresses.length === 0) return callback(new Error(`${hostname} has no address`), null);
         const servername = isIP(hostname) ? undefined : (options.servername ?? hostname);
         // Each checked address in turn (as Node's own connect would try them), never another one.
@@ -41,7 +44,10 @@ export function guardedConnector(
               return callback(err ?? new Error('no socket'), null);
             }
             const remote = (socket as Socket).remoteAddress;
-            const late = remote === undefined ? 'the connection has no remote address' : policy(remote);
+            const late =
+              remote === undefined
+                ? 'the connection has no remote address'
+                : policy(remote) && (isIP(hostname) ? policy(remote) : namedRefusal(hostname));
             if (late) {
               socket.destroy();
               return callback(refused(late), null);
