@@ -81,6 +81,24 @@ describe('POST /api/compile', () => {
     expect(body.errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(['sources']));
   });
 
+  test("flc compile's publishing keys are refused by name, not ignored", async () => {
+    const base = config(`${lists.url}/a.txt`).configuration;
+    for (const [extra, path] of [
+      [{ publish: { maxShrink: 10 } }, 'publish'],
+      [{ onSourceError: 'stale' }, 'onSourceError'],
+      [{ onSourceError: 'skip', maxStale: '2d' }, 'maxStale'],
+    ] as const) {
+      const res = await post(trusting, '/api/compile', { configuration: { ...base, ...extra } });
+      expect(res.status, path).toBe(422);
+      const body = await res.json();
+      expect(body.errors, path).toEqual([expect.objectContaining({ path })]);
+      expect(body.error).toMatch(/is an option of flc compile/);
+    }
+    // What the server does do is unchanged.
+    const skip = await post(trusting, '/api/compile', { configuration: { ...base, onSourceError: 'skip' } });
+    expect(skip.status).toBe(200);
+  });
+
   test('more than 20 sources is 422', async () => {
     const res = await post(trusting, '/api/compile', config(...Array(21).fill(`${lists.url}/a.txt`)));
     expect(res.status).toBe(422);

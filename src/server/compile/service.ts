@@ -56,6 +56,22 @@ export interface CheckedConfiguration {
   warnings: string[];
 }
 
+/**
+ * `flc compile`'s publishing keys, refused rather than ignored: they act on files beside the output
+ * and on the on-disk HTTP cache of the machine that publishes, which a server answering the list
+ * in its response has not.
+ */
+function publishingRefusals(config: Configuration) {
+  const refused = [];
+  const cli = 'is an option of flc compile, which publishes the list; flc serve answers it';
+  if (config.publish !== undefined) refused.push({ path: 'publish', message: `${cli} (use flc compile in CI)` });
+  if (config.onSourceError === 'stale') {
+    refused.push({ path: 'onSourceError', message: `"stale" ${cli} (here: "fail" or "skip")` });
+  }
+  if (config.maxStale !== undefined) refused.push({ path: 'maxStale', message: `${cli} with onSourceError "stale"` });
+  return refused;
+}
+
 /** Validates the configuration and applies the server's limits and the caller's tier features on it. */
 export function checkedConfiguration(raw: unknown, features = DEFAULT_FEATURES): CheckedConfiguration {
   const { config, warnings } = validateConfiguration(raw);
@@ -74,6 +90,7 @@ export function checkedConfiguration(raw: unknown, features = DEFAULT_FEATURES):
       message: `at most ${COMPILE_LIMITS.maxExclusions} exclusion and inclusion patterns in all`,
     });
   }
+  issues.push(...publishingRefusals(config));
   if (issues.length > 0) throw new ConfigError(issues);
   return { config, warnings };
 }
