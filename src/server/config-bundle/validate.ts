@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ConfigError, type ConfigIssue } from '../../core/errors/index.js';
 import { type Bundle, naturalKey, SECTION_NAMES, type SectionName } from '../store/config-sections.js';
 import { PERMISSIONS } from '../routes/admin-system/permissions.js';
+import { badWindow } from '../routes/admin-system/announcements.js';
 
 /** The bundle's schema: every section a list of rows; volatile `id`/`created_at`/`updated_at` accepted and ignored. */
 
@@ -123,6 +124,10 @@ export function validateBundle(doc: unknown, knownTiers: readonly string[]): Bun
       if (r.required_tier != null && !tiers.has(String(r.required_tier)))
         issues.push({ path: `${s}[${i}].required_tier`, message: `no tier ${String(r.required_tier)}` });
     });
+  bundle.announcements.forEach((r, i) => {
+    const bad = badWindow(r.active_from, r.active_until);
+    if (bad) issues.push({ path: `announcements[${i}]`, message: bad });
+  });
   if (issues.length > 0) throw new ConfigError(issues, { file: 'the bundle' });
   return bundle;
 }

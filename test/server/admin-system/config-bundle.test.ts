@@ -157,3 +157,18 @@ describe('deeply nested bundles', () => {
     for (const format of BUNDLE_FORMATS) expect((await importing(await exported(format), format)).status).toBe(200);
   });
 });
+
+describe('announcements: one window check for the route and the import', () => {
+  test('a window ending before it starts is refused by both, naming the row', async () => {
+    const window = { active_from: '2026-08-01T00:00:00Z', active_until: '2026-07-01T00:00:00Z' };
+    const direct = await f.asSuper('POST', '/admin/system/announcements', { title: 'Backwards', ...window });
+    expect(direct.status).toBe(422);
+    const res = await importing(JSON.stringify({ announcements: [{ title: 'Backwards', ...window }] }), 'json');
+    expect(res.status).toBe(422);
+    const body = await json(res);
+    expect(body.errors).toContainEqual({
+      path: 'announcements[0]',
+      message: ((await json(direct)) as { detail: string }).detail,
+    });
+  });
+});

@@ -22,8 +22,11 @@ export function isCurrent(a: ConfigRecord, at: number): boolean {
   return true;
 }
 
-/** What is wrong with a window whose end is not after its start (null: nothing; an open end is fine). */
-function badWindow(from: unknown, until: unknown): string | null {
+/**
+ * What is wrong with a window whose end is not after its start (null: nothing; an open end is
+ * fine). The one check of an announcement's window, for its routes and the configuration import.
+ */
+export function badWindow(from: unknown, until: unknown): string | null {
   if (!from || !until || Date.parse(String(from)) < Date.parse(String(until))) return null;
   return `active_from (${from}) must be before active_until (${until})`;
 }
