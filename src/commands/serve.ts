@@ -64,6 +64,18 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       default: 60,
       description: 'seconds a compile may take, downloads included, before it is stopped',
     }),
+    'ast-timeout': Flags.integer({
+      env: 'FLC_AST_TIMEOUT',
+      min: 1,
+      default: 10,
+      description: 'seconds an AST walk or parse, or a list validation, may run in its worker before it is stopped',
+    }),
+    'ast-answer-limit': Flags.integer({
+      env: 'FLC_AST_ANSWER_LIMIT',
+      min: 1,
+      default: 16,
+      description: 'MiB an AST walk or parse, or a list validation, may answer; a larger answer is refused (422)',
+    }),
     'queue-workers': Flags.integer({
       env: 'FLC_QUEUE_WORKERS',
       min: 1,
@@ -116,7 +128,12 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       ipv6LimitPrefix: flags['limit-ipv6-prefix'],
       version: this.config.version,
       allowPrivateSources: flags['allow-private-sources'],
-      pool: { size: flags['compile-workers'], deadlineMs: flags['compile-timeout'] * 1000 },
+      pool: {
+        size: flags['compile-workers'],
+        deadlineMs: flags['compile-timeout'] * 1000,
+        listDeadlineMs: flags['ast-timeout'] * 1000,
+        maxAnswerBytes: flags['ast-answer-limit'] * 1024 * 1024,
+      },
       queue: {
         workers: flags['queue-workers'],
         retentionMs: flags['queue-retention'] * 1000,

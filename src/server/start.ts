@@ -45,7 +45,7 @@ export async function startServer(opts: {
   log: (m: string) => void;
   /** WebSocket timings; tests shorten them. */
   wsTiming?: WsTiming;
-  /** The worker pool's size and deadlines (`--compile-workers`, `--compile-timeout`). */
+  /** The worker pool's size, deadlines and answer limit (`--compile-workers`, `--compile-timeout`, `--ast-*`). */
   pool?: CompilePoolOptions;
   /** Replaces the address policy of downloads (tests let a loopback address play the Internet). */
   addressPolicy?: AddressPolicy;

@@ -8,7 +8,7 @@ import { astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRulesRequestSchema } from '../../core/ast/list.js';
 import { checkedConfiguration, compileRequest, forCaller, resultBody, runCompile, warned } from '../compile/service.js';
 import { clientMessage, statusOf } from '../problem.js';
-import { parseAnswer, validateRuleAnswer, walkAnswer } from '../routes/rules.js';
+import { listAnswerValue, validateRuleAnswer } from '../routes/rules.js';
 import { callerOf } from '../access/gate.js';
 import { depsForCaller } from '../rule-sets/rule-set-source.js';
 import {
@@ -102,8 +102,10 @@ export function createTrpcRouter(deps: AppDeps, log: (message: string) => void) 
       .input(validateRuleRequestSchema)
       .mutation(({ input }) => validateRuleAnswer(input, deps.pool)),
     ast: t.router({
-      parse: procedure.input(parseRulesRequestSchema).mutation(({ input }) => parseAnswer(input)),
-      walk: procedure.input(astWalkRequestSchema).mutation(({ input }) => walkAnswer(input)),
+      parse: procedure
+        .input(parseRulesRequestSchema)
+        .mutation(({ input }) => listAnswerValue('parse', input, deps.pool)),
+      walk: procedure.input(astWalkRequestSchema).mutation(({ input }) => listAnswerValue('walk', input, deps.pool)),
     }),
     // The REST rule-set routes' schemas and access rules; answers are their bodies' values.
     rules: t.router({
