@@ -73,7 +73,7 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
     'ast-answer-limit': Flags.integer({
       env: 'FLC_AST_ANSWER_LIMIT',
       min: 1,
-      default: 16,
+      default: 32,
       description: 'MiB an AST walk or parse, or a list validation, may answer; a larger answer is refused (422)',
     }),
     'queue-workers': Flags.integer({

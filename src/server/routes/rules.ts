@@ -78,11 +78,6 @@ export function listAnswerJson(op: ListOperation, input: unknown, pool?: Compile
   return pool ? pool.listAnswer(op, input) : Promise.resolve(listAnswerBytes(op, input, DEFAULT_ANSWER_LIMIT_BYTES));
 }
 
-/** The 200 body as a value, for tRPC (which serializes it itself): parsed from bytes within the answer limit. */
-export async function listAnswerValue(op: ListOperation, input: unknown, pool?: CompilePool) {
-  return JSON.parse(Buffer.from(await listAnswerJson(op, input, pool)).toString('utf8')) as Record<string, unknown>;
-}
-
 /**
  * A 200 answer already serialized (by `listAnswerBytes`, from the values the route's schema
  * describes): typed as any answer of the route, which the typed `c.json` cannot say of bytes.

@@ -8,7 +8,8 @@ import { astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRulesRequestSchema } from '../../core/ast/list.js';
 import { checkedConfiguration, compileRequest, forCaller, resultBody, runCompile, warned } from '../compile/service.js';
 import { clientMessage, statusOf } from '../problem.js';
-import { listAnswerValue, validateRuleAnswer } from '../routes/rules.js';
+import { listAnswerJson, validateRuleAnswer } from '../routes/rules.js';
+import { serializedAnswer } from './serialized.js';
 import { callerOf } from '../access/gate.js';
 import { depsForCaller } from '../rule-sets/rule-set-source.js';
 import {
@@ -104,8 +105,14 @@ export function createTrpcRouter(deps: AppDeps, log: (message: string) => void) 
     ast: t.router({
       parse: procedure
         .input(parseRulesRequestSchema)
-        .mutation(({ input }) => listAnswerValue('parse', input, deps.pool)),
-      walk: procedure.input(astWalkRequestSchema).mutation(({ input }) => listAnswerValue('walk', input, deps.pool)),
+        .mutation(async ({ input, ctx }) =>
+          serializedAnswer<Record<string, unknown>>(ctx.c, await listAnswerJson('parse', input, deps.pool)),
+        ),
+      walk: procedure
+        .input(astWalkRequestSchema)
+        .mutation(async ({ input, ctx }) =>
+          serializedAnswer<Record<string, unknown>>(ctx.c, await listAnswerJson('walk', input, deps.pool)),
+        ),
     }),
     // The REST rule-set routes' schemas and access rules; answers are their bodies' values.
     rules: t.router({
