@@ -96,8 +96,9 @@ const walker = async (token) => {
   return { statuses, answerMiB: (bytes / 1048576).toFixed(1) };
 };
 const three = await probeWhile(Promise.all(tokens.map(walker)));
+const mib = (n) => (n / 1048576).toFixed(2);
 console.log(
-  `three free users walking ${(Buffer.byteLength(body) / 1048576).toFixed(2)} MiB bodies for ${duration} s: health (ms)`,
+  `three free users walking ${mib(Buffer.byteLength(body))} MiB bodies for ${duration} s: health (ms)`,
   percentiles(three.timings),
   `RSS ${rss()} MB`,
 );
@@ -111,8 +112,9 @@ const rules = Array.from(
 const hostile = JSON.stringify({ rules });
 const started = performance.now();
 const ten = await probeWhile(Promise.all(Array.from({ length: 10 }, (_, i) => walk(tokens[i % 3], hostile))));
+const tookMs = Math.round(performance.now() - started);
 console.log(
-  `ten amplifying walks at once (${(hostile.length / 1048576).toFixed(2)} MiB each), ${Math.round(performance.now() - started)} ms: health (ms)`,
+  `ten amplifying walks at once (${mib(hostile.length)} MiB each), ${tookMs} ms: health (ms)`,
   percentiles(ten.timings),
   `RSS ${rss()} MB`,
 );
