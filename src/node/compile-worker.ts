@@ -3,7 +3,7 @@ import { compile } from '../core/pipeline/compile.js';
 import type { Configuration } from '../core/config/schema.js';
 import type { ReadOptions } from '../core/load/source-reader.js';
 import { validateRule, type ValidateRuleRequest } from '../core/ast/validate-rule.js';
-import { listAnswerBytes, type ListOperation } from '../core/ast/answers.js';
+import type { ListOperation } from '../core/ast/answers.js';
 import { type ConfiguredLocations, forwardedResolve } from './configured-locations.js';
 import { fromWire, toWire, type WireError } from './wire-error.js';
 
@@ -94,6 +94,8 @@ function compileInWorker(task: CompileTask): Promise<CompiledList> {
 export default async function run(task: CompileTask | ValidateRuleTask | ListTask): Promise<WorkerOutcome<unknown>> {
   try {
     if (task.kind === 'list') {
+      // Loaded on a worker's first such task: a thread started for a compile does not wait for it.
+      const { listAnswerBytes } = await import('../core/ast/answers.js');
       task.port.postMessage('started');
       return { ok: listAnswerBytes(task.op, task.request, task.maxAnswerBytes) };
     }

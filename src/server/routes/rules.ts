@@ -122,7 +122,11 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
       request: { body: { required: true, content: { 'application/json': { schema: astWalkRequestSchema } } } },
       responses: {
         200: json(walkResponse, 'Pre-order node list and counts'),
-        422: json(failure, 'Missing or both of rules/text, out-of-range values, unknown node types'),
+        422: json(
+          failure,
+          'Missing or both of rules/text, out-of-range values, unknown node types; ' +
+            'a walk past its deadline or an answer past the answer limit',
+        ),
         500: problemResponse('Unexpected walker failure'),
       },
     }),
@@ -147,7 +151,7 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
           }),
           'Per-rule results',
         ),
-        422: json(failure, 'Schema failure'),
+        422: json(failure, 'Schema failure; past the deadline or the answer limit'),
       },
     }),
     async (c) => jsonBytes(await listAnswerJson('parse', c.req.valid('json'), pool)),
@@ -173,7 +177,7 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
           }),
           'Per-line errors and totals',
         ),
-        422: json(failure, 'Schema failure'),
+        422: json(failure, 'Schema failure; past the deadline or the answer limit'),
       },
     }),
     async (c) => jsonBytes(await listAnswerJson('validate', c.req.valid('json'), pool)),
