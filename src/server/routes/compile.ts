@@ -4,7 +4,7 @@ import { streamSSE } from 'hono/streaming';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import { clientMessage, problemResponse } from '../problem.js';
-import { CompileCache, configurationKey } from '../compile-cache.js';
+import { CompileCache, configurationKey, textBytes } from '../compile-cache.js';
 import {
   type CheckedConfiguration,
   checkedConfiguration,
@@ -39,7 +39,10 @@ const failure = z.object({
 
 /** `POST /api/compile`, `/api/compile/batch` and `/api/compile/stream` (also without the `/api` prefix). */
 export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
-  const cache = new CompileCache<z.infer<typeof compileResponse>>();
+  const cache = new CompileCache<z.infer<typeof compileResponse>>(
+    (body) => textBytes(body.rules) + 256,
+    deps.compileCacheBytes,
+  );
 
   app.openapi(
     route({
@@ -98,7 +101,10 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const owner = caller.user?.id ?? null;
       // Saved rule sets read differently for each caller: their compiles are never shared across users.
       const key = usesRuleSets(config) ? `${configurationKey(config)}\u0000${owner}` : configurationKey(config);
-      const bypass = /no-cache|no-store/i.test(c.req.header('cache-control') ?? '');
+      const cacheControl = c.req.header('cache-control') ?? '';
+      const bypass = /no-cache|no-store/i.test(cacheControl);
+      // `no-store`: neither the answer nor the lists downloaded for it are kept.
+      const noStore = /no-store/i.test(cacheControl);
       if (!bypass) {
         const reader = own.makeReader();
         try {
@@ -113,9 +119,9 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       }
       const { value, shared } = await cache.shared(key, async () => {
         // Not tied to this request's signal: another request may be waiting on it.
-        const outcome = await runCompile(own, config);
+        const outcome = await runCompile(noStore ? withoutStoring(own) : own, config);
         const body = { success: true as const, ...resultBody(config, outcome) };
-        cache.store(key, outcome.inputs, body, deps.now());
+        if (!noStore) cache.store(key, outcome.inputs, body, deps.now());
         return body;
       });
       c.header('x-cache', 'MISS');
@@ -153,6 +159,11 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
 }
 
 /** One compilation as an event stream; a client that goes away cancels it. */
+/** The same dependencies, with readers that add nothing to the response cache. */
+function withoutStoring(deps: AppDeps): AppDeps {
+  return { ...deps, makeReader: (hooks) => deps.makeReader({ ...hooks, store: false }) };
+}
+
 function streamCompile(c: Context, deps: AppDeps, checked: CheckedConfiguration): Response {
   return streamSSE(c, async (sse) => {
     const controller = new AbortController();
