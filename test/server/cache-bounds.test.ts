@@ -128,6 +128,34 @@ describe('flc serve: cache settings and no-store', () => {
     expect(revalidated('big-a.txt')).toBe(true);
   }, 60_000);
 
+  test('no-store streamed and batch compiles add nothing to the response cache', async () => {
+    const server = await serve('nostore-stream', []);
+    const post = (path: string, body: object) =>
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${tokens.get(server)}`,
+          'cache-control': 'no-store',
+        },
+        body: JSON.stringify(body),
+      }).then(async (res) => [res.status, await res.text()] as const);
+    const configuration = (file: string) => ({ name: 'C', sources: [{ source: `${lists.url}/${file}` }] });
+    expect((await post('/api/compile/stream', { configuration: configuration('big-s.txt') }))[1]).toContain(
+      'event: result',
+    );
+    expect(
+      (await post('/api/compile/batch', { requests: [{ id: 'a', configuration: configuration('big-t.txt') }] }))[0],
+    ).toBe(200);
+    expect(await compile(server, 'big-s.txt')).toBe('MISS');
+    expect(revalidated('big-s.txt')).toBe(false);
+    expect(await compile(server, 'big-t.txt')).toBe('MISS');
+    expect(revalidated('big-t.txt')).toBe(false);
+    // Both downloaded each list: the no-store one in full, the plain one in full again.
+    expect(lists.requests.filter((r) => r.path === '/big-s.txt')).toHaveLength(2);
+    expect(lists.requests.filter((r) => r.path === '/big-t.txt')).toHaveLength(2);
+  }, 60_000);
+
   test('--compile-cache-max-bytes and FLC_HTTP_CACHE_MAX_BYTES bound what flc serve keeps', async () => {
     const server = await serve('bounded', ['--compile-cache-max-bytes', '20000'], {
       FLC_HTTP_CACHE_MAX_BYTES: '20000',

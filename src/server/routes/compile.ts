@@ -70,7 +70,7 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const { requests } = c.req.valid('json');
       const own = forCaller(deps, callerOf(c));
       checkTierRequest(own.features, { batch: requests.length });
-      const results = await compileBatch(own.deps, requests, c.req.raw.signal, own.features);
+      const results = await compileBatch(storingAsAsked(c, own.deps), requests, c.req.raw.signal, own.features);
       return c.json({ success: true as const, results }, 200);
     },
   );
@@ -104,7 +104,7 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const cacheControl = c.req.header('cache-control') ?? '';
       const bypass = /no-cache|no-store/i.test(cacheControl);
       // `no-store`: neither the answer nor the lists downloaded for it are kept.
-      const noStore = /no-store/i.test(cacheControl);
+      const noStore = isNoStore(c);
       if (!bypass) {
         const reader = own.makeReader();
         try {
@@ -153,7 +153,11 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
   for (const path of ['/api/compile/stream', '/compile/stream']) {
     app.openapi(route({ ...streamSpec, path }), (c) => {
       const own = forCaller(deps, callerOf(c));
-      return streamCompile(c, own.deps, checkedConfiguration(c.req.valid('json').configuration, own.features));
+      return streamCompile(
+        c,
+        storingAsAsked(c, own.deps),
+        checkedConfiguration(c.req.valid('json').configuration, own.features),
+      );
     });
   }
 }
@@ -163,6 +167,11 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
 function withoutStoring(deps: AppDeps): AppDeps {
   return { ...deps, makeReader: (hooks) => deps.makeReader({ ...hooks, store: false }) };
 }
+
+const isNoStore = (c: Context) => /no-store/i.test(c.req.header('cache-control') ?? '');
+
+/** `deps`, without storing downloads when the request says `Cache-Control: no-store`. */
+const storingAsAsked = (c: Context, deps: AppDeps) => (isNoStore(c) ? withoutStoring(deps) : deps);
 
 function streamCompile(c: Context, deps: AppDeps, checked: CheckedConfiguration): Response {
   return streamSSE(c, async (sse) => {
