@@ -101,8 +101,7 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const owner = caller.user?.id ?? null;
       // Saved rule sets read differently for each caller: their compiles are never shared across users.
       const key = usesRuleSets(config) ? `${configurationKey(config)}\u0000${owner}` : configurationKey(config);
-      const cacheControl = c.req.header('cache-control') ?? '';
-      const bypass = /no-cache|no-store/i.test(cacheControl);
+      const bypass = /no-cache|no-store/i.test(c.req.header('cache-control') ?? '');
       // `no-store`: neither the answer nor the lists downloaded for it are kept.
       const noStore = isNoStore(c);
       if (!bypass) {
