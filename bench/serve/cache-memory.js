@@ -55,7 +55,13 @@ const up = await fetch(`${url}/api/auth/sign-up/email`, {
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ email: 'bench@example.org', password: 'a long enough password 1' }),
 }).then((r) => r.json());
-const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024;
+const rss = () => {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024;
+  } catch {
+    return Number.NaN; // the process is gone
+  }
+};
 const start = rss();
 let peak = start;
 let done = 0;
@@ -71,8 +77,9 @@ for (let i = 0; i < COMPILES; i++) {
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`answered ${res.status}`);
   } catch (e) {
+    await new Promise((r) => setTimeout(r, 1_000));
     console.log(`compile ${i + 1} failed: ${e.message}; ${child.exitCode === null ? 'server up' : 'server died'}`);
-    console.log(log.split('\n').slice(-4).join('\n'));
+    console.log(/Reached heap limit|heap out of memory/.test(log) ? '(it ran out of heap)' : '');
     break;
   }
   done++;
@@ -80,7 +87,7 @@ for (let i = 0; i < COMPILES; i++) {
   peak = Math.max(peak, now);
   console.log(`compile ${i + 1}: RSS ${now.toFixed(0)} MB`);
 }
-const last = child.exitCode === null ? rss() : Number.NaN;
+const last = rss();
 console.log(
   `| ${done} of ${COMPILES} distinct 6.8 MB compiles, heap capped at ${HEAP} MB | RSS ${start.toFixed(0)} MB at start, ` +
     `${peak.toFixed(0)} MB peak, ${Number.isNaN(last) ? 'process died' : `${last.toFixed(0)} MB after`} |`,
