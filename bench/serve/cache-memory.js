@@ -78,7 +78,7 @@ for (let i = 0; i < COMPILES; i++) {
     if (res.status !== 200) throw new Error(`answered ${res.status}`);
   } catch (e) {
     await new Promise((r) => setTimeout(r, 1_000));
-    console.log(`compile ${i + 1} failed: ${e.message}; ${child.exitCode === null ? 'server up' : 'server died'}`);
+    console.log(`compile ${i + 1} failed: ${e.message}`);
     console.log(/Reached heap limit|heap out of memory/.test(log) ? '(it ran out of heap)' : '');
     break;
   }
