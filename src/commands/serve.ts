@@ -1,5 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
+import { DEFAULT_COMPILE_CACHE_BYTES } from '../server/compile-cache.js';
+import { DEFAULT_HTTP_CACHE_BYTES } from '../node/http-cache.js';
 
 export default class Serve extends BaseCommand {
   static override summary = 'Serve the compiler and rule tools over HTTP.';
@@ -112,6 +114,19 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       default: 2,
       description: 'container compiles at once; more are answered 503',
     }),
+    'compile-cache-max-bytes': Flags.integer({
+      env: 'FLC_COMPILE_CACHE_MAX_BYTES',
+      min: 0,
+      default: DEFAULT_COMPILE_CACHE_BYTES,
+      description: 'bytes of compile results kept for repeated compiles (least recently used go first; 0 keeps none)',
+    }),
+    'http-cache-max-bytes': Flags.integer({
+      env: 'FLC_HTTP_CACHE_MAX_BYTES',
+      min: 0,
+      default: DEFAULT_HTTP_CACHE_BYTES,
+      description:
+        'bytes of downloaded lists kept for conditional requests (least recently used go first; 0 keeps none)',
+    }),
   };
 
   async run(): Promise<void> {
@@ -144,6 +159,8 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
         timeoutMs: flags['container-timeout'] * 1000,
         maxConcurrent: flags.containers,
       },
+      compileCacheBytes: flags['compile-cache-max-bytes'],
+      httpCacheBytes: flags['http-cache-max-bytes'],
       log: (m) => this.note(`flc: ${m}`),
     });
     // The handlers are in place before the line that says the server is up: a supervisor that
