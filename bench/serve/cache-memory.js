@@ -89,7 +89,8 @@ for (let i = 0; i < COMPILES; i++) {
 }
 const last = rss();
 console.log(
-  `| ${done} of ${COMPILES} distinct 6.8 MB compiles, heap capped at ${HEAP} MB | RSS ${start.toFixed(0)} MB at start, ` +
+  `| ${done} of ${COMPILES} distinct 6.8 MB compiles, heap capped at ${HEAP} MB | ` +
+    `RSS ${start.toFixed(0)} MB at start, ` +
     `${peak.toFixed(0)} MB peak, ${Number.isNaN(last) ? 'process died' : `${last.toFixed(0)} MB after`} |`,
 );
 child.kill('SIGTERM');

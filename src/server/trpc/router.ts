@@ -11,7 +11,6 @@ import { clientMessage, statusOf } from '../problem.js';
 import { listAnswerJson, validateRuleAnswer } from '../routes/rules.js';
 import { serializedAnswer } from './serialized.js';
 import { callerOf } from '../access/gate.js';
-import { depsForCaller } from '../rule-sets/rule-set-source.js';
 import {
   type Outcome,
   ruleSetCreate,
@@ -83,7 +82,6 @@ export function createTrpcRouter(deps: AppDeps, log: (message: string) => void) 
     throw new TRPCError({ code: trpcCodeOf(status), message: clientMessage(cause), cause });
   });
 
-  const ownDeps = (c: Context) => depsForCaller(deps, callerOf(c).user?.id ?? null);
   const ruleSets = ruleSetService(deps);
   /** A rule-set outcome's value, or its refusal as the tRPC error of the same status. */
   const outcomeValue = <T>(outcome: Outcome<T>): T => {
