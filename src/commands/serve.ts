@@ -1,5 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
+import { DEFAULT_COMPILE_CACHE_BYTES } from '../server/compile-cache.js';
+import { DEFAULT_HTTP_CACHE_BYTES } from '../node/http-cache.js';
 
 export default class Serve extends BaseCommand {
   static override summary = 'Serve the compiler and rule tools over HTTP.';
@@ -64,6 +66,18 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       default: 60,
       description: 'seconds a compile may take, downloads included, before it is stopped',
     }),
+    'ast-timeout': Flags.integer({
+      env: 'FLC_AST_TIMEOUT',
+      min: 1,
+      default: 10,
+      description: 'seconds an AST walk or parse, or a list validation, may run in its worker before it is stopped',
+    }),
+    'ast-answer-limit': Flags.integer({
+      env: 'FLC_AST_ANSWER_LIMIT',
+      min: 1,
+      default: 32,
+      description: 'MiB an AST walk or parse, or a list validation, may answer; a larger answer is refused (422)',
+    }),
     'queue-workers': Flags.integer({
       env: 'FLC_QUEUE_WORKERS',
       min: 1,
@@ -100,6 +114,19 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       default: 2,
       description: 'container compiles at once; more are answered 503',
     }),
+    'compile-cache-max-bytes': Flags.integer({
+      env: 'FLC_COMPILE_CACHE_MAX_BYTES',
+      min: 0,
+      default: DEFAULT_COMPILE_CACHE_BYTES,
+      description: 'bytes of compile results kept for repeated compiles (least recently used go first; 0 keeps none)',
+    }),
+    'http-cache-max-bytes': Flags.integer({
+      env: 'FLC_HTTP_CACHE_MAX_BYTES',
+      min: 0,
+      default: DEFAULT_HTTP_CACHE_BYTES,
+      description:
+        'bytes of downloaded lists kept for conditional requests (least recently used go first; 0 keeps none)',
+    }),
   };
 
   async run(): Promise<void> {
@@ -116,7 +143,12 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       ipv6LimitPrefix: flags['limit-ipv6-prefix'],
       version: this.config.version,
       allowPrivateSources: flags['allow-private-sources'],
-      pool: { size: flags['compile-workers'], deadlineMs: flags['compile-timeout'] * 1000 },
+      pool: {
+        size: flags['compile-workers'],
+        deadlineMs: flags['compile-timeout'] * 1000,
+        listDeadlineMs: flags['ast-timeout'] * 1000,
+        maxAnswerBytes: flags['ast-answer-limit'] * 1024 * 1024,
+      },
       queue: {
         workers: flags['queue-workers'],
         retentionMs: flags['queue-retention'] * 1000,
@@ -127,6 +159,8 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
         timeoutMs: flags['container-timeout'] * 1000,
         maxConcurrent: flags.containers,
       },
+      compileCacheBytes: flags['compile-cache-max-bytes'],
+      httpCacheBytes: flags['http-cache-max-bytes'],
       log: (m) => this.note(`flc: ${m}`),
     });
     // The handlers are in place before the line that says the server is up: a supervisor that

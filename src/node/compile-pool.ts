@@ -6,7 +6,15 @@ import type { SourceReader } from '../core/load/source-reader.js';
 import type { CompileEvent } from '../core/pipeline/events.js';
 import type { ValidateRuleRequest } from '../core/ast/validate-rule.js';
 import { AbortedError, DeadlineError } from '../core/errors/index.js';
-import type { CompiledList, CompileTask, PortMessage, ValidateRuleTask, WorkerOutcome } from './compile-worker.js';
+import { DEFAULT_ANSWER_LIMIT_BYTES, type ListOperation } from '../core/ast/answers.js';
+import type {
+  CompiledList,
+  CompileTask,
+  ListTask,
+  PortMessage,
+  ValidateRuleTask,
+  WorkerOutcome,
+} from './compile-worker.js';
 import { fromWire, toWire } from './wire-error.js';
 import { configuredLocations } from './configured-locations.js';
 
@@ -17,9 +25,18 @@ export interface CompilePoolOptions {
   deadlineMs?: number;
   /** How long `validate-rule` may take to match a rule against its test URL. */
   matchBudgetMs?: number;
+  /** How long an AST walk, a parse or a list validation may run (`--ast-timeout`). */
+  listDeadlineMs?: number;
+  /** The largest answer of those routes, in bytes (`--ast-answer-limit`). */
+  maxAnswerBytes?: number;
 }
 
-export const POOL_DEFAULTS = { deadlineMs: 60_000, matchBudgetMs: 1_000 } as const;
+export const POOL_DEFAULTS = {
+  deadlineMs: 60_000,
+  matchBudgetMs: 1_000,
+  listDeadlineMs: 10_000,
+  maxAnswerBytes: DEFAULT_ANSWER_LIMIT_BYTES,
+} as const;
 
 /** What a pooled compile gives back: the fields the server answers with. */
 export interface PooledCompile {
@@ -60,6 +77,8 @@ export class CompilePool {
   readonly size: number;
   readonly deadlineMs: number;
   readonly matchBudgetMs: number;
+  readonly listDeadlineMs: number;
+  readonly maxAnswerBytes: number;
   private readonly pool: Piscina;
   private closing = false;
   /** Tasks given to piscina and not yet ended (running, or waiting for a worker). */
@@ -69,6 +88,8 @@ export class CompilePool {
     this.size = Math.max(1, opts.size ?? availableParallelism());
     this.deadlineMs = opts.deadlineMs ?? POOL_DEFAULTS.deadlineMs;
     this.matchBudgetMs = opts.matchBudgetMs ?? POOL_DEFAULTS.matchBudgetMs;
+    this.listDeadlineMs = opts.listDeadlineMs ?? POOL_DEFAULTS.listDeadlineMs;
+    this.maxAnswerBytes = opts.maxAnswerBytes ?? POOL_DEFAULTS.maxAnswerBytes;
     this.pool = new Piscina({
       filename: WORKER,
       minThreads: 0,
@@ -153,6 +174,33 @@ export class CompilePool {
   }
 
   /**
+   * The answer of `/api/ast/walk`, `/api/ast/parse` or `/api/validate` (`op`), built in a worker
+   * as JSON bytes so that the main thread only sends them: stopped past the list deadline (from
+   * when a worker starts it, like the match budget), refused past the answer limit.
+   */
+  async listAnswer(op: ListOperation, request: unknown): Promise<Uint8Array> {
+    const { port1, port2 } = new MessageChannel();
+    const budget = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    port1.once('message', () => {
+      timer = setTimeout(() => budget.abort(), this.listDeadlineMs);
+    });
+    const task: ListTask = { kind: 'list', op, request, maxAnswerBytes: this.maxAnswerBytes, port: port2 };
+    const what = op === 'walk' ? 'The walk' : op === 'parse' ? 'The parse' : 'The validation';
+    try {
+      // Waiting for a worker is bounded too, by the compile deadline.
+      const overall = Math.max(this.deadlineMs, this.listDeadlineMs);
+      return await this.run<Uint8Array>(task, [port2], overall, what, budget.signal);
+    } catch (e) {
+      if (budget.signal.aborted) throw new DeadlineError(what, this.listDeadlineMs);
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      port1.close();
+    }
+  }
+
+  /**
    * The pool's state, from its own counts (no task is run for it): `closed` once destroyed, `busy`
    * while every worker has a task (a new one would wait), `ok` otherwise.
    */
@@ -169,7 +217,7 @@ export class CompilePool {
   }
 
   private async run<T>(
-    task: CompileTask | ValidateRuleTask,
+    task: CompileTask | ValidateRuleTask | ListTask,
     transferList: CompileTask['port'][],
     deadlineMs: number,
     what: string,

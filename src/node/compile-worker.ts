@@ -3,6 +3,7 @@ import { compile } from '../core/pipeline/compile.js';
 import type { Configuration } from '../core/config/schema.js';
 import type { ReadOptions } from '../core/load/source-reader.js';
 import { validateRule, type ValidateRuleRequest } from '../core/ast/validate-rule.js';
+import type { ListOperation } from '../core/ast/answers.js';
 import { type ConfiguredLocations, forwardedResolve } from './configured-locations.js';
 import { fromWire, toWire, type WireError } from './wire-error.js';
 
@@ -21,6 +22,17 @@ export interface ValidateRuleTask {
   kind: 'validate-rule';
   request: ValidateRuleRequest;
   /** Told when the worker starts the task: the match budget counts from then. */
+  port: MessagePort;
+}
+
+/** `/api/ast/walk`, `/api/ast/parse` or `/api/validate`: the answer comes back as JSON bytes. */
+export interface ListTask {
+  kind: 'list';
+  op: ListOperation;
+  request: unknown;
+  /** The answer's bound in bytes: past it the task fails with AnswerTooLargeError. */
+  maxAnswerBytes: number;
+  /** Told when the worker starts the task: the deadline counts from then. */
   port: MessagePort;
 }
 
@@ -79,8 +91,14 @@ function compileInWorker(task: CompileTask): Promise<CompiledList> {
  * compile's patterns and transformations, a rule's regular expression against a test URL)
  * runs here, so that it can be stopped at its deadline by ending the thread.
  */
-export default async function run(task: CompileTask | ValidateRuleTask): Promise<WorkerOutcome<unknown>> {
+export default async function run(task: CompileTask | ValidateRuleTask | ListTask): Promise<WorkerOutcome<unknown>> {
   try {
+    if (task.kind === 'list') {
+      // Loaded on a worker's first such task: a thread started for a compile does not wait for it.
+      const { listAnswerBytes } = await import('../core/ast/answers.js');
+      task.port.postMessage('started');
+      return { ok: listAnswerBytes(task.op, task.request, task.maxAnswerBytes) };
+    }
     if (task.kind === 'validate-rule') {
       // The main thread closes the channel when the task ends.
       task.port.postMessage('started');

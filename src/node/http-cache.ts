@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
@@ -24,25 +25,41 @@ export interface ResponseCache {
   touch?(url: string, at: string): Promise<void>;
 }
 
-/** An in-memory cache of the most recently used `capacity` responses (for the server). */
-export class MemoryHttpCache implements ResponseCache {
-  private readonly entries = new Map<string, CachedResponse>();
+/** Bytes the server's in-memory response cache may hold by default (`--http-cache-max-bytes`). */
+export const DEFAULT_HTTP_CACHE_BYTES = 64 * 1024 * 1024;
 
-  constructor(private readonly capacity = 200) {}
+/**
+ * An in-memory cache of the most recently used responses (for the server), bounded in bytes:
+ * the least recently used bodies go first, and a body larger than the whole bound is not kept.
+ */
+export class MemoryHttpCache implements ResponseCache {
+  private readonly entries: LRUCache<string, CachedResponse>;
+
+  constructor(readonly maxBytes = DEFAULT_HTTP_CACHE_BYTES) {
+    this.entries = new LRUCache<string, CachedResponse>({
+      // A bound of 0 keeps nothing: every entry is larger than 1 byte.
+      maxSize: Math.max(1, maxBytes),
+      sizeCalculation: (entry) => Buffer.byteLength(entry.body) + entry.url.length + 256,
+    });
+  }
+
+  /** The estimated bytes held now (never above `maxBytes`). */
+  get bytes(): number {
+    return this.entries.calculatedSize;
+  }
 
   async get(url: string): Promise<CachedResponse | null> {
-    const entry = this.entries.get(url);
-    if (!entry) return null;
-    this.entries.delete(url);
-    this.entries.set(url, entry);
-    return entry;
+    return this.entries.get(url) ?? null;
   }
 
   async put(entry: CachedResponse): Promise<void> {
-    this.entries.delete(entry.url);
     this.entries.set(entry.url, entry);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
+}
+
+/** A view of `cache` that answers from it but adds nothing to it. */
+export function readOnlyCache(cache: ResponseCache): ResponseCache {
+  return { get: (url) => cache.get(url), put: async () => {} };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { sha256 } from './hash.js';
 import type { ReadOptions, SourceReader } from '../core/load/source-reader.js';
 
@@ -51,19 +52,48 @@ interface Entry<T> {
   storedAt: number;
 }
 
+/** Bytes the compile cache may hold by default (`--compile-cache-max-bytes`). */
+export const DEFAULT_COMPILE_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** An estimate of the memory a list of texts takes: their UTF-8 bytes and a pointer each. */
+export function textBytes(texts: Iterable<string>): number {
+  let bytes = 0;
+  for (const text of texts) bytes += Buffer.byteLength(text) + 8;
+  return bytes;
+}
+
 /**
  * Compile results by configuration, valid while every list the compile read (sources,
  * includes, exclusion lists) still has the same content; and the compiles in flight, so
- * identical concurrent requests share one.
+ * identical concurrent requests share one. Bounded in bytes: the least recently used
+ * results go first, and a result larger than the whole bound is not kept.
  */
 export class CompileCache<T> {
-  private readonly entries = new Map<string, Entry<T>>();
+  private readonly entries: LRUCache<string, Entry<T>>;
   private readonly inflight = new Map<string, Promise<T>>();
 
   constructor(
-    private readonly capacity = 100,
+    /** The estimated bytes of one value. */
+    sizeOf: (value: T) => number,
+    readonly maxBytes = DEFAULT_COMPILE_CACHE_BYTES,
     private readonly ttlMs = 60 * 60_000,
-  ) {}
+  ) {
+    this.entries = new LRUCache<string, Entry<T>>({
+      // A bound of 0 keeps nothing: every entry is larger than 1 byte.
+      maxSize: Math.max(1, maxBytes),
+      sizeCalculation: (entry, key) =>
+        Math.max(1, sizeOf(entry.value) + key.length + textBytes(entry.inputs.keys()) + 64 * entry.inputs.size),
+    });
+  }
+
+  /** The estimated bytes held now (never above `maxBytes`). */
+  get bytes(): number {
+    return this.entries.calculatedSize;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
 
   /**
    * A cached value whose inputs all still hash the same, or null. Each input is read again as it
@@ -89,9 +119,9 @@ export class CompileCache<T> {
   }
 
   store(key: string, inputs: Map<string, RecordedRead>, value: T, now: number): void {
+    // An entry larger than the whole bound is refused (and any older value of the key dropped).
     this.entries.delete(key);
     this.entries.set(key, { inputs, value, storedAt: now });
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
 
   /** Runs `work` unless the same key is already running; `shared` tells which happened. */

@@ -30,6 +30,8 @@ export interface CacheReport {
 export interface ReaderHooks {
   onResponse?: (r: NetworkReport) => void;
   onCache?: (c: CacheReport) => void;
+  /** false: the reader may answer from the response cache but adds nothing to it (`no-store` requests). */
+  store?: boolean;
 }
 
 export type ReaderFactory = (hooks?: ReaderHooks) => SourceReader & { close(): Promise<void> };
@@ -71,6 +73,8 @@ export interface AppDeps {
   flash?: FlashSettings;
   /** The open WebSocket connections (made by the app if absent). */
   liveSessions?: LiveSessions;
+  /** Bytes of compile results `POST /api/compile` keeps for repeats (`--compile-cache-max-bytes`). */
+  compileCacheBytes?: number;
   /** Where browser error reports are written after their answer; the server flushes it at shutdown. */
   errorEvents?: ErrorEventWriter;
 }

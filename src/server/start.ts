@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { SafeSourceReader } from '../node/safe-reader.js';
 import { ConfigError } from '../core/errors/index.js';
-import { MemoryHttpCache } from '../node/http-cache.js';
+import { MemoryHttpCache, readOnlyCache } from '../node/http-cache.js';
 import { DEFAULT_VERIFY_URL } from './challenge.js';
 import { gatewaySettingsFromEnv } from './access/gateway.js';
 import { openStore } from './store/open.js';
@@ -45,7 +45,7 @@ export async function startServer(opts: {
   log: (m: string) => void;
   /** WebSocket timings; tests shorten them. */
   wsTiming?: WsTiming;
-  /** The worker pool's size and deadlines (`--compile-workers`, `--compile-timeout`). */
+  /** The worker pool's size, deadlines and answer limit (`--compile-workers`, `--compile-timeout`, `--ast-*`). */
   pool?: CompilePoolOptions;
   /** Replaces the address policy of downloads (tests let a loopback address play the Internet). */
   addressPolicy?: AddressPolicy;
@@ -53,11 +53,15 @@ export async function startServer(opts: {
   queue?: Partial<QueueOptions>;
   /** Container compiles' memory, time and concurrency limits (`--container-*`, `--containers`). */
   container?: Partial<ContainerOptions>;
+  /** Bytes of compile results kept for repeats (`--compile-cache-max-bytes`). */
+  compileCacheBytes?: number;
+  /** Bytes of downloaded lists kept for conditional requests (`--http-cache-max-bytes`). */
+  httpCacheBytes?: number;
 }): Promise<RunningServer> {
-  const cache = new MemoryHttpCache();
+  const cache = new MemoryHttpCache(opts.httpCacheBytes);
   const makeReader = (hooks?: import('./deps.js').ReaderHooks) =>
     new SafeSourceReader({
-      cache,
+      cache: hooks?.store === false ? readOnlyCache(cache) : cache,
       onResponse: hooks?.onResponse,
       onCache: hooks?.onCache,
       allowPrivate: opts.allowPrivateSources,
@@ -110,6 +114,7 @@ export async function startServer(opts: {
     container: new ContainerCompiler({ ...CONTAINER_DEFAULTS, ...opts.container }),
     flash,
     errorEvents: new ErrorEventWriter(store, opts.log),
+    compileCacheBytes: opts.compileCacheBytes,
   };
   const queueOptions = { ...QUEUE_DEFAULTS, ...opts.queue };
   const queue = new JobRunner(store.jobs, jobExecutor(deps), queueOptions, deps.now, opts.log);

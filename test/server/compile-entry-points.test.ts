@@ -58,13 +58,6 @@ function call(method: string, path: string, body?: unknown) {
   });
 }
 
-async function json(method: string, path: string, body?: unknown) {
-  const res = await call(method, path, body);
-  const text = await res.text();
-  expect(res.status, `${method} ${path}: ${text}`).toBeLessThan(300);
-  return JSON.parse(text);
-}
-
 /** A queued job's stored result, once it has finished. */
 async function finished(path: string) {
   for (let i = 0; i < 300; i += 1) {

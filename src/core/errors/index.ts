@@ -126,6 +126,27 @@ export class DeadlineError extends FlcError {
   }
 }
 
+/**
+ * An answer that would be larger than the server lets it be (an AST walk of many rules can be
+ * tens of times the size of its request); refused with a message naming the limit.
+ */
+export class AnswerTooLargeError extends FlcError {
+  readonly limitBytes: number;
+
+  constructor(what: string, limitBytes: number, setting: string, advice: string) {
+    super(
+      'ANSWER_TOO_LARGE',
+      `${what} would be larger than the answer limit of ${formatBytes(limitBytes)} (${setting}): ${advice}`,
+    );
+    this.name = 'AnswerTooLargeError';
+    this.limitBytes = limitBytes;
+  }
+}
+
+function formatBytes(n: number): string {
+  return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
+}
+
 /** A caller without the permission an operation needs (the server answers 403, naming it). */
 export class ForbiddenError extends FlcError {
   constructor(message: string, options?: { cause?: unknown }) {

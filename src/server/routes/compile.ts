@@ -4,7 +4,7 @@ import { streamSSE } from 'hono/streaming';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import { clientMessage, problemResponse } from '../problem.js';
-import { CompileCache, configurationKey } from '../compile-cache.js';
+import { CompileCache, configurationKey, textBytes } from '../compile-cache.js';
 import {
   type CheckedConfiguration,
   checkedConfiguration,
@@ -39,7 +39,10 @@ const failure = z.object({
 
 /** `POST /api/compile`, `/api/compile/batch` and `/api/compile/stream` (also without the `/api` prefix). */
 export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
-  const cache = new CompileCache<z.infer<typeof compileResponse>>();
+  const cache = new CompileCache<z.infer<typeof compileResponse>>(
+    (body) => textBytes(body.rules) + 256,
+    deps.compileCacheBytes,
+  );
 
   app.openapi(
     route({
@@ -67,7 +70,7 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const { requests } = c.req.valid('json');
       const own = forCaller(deps, callerOf(c));
       checkTierRequest(own.features, { batch: requests.length });
-      const results = await compileBatch(own.deps, requests, c.req.raw.signal, own.features);
+      const results = await compileBatch(storingAsAsked(c, own.deps), requests, c.req.raw.signal, own.features);
       return c.json({ success: true as const, results }, 200);
     },
   );
@@ -99,6 +102,8 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       // Saved rule sets read differently for each caller: their compiles are never shared across users.
       const key = usesRuleSets(config) ? `${configurationKey(config)}\u0000${owner}` : configurationKey(config);
       const bypass = /no-cache|no-store/i.test(c.req.header('cache-control') ?? '');
+      // `no-store`: neither the answer nor the lists downloaded for it are kept.
+      const noStore = isNoStore(c);
       if (!bypass) {
         const reader = own.makeReader();
         try {
@@ -113,9 +118,9 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       }
       const { value, shared } = await cache.shared(key, async () => {
         // Not tied to this request's signal: another request may be waiting on it.
-        const outcome = await runCompile(own, config);
+        const outcome = await runCompile(noStore ? withoutStoring(own) : own, config);
         const body = { success: true as const, ...resultBody(config, outcome) };
-        cache.store(key, outcome.inputs, body, deps.now());
+        if (!noStore) cache.store(key, outcome.inputs, body, deps.now());
         return body;
       });
       c.header('x-cache', 'MISS');
@@ -147,12 +152,26 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
   for (const path of ['/api/compile/stream', '/compile/stream']) {
     app.openapi(route({ ...streamSpec, path }), (c) => {
       const own = forCaller(deps, callerOf(c));
-      return streamCompile(c, own.deps, checkedConfiguration(c.req.valid('json').configuration, own.features));
+      return streamCompile(
+        c,
+        storingAsAsked(c, own.deps),
+        checkedConfiguration(c.req.valid('json').configuration, own.features),
+      );
     });
   }
 }
 
 /** One compilation as an event stream; a client that goes away cancels it. */
+/** The same dependencies, with readers that add nothing to the response cache. */
+function withoutStoring(deps: AppDeps): AppDeps {
+  return { ...deps, makeReader: (hooks) => deps.makeReader({ ...hooks, store: false }) };
+}
+
+const isNoStore = (c: Context) => /no-store/i.test(c.req.header('cache-control') ?? '');
+
+/** `deps`, without storing downloads when the request says `Cache-Control: no-store`. */
+const storingAsAsked = (c: Context, deps: AppDeps) => (isNoStore(c) ? withoutStoring(deps) : deps);
+
 function streamCompile(c: Context, deps: AppDeps, checked: CheckedConfiguration): Response {
   return streamSSE(c, async (sse) => {
     const controller = new AbortController();

@@ -1,13 +1,9 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route } from '../routing/route.js';
-import {
-  validateRule,
-  validateRuleRequestSchema,
-  validateRuleWithoutRegex,
-  formatDuration,
-} from '../../core/ast/validate-rule.js';
-import { walkAst, astWalkRequestSchema } from '../../core/ast/walk.js';
-import { parseRules, parseRulesRequestSchema, validateList, validateListRequestSchema } from '../../core/ast/list.js';
+import { validateRule, validateRuleRequestSchema, validateRuleWithoutRegex } from '../../core/ast/validate-rule.js';
+import { astWalkRequestSchema } from '../../core/ast/walk.js';
+import { parseRulesRequestSchema, validateListRequestSchema } from '../../core/ast/list.js';
+import { DEFAULT_ANSWER_LIMIT_BYTES, listAnswerBytes, type ListOperation } from '../../core/ast/answers.js';
 import { NODE_TYPES } from '../../core/ast/node-types.js';
 import { VALIDATOR_OPTIONS, type ValidatorName } from '../../core/rules/validator-verdicts.js';
 import { problemResponse } from '../problem.js';
@@ -73,25 +69,24 @@ export async function validateRuleAnswer(
   return result as z.infer<typeof validateRuleResponse>;
 }
 
-/** The 200 body of `/api/ast/walk` (and the tRPC `ast.walk` procedure). */
-export function walkAnswer(input: z.infer<typeof astWalkRequestSchema>) {
-  const started = performance.now();
-  const result = walkAst(input);
-  return { success: true as const, ...result, duration: formatDuration(performance.now() - started) } as z.infer<
-    typeof walkResponse
-  >;
+/**
+ * The 200 body of `/api/ast/walk`, `/api/ast/parse` or `/api/validate` as JSON bytes. With a pool
+ * (the server's), it is built in a worker, with a deadline and the pool's answer limit, and this
+ * thread only sends the bytes; without one, here, with the default limit.
+ */
+export function listAnswerJson(op: ListOperation, input: unknown, pool?: CompilePool): Promise<Uint8Array> {
+  return pool ? pool.listAnswer(op, input) : Promise.resolve(listAnswerBytes(op, input, DEFAULT_ANSWER_LIMIT_BYTES));
 }
 
-/** The 200 body of `/api/ast/parse` (and the tRPC `ast.parse` procedure). */
-export function parseAnswer(input: z.infer<typeof parseRulesRequestSchema>) {
-  const started = performance.now();
-  const { results } = parseRules(input);
-  return {
-    success: true as const,
-    results: results as unknown as Record<string, unknown>[],
-    duration: formatDuration(performance.now() - started),
-  };
-}
+/**
+ * A 200 answer already serialized (by `listAnswerBytes`, from the values the route's schema
+ * describes): typed as any answer of the route, which the typed `c.json` cannot say of bytes.
+ */
+const jsonBytes = (bytes: Uint8Array): never =>
+  new Response(bytes as Uint8Array<ArrayBuffer>, {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  }) as never;
 
 /** Body-size limits, enforced before the body is parsed (413 beyond). */
 export const BODY_LIMITS = { rule: 64 * 1024, list: 3 * 1024 * 1024 } as const;
@@ -127,11 +122,15 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
       request: { body: { required: true, content: { 'application/json': { schema: astWalkRequestSchema } } } },
       responses: {
         200: json(walkResponse, 'Pre-order node list and counts'),
-        422: json(failure, 'Missing or both of rules/text, out-of-range values, unknown node types'),
+        422: json(
+          failure,
+          'Missing or both of rules/text, out-of-range values, unknown node types; ' +
+            'a walk past its deadline or an answer past the answer limit',
+        ),
         500: problemResponse('Unexpected walker failure'),
       },
     }),
-    (c) => c.json(walkAnswer(c.req.valid('json')), 200),
+    async (c) => jsonBytes(await listAnswerJson('walk', c.req.valid('json'), pool)),
   );
 
   app.openapi(
@@ -152,10 +151,10 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
           }),
           'Per-rule results',
         ),
-        422: json(failure, 'Schema failure'),
+        422: json(failure, 'Schema failure; past the deadline or the answer limit'),
       },
     }),
-    (c) => c.json(parseAnswer(c.req.valid('json')), 200),
+    async (c) => jsonBytes(await listAnswerJson('parse', c.req.valid('json'), pool)),
   );
 
   app.openapi(
@@ -178,13 +177,9 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
           }),
           'Per-line errors and totals',
         ),
-        422: json(failure, 'Schema failure'),
+        422: json(failure, 'Schema failure; past the deadline or the answer limit'),
       },
     }),
-    (c) => {
-      const started = performance.now();
-      const result = validateList(c.req.valid('json'));
-      return c.json({ success: true as const, ...result, duration: formatDuration(performance.now() - started) }, 200);
-    },
+    async (c) => jsonBytes(await listAnswerJson('validate', c.req.valid('json'), pool)),
   );
 }

@@ -8,6 +8,7 @@ import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { createTrpcRouter, trpcCodeOf } from '../trpc/router.js';
 import { BODY_LIMITS } from './rules.js';
 import { COMPILE_LIMITS } from '../compile/service.js';
+import { spliceSerialized } from '../trpc/serialized.js';
 
 /** Each procedure with its REST twin's access rule, body limit and challenge. */
 const PROCEDURES: [name: string, facts: Omit<RouteFacts, 'transport'>][] = [
@@ -77,7 +78,8 @@ export function trpcRoutes(deps: AppDeps, log: (message: string) => void): OpenA
         summary: `tRPC procedure ${name}`,
         responses,
       },
-      handler,
+      // The AST procedures' answers come serialized from the worker pool.
+      name.startsWith('ast.') ? spliceSerialized(handler) : handler,
     );
   // Any other name (a batch of several among them) is a tRPC NOT_FOUND, behind the same gate.
   plainRoute(

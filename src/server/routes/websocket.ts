@@ -18,6 +18,12 @@ export interface WsTiming {
   maxConcurrentCompilations: number;
   heartbeatMs: number;
   idleMs: number;
+  /**
+   * Bytes of messages a connection may have waiting to be sent (64 MiB); one still above it
+   * `drainMs` (10 s) after it went above is cut off.
+   */
+  maxBufferedBytes?: number;
+  drainMs?: number;
 }
 
 /**
@@ -43,7 +49,13 @@ export const answerRefusedUpgrade: MiddlewareHandler = async (c, next) => {
   socket.destroySoon();
 };
 
-export const WS_LIMITS: WsTiming = { maxConcurrentCompilations: 3, heartbeatMs: 30_000, idleMs: 5 * 60_000 };
+export const WS_LIMITS: WsTiming = {
+  maxConcurrentCompilations: 3,
+  heartbeatMs: 30_000,
+  idleMs: 5 * 60_000,
+  maxBufferedBytes: 64 * 1024 * 1024,
+  drainMs: 10_000,
+};
 
 const clientMessage = z.discriminatedUnion('type', [
   z.object({
@@ -71,8 +83,20 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
     const sessions = new Map<string, AbortController>();
     let heartbeat: NodeJS.Timeout | undefined;
     let idle: NodeJS.Timeout | undefined;
+    const maxBuffered = timing.maxBufferedBytes ?? WS_LIMITS.maxBufferedBytes!;
+    let draining: NodeJS.Timeout | undefined;
     const send = (ws: WSContext, message: object) => {
-      if (ws.readyState === 1) ws.send(JSON.stringify(message));
+      if (ws.readyState !== 1) return;
+      ws.send(JSON.stringify(message));
+      // Messages a client does not read wait in this process's memory: one that has not taken
+      // them below the bound within `drainMs` is cut off (the close cancels its compiles).
+      const raw = ws.raw as { bufferedAmount?: number; terminate?: () => void } | undefined;
+      if (draining || (raw?.bufferedAmount ?? 0) <= maxBuffered) return;
+      draining = setTimeout(() => {
+        draining = undefined;
+        if ((raw?.bufferedAmount ?? 0) > maxBuffered) raw?.terminate?.();
+      }, timing.drainMs ?? WS_LIMITS.drainMs!);
+      draining.unref();
     };
     /** Idle: no message from the client and no compilation running for `idleMs`. */
     const touch = (ws: WSContext) => {
@@ -181,6 +205,7 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
         live?.disconnect(liveId);
         clearInterval(heartbeat);
         clearTimeout(idle);
+        clearTimeout(draining);
         for (const controller of sessions.values()) controller.abort(new Error('connection closed'));
       },
     };

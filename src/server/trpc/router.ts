@@ -8,9 +8,9 @@ import { astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRulesRequestSchema } from '../../core/ast/list.js';
 import { checkedConfiguration, compileRequest, forCaller, resultBody, runCompile, warned } from '../compile/service.js';
 import { clientMessage, statusOf } from '../problem.js';
-import { parseAnswer, validateRuleAnswer, walkAnswer } from '../routes/rules.js';
+import { listAnswerJson, validateRuleAnswer } from '../routes/rules.js';
+import { serializedAnswer } from './serialized.js';
 import { callerOf } from '../access/gate.js';
-import { depsForCaller } from '../rule-sets/rule-set-source.js';
 import {
   type Outcome,
   ruleSetCreate,
@@ -82,7 +82,6 @@ export function createTrpcRouter(deps: AppDeps, log: (message: string) => void) 
     throw new TRPCError({ code: trpcCodeOf(status), message: clientMessage(cause), cause });
   });
 
-  const ownDeps = (c: Context) => depsForCaller(deps, callerOf(c).user?.id ?? null);
   const ruleSets = ruleSetService(deps);
   /** A rule-set outcome's value, or its refusal as the tRPC error of the same status. */
   const outcomeValue = <T>(outcome: Outcome<T>): T => {
@@ -102,8 +101,16 @@ export function createTrpcRouter(deps: AppDeps, log: (message: string) => void) 
       .input(validateRuleRequestSchema)
       .mutation(({ input }) => validateRuleAnswer(input, deps.pool)),
     ast: t.router({
-      parse: procedure.input(parseRulesRequestSchema).mutation(({ input }) => parseAnswer(input)),
-      walk: procedure.input(astWalkRequestSchema).mutation(({ input }) => walkAnswer(input)),
+      parse: procedure
+        .input(parseRulesRequestSchema)
+        .mutation(async ({ input, ctx }) =>
+          serializedAnswer<Record<string, unknown>>(ctx.c, await listAnswerJson('parse', input, deps.pool)),
+        ),
+      walk: procedure
+        .input(astWalkRequestSchema)
+        .mutation(async ({ input, ctx }) =>
+          serializedAnswer<Record<string, unknown>>(ctx.c, await listAnswerJson('walk', input, deps.pool)),
+        ),
     }),
     // The REST rule-set routes' schemas and access rules; answers are their bodies' values.
     rules: t.router({
