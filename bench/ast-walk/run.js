@@ -7,12 +7,12 @@ import { spawnSync } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { corpusDir } from '../corpus.js';
 import { withManifest } from '../shipped.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
-const list =
-  args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a)) ?? resolve(ROOT, '../shared/corpus/easylist.txt');
+const list = args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a)) ?? join(corpusDir(), 'easylist.txt');
 const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
 
 function time(cmdArgs) {

@@ -1,5 +1,5 @@
 // The configurations the compile bench runs besides its generated lists, written into bench/.tmp:
-// - `corpus`: every list of ../shared/corpus merged, one source per file, the CONTRACT's set;
+// - `corpus`: every list of the corpus (FLC_CORPUS) merged, one source per file, the CONTRACT's set;
 // - the shapes users compile, written by us after the public configurations they model (none
 //   copied): `dns-filter`, a DNS filter built from many sources, each with a shared exclusion
 //   file, regex inclusions and its own transformations, plus global exclusions; two per-filter
@@ -11,7 +11,8 @@
 //   corpus lists, or slices of them written beside the configurations (many small lists);
 //   exclusion files are drawn from the corpus (deterministic).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { corpusDir } from '../corpus.js';
 
 export const CONTRACT_TRANSFORMATIONS = [
   'RemoveComments',
@@ -140,8 +141,8 @@ export const REGEX_EXCLUSIONS = [
 ];
 
 /** Writes the configurations (and their exclusion files) into `tmp`; returns their paths by case name. */
-export function writeConfigs(root, tmp) {
-  const corpus = resolve(root, '../shared/corpus');
+export function writeConfigs(tmp) {
+  const corpus = corpusDir();
   const at = (file) => join(corpus, file);
   const names = corpusNames(corpus);
   const files = readdirSync(corpus)

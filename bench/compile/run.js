@@ -4,7 +4,7 @@
 //   current-300k     the same list, 300,000 lines, flc against the reference;
 //   realistic-300k   the realistic list (`realisticLines`), 300,000 lines, CRLF, against the reference;
 //   realistic-1m     the realistic list, 1,000,000 lines, LF, flc alone;
-//   corpus           every list of ../shared/corpus merged (configs.js), against the reference;
+//   corpus           every list of the corpus (FLC_CORPUS) merged (configs.js), against the reference;
 //   dns-filter, registry-hosts, registry-mixed, regex-exclusions, regex-inclusion, allow-ip: the
 //                    configurations of configs.js, against the reference;
 //   version          `flc --version` against a bare `node -e ''`.
@@ -191,7 +191,7 @@ const cpuBefore = cpuTimes();
 const started = Date.now();
 
 withManifest(ROOT, () => {
-  const configs = only.some((c) => CONFIG_CASES.includes(c)) ? writeConfigs(ROOT, TMP) : {};
+  const configs = only.some((c) => CONFIG_CASES.includes(c)) ? writeConfigs(TMP) : {};
   for (const name of only) {
     switch (name) {
       case 'current-1m':

@@ -10,13 +10,13 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchStore } from './store.js';
+import { corpusDir } from '../corpus.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const duration = Number(option('--duration', 20));
-const corpus = process.env.FLC_CORPUS;
-if (!corpus) throw new Error('FLC_CORPUS must name the corpus folder');
+const corpus = corpusDir();
 const list = readFileSync(join(corpus, option('--list', 'easylist.txt')))
   .subarray(0, 1024 * 1024 - 1024)
   .toString('utf8')

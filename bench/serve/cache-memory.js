@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { corpusDir } from '../corpus.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -20,7 +21,7 @@ const value = (name, dflt) => (own.includes(name) ? own[own.indexOf(name) + 1] :
 const COMPILES = Number(value('--compiles', 30));
 const HEAP = Number(value('--heap', 512));
 const BIN = resolve(value('--bin', join(ROOT, 'bin/run.js')));
-const corpus = process.env.FLC_CORPUS ?? join(ROOT, '../shared/corpus');
+const corpus = corpusDir();
 const text = readFileSync(join(corpus, 'adguard-base.txt'), 'utf8');
 
 const lists = createServer((req, res) => res.writeHead(200).end(`${text}\n||${req.url.slice(1)}.bench.example^\n`));

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchStore, PASSWORD } from './store.js';
+import { corpusDir } from '../corpus.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -20,7 +21,7 @@ const WORKERS = flag('--workers', 2);
 const SAMPLES = 20;
 
 // 10,000 lines of a real list (the corpus's EasyList), served over loopback.
-const list = readFileSync('/work/shared/corpus/easylist.txt', 'utf8').split('\n').slice(0, 10_000).join('\n');
+const list = readFileSync(join(corpusDir(), 'easylist.txt'), 'utf8').split('\n').slice(0, 10_000).join('\n');
 const lists = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(list));
 await new Promise((r) => lists.listen(0, '127.0.0.1', r));
 const configuration = {

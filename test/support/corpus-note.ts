@@ -1,2 +1,2 @@
 /** Why a test of the real lists is skipped: in its name and in the run's closing lines. */
-export const NEEDS_CORPUS = 'needs FLC_CORPUS, the folder of real lists (FLC_CORPUS=../shared/corpus npm test)';
+export const NEEDS_CORPUS = 'needs FLC_CORPUS, the folder of real lists (see Tests in the README)';
