@@ -52,11 +52,12 @@ export function grantRefusal(g: Grantor, what: string, permissions: Iterable<str
 /**
  * Every permission an account's live role assignments carry, whether or not the account is an
  * administrator now: a demoted administrator's assignments come back with the role `admin`, so
- * acting on the account (promoting it among others) acts on them too. Inactive roles grant nothing.
+ * acting on the account (promoting it among others) acts on them too. A role switched off counts
+ * as well: switched on again, it grants its permissions back to the account.
  */
 export async function assignedPermissions(store: Store, userId: string, at: string): Promise<Set<string>> {
-  const [roles, held] = await Promise.all([store.roles(), store.rolesOf(userId, at)]);
-  const byName = new Map(roles.map((r) => [r.name, r.permissions]));
+  const [roles, held] = await Promise.all([store.configRows('roles'), store.rolesOf(userId, at)]);
+  const byName = new Map(roles.map((r) => [String(r.role_name), (r.permissions ?? []) as string[]]));
   const out = new Set<string>();
   for (const name of held) for (const p of byName.get(name) ?? []) out.add(p);
   return out;

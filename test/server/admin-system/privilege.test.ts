@@ -178,6 +178,18 @@ describe('users:manage', () => {
       expect(await f.store.rolesOf(f.users.superAdmin.id, f.at())).toEqual(['super-admin']);
     });
 
+  test('an account whose powerful role is switched off is still protected by that role', async () => {
+    const oncall = await holderOf('oncall', [...EVERY]);
+    const [role] = await f.store.configRows('roles', { role_name: 'oncall' });
+    const off = await f.asSuper('PATCH', `/admin/system/roles/${role.id}`, { is_active: false });
+    expect(off.status).toBe(200);
+    const res = await f.call('POST', `/admin/local-users/${oncall.user.id}/reset-password`, manager.token, {
+      password: 'Another-long-pass-9',
+    });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/holds .*which the caller does not/);
+  });
+
   test('a demoted administrator keeping a super-admin assignment is not promoted back by a lesser one', async () => {
     const dormant = await f.make('dormant@example.org', 'user', 'free', ['super-admin']);
     const res = await f.call('PATCH', `/admin/local-users/${dormant.id}`, manager.token, { role: 'admin' });
