@@ -39,7 +39,12 @@ export class MemoryHttpCache implements ResponseCache {
     this.entries = new LRUCache<string, CachedResponse>({
       // A bound of 0 keeps nothing: every entry is larger than 1 byte.
       maxSize: Math.max(1, maxBytes),
-      sizeCalculation: (entry) => Buffer.byteLength(entry.body) + entry.url.length + 256,
+      sizeCalculation: (entry) =>
+        Buffer.byteLength(entry.body) +
+        entry.url.length +
+        (entry.etag?.length ?? 0) +
+        (entry.lastModified?.length ?? 0) +
+        256,
     });
   }
 

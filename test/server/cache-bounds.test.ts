@@ -62,6 +62,14 @@ describe('the in-memory response cache is bounded in bytes', () => {
     expect(await cache.get('https://lists.example/19')).not.toBeNull();
   });
 
+  test("a source's validators count: a long ETag is not cached for the price of its body", async () => {
+    const cache = new MemoryHttpCache(100 * 1024);
+    await cache.put({ url: 'https://lists.example/e', storedAt: '', body: 'x', etag: 'e'.repeat(200 * 1024) });
+    expect(cache.bytes).toBe(0);
+    await cache.put({ url: 'https://lists.example/m', storedAt: '', body: 'x', lastModified: 'm'.repeat(200 * 1024) });
+    expect(cache.bytes).toBe(0);
+  });
+
   test('a body larger than the bound is not kept', async () => {
     const cache = new MemoryHttpCache(100 * 1024);
     await cache.put({ url: 'https://lists.example/big', storedAt: '', body: body(200) });
