@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { route, jsonResponse } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from '../access/gate.js';
 import { problemResponse, refuse } from '../problem.js';
@@ -12,7 +12,7 @@ import {
   ruleSetService,
   ruleSetSummarySchema,
 } from '../rule-sets/rule-sets.js';
-import { jsonResponse, pageQuery } from './paging.js';
+import { pageQuery } from './paging.js';
 
 const refusals = {
   403: problemResponse('Tier, scope or (for all=true) administrator missing'),

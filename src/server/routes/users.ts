@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { jsonBody, jsonResponse, route } from '../routing/route.js';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { User, UserPatch } from '../store/accounts.js';
@@ -20,10 +20,6 @@ const TIERS = ['free', 'pro', 'admin'] as const;
 const defaultTier = (role: 'admin' | 'user') => (role === 'admin' ? 'admin' : 'free');
 
 const notFound = problemResponse('No such user');
-const json = <T extends z.ZodType>(description: string, schema: T) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 const page = z.object({
   limit: z.coerce
     .number()
@@ -177,7 +173,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         summary: `List ${what}, oldest first (admin, users:read)`,
         request: { query: page },
         responses: {
-          200: json(
+          200: jsonResponse(
             `A page of ${what}`,
             z.object({
               success: z.literal(true),
@@ -205,7 +201,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         summary: `One of the ${what} (admin, users:read)`,
         request: { params: idParam },
         responses: {
-          200: json('The user', z.object({ success: z.literal(true), user: schema })),
+          200: jsonResponse('The user', z.object({ success: z.literal(true), user: schema })),
           404: notFound,
         },
       }),
@@ -226,7 +222,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         summary: 'Delete a user with their sessions, keys, roles and usage (admin, users:manage)',
         request: { params: idParam },
         responses: {
-          200: json('Deleted', z.object({ success: z.literal(true), message: z.string() })),
+          200: jsonResponse('Deleted', z.object({ success: z.literal(true), message: z.string() })),
           404: notFound,
         },
       }),
@@ -252,24 +248,19 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       summary: "Change a user's role, tier or API access (admin, users:manage)",
       request: {
         params: idParam,
-        body: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: z
-                .object({
-                  role: z.enum(['admin', 'user']).optional(),
-                  tier: z.enum(TIERS).optional(),
-                  apiDisabled: z.boolean().optional(),
-                })
-                .strict()
-                .refine((b) => Object.keys(b).length > 0, 'give at least one of role, tier, apiDisabled'),
-            },
-          },
-        },
+        body: jsonBody(
+          z
+            .object({
+              role: z.enum(['admin', 'user']).optional(),
+              tier: z.enum(TIERS).optional(),
+              apiDisabled: z.boolean().optional(),
+            })
+            .strict()
+            .refine((b) => Object.keys(b).length > 0, 'give at least one of role, tier, apiDisabled'),
+        ),
       },
       responses: {
-        200: json('The updated user', z.object({ success: z.literal(true), user: userSchema })),
+        200: jsonResponse('The updated user', z.object({ success: z.literal(true), user: userSchema })),
         404: notFound,
         422: problemResponse('Invalid change'),
       },
@@ -309,7 +300,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
             : {}),
         },
         responses: {
-          200: json('The user', z.object({ success: z.literal(true), user: userSchema })),
+          200: jsonResponse('The user', z.object({ success: z.literal(true), user: userSchema })),
           404: notFound,
         },
       }),
@@ -336,22 +327,17 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       audit: { action: 'local_user.create', resource: 'local_user' },
       summary: 'Create a local user; the password is hashed with PBKDF2 (admin, users:manage)',
       request: {
-        body: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: z.object({
-                identifier,
-                password: passwordSchema,
-                role: z.enum(['admin', 'user']).default('user'),
-                tier: z.enum(TIERS).optional(),
-              }),
-            },
-          },
-        },
+        body: jsonBody(
+          z.object({
+            identifier,
+            password: passwordSchema,
+            role: z.enum(['admin', 'user']).default('user'),
+            tier: z.enum(TIERS).optional(),
+          }),
+        ),
       },
       responses: {
-        201: json('The new user', z.object({ success: z.literal(true), user: localUser })),
+        201: jsonResponse('The new user', z.object({ success: z.literal(true), user: localUser })),
         409: problemResponse('The identifier is taken'),
         422: problemResponse('Invalid user'),
       },
@@ -383,27 +369,22 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       summary: 'Change role, tier or api_disabled (admin, users:manage); a role without a tier derives the tier',
       request: {
         params: idParam,
-        body: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: z
-                .object({
-                  role: z.enum(['admin', 'user']).optional(),
-                  tier: z.enum(TIERS).optional(),
-                  api_disabled: z.union([z.literal(0), z.literal(1)]).optional(),
-                })
-                .strict()
-                .refine(
-                  (b) => b.role !== undefined || b.tier !== undefined || b.api_disabled !== undefined,
-                  'give at least one of role, tier, api_disabled',
-                ),
-            },
-          },
-        },
+        body: jsonBody(
+          z
+            .object({
+              role: z.enum(['admin', 'user']).optional(),
+              tier: z.enum(TIERS).optional(),
+              api_disabled: z.union([z.literal(0), z.literal(1)]).optional(),
+            })
+            .strict()
+            .refine(
+              (b) => b.role !== undefined || b.tier !== undefined || b.api_disabled !== undefined,
+              'give at least one of role, tier, api_disabled',
+            ),
+        ),
       },
       responses: {
-        200: json('The updated user', z.object({ success: z.literal(true), user: localUser })),
+        200: jsonResponse('The updated user', z.object({ success: z.literal(true), user: localUser })),
         404: notFound,
         422: problemResponse('Invalid change'),
       },
@@ -428,10 +409,10 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       summary: "Set a user's password; every session of theirs ends (admin, users:manage)",
       request: {
         params: idParam,
-        body: { required: true, content: { 'application/json': { schema: z.object({ password: passwordSchema }) } } },
+        body: jsonBody(z.object({ password: passwordSchema })),
       },
       responses: {
-        200: json('Reset', z.object({ success: z.literal(true), sessionsEnded: z.number().int() })),
+        200: jsonResponse('Reset', z.object({ success: z.literal(true), sessionsEnded: z.number().int() })),
         404: notFound,
         422: problemResponse('Invalid password'),
       },
@@ -469,7 +450,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
               .openapi({ param: { name: 'days', in: 'query' } }),
           }),
         },
-        responses: { 200: json('The usage record', usage), 404: notFound },
+        responses: { 200: jsonResponse('The usage record', usage), 404: notFound },
       }),
       async (c) => {
         const { userId } = c.req.valid('param');
