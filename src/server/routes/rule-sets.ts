@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonResponse } from '../routing/route.js';
+import { jsonBody, jsonResponse, route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from '../access/gate.js';
 import { problemResponse, refuse } from '../problem.js';
@@ -21,9 +21,6 @@ const refusals = {
 };
 const idParam = z.object({ id: ruleSetId.shape.id.openapi({ param: { name: 'id', in: 'path' } }) });
 const one = z.object({ success: z.literal(true), ruleSet: ruleSetSchema });
-const body = <T extends z.ZodType>(schema: T) => ({
-  body: { required: true, content: { 'application/json': { schema } } },
-});
 
 /** The answer of an outcome: its value under `key`, or its refusal as a problem. */
 function outcomeValue<T>(outcome: Outcome<T>): T {
@@ -73,7 +70,7 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       path: '/api/rules',
       access: { tier: 'free', scope: 'rules' },
       summary: 'Save a rule set (owned by the caller)',
-      request: body(ruleSetCreate),
+      request: { body: jsonBody(ruleSetCreate) },
       responses: { 201: jsonResponse('The saved rule set', one), ...refusals },
     }),
     async (c) =>
@@ -103,7 +100,7 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       path: '/api/rules/{id}',
       access: { tier: 'free', scope: 'rules' },
       summary: 'Change the name, description or rules of one of your rule sets',
-      request: { params: idParam, ...body(ruleSetPatch) },
+      request: { params: idParam, body: jsonBody(ruleSetPatch) },
       responses: { 200: jsonResponse('The rule set as changed', one), ...refusals },
     }),
     async (c) =>
