@@ -169,10 +169,18 @@ describe('POST /api/explain on flc serve', () => {
       422,
       /^Invalid configuration: sources/,
     ],
+    [
+      'a publishing key, refused as on every compile entry point',
+      { domain: 'a.example', configuration: 'CONFIG', onSourceError: 'stale' },
+      422,
+      /^Invalid configuration: onSourceError: "stale" is an option of flc compile/,
+    ],
     ['malformed JSON', '{"domain":', 400, /Malformed JSON/],
   ])('%s: a problem naming it', async (_what, body, status, detail) => {
-    const asked = body as { configuration?: unknown };
-    const res = await explainApi(asked.configuration === 'CONFIG' ? { ...asked, configuration } : body);
+    // CONFIG: the fixture's configuration, with the body's onSourceError when it has one.
+    const { onSourceError, ...asked } = body as { configuration?: unknown; onSourceError?: string };
+    const own = { ...configuration, ...(onSourceError ? { onSourceError } : {}) };
+    const res = await explainApi(asked.configuration === 'CONFIG' ? { ...asked, configuration: own } : body);
     expect(res.status, res.text).toBe(status);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(res.json).toMatchObject({ status, instance: '/api/explain' });
