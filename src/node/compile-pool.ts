@@ -54,7 +54,7 @@ export interface PooledCompileOptions {
   now: () => Date;
   onEvent?: (e: CompileEvent) => void;
   signal?: AbortSignal;
-  /** A domain (checked by `explainDomain`) to explain from this compile's rules, in the worker. */
+  /** A domain (checked by `explainDomain`) to explain in the worker: `lines` is then empty. */
   explain?: string;
 }
 

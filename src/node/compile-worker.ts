@@ -17,7 +17,7 @@ export interface CompileTask {
   /** The configured sources as the server's reader resolved them. */
   configured: ConfiguredLocations;
   port: MessagePort;
-  /** A domain (checked by `explainDomain`): the compile also answers why it is blocked, or not. */
+  /** A domain (checked by `explainDomain`): the compile answers why it is blocked or not, not the list. */
   explain?: string;
 }
 
@@ -87,13 +87,13 @@ function compileInWorker(task: CompileTask): Promise<CompiledList> {
     onEvent: (event) => task.port.postMessage({ type: 'event', event } satisfies PortMessage),
     onKept: collector?.onKept,
     onRemoved: collector?.onRemoved,
-  }).then((result) => ({
-    bytes: result.bytes(),
-    lineCount: result.lineCount,
-    ruleCount: result.ruleCount,
-    compiledAtMs: result.compiledAt.getTime(),
-    ...(collector ? { explanation: explain(task.explain!, collector.input(task.config.format ?? 'adblock')) } : {}),
-  }));
+  }).then((result) => {
+    const compiled = { ruleCount: result.ruleCount, compiledAtMs: result.compiledAt.getTime() };
+    if (!collector) return { ...compiled, bytes: result.bytes(), lineCount: result.lineCount };
+    // The answer is the explanation: the list is neither written out nor sent back.
+    const explanation = explain(task.explain!, collector.input(task.config.format ?? 'adblock'));
+    return { ...compiled, bytes: new Uint8Array(0), lineCount: 0, explanation };
+  });
 }
 
 /**

@@ -6,6 +6,9 @@ import { startServer, type TestServer } from '../support/http-server.js';
 import { startServe, type ServeProcess } from '../support/serve-process.js';
 import { call, PASSWORD } from '../support/serve-accounts.js';
 import { runCli } from '../support/cli.js';
+import { testApp } from '../support/test-app.js';
+import { memoryReader } from '../support/memory-reader.js';
+import { CompilePool } from '../../src/node/compile-pool.js';
 
 // `POST /api/explain` on a real `flc serve` (its worker pool), over the fixture of `flc explain`'s
 // tests served by HTTP: the same answer as `flc explain --json`.
@@ -190,5 +193,34 @@ describe('POST /api/explain on flc serve', () => {
   test('anonymous callers are refused, as on the other compile routes', async () => {
     const res = await call(server.url, 'POST', '/api/explain', undefined, { domain: 'a.example', configuration });
     expect(res.status).toBe(401);
+  });
+});
+
+describe('POST /api/explain without a worker pool (an app built in-process)', () => {
+  test('answers as the pool does', async () => {
+    const files = Object.fromEntries(
+      ['a.txt', 'b.txt'].map((f) => [`/lists/${f}`, readFileSync(join(LISTS, f), 'utf8')]),
+    );
+    const makeReader = () => ({ ...memoryReader(files), close: async () => undefined });
+    const fixture = JSON.parse(readFileSync(join(LISTS, '../config.json'), 'utf8'));
+    const pool = new CompilePool({ size: 1 });
+    try {
+      const answers = await Promise.all(
+        [testApp({ makeReader }), testApp({ makeReader, pool })].map(async ({ request }) => {
+          const res = await request('/api/explain', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ domain: 'ads.example.org', configuration: fixture }),
+          });
+          expect(res.status).toBe(200);
+          return res.json();
+        }),
+      );
+      expect(answers[0]).toMatchObject({ blocked: true, decidedBy: { source: '/lists/a.txt', line: 3 } });
+      expect(answers[0].removed).toHaveLength(1);
+      expect(answers[1]).toEqual(answers[0]);
+    } finally {
+      await pool.destroy();
+    }
   });
 });
