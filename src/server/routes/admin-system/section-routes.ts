@@ -24,9 +24,12 @@ interface SectionWrite {
  * endpoint overrides, announcements, roles), which differ only in their schemas and checks.
  */
 export interface SectionRoutes {
-  /** Also the path (`/admin/system/tiers`), the list's answer key and, without its `s`, one row's key and the audit action's prefix (`tier.update`). */
+  /**
+   * Also the path (`/admin/system/tiers`) and the list's answer key; without its `s`, one row's
+   * answer key and the audit action's prefix (`tier.update`).
+   */
   section: 'tiers' | 'scopes' | 'endpoints' | 'announcements' | 'roles';
-  /** What a row is called in messages (`No tier free`, `Deleted the tier free`); the singular of `section` unless said. */
+  /** A row's name in messages (`No tier free`, `Deleted the tier free`); the singular of `section` unless said. */
   noun?: string;
   /** The audit resource type. */
   resource: string;
