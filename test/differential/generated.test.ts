@@ -167,6 +167,20 @@ describe('exclusions and inclusions', () => {
     'anchored regex': ['/^@@/', '/(?!^(\\|\\||@@\\|\\|))^.+/', '/(^0|^1)\\./', '/^\\|\\|[^.]+\\^/'],
     // With literals to look for first.
     'keyed regex': ['/\\.(?:com|org)\\^/', '/(?<=\\.)EX[0-9]/', '/\\$(?!important)/', '/START\\.ex/'],
+    // The shape maintainers run (bench/compile/configs.js `regex-exclusions`): every kind at once.
+    'many regexes': [
+      '/^!/',
+      '/^\\|\\|[0-9.]+\\^/',
+      '/\\$(?!important$)(?!important,)[a-z~]/',
+      '/\\^(?!$)(?!\\$)(?!\\|$)/',
+      '/\\b(?:ex1|ex3)\\b/',
+      '/^\\|\\|(?=[^^]*7)/',
+      '/[^\\x00-\\x7f]/',
+      '/^(?:0\\.0\\.0\\.0|127\\.0\\.0\\.1) /',
+      '/^\\|\\|(?!.*\\.)/',
+      '/^[^|@].*\\^$/',
+      'localhost',
+    ],
   };
 
   test.each(Object.entries(kinds))('%s exclusions, list and source level', async (_kind, patterns) => {

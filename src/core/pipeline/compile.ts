@@ -146,6 +146,11 @@ function filterStep(run: Run, scope: Scope, lines: List, set: PatternSet, exclud
     // A first pattern of `*` only: every line is included, unread (an exclusion reports each).
     if (set.everyLine !== null && !exclude) return engine.keep(lines, keep.fill(1));
     const text = engine.reader(lines);
+    if (!ctx.reporting) {
+      // No pattern to name: whether one matches is enough.
+      for (let i = 0; i < keep.length; i += 1) if (set.has(text(i)) !== exclude) keep[i] = 1;
+      return engine.keep(lines, keep);
+    }
     for (let i = 0; i < keep.length; i += 1) {
       const line = text(i);
       const hit = set.match(line);

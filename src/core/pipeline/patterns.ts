@@ -90,6 +90,8 @@ interface Tried {
  */
 interface Joined {
   re: RegExp;
+  /** The same alternatives without the groups around them: whether one matches, for `has`. */
+  any: RegExp;
   /** Per alternative: the number of its group, and the index of its pattern. */
   groups: number[];
   indices: number[];
@@ -168,7 +170,7 @@ export class PatternSet {
       }
       this.keyed.push(tried);
     };
-    const joined: { source: string; groups: number[]; indices: number[]; next: number }[] = [];
+    const joined: { source: string; sources: string[]; groups: number[]; indices: number[]; next: number }[] = [];
     let sticky = false;
     const plain = this.texts.map((text, index) => {
       const isRegex = isRegexText(text);
@@ -191,10 +193,11 @@ export class PatternSet {
       } else if (source !== null && source.length <= JOINED_CHARS) {
         let last = joined[joined.length - 1];
         if (last === undefined || last.source.length + source.length > JOINED_CHARS) {
-          last = { source: '', groups: [], indices: [], next: 1 };
+          last = { source: '', sources: [], groups: [], indices: [], next: 1 };
           joined.push(last);
         }
         last.source += `${last.source === '' ? '' : '|'}(${source})`;
+        last.sources.push(source);
         last.groups.push(last.next);
         last.indices.push(index);
         last.next += 1 + shape.groups;
@@ -210,7 +213,32 @@ export class PatternSet {
     this.specialFirst = specialFirst < 0 ? NONE : specialFirst;
     this.plain = new SubstringAutomaton(plain, false, sticky ? TERMINATORS : []);
     this.keys = new SubstringAutomaton([...keys.keys()], true);
-    this.joined = joined.map(({ source, groups, indices }) => ({ re: new RegExp(source, 'miy'), groups, indices }));
+    this.joined = joined.map(({ source, sources, groups, indices }) => ({
+      re: new RegExp(source, 'miy'),
+      any: new RegExp(sources.map((alternative) => `(?:${alternative})`).join('|'), 'miy'),
+      groups,
+      indices,
+    }));
+  }
+
+  /**
+   * Whether some pattern matches the line: `match(line) !== null`, for a compile that names no
+   * pattern (no report). Order does not matter then, so the first hit ends the search, and joined
+   * regexes are tried without the groups that tell their alternatives apart.
+   */
+  has(line: string): boolean {
+    if (this.all !== NONE) return true;
+    if (this.sticky && LINE_TERMINATOR.test(line)) return this.matchEach(line) !== null;
+    for (const { any } of this.joined) {
+      any.lastIndex = 0;
+      if (any.test(line)) return true;
+    }
+    // Without regexes at the line's start the plain automaton looks for no line terminator; with
+    // them, the line has none (above).
+    if (this.plainFirst !== NONE && this.plain.first(line) !== NONE) return true;
+    if (this.keyed.length > 0 && this.firstKeyed(line, NONE) !== NONE) return true;
+    for (const tried of this.alone) if (test(tried, line)) return true;
+    return false;
   }
 
   /** The first pattern (in the order given) that matches the line, or null. */

@@ -116,6 +116,35 @@ describe('PatternSet', () => {
     );
   });
 
+  test('has() says whether a pattern matches, as match() and each pattern alone do', () => {
+    fc.assert(
+      fc.property(fc.array(pattern, { maxLength: 12 }), fc.array(line, { maxLength: 8 }), (texts, lines) => {
+        const set = new PatternSet(texts);
+        for (const l of lines) expect(set.has(l), l).toBe(firstAlone(texts, l) !== null);
+      }),
+      { numRuns },
+    );
+    // Each kind alone and mixed, lines with terminators, a set past one joined regex.
+    const texts = ['/^@@/', '/(?!^(\\|\\||@@\\|\\|))^.+/', '/\\.onion\\^/', '/[0-9]{3}/', '*.Org^', 'never'];
+    const long = Array.from({ length: 260 }, (_, i) => (i % 2 ? `/^x${i}y${'q?'.repeat(10)}/` : `*Y${i}z*`));
+    for (const set of [texts, texts.slice(2), ['plain', ...long], ['/^b/'], ['a', '*']]) {
+      for (const l of [
+        '@@||a^',
+        '||a.onion^',
+        '||a.org^',
+        '||123^',
+        'x259yz',
+        'aY258Z',
+        'plain',
+        'a\u2028b',
+        '',
+        'zz',
+      ]) {
+        expect(new PatternSet(set).has(l), `${set.slice(0, 3).join(' ')} on ${l}`).toBe(firstAlone(set, l) !== null);
+      }
+    }
+  });
+
   test('backreferences and named groups keep their meaning', () => {
     // Joined after `(x)`, `\2` would mean `(a)`; two groups named `n` would not compile at all.
     expect(new PatternSet(['/(x)/', '/(a)(b)\\2/']).match('abb')).toBe('/(a)(b)\\2/');
