@@ -214,6 +214,26 @@ describe('exclusions and inclusions', () => {
     });
   });
 
+  test("regexes anchored at the line's start, lines ruled out by how they open (line separators kept)", async () => {
+    // The bench's regex-inclusion shape, and regexes opening with a digit or a letter of either case.
+    const patterns = [
+      '/^(?![!#])(?!.*#[@$?%]?#)(@@)?\\|\\|[^\\/\\s]+\\^(\\$[a-z~,-]+)?$/',
+      '/^[0-9]+\\.[0-9]/',
+      '/(^Z|^x)\\w/',
+    ];
+    const out = await same({
+      name: 'Gen',
+      sources: [
+        { source: file('ip.txt'), inclusions: patterns },
+        { source: file('a.txt'), inclusions: patterns.slice(0, 1) },
+        { source: file('b.txt'), exclusions: patterns.slice(1) },
+      ],
+      inclusions: [...patterns, '/^!/'],
+      transformations: ['Deduplicate'],
+    });
+    expect(out).toContain('ex\u2028||start.example^');
+  });
+
   test('an inclusion of every line (`*`), and an exclusion of every line', async () => {
     const out = await same({
       name: 'Gen',

@@ -154,6 +154,12 @@ export class PatternSet {
   /** Whether a regex is tried at the line's start only. */
   private readonly sticky: boolean;
   private readonly found = new Int32Array(MOST_FOUND);
+  /**
+   * When every pattern is a regex anchored at the line's start whose opening units its tree tells
+   * (`RegexShape.opening`): per ASCII code unit, 1 when some pattern may match a line without line
+   * terminators that opens with it. A line opening with another ASCII unit matches none, unread.
+   */
+  readonly openings: Uint8Array | null;
 
   constructor(texts: readonly string[]) {
     this.texts = [...new Set(texts)].filter((t) => t.length > 0);
@@ -172,8 +178,10 @@ export class PatternSet {
     };
     const joined: { source: string; sources: string[]; groups: number[]; indices: number[]; next: number }[] = [];
     let sticky = false;
+    let openings: Uint8Array | null = new Uint8Array(128);
     const plain = this.texts.map((text, index) => {
       const isRegex = isRegexText(text);
+      if (!isRegex) openings = null;
       if (!isRegex && !text.includes('*')) return text;
       const tried: Tried = { index, pattern: compilePattern(text), sticky: null };
       this.special[index] = tried.pattern;
@@ -184,6 +192,8 @@ export class PatternSet {
         return null;
       }
       const shape = regexShape(text.slice(1, -1));
+      if (shape.opening === null) openings = null;
+      else if (openings !== null) for (let c = 0; c < 128; c += 1) openings[c] |= shape.opening[c];
       if (shape.anchored) tried.sticky = new RegExp(text.slice(1, -1), 'miy');
       sticky ||= shape.anchored;
       const shortest = Math.min(...(shape.literals ?? ['']).map((l) => l.length));
@@ -207,6 +217,7 @@ export class PatternSet {
       return null;
     });
     this.sticky = sticky;
+    this.openings = this.texts.length > 0 ? openings : null;
     const plainFirst = plain.findIndex((t) => t !== null);
     const specialFirst = plain.findIndex((t) => t === null);
     this.plainFirst = plainFirst < 0 ? NONE : plainFirst;
