@@ -65,9 +65,8 @@ async function serve(bin, n) {
   return { bin, child, url, token: up.token, cpu, walls: [], cpus: [], rules: null };
 }
 
-let round = 0;
-async function compileOnce(s) {
-  round += 1;
+/** One compile on `s`, its URLs new to it (`round`: the same for every build, so that answers compare). */
+async function compileOnce(s, round) {
   const sources = files.map((f) => ({ source: `${listsUrl}/${f}?r=${round}` }));
   const cpu0 = s.cpu();
   const t0 = performance.now();
@@ -93,13 +92,13 @@ for (const [n, bin] of bins.entries()) servers.push(await serve(bin, n));
 try {
   // A warm-up compile each (the pool's threads start, code warms), not counted.
   const first = [];
-  for (const s of servers) first.push((await compileOnce(s)).join('\n'));
+  for (const s of servers) first.push((await compileOnce(s, 0)).join('\n'));
   if (new Set(first).size !== 1) throw new Error('the builds answer different rules');
   for (const s of servers) {
     s.walls.length = 0;
     s.cpus.length = 0;
   }
-  for (let r = 0; r < ROUNDS; r += 1) for (const s of servers) await compileOnce(s);
+  for (let r = 1; r <= ROUNDS; r += 1) for (const s of servers) await compileOnce(s, r);
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   console.log(
     `${files.length} sources over HTTP, ${megabytes.toFixed(1)} MB, ${servers[0].rules.length} rules answered`,

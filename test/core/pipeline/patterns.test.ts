@@ -151,7 +151,7 @@ describe('PatternSet', () => {
       o === null ? null : String.fromCharCode(...Array.from(o).flatMap((v, c) => (v ? [c] : [])));
     const opening = (re: string) => units(regexShape(re).opening);
     expect(opening(String.raw`^(?![!#])(?!.*#[@$?%]?#)(@@)?\|\|[^\/\s]+\^(\$[a-z~,-]+)?$`)).toBe('@|');
-    expect(opening(String.raw`(^a|^B)s`)).toBe('ABab');
+    expect(opening('(^a|^B)s')).toBe('ABab');
     expect(opening(String.raw`^\d|^[x-z_]`)).toBe('0123456789XYZ_xyz');
     expect(opening(String.raw`^[^|@\s]`)?.length).toBe(128 - 2 - 6);
     // What may open with anything, or match the empty string, tells nothing; nor does an unanchored regex.
@@ -159,7 +159,9 @@ describe('PatternSet', () => {
     expect(new PatternSet(['/^a/', 'b']).openings).toBeNull();
     expect(units(new PatternSet(['/^a/', '/^@@/']).openings)).toBe('@Aa');
     // Each regex of the generated ones never matches a line ruled out by its openings.
-    const lines = fc.array(fc.constantFrom(...lineAlphabet.filter((u) => !/[\n\r\u2028\u2029]/.test(u))), { maxLength: 16 });
+    const lines = fc.array(fc.constantFrom(...lineAlphabet.filter((u) => !/[\n\r\u2028\u2029]/.test(u))), {
+      maxLength: 16,
+    });
     fc.assert(
       fc.property(fc.constantFrom(...regexes, '/^[^a]b/', '/^[a-c]+$/', '/(?:^|x)a/'), lines, (re, chars) => {
         const shape = regexShape(re.slice(1, -1));
