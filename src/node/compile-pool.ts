@@ -5,6 +5,7 @@ import type { Configuration } from '../core/config/schema.js';
 import type { SourceReader } from '../core/load/source-reader.js';
 import type { CompileEvent } from '../core/pipeline/events.js';
 import type { ValidateRuleRequest } from '../core/ast/validate-rule.js';
+import type { Explanation } from '../core/explain/explain.js';
 import { AbortedError, DeadlineError } from '../core/errors/index.js';
 import { DEFAULT_ANSWER_LIMIT_BYTES, type ListOperation } from '../core/ast/answers.js';
 import type {
@@ -43,6 +44,8 @@ export interface PooledCompile {
   lines: string[];
   ruleCount: number;
   compiledAt: Date;
+  /** Why the `explain` domain is blocked, or not, when one was given. */
+  explanation?: Explanation;
 }
 
 export interface PooledCompileOptions {
@@ -51,6 +54,8 @@ export interface PooledCompileOptions {
   now: () => Date;
   onEvent?: (e: CompileEvent) => void;
   signal?: AbortSignal;
+  /** A domain (checked by `explainDomain`) to explain in the worker: `lines` is then empty. */
+  explain?: string;
 }
 
 // Run from the TypeScript sources (tests, `tsx`), the worker is TypeScript too and needs tsx's loader.
@@ -141,6 +146,7 @@ export class CompilePool {
       configured: configuredLocations(config, opts.reader),
       readsBytes: opts.reader.readBytes !== undefined,
       port: port2,
+      ...(opts.explain === undefined ? {} : { explain: opts.explain }),
     };
     try {
       const out = await this.run<CompiledList>(
@@ -156,6 +162,7 @@ export class CompilePool {
         lines: out.lineCount === 0 ? [] : text.split('\n'),
         ruleCount: out.ruleCount,
         compiledAt: new Date(out.compiledAtMs),
+        ...(out.explanation ? { explanation: out.explanation } : {}),
       };
     } finally {
       reads.abort(new AbortedError('the compilation ended'));

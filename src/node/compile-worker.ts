@@ -6,6 +6,7 @@ import { validateRule, type ValidateRuleRequest } from '../core/ast/validate-rul
 import type { ListOperation } from '../core/ast/answers.js';
 import { type ConfiguredLocations, forwardedResolve } from './configured-locations.js';
 import { fromWire, toWire, type WireError } from './wire-error.js';
+import { explain, explainCollector, type Explanation } from '../core/explain/explain.js';
 
 /** A compile: sources are read by the main thread (its reader and address policy) over `port`. */
 export interface CompileTask {
@@ -18,6 +19,8 @@ export interface CompileTask {
   /** Whether the server's reader has `readBytes`: the worker's reader then asks for bytes too. */
   readsBytes: boolean;
   port: MessagePort;
+  /** A domain (checked by `explainDomain`): the compile answers why it is blocked or not, not the list. */
+  explain?: string;
 }
 
 export interface ValidateRuleTask {
@@ -46,6 +49,8 @@ export interface CompiledList {
   lineCount: number;
   ruleCount: number;
   compiledAtMs: number;
+  /** The answer for the task's `explain` domain, when it has one. */
+  explanation?: Explanation;
 }
 
 /** Messages on a compile's port. */
@@ -85,17 +90,22 @@ function forwardedReader(task: CompileTask): SourceReader {
 }
 
 function compileInWorker(task: CompileTask): Promise<CompiledList> {
+  // Explained here, not on the main thread: a rule's regular expression is matched against the domain.
+  const collector = task.explain === undefined ? undefined : explainCollector(task.explain);
   return compile(task.config, {
     reader: forwardedReader(task),
     compiler: task.compiler,
     now: () => new Date(task.nowMs),
     onEvent: (event) => task.port.postMessage({ type: 'event', event } satisfies PortMessage),
-  }).then((result) => ({
-    bytes: result.bytes(),
-    lineCount: result.lineCount,
-    ruleCount: result.ruleCount,
-    compiledAtMs: result.compiledAt.getTime(),
-  }));
+    onKept: collector?.onKept,
+    onRemoved: collector?.onRemoved,
+  }).then((result) => {
+    const compiled = { ruleCount: result.ruleCount, compiledAtMs: result.compiledAt.getTime() };
+    if (!collector) return { ...compiled, bytes: result.bytes(), lineCount: result.lineCount };
+    // The answer is the explanation: the list is neither written out nor sent back.
+    const explanation = explain(task.explain!, collector.input(task.config.format ?? 'adblock'));
+    return { ...compiled, bytes: new Uint8Array(0), lineCount: 0, explanation };
+  });
 }
 
 /**
