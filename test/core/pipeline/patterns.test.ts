@@ -128,7 +128,9 @@ describe('PatternSet', () => {
     // Each kind alone and mixed, lines with terminators, a set past one joined regex.
     const texts = ['/^@@/', '/(?!^(\\|\\||@@\\|\\|))^.+/', '/\\.onion\\^/', '/[0-9]{3}/', '*.Org^', 'never'];
     const long = Array.from({ length: 260 }, (_, i) => (i % 2 ? `/^x${i}y${'q?'.repeat(10)}/` : `*Y${i}z*`));
-    for (const set of [texts, texts.slice(2), ['plain', ...long], ['/^b/'], ['a', '*']]) {
+    // Past MOST_SEARCHED plain patterns the automaton looks for them.
+    const plains = [...Array.from({ length: 10 }, (_, i) => `p${i}`), 'zz', '/^b/'];
+    for (const set of [texts, texts.slice(2), ['plain', ...long], ['/^b/'], ['a', '*'], plains, plains.slice(8)]) {
       for (const l of [
         '@@||a^',
         '||a.onion^',
@@ -140,6 +142,9 @@ describe('PatternSet', () => {
         'a\u2028b',
         '',
         'zz',
+        'xp9',
+        'P1',
+        'p1\u2028b',
       ]) {
         expect(new PatternSet(set).has(l), `${set.slice(0, 3).join(' ')} on ${l}`).toBe(firstAlone(set, l) !== null);
       }
