@@ -117,10 +117,26 @@ export class CompilePool {
       if (m.type === 'done') drained();
       if (m.type === 'event') opts.onEvent?.(m.event as CompileEvent);
       if (m.type !== 'read') return;
-      opts.reader.read(m.location, reads.signal, m.options).then(
-        (text) => port1.postMessage({ type: 'read-result', id: m.id, text } satisfies PortMessage),
-        (e) => port1.postMessage({ type: 'read-result', id: m.id, error: toWire(e) } satisfies PortMessage),
-      );
+      const answer = (message: PortMessage, transfer: ArrayBuffer[] = []) => port1.postMessage(message, transfer);
+      const failed = (e: unknown) => answer({ type: 'read-result', id: m.id, error: toWire(e) });
+      const { reader } = opts;
+      if (m.bytes && reader.readBytes) {
+        // The bytes move to the worker, not copied: their buffer is the compile's (ListBytes), and
+        // when it is all theirs (not a slice of a larger one, as Node's small Buffers are) it is moved.
+        reader.readBytes(m.location, reads.signal, m.options).then((given) => {
+          const whole =
+            given && given.bytes.byteOffset === 0 && given.bytes.byteLength === given.bytes.buffer.byteLength;
+          const buffer = given?.bytes.buffer;
+          answer(
+            { type: 'read-result', id: m.id, bytes: given },
+            whole && buffer instanceof ArrayBuffer ? [buffer] : [],
+          );
+        }, failed);
+        return;
+      }
+      reader
+        .read(m.location, reads.signal, m.options)
+        .then((text) => answer({ type: 'read-result', id: m.id, text }), failed);
     });
     const task: CompileTask = {
       kind: 'compile',
@@ -128,6 +144,7 @@ export class CompilePool {
       compiler: opts.compiler,
       nowMs: opts.now().getTime(),
       configured: configuredLocations(config, opts.reader),
+      readsBytes: opts.reader.readBytes !== undefined,
       port: port2,
       ...(opts.explain === undefined ? {} : { explain: opts.explain }),
     };
