@@ -1,0 +1,25 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppDeps } from '../server/deps.js';
+import { registerAccountPages } from './account.js';
+import { registerAssets } from './assets.js';
+import { consolePolicy, contentSecurityPolicy } from './csp.js';
+import { CHALLENGE_ORIGIN, challengeSiteKey, type ConsoleContext } from './frame.js';
+import type { ConsolePage } from './pages.js';
+import { consoleSession } from './session.js';
+
+/**
+ * The pages the navigation lists, in its order, each with the access rule its route declares.
+ * A page module registers its routes with `consoleRoute` and adds its entry here.
+ */
+export const CONSOLE_PAGES: ConsolePage[] = [];
+
+/**
+ * The web console, mounted on the server app (`createApp`'s `console` hook): server-rendered
+ * pages over the same session store, access gate and services as the API.
+ */
+export function mountConsole(app: OpenAPIHono, deps: AppDeps, log: (message: string) => void): void {
+  app.use('*', contentSecurityPolicy(consolePolicy(challengeSiteKey(deps) ? CHALLENGE_ORIGIN : undefined)));
+  app.use('*', consoleSession());
+  const ctx: ConsoleContext = { deps, app, pages: CONSOLE_PAGES, assets: registerAssets(app), log };
+  registerAccountPages(app, ctx);
+}
