@@ -1,6 +1,11 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps } from '../server/deps.js';
 import { registerAccountPages } from './account.js';
+import { ADMIN_NAV, registerAdminPeoplePages } from './admin.js';
+import { registerAdminConfigPages } from './admin-config.js';
+import { registerAdminOpsPages } from './admin-ops.js';
+import { JOBS_ACCESS, registerJobPages } from './jobs.js';
+import { ACCOUNT_ACCESS, RULE_SETS_ACCESS, registerMyAccountPages } from './my-account.js';
 import { registerAssets } from './assets.js';
 import { consolePolicy, contentSecurityPolicy } from './csp.js';
 import { CHALLENGE_ORIGIN, challengeSiteKey, type ConsoleContext } from './frame.js';
@@ -11,7 +16,12 @@ import { consoleSession } from './session.js';
  * The pages the navigation lists, in its order, each with the access rule its route declares.
  * A page module registers its routes with `consoleRoute` and adds its entry here.
  */
-export const CONSOLE_PAGES: ConsolePage[] = [];
+export const CONSOLE_PAGES: ConsolePage[] = [
+  { path: '/console/jobs', title: 'Jobs', access: JOBS_ACCESS },
+  { path: '/console/account', title: 'Account', access: ACCOUNT_ACCESS },
+  { path: '/console/account/rule-sets', title: 'Rule sets', access: RULE_SETS_ACCESS },
+  ...ADMIN_NAV,
+];
 
 /**
  * The web console, mounted on the server app (`createApp`'s `console` hook): server-rendered
@@ -22,4 +32,9 @@ export function mountConsole(app: OpenAPIHono, deps: AppDeps, log: (message: str
   app.use('*', consoleSession());
   const ctx: ConsoleContext = { deps, app, pages: CONSOLE_PAGES, assets: registerAssets(app), log };
   registerAccountPages(app, ctx);
+  registerJobPages(app, ctx);
+  registerMyAccountPages(app, ctx);
+  registerAdminPeoplePages(app, ctx);
+  registerAdminConfigPages(app, ctx);
+  registerAdminOpsPages(app, ctx);
 }
