@@ -2,6 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps } from '../server/deps.js';
 import { registerAccountPages } from './account.js';
 import { registerAssets } from './assets.js';
+import { registerCompilePages } from './compile/pages.js';
 import { consolePolicy, contentSecurityPolicy } from './csp.js';
 import { CHALLENGE_ORIGIN, challengeSiteKey, type ConsoleContext } from './frame.js';
 import type { ConsolePage } from './pages.js';
@@ -11,7 +12,10 @@ import { consoleSession } from './session.js';
  * The pages the navigation lists, in its order, each with the access rule its route declares.
  * A page module registers its routes with `consoleRoute` and adds its entry here.
  */
-export const CONSOLE_PAGES: ConsolePage[] = [];
+export const CONSOLE_PAGES: ConsolePage[] = [
+  { path: '/console/compile', title: 'Compile', access: { tier: 'free', scope: 'compile' } },
+  { path: '/console/rules', title: 'Rules', access: { tier: 'free', scope: 'rules' } },
+];
 
 /**
  * The web console, mounted on the server app (`createApp`'s `console` hook): server-rendered
@@ -22,4 +26,5 @@ export function mountConsole(app: OpenAPIHono, deps: AppDeps, log: (message: str
   app.use('*', consoleSession());
   const ctx: ConsoleContext = { deps, app, pages: CONSOLE_PAGES, assets: registerAssets(app), log };
   registerAccountPages(app, ctx);
+  registerCompilePages(app, ctx);
 }
