@@ -94,15 +94,17 @@ function compileInWorker(task: CompileTask): Promise<CompiledList> {
           if (removed.push(line) >= 1000) flush();
         }
       : undefined,
-  }).then((result) => {
-    flush();
-    return result;
-  }).then((result) => ({
-    bytes: result.bytes(),
-    lineCount: result.lineCount,
-    ruleCount: result.ruleCount,
-    compiledAtMs: result.compiledAt.getTime(),
-  }));
+  })
+    .then((result) => {
+      flush();
+      return result;
+    })
+    .then((result) => ({
+      bytes: result.bytes(),
+      lineCount: result.lineCount,
+      ruleCount: result.ruleCount,
+      compiledAtMs: result.compiledAt.getTime(),
+    }));
 }
 
 /**
