@@ -38,7 +38,7 @@ export interface Run {
  */
 export const RUN_LIMITS = { perUser: 3, keepMs: 30 * 60_000, removed: 100_000, events: 5_000 } as const;
 
-/** The console's runs, in this process's memory (a run's page and event stream are served by the process that runs it). */
+/** The console's runs, in this process's memory: the process that runs one serves its page and events. */
 export class Runs {
   private readonly runs = new Map<string, Run>();
 
