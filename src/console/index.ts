@@ -3,6 +3,7 @@ import type { AppDeps } from '../server/deps.js';
 import { registerAccountPages } from './account.js';
 import { registerAssets } from './assets.js';
 import { registerCompilePages } from './compile/pages.js';
+import { registerRulePages } from './rules.js';
 import { consolePolicy, contentSecurityPolicy } from './csp.js';
 import { CHALLENGE_ORIGIN, challengeSiteKey, type ConsoleContext } from './frame.js';
 import type { ConsolePage } from './pages.js';
@@ -27,4 +28,5 @@ export function mountConsole(app: OpenAPIHono, deps: AppDeps, log: (message: str
   const ctx: ConsoleContext = { deps, app, pages: CONSOLE_PAGES, assets: registerAssets(app), log };
   registerAccountPages(app, ctx);
   registerCompilePages(app, ctx);
+  registerRulePages(app, ctx);
 }
