@@ -7,6 +7,8 @@ import { registerAdminOpsPages } from './admin-ops.js';
 import { JOBS_ACCESS, registerJobPages } from './jobs.js';
 import { ACCOUNT_ACCESS, RULE_SETS_ACCESS, registerMyAccountPages } from './my-account.js';
 import { registerAssets } from './assets.js';
+import { registerCompilePages } from './compile/pages.js';
+import { registerRulePages } from './rules.js';
 import { consolePolicy, contentSecurityPolicy } from './csp.js';
 import { CHALLENGE_ORIGIN, challengeSiteKey, type ConsoleContext } from './frame.js';
 import type { ConsolePage } from './pages.js';
@@ -17,6 +19,8 @@ import { consoleSession } from './session.js';
  * A page module registers its routes with `consoleRoute` and adds its entry here.
  */
 export const CONSOLE_PAGES: ConsolePage[] = [
+  { path: '/console/compile', title: 'Compile', access: { tier: 'free', scope: 'compile' } },
+  { path: '/console/rules', title: 'Rules', access: { tier: 'free', scope: 'rules' } },
   { path: '/console/jobs', title: 'Jobs', access: JOBS_ACCESS },
   { path: '/console/account', title: 'Account', access: ACCOUNT_ACCESS },
   { path: '/console/account/rule-sets', title: 'Rule sets', access: RULE_SETS_ACCESS },
@@ -32,6 +36,8 @@ export function mountConsole(app: OpenAPIHono, deps: AppDeps, log: (message: str
   app.use('*', consoleSession());
   const ctx: ConsoleContext = { deps, app, pages: CONSOLE_PAGES, assets: registerAssets(app), log };
   registerAccountPages(app, ctx);
+  registerCompilePages(app, ctx);
+  registerRulePages(app, ctx);
   registerJobPages(app, ctx);
   registerMyAccountPages(app, ctx);
   registerAdminPeoplePages(app, ctx);

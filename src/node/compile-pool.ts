@@ -4,6 +4,7 @@ import { Piscina } from 'piscina';
 import type { Configuration } from '../core/config/schema.js';
 import type { SourceReader } from '../core/load/source-reader.js';
 import type { CompileEvent } from '../core/pipeline/events.js';
+import type { RemovedLine } from '../core/pipeline/report.js';
 import type { ValidateRuleRequest } from '../core/ast/validate-rule.js';
 import { AbortedError, DeadlineError } from '../core/errors/index.js';
 import { DEFAULT_ANSWER_LIMIT_BYTES, type ListOperation } from '../core/ast/answers.js';
@@ -51,6 +52,8 @@ export interface PooledCompileOptions {
   now: () => Date;
   onEvent?: (e: CompileEvent) => void;
   signal?: AbortSignal;
+  /** Each line the compile removes, with its source, line and reason (the report's `removed`). */
+  onRemoved?: (line: RemovedLine) => void;
 }
 
 // Run from the TypeScript sources (tests, `tsx`), the worker is TypeScript too and needs tsx's loader.
@@ -111,6 +114,7 @@ export class CompilePool {
     port1.on('message', (m: PortMessage) => {
       if (m.type === 'done') drained();
       if (m.type === 'event') opts.onEvent?.(m.event as CompileEvent);
+      if (m.type === 'removed') for (const line of m.lines) opts.onRemoved?.(line);
       if (m.type !== 'read') return;
       opts.reader.read(m.location, reads.signal, m.options).then(
         (text) => port1.postMessage({ type: 'read-result', id: m.id, text } satisfies PortMessage),
@@ -124,6 +128,7 @@ export class CompilePool {
       nowMs: opts.now().getTime(),
       configured: configuredLocations(config, opts.reader),
       port: port2,
+      report: opts.onRemoved !== undefined,
     };
     try {
       const out = await this.run<CompiledList>(

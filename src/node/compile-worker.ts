@@ -4,6 +4,7 @@ import type { Configuration } from '../core/config/schema.js';
 import type { ReadOptions } from '../core/load/source-reader.js';
 import { validateRule, type ValidateRuleRequest } from '../core/ast/validate-rule.js';
 import type { ListOperation } from '../core/ast/answers.js';
+import type { RemovedLine } from '../core/pipeline/report.js';
 import { type ConfiguredLocations, forwardedResolve } from './configured-locations.js';
 import { fromWire, toWire, type WireError } from './wire-error.js';
 
@@ -16,6 +17,8 @@ export interface CompileTask {
   /** The configured sources as the server's reader resolved them. */
   configured: ConfiguredLocations;
   port: MessagePort;
+  /** Post the removed lines (`removed` messages, in batches) for the caller's report. */
+  report?: boolean;
 }
 
 export interface ValidateRuleTask {
@@ -51,6 +54,8 @@ export type PortMessage =
   | { type: 'read'; id: number; location: string; options?: ReadOptions }
   | { type: 'read-result'; id: number; text?: string; error?: WireError }
   | { type: 'event'; event: unknown }
+  /** Lines the compile removed, with why (only when the task asked for its report). */
+  | { type: 'removed'; lines: RemovedLine[] }
   /** The last message of a compile: every event has been posted before it. */
   | { type: 'done' };
 
@@ -73,17 +78,33 @@ function compileInWorker(task: CompileTask): Promise<CompiledList> {
         task.port.postMessage({ type: 'read', id, location, options } satisfies PortMessage);
       }),
   };
+  // Removed lines go in batches: one message each would cost more than the compile on large lists.
+  let removed: RemovedLine[] = [];
+  const flush = () => {
+    if (removed.length > 0) task.port.postMessage({ type: 'removed', lines: removed } satisfies PortMessage);
+    removed = [];
+  };
   return compile(task.config, {
     reader,
     compiler: task.compiler,
     now: () => new Date(task.nowMs),
     onEvent: (event) => task.port.postMessage({ type: 'event', event } satisfies PortMessage),
-  }).then((result) => ({
-    bytes: result.bytes(),
-    lineCount: result.lineCount,
-    ruleCount: result.ruleCount,
-    compiledAtMs: result.compiledAt.getTime(),
-  }));
+    onRemoved: task.report
+      ? (line) => {
+          if (removed.push(line) >= 1000) flush();
+        }
+      : undefined,
+  })
+    .then((result) => {
+      flush();
+      return result;
+    })
+    .then((result) => ({
+      bytes: result.bytes(),
+      lineCount: result.lineCount,
+      ruleCount: result.ruleCount,
+      compiledAtMs: result.compiledAt.getTime(),
+    }));
 }
 
 /**

@@ -67,7 +67,7 @@ describe('the console framework', () => {
       expect((await app.request(src[1])).status, src[1]).toBe(200);
   });
 
-  test('sign-up needs the form’s CSRF token and the same origin, then signs the browser in with an HttpOnly strict cookie', async () => {
+  test('sign-up needs the CSRF token and the same origin, then signs in with an HttpOnly strict cookie', async () => {
     const b = browser();
     const csrf = csrfOf(await (await b.get('/signup')).text());
     const form = { email: 'a@example.com', password: 'correct horse battery 9' };
