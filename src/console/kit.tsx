@@ -6,7 +6,8 @@ import type { z } from '@hono/zod-openapi';
 import { DEFAULT_FLASH, issueFlash, takeFlash } from '../server/flash/flash-messages.js';
 import type { Access } from '../server/routing/route.js';
 import { type ApiAnswer, callApi } from './api.js';
-import type { ConsoleContext } from './frame.js';
+import { type ConsoleContext, render } from './frame.js';
+import { FormError } from './layout.js';
 import { consoleRoute } from './pages.js';
 import { clearCookie, CSRF_FIELD, csrfMatches, sessionToken, setStrictCookie } from './session.js';
 
@@ -121,10 +122,28 @@ export function formAction(
     },
     async (c) => {
       const form = await formFields(c);
-      if (!csrfMatches(c, form[CSRF_FIELD])) return finish(c, ctx, r.back, { ok: false, text: CSRF_REFUSED });
+      if (!csrfMatches(c, form[CSRF_FIELD])) return refusedForm(c, ctx, r.back);
       const call: ApiCaller = (path, init) => callApi(c, ctx, path, { ...init, token: sessionToken(c) });
       return finish(c, ctx, r.back, await run(c, form, call));
     },
+  );
+}
+
+/** The answer to a form post without this browser's CSRF token: 403, nothing done, a way back. */
+export function refusedForm(c: Context, ctx: ConsoleContext, back: string): Promise<Response> {
+  return render(
+    c,
+    ctx,
+    { title: 'Form refused', path: back },
+    () => (
+      <>
+        <FormError message={CSRF_REFUSED} />
+        <p>
+          <a href={back}>Back</a>
+        </p>
+      </>
+    ),
+    403,
   );
 }
 
