@@ -6,6 +6,7 @@ import type { SourceReader } from '../core/load/source-reader.js';
 import type { CompileEvent } from '../core/pipeline/events.js';
 import type { RemovedLine } from '../core/pipeline/report.js';
 import type { ValidateRuleRequest } from '../core/ast/validate-rule.js';
+import type { Explanation } from '../core/explain/explain.js';
 import { AbortedError, DeadlineError } from '../core/errors/index.js';
 import { DEFAULT_ANSWER_LIMIT_BYTES, type ListOperation } from '../core/ast/answers.js';
 import type {
@@ -44,6 +45,8 @@ export interface PooledCompile {
   lines: string[];
   ruleCount: number;
   compiledAt: Date;
+  /** Why the `explain` domain is blocked, or not, when one was given. */
+  explanation?: Explanation;
 }
 
 export interface PooledCompileOptions {
@@ -54,6 +57,8 @@ export interface PooledCompileOptions {
   signal?: AbortSignal;
   /** Each line the compile removes, with its source, line and reason (the report's `removed`). */
   onRemoved?: (line: RemovedLine) => void;
+  /** A domain (checked by `explainDomain`) to explain in the worker: `lines` is then empty. */
+  explain?: string;
 }
 
 // Run from the TypeScript sources (tests, `tsx`), the worker is TypeScript too and needs tsx's loader.
@@ -129,6 +134,7 @@ export class CompilePool {
       configured: configuredLocations(config, opts.reader),
       port: port2,
       report: opts.onRemoved !== undefined,
+      ...(opts.explain === undefined ? {} : { explain: opts.explain }),
     };
     try {
       const out = await this.run<CompiledList>(
@@ -144,6 +150,7 @@ export class CompilePool {
         lines: out.lineCount === 0 ? [] : text.split('\n'),
         ruleCount: out.ruleCount,
         compiledAt: new Date(out.compiledAtMs),
+        ...(out.explanation ? { explanation: out.explanation } : {}),
       };
     } finally {
       reads.abort(new AbortedError('the compilation ended'));

@@ -7,6 +7,7 @@ import type { ListOperation } from '../core/ast/answers.js';
 import type { RemovedLine } from '../core/pipeline/report.js';
 import { type ConfiguredLocations, forwardedResolve } from './configured-locations.js';
 import { fromWire, toWire, type WireError } from './wire-error.js';
+import { explain, explainCollector, type Explanation } from '../core/explain/explain.js';
 
 /** A compile: sources are read by the main thread (its reader and address policy) over `port`. */
 export interface CompileTask {
@@ -19,6 +20,8 @@ export interface CompileTask {
   port: MessagePort;
   /** Post the removed lines (`removed` messages, in batches) for the caller's report. */
   report?: boolean;
+  /** A domain (checked by `explainDomain`): the compile answers why it is blocked or not, not the list. */
+  explain?: string;
 }
 
 export interface ValidateRuleTask {
@@ -47,6 +50,8 @@ export interface CompiledList {
   lineCount: number;
   ruleCount: number;
   compiledAtMs: number;
+  /** The answer for the task's `explain` domain, when it has one. */
+  explanation?: Explanation;
 }
 
 /** Messages on a compile's port. */
@@ -84,27 +89,34 @@ function compileInWorker(task: CompileTask): Promise<CompiledList> {
     if (removed.length > 0) task.port.postMessage({ type: 'removed', lines: removed } satisfies PortMessage);
     removed = [];
   };
+  // Explained here, not on the main thread: a rule's regular expression is matched against the domain.
+  const collector = task.explain === undefined ? undefined : explainCollector(task.explain);
+  const report = task.report
+    ? (line: RemovedLine) => {
+        if (removed.push(line) >= 1000) flush();
+      }
+    : undefined;
   return compile(task.config, {
     reader,
     compiler: task.compiler,
     now: () => new Date(task.nowMs),
     onEvent: (event) => task.port.postMessage({ type: 'event', event } satisfies PortMessage),
-    onRemoved: task.report
-      ? (line) => {
-          if (removed.push(line) >= 1000) flush();
-        }
-      : undefined,
-  })
-    .then((result) => {
-      flush();
-      return result;
-    })
-    .then((result) => ({
-      bytes: result.bytes(),
-      lineCount: result.lineCount,
-      ruleCount: result.ruleCount,
-      compiledAtMs: result.compiledAt.getTime(),
-    }));
+    onKept: collector?.onKept,
+    onRemoved:
+      collector && report
+        ? (line) => {
+            collector.onRemoved(line);
+            report(line);
+          }
+        : (collector?.onRemoved ?? report),
+  }).then((result) => {
+    flush();
+    const compiled = { ruleCount: result.ruleCount, compiledAtMs: result.compiledAt.getTime() };
+    if (!collector) return { ...compiled, bytes: result.bytes(), lineCount: result.lineCount };
+    // The answer is the explanation: the list is neither written out nor sent back.
+    const explanation = explain(task.explain!, collector.input(task.config.format ?? 'adblock'));
+    return { ...compiled, bytes: new Uint8Array(0), lineCount: 0, explanation };
+  });
 }
 
 /**
