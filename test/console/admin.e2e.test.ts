@@ -25,10 +25,11 @@ const PASSWORD = 'correct horse battery 9';
 const EDITOR_PERMISSIONS = ['audit:read', 'config:read', 'config:write'];
 const EDITOR_PAGES = ['/console/admin/audit', '/console/admin/config'];
 
-/** A list the workflow reads after a pause, so its job page sees it run. */
+/** A list the workflow reads after a pause, so its job page sees it run; `/slow.txt` never ends. */
 async function listServer(): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     if (req.url === '/list.txt') setTimeout(() => res.end('||ads.example.com^\n||cdn.example.org^\n'), 3_000);
+    else if (req.url === '/slow.txt') res.writeHead(200).write('||first.example.com^\n');
     else res.writeHead(404).end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -140,21 +141,25 @@ describe.skipIf(missing !== null)(
       await page.context().close();
     });
 
-    test('a job streams its workflow steps while it runs, then shows its result', async () => {
-      const page = await signIn('user@example.com');
-      // Start a workflow through the API with this browser's session (the console lists every job).
+    /** Starts a workflow through the API with the browser's session (the console lists every job). */
+    async function startWorkflow(page: Page, source: string): Promise<{ requestId: string }> {
       const token = (await page.context().cookies()).find((c) => c.name === 'flc_session')?.value ?? '';
-      const started = await page.evaluate(
+      return page.evaluate(
         async ({ token, source }) => {
           const res = await fetch('/api/workflow/compile', {
             method: 'POST',
             headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ configuration: { name: 'Slow local list', sources: [{ source }] } }),
+            body: JSON.stringify({ configuration: { name: 'Local list', sources: [{ source }] } }),
           });
           return (await res.json()) as { requestId: string };
         },
-        { token, source: `${lists.url}/list.txt` },
+        { token, source },
       );
+    }
+
+    test('a job streams its workflow steps while it runs, then shows its result', async () => {
+      const page = await signIn('user@example.com');
+      const started = await startWorkflow(page, `${lists.url}/list.txt`);
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Jobs', exact: true }).click();
       await page.getByRole('link', { name: started.requestId }).click();
       await page.waitForURL(`${serve.url}/console/jobs/${started.requestId}`);
@@ -173,6 +178,21 @@ describe.skipIf(missing !== null)(
       await page.getByRole('link', { name: 'All jobs' }).click();
       expect(await page.locator('#jobs').textContent()).toContain(started.requestId);
       await shot(page, 'jobs');
+      await page.context().close();
+    });
+
+    test('cancel stops a running job', async () => {
+      const page = await signIn('user@example.com');
+      const started = await startWorkflow(page, `${lists.url}/slow.txt`);
+      await page.goto(`${serve.url}/console/jobs/${started.requestId}`);
+      await expect.poll(() => page.locator('#job .state').first().textContent(), { timeout: 20_000 }).toBe('running');
+      await page.getByRole('button', { name: 'Cancel this job' }).click();
+      await page.waitForURL(`${serve.url}/console/jobs`);
+      expect(await page.locator('main').textContent()).toContain(`Cancelled the job ${started.requestId}.`);
+      await page.goto(`${serve.url}/console/jobs/${started.requestId}`);
+      expect(await page.locator('#job .state').first().textContent()).toBe('cancelled');
+      expect(await page.getByRole('button', { name: 'Cancel this job' }).count()).toBe(0);
+      await shot(page, 'job-cancelled');
       await page.context().close();
     });
 
