@@ -435,24 +435,6 @@ function registerRolePages(app: OpenAPIHono, ctx: ConsoleContext): void {
   formAction(
     app,
     ctx,
-    { ...base, path: `${page.path}/{id}`, params: idParam, summary: 'Console: change a role' },
-    async (c, form, api) =>
-      outcomeOf(
-        await api(`/admin/system/roles/${param(c)}`, {
-          method: 'PATCH',
-          body: {
-            display_name: form.display_name ?? '',
-            description: form.description ?? '',
-            permissions: perms(form),
-            is_active: form.is_active === '1',
-          },
-        }),
-        'Saved the role.',
-      ),
-  );
-  formAction(
-    app,
-    ctx,
     { ...base, path: `${page.path}/assign`, summary: 'Console: assign a role' },
     async (_c, form, api) => {
       const expires = utcOf(form.expires_at);
@@ -481,6 +463,25 @@ function registerRolePages(app: OpenAPIHono, ctx: ConsoleContext): void {
           body: { identity_user_id: form.identity_user_id ?? '', role_name: form.role_name ?? '' },
         }),
         `Revoked ${form.role_name ?? ''}.`,
+      ),
+  );
+  // After assign and revoke, which its `{id}` would match too.
+  formAction(
+    app,
+    ctx,
+    { ...base, path: `${page.path}/{id}`, params: idParam, summary: 'Console: change a role' },
+    async (c, form, api) =>
+      outcomeOf(
+        await api(`/admin/system/roles/${param(c)}`, {
+          method: 'PATCH',
+          body: {
+            display_name: form.display_name ?? '',
+            description: form.description ?? '',
+            permissions: perms(form),
+            is_active: form.is_active === '1',
+          },
+        }),
+        'Saved the role.',
       ),
   );
 }

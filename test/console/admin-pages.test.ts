@@ -245,6 +245,83 @@ describe('console: account, jobs and admin pages', () => {
     // The audit log records the console's changes as the API's.
     const audit = await root.page('/console/admin/audit?action=user.ban');
     expect(audit.html).toContain('1 entries match.');
+    // Flags, announcements, roles and endpoint overrides, each through its route.
+    await root.post('/console/admin/flags', {
+      _csrf: csrf,
+      key: 'new-ui',
+      description: 'the new UI',
+      variations: '{"on": true, "off": false}',
+      default_variation: 'off',
+    });
+    expect((await store.flag('new-ui'))?.enabled).toBe(false);
+    await root.post('/console/admin/flags/new-ui/toggle', { _csrf: csrf, enabled: '1' });
+    expect((await store.flag('new-ui'))?.enabled).toBe(true);
+    const badFlag = await root.post('/console/admin/flags', {
+      _csrf: csrf,
+      key: 'x',
+      variations: '{',
+      default_variation: 'a',
+    });
+    expect(badFlag.status).toBe(303);
+    expect((await root.page('/console/admin/flags')).html).toContain('The variations are not JSON');
+    await root.post('/console/admin/announcements', {
+      _csrf: csrf,
+      title: 'Hello',
+      body: 'world',
+      severity: 'info',
+      active_from: '2020-01-01T00:00',
+    });
+    const [hello] = await store.configRows('announcements', { title: 'Hello' });
+    expect(hello.active_from).toBe('2020-01-01T00:00:00.000Z');
+    await root.post(`/console/admin/announcements/${hello.id}/toggle`, { _csrf: csrf, is_active: '0' });
+    expect(Number((await store.configRows('announcements', { title: 'Hello' }))[0].is_active)).toBe(0);
+    await root.post(`/console/admin/announcements/${hello.id}/delete`, { _csrf: csrf });
+    expect(await store.configRows('announcements', { title: 'Hello' })).toHaveLength(0);
+    await root.post('/console/admin/roles', {
+      _csrf: csrf,
+      role_name: 'auditor',
+      display_name: 'Auditor',
+      permissions: ['audit:read', 'admin:read'],
+    });
+    const editorId = (await store.userByEmail('editor@example.com'))!.id;
+    const [auditor] = await store.configRows('roles', { role_name: 'auditor' });
+    await root.post(`/console/admin/roles/${auditor.id}`, {
+      _csrf: csrf,
+      display_name: 'Auditor',
+      description: 'reads the log',
+      permissions: ['audit:read'],
+      is_active: '1',
+    });
+    expect((await store.configRows('roles', { role_name: 'auditor' }))[0].description).toBe('reads the log');
+    await root.post('/console/admin/roles/assign', { _csrf: csrf, identity_user_id: editorId, role_name: 'auditor' });
+    console.log(
+      /<div class="[^"]*" role="(?:status|alert)">[\s\S]*?<\/div>/.exec(
+        (await root.page('/console/admin/roles')).html,
+      )?.[0],
+    );
+    expect((await root.page('/console/admin/roles')).html).toContain('Revoke auditor from editor@example.com');
+    await root.post('/console/admin/roles/revoke', { _csrf: csrf, identity_user_id: editorId, role_name: 'auditor' });
+    expect((await root.page('/console/admin/roles')).html).not.toContain('Revoke auditor from editor@example.com');
+    await root.post('/console/admin/access/endpoints', {
+      _csrf: csrf,
+      path_pattern: '/api/compile',
+      method: 'POST',
+      required_tier: 'pro',
+    });
+    expect((await store.configRows('endpoints')).map((e) => e.path_pattern)).toEqual(['/api/compile']);
+    await root.post('/console/admin/access/tiers/pro', {
+      _csrf: csrf,
+      display_name: 'Pro plus',
+      rate_limit: '120',
+      is_active: '1',
+    });
+    expect((await store.configRows('tiers', { tier_name: 'pro' }))[0].display_name).toBe('Pro plus');
+    // The read-only views with their parameters.
+    for (const path of [`/console/admin/usage?user=${user.id}&days=7`, '/console/admin/storage?table=users']) {
+      const page = await root.page(path);
+      expect(page.status, path).toBe(200);
+      expect(page.html, path).not.toContain('class="form-error"');
+    }
     // An editor may open the config page but not ban: the users route refuses the console post itself.
     const editor = await signedIn('editor@example.com');
     const editorCsrf = await editor.csrf('/console/admin/config');
