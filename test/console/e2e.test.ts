@@ -218,6 +218,12 @@ describe.skipIf(missing !== null)(`the web console in Chromium${missing ? ` (ski
     await tree.locator('summary').first().click();
     expect(await tree.textContent()).toContain('DomainList');
     await shot('rules-tree');
+    // A phone's width: the page fits, nothing scrolls sideways but the tables' own boxes.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${serve.url}/console/compile`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot('compile-form-phone');
+    await page.setViewportSize({ width: 1000, height: 800 });
   });
 
   test('a forged form post without the CSRF token is refused', async () => {

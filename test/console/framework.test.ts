@@ -150,3 +150,20 @@ describe('the console framework', () => {
     expect(html).not.toContain('Old news');
   });
 });
+
+describe('without the console (flc serve --no-console)', () => {
+  test('its paths are not served and the API is unchanged', async () => {
+    const bare = createApp({
+      store,
+      version: '1',
+      now: () => Date.now(),
+      startedAt: Date.now(),
+      makeReader: () => {
+        throw new Error('unused');
+      },
+    });
+    for (const path of ['/', '/login', '/console', '/console/static/console.css'])
+      expect((await bare.request(path, { headers: { accept: 'text/html' } })).status, path).toBe(404);
+    expect((await bare.request('/api/health')).status).toBe(200);
+  });
+});
