@@ -167,3 +167,62 @@ describe('without the console (flc serve --no-console)', () => {
     expect((await bare.request('/api/health')).status).toBe(200);
   });
 });
+
+describe('with the bot challenge configured', () => {
+  test('sign-up shows the widget, the CSP allows the vendor, a post needs a token it accepts', async () => {
+    const { createServer } = await import('node:http');
+    const verifier = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        const ok = new URLSearchParams(body).get('response') === 'human';
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ success: ok }));
+      });
+    });
+    await new Promise<void>((r) => verifier.listen(0, '127.0.0.1', r));
+    const port = (verifier.address() as { port: number }).port;
+    try {
+      const guarded = createApp({
+        store,
+        version: '1',
+        now: () => Date.now(),
+        startedAt: Date.now(),
+        makeReader: () => {
+          throw new Error('unused');
+        },
+        challenge: { secretKey: 'secret', siteKey: 'site-key', verifyUrl: `http://127.0.0.1:${port}/verify` },
+        console: mountConsole,
+      });
+      const page = await guarded.request('/signup', { headers: { accept: 'text/html' } });
+      const html = await page.text();
+      expect(html).toContain('data-sitekey="site-key"');
+      expect(html).toContain('<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"');
+      expect(page.headers.get('content-security-policy')).toContain(
+        "script-src 'self' https://challenges.cloudflare.com",
+      );
+      const cookie = page.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+      const post = (extra: Record<string, string>) =>
+        guarded.request('/signup', {
+          method: 'POST',
+          headers: { origin: ORIGIN, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            _csrf: csrfOf(html),
+            email: 'challenged@example.com',
+            password: 'correct horse battery 9',
+            ...extra,
+          }).toString(),
+        });
+      const refused = await post({ 'cf-turnstile-response': 'robot' });
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).toContain('The bot challenge failed');
+      expect((await post({})).status).toBe(403);
+      expect((await post({ 'cf-turnstile-response': 'human' })).status).toBe(303);
+    } finally {
+      verifier.close();
+    }
+  });
+});
