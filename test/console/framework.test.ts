@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { createApp } from '../../src/server/app.js';
 import { openStore } from '../../src/server/store/open.js';
 import { mountConsole } from '../../src/console/index.js';
@@ -131,6 +132,14 @@ describe('the console framework', () => {
     const unknown = await (await b.get('/login')).text();
     expect(unknown).toContain('Something went wrong.');
     expect(unknown).not.toContain('<script>');
+  });
+
+  test('the console routes are in the OpenAPI document, which stays valid', async () => {
+    const doc = await (await app.request('/api/openapi.json')).json();
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(doc.paths['/console/compile/runs/{id}/events'].get.tags).toEqual(['Console']);
+    expect(doc.paths['/login'].post).toBeDefined();
   });
 
   test('announcements in force are banners', async () => {
