@@ -35,15 +35,8 @@ export function challengeGate(settings: ChallengeSettings, fetchImpl: typeof fet
 
 /** Whether the vendor accepts `token` (false when it cannot be asked); for the gate and the console's forms. */
 export async function verifyChallenge(settings: ChallengeSettings, token: string, fetchImpl: typeof fetch = fetch) {
-  const form = new URLSearchParams({ secret: settings.secretKey ?? '', response: token });
-  try {
-    const res = await fetchImpl(settings.verifyUrl, {
-      method: 'POST',
-      body: form,
-      signal: AbortSignal.timeout(10_000),
-    });
-    return res.ok && ((await res.json()) as { success?: boolean }).success === true;
-  } catch {
-    return false;
-  }
+  const body = new URLSearchParams({ secret: settings.secretKey ?? '', response: token });
+  const signal = AbortSignal.timeout(10_000);
+  const res = await fetchImpl(settings.verifyUrl, { method: 'POST', body, signal }).catch(() => null);
+  return res?.ok === true && ((await res.json().catch(() => ({}))) as { success?: boolean }).success === true;
 }

@@ -218,6 +218,25 @@ describe.skipIf(missing !== null)(`the web console in Chromium${missing ? ` (ski
     await tree.locator('summary').first().click();
     expect(await tree.textContent()).toContain('DomainList');
     await shot('rules-tree');
+    // A phone's width: the page fits, nothing scrolls sideways but the tables' own boxes.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${serve.url}/console/compile`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot('compile-form-phone');
+    await page.setViewportSize({ width: 1000, height: 800 });
+  });
+
+  test("a page's uncaught error is reported to the frontend error log", async () => {
+    await page.goto(`${serve.url}/console`);
+    const reported = page.waitForRequest((r) => r.url() === `${serve.url}/api/log/frontend-error`);
+    await page.evaluate(() => {
+      setTimeout(() => {
+        throw new Error('console e2e: thrown on purpose');
+      });
+    });
+    const request = await reported;
+    expect(request.postDataJSON()).toMatchObject({ source: 'browser', message: expect.stringContaining('on purpose') });
+    expect((await request.response())?.status()).toBe(204);
   });
 
   test('a forged form post without the CSRF token is refused', async () => {

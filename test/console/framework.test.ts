@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { createApp } from '../../src/server/app.js';
 import { openStore } from '../../src/server/store/open.js';
 import { mountConsole } from '../../src/console/index.js';
@@ -133,6 +134,14 @@ describe('the console framework', () => {
     expect(unknown).not.toContain('<script>');
   });
 
+  test('the console routes are in the OpenAPI document, which stays valid', async () => {
+    const doc = await (await app.request('/api/openapi.json')).json();
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(doc.paths['/console/compile/runs/{id}/events'].get.tags).toEqual(['Console']);
+    expect(doc.paths['/login'].post).toBeDefined();
+  });
+
   test('announcements in force are banners', async () => {
     const at = new Date().toISOString();
     const row = (title: string, is_active: number) => ({
@@ -148,5 +157,81 @@ describe('the console framework', () => {
     expect(html).toContain('Maintenance &lt;today&gt;');
     expect(html).toContain('banner-warning');
     expect(html).not.toContain('Old news');
+  });
+});
+
+describe('without the console (flc serve --no-console)', () => {
+  test('its paths are not served and the API is unchanged', async () => {
+    const bare = createApp({
+      store,
+      version: '1',
+      now: () => Date.now(),
+      startedAt: Date.now(),
+      makeReader: () => {
+        throw new Error('unused');
+      },
+    });
+    for (const path of ['/', '/login', '/console', '/console/static/console.css'])
+      expect((await bare.request(path, { headers: { accept: 'text/html' } })).status, path).toBe(404);
+    expect((await bare.request('/api/health')).status).toBe(200);
+  });
+});
+
+describe('with the bot challenge configured', () => {
+  test('sign-up shows the widget, the CSP allows the vendor, a post needs a token it accepts', async () => {
+    const { createServer } = await import('node:http');
+    const verifier = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        const ok = new URLSearchParams(body).get('response') === 'human';
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ success: ok }));
+      });
+    });
+    await new Promise<void>((r) => verifier.listen(0, '127.0.0.1', r));
+    const port = (verifier.address() as { port: number }).port;
+    try {
+      const guarded = createApp({
+        store,
+        version: '1',
+        now: () => Date.now(),
+        startedAt: Date.now(),
+        makeReader: () => {
+          throw new Error('unused');
+        },
+        challenge: { secretKey: 'secret', siteKey: 'site-key', verifyUrl: `http://127.0.0.1:${port}/verify` },
+        console: mountConsole,
+      });
+      const page = await guarded.request('/signup', { headers: { accept: 'text/html' } });
+      const html = await page.text();
+      expect(html).toContain('data-sitekey="site-key"');
+      expect(html).toContain('<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"');
+      expect(page.headers.get('content-security-policy')).toContain(
+        "script-src 'self' https://challenges.cloudflare.com",
+      );
+      const cookie = page.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+      const post = (extra: Record<string, string>) =>
+        guarded.request('/signup', {
+          method: 'POST',
+          headers: { origin: ORIGIN, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            _csrf: csrfOf(html),
+            email: 'challenged@example.com',
+            password: 'correct horse battery 9',
+            ...extra,
+          }).toString(),
+        });
+      const refused = await post({ 'cf-turnstile-response': 'robot' });
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).toContain('The bot challenge failed');
+      expect((await post({})).status).toBe(403);
+      expect((await post({ 'cf-turnstile-response': 'human' })).status).toBe(303);
+    } finally {
+      verifier.close();
+    }
   });
 });
