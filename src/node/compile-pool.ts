@@ -4,6 +4,7 @@ import { Piscina } from 'piscina';
 import type { Configuration } from '../core/config/schema.js';
 import type { SourceReader } from '../core/load/source-reader.js';
 import type { CompileEvent } from '../core/pipeline/events.js';
+import type { RemovedLine } from '../core/pipeline/report.js';
 import type { ValidateRuleRequest } from '../core/ast/validate-rule.js';
 import type { Explanation } from '../core/explain/explain.js';
 import { AbortedError, DeadlineError } from '../core/errors/index.js';
@@ -54,6 +55,8 @@ export interface PooledCompileOptions {
   now: () => Date;
   onEvent?: (e: CompileEvent) => void;
   signal?: AbortSignal;
+  /** Each line the compile removes, with its source, line and reason (the report's `removed`). */
+  onRemoved?: (line: RemovedLine) => void;
   /** A domain (checked by `explainDomain`) to explain in the worker: `lines` is then empty. */
   explain?: string;
 }
@@ -116,6 +119,7 @@ export class CompilePool {
     port1.on('message', (m: PortMessage) => {
       if (m.type === 'done') drained();
       if (m.type === 'event') opts.onEvent?.(m.event as CompileEvent);
+      if (m.type === 'removed') for (const line of m.lines) opts.onRemoved?.(line);
       if (m.type !== 'read') return;
       const answer = (message: PortMessage, transfer: ArrayBuffer[] = []) => port1.postMessage(message, transfer);
       const failed = (e: unknown) => answer({ type: 'read-result', id: m.id, error: toWire(e) });
@@ -146,6 +150,7 @@ export class CompilePool {
       configured: configuredLocations(config, opts.reader),
       readsBytes: opts.reader.readBytes !== undefined,
       port: port2,
+      report: opts.onRemoved !== undefined,
       ...(opts.explain === undefined ? {} : { explain: opts.explain }),
     };
     try {

@@ -4,6 +4,7 @@ import type { Configuration } from '../core/config/schema.js';
 import type { ListBytes, ReadOptions, SourceReader } from '../core/load/source-reader.js';
 import { validateRule, type ValidateRuleRequest } from '../core/ast/validate-rule.js';
 import type { ListOperation } from '../core/ast/answers.js';
+import type { RemovedLine } from '../core/pipeline/report.js';
 import { type ConfiguredLocations, forwardedResolve } from './configured-locations.js';
 import { fromWire, toWire, type WireError } from './wire-error.js';
 import { explain, explainCollector, type Explanation } from '../core/explain/explain.js';
@@ -19,6 +20,8 @@ export interface CompileTask {
   /** Whether the server's reader has `readBytes`: the worker's reader then asks for bytes too. */
   readsBytes: boolean;
   port: MessagePort;
+  /** Post the removed lines (`removed` messages, in batches) for the caller's report. */
+  report?: boolean;
   /** A domain (checked by `explainDomain`): the compile answers why it is blocked or not, not the list. */
   explain?: string;
 }
@@ -59,6 +62,8 @@ export type PortMessage =
   | { type: 'read'; id: number; location: string; options?: ReadOptions; bytes?: boolean }
   | { type: 'read-result'; id: number; text?: string; bytes?: ListBytes | null; error?: WireError }
   | { type: 'event'; event: unknown }
+  /** Lines the compile removed, with why (only when the task asked for its report). */
+  | { type: 'removed'; lines: RemovedLine[] }
   /** The last message of a compile: every event has been posted before it. */
   | { type: 'done' };
 
@@ -90,16 +95,34 @@ function forwardedReader(task: CompileTask): SourceReader {
 }
 
 function compileInWorker(task: CompileTask): Promise<CompiledList> {
+  // Removed lines go in batches: one message each would cost more than the compile on large lists.
+  let removed: RemovedLine[] = [];
+  const flush = () => {
+    if (removed.length > 0) task.port.postMessage({ type: 'removed', lines: removed } satisfies PortMessage);
+    removed = [];
+  };
   // Explained here, not on the main thread: a rule's regular expression is matched against the domain.
   const collector = task.explain === undefined ? undefined : explainCollector(task.explain);
+  const report = task.report
+    ? (line: RemovedLine) => {
+        if (removed.push(line) >= 1000) flush();
+      }
+    : undefined;
   return compile(task.config, {
     reader: forwardedReader(task),
     compiler: task.compiler,
     now: () => new Date(task.nowMs),
     onEvent: (event) => task.port.postMessage({ type: 'event', event } satisfies PortMessage),
     onKept: collector?.onKept,
-    onRemoved: collector?.onRemoved,
+    onRemoved:
+      collector && report
+        ? (line) => {
+            collector.onRemoved(line);
+            report(line);
+          }
+        : (collector?.onRemoved ?? report),
   }).then((result) => {
+    flush();
     const compiled = { ruleCount: result.ruleCount, compiledAtMs: result.compiledAt.getTime() };
     if (!collector) return { ...compiled, bytes: result.bytes(), lineCount: result.lineCount };
     // The answer is the explanation: the list is neither written out nor sent back.
