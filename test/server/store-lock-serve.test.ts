@@ -104,7 +104,7 @@ function expectDoneOr503(name: string, res: { status: number; text: string; head
 }
 
 describe('flc serve on a SQLite file another process has locked', () => {
-  test('writes wait without blocking, 503 + Retry-After, then the store heals and stores each later write', async () => {
+  test('writes wait without blocking, 503 + Retry-After, the store heals and stores each later write', async () => {
     const flashDuring = await flashToken();
     const flashAfter = await flashToken();
     const lock = await holdWriteLock(db, 7_000);
