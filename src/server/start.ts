@@ -80,7 +80,7 @@ export async function startServer(opts: {
   };
   const trustedProxies = parseTrustedProxies(opts.trustProxy);
   const flash = flashSettingsFromEnv(env);
-  const store = await openStore(opts.store, { log: opts.log });
+  const store = await openStore(opts.store, { log: opts.log, exclusive: true });
   opts.log(`store: ${store.description}`);
   if (opts.store.engine === 'postgres') {
     const refusal = await store.prepareQueries(opts.queryDb);

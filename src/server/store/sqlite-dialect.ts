@@ -102,7 +102,10 @@ class LibsqlDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
   private release: (() => void) | undefined;
 
-  constructor(db: LibsqlDatabase) {
+  constructor(
+    db: LibsqlDatabase,
+    private readonly lock?: LibsqlDatabase,
+  ) {
     this.connection = new LibsqlConnection(db);
   }
 
@@ -140,6 +143,7 @@ class LibsqlDriver implements Driver {
   async destroy(): Promise<void> {
     this.connection.closed = true;
     this.connection.db.close();
+    this.lock?.close();
   }
 }
 
@@ -152,10 +156,14 @@ class TransactionalSqliteAdapter extends SqliteAdapter {
 
 /** kysely's SQLite dialect (its query compiler, adapter, introspector) over an open libsql database. */
 export class LibsqlDialect implements Dialect {
-  constructor(private readonly db: LibsqlDatabase) {}
+  /** `lock`: a database held open alongside (one server per file), closed with the store. */
+  constructor(
+    private readonly db: LibsqlDatabase,
+    private readonly lock?: LibsqlDatabase,
+  ) {}
 
   createDriver(): Driver {
-    return new LibsqlDriver(this.db);
+    return new LibsqlDriver(this.db, this.lock);
   }
 
   createQueryCompiler() {
