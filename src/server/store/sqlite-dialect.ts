@@ -19,8 +19,8 @@ type Statement = ReturnType<LibsqlDatabase['prepare']>;
 /** Prepared statements kept per SQL text; the store's queries are a few dozen texts. */
 const MAX_STATEMENTS = 500;
 
-/** The statements run in a transaction of their own outside one: queries and changes of rows. */
-const STATEMENT = /^\s*(select|insert|update|delete|replace|with)\b/i;
+/** The statements run in a transaction of their own outside one: changes of rows. */
+const WRITE = /^\s*(insert|update|delete|replace|with)\b/i;
 
 /** One libsql connection; statements are compiled once per SQL text. */
 class LibsqlConnection implements DatabaseConnection {
@@ -41,17 +41,17 @@ class LibsqlConnection implements DatabaseConnection {
   }
 
   /**
-   * A statement outside a transaction runs in one of its own (IMMEDIATE when it may write), so that
-   * only BEGIN meets another process's lock. libsql never resets a statement that failed: one refused
-   * as busy stays active, holding its implicit transaction open, and every later write of the
-   * connection would be answered and never committed. Transaction control goes through `exec`,
-   * whose statements SQLite finalizes whatever happened.
+   * A change outside a transaction runs in one of its own, BEGIN IMMEDIATE, so that only BEGIN
+   * meets another process's lock. libsql never resets a statement that failed: one refused as busy
+   * stays active, holding its implicit transaction open, and every later write of the connection
+   * would be answered and never committed (nor can a ROLLBACK end it). Transaction control goes
+   * through `exec`, whose statements SQLite finalizes whatever happened. A lone SELECT runs as it
+   * is (WAL readers meet no lock; one that still failed is reset when it next runs).
    */
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.closed) throw new Error('The store is closed');
-    const kind = STATEMENT.exec(query.sql)?.[1]?.toLowerCase();
-    if (!kind || this.db.inTransaction) return this.execute(query);
-    this.begin(kind !== 'select');
+    if (!WRITE.test(query.sql) || this.db.inTransaction) return this.execute(query);
+    this.begin(true);
     try {
       const result = this.execute<R>(query);
       this.commit();
