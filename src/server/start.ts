@@ -3,7 +3,7 @@ import { WebSocketServer } from 'ws';
 import type { WsTiming } from './routes/websocket.js';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
-import { SafeSourceReader } from '../node/safe-reader.js';
+import { SafeSourceReader, sourceAgent } from '../node/safe-reader.js';
 import { ConfigError } from '../core/errors/index.js';
 import { MemoryHttpCache, readOnlyCache } from '../node/http-cache.js';
 import { DEFAULT_VERIFY_URL } from './challenge.js';
@@ -59,14 +59,15 @@ export async function startServer(opts: {
   httpCacheBytes?: number;
 }): Promise<RunningServer> {
   const cache = new MemoryHttpCache(opts.httpCacheBytes);
+  const reading = { allowPrivate: opts.allowPrivateSources, policy: opts.addressPolicy, timeoutMs: 30_000 };
+  const sources = sourceAgent(reading);
   const makeReader = (hooks?: import('./deps.js').ReaderHooks) =>
     new SafeSourceReader({
+      ...reading,
+      dispatcher: sources,
       cache: hooks?.store === false ? readOnlyCache(cache) : cache,
       onResponse: hooks?.onResponse,
       onCache: hooks?.onCache,
-      allowPrivate: opts.allowPrivateSources,
-      policy: opts.addressPolicy,
-      timeoutMs: 30_000,
       retries: 2,
       maxBytes: 20 * 1024 * 1024,
       userAgent: `flc/${opts.version} (server)`,
@@ -148,7 +149,7 @@ export async function startServer(opts: {
                 void released
                   .then(() => usage.flush())
                   .then(() => deps.errorEvents.flush())
-                  .then(() => store.close())
+                  .then(() => Promise.all([store.close(), sources.close()]))
                   .catch((err: Error) => opts.log(`store: closing failed: ${err.message}`))
                   .finally(done);
               });
@@ -158,7 +159,7 @@ export async function startServer(opts: {
       },
     );
     server.once('error', (err) => {
-      void store.close().finally(() => reject(err));
+      void Promise.all([store.close(), sources.close()]).finally(() => reject(err));
     });
   });
 }
