@@ -5,6 +5,7 @@ import type { Configuration } from '../core/config/schema.js';
 import type { SourceReader } from '../core/load/source-reader.js';
 import type { CompileEvent } from '../core/pipeline/events.js';
 import type { ValidateRuleRequest } from '../core/ast/validate-rule.js';
+import type { Explanation } from '../core/explain/explain.js';
 import { AbortedError, DeadlineError } from '../core/errors/index.js';
 import { DEFAULT_ANSWER_LIMIT_BYTES, type ListOperation } from '../core/ast/answers.js';
 import type {
@@ -43,6 +44,8 @@ export interface PooledCompile {
   lines: string[];
   ruleCount: number;
   compiledAt: Date;
+  /** Why the `explain` domain is blocked, or not, when one was given. */
+  explanation?: Explanation;
 }
 
 export interface PooledCompileOptions {
@@ -51,6 +54,8 @@ export interface PooledCompileOptions {
   now: () => Date;
   onEvent?: (e: CompileEvent) => void;
   signal?: AbortSignal;
+  /** A domain (checked by `explainDomain`) to explain in the worker: `lines` is then empty. */
+  explain?: string;
 }
 
 // Run from the TypeScript sources (tests, `tsx`), the worker is TypeScript too and needs tsx's loader.
@@ -112,10 +117,26 @@ export class CompilePool {
       if (m.type === 'done') drained();
       if (m.type === 'event') opts.onEvent?.(m.event as CompileEvent);
       if (m.type !== 'read') return;
-      opts.reader.read(m.location, reads.signal, m.options).then(
-        (text) => port1.postMessage({ type: 'read-result', id: m.id, text } satisfies PortMessage),
-        (e) => port1.postMessage({ type: 'read-result', id: m.id, error: toWire(e) } satisfies PortMessage),
-      );
+      const answer = (message: PortMessage, transfer: ArrayBuffer[] = []) => port1.postMessage(message, transfer);
+      const failed = (e: unknown) => answer({ type: 'read-result', id: m.id, error: toWire(e) });
+      const { reader } = opts;
+      if (m.bytes && reader.readBytes) {
+        // The bytes move to the worker, not copied: their buffer is the compile's (ListBytes), and
+        // when it is all theirs (not a slice of a larger one, as Node's small Buffers are) it is moved.
+        reader.readBytes(m.location, reads.signal, m.options).then((given) => {
+          const whole =
+            given && given.bytes.byteOffset === 0 && given.bytes.byteLength === given.bytes.buffer.byteLength;
+          const buffer = given?.bytes.buffer;
+          answer(
+            { type: 'read-result', id: m.id, bytes: given },
+            whole && buffer instanceof ArrayBuffer ? [buffer] : [],
+          );
+        }, failed);
+        return;
+      }
+      reader
+        .read(m.location, reads.signal, m.options)
+        .then((text) => answer({ type: 'read-result', id: m.id, text }), failed);
     });
     const task: CompileTask = {
       kind: 'compile',
@@ -123,7 +144,9 @@ export class CompilePool {
       compiler: opts.compiler,
       nowMs: opts.now().getTime(),
       configured: configuredLocations(config, opts.reader),
+      readsBytes: opts.reader.readBytes !== undefined,
       port: port2,
+      ...(opts.explain === undefined ? {} : { explain: opts.explain }),
     };
     try {
       const out = await this.run<CompiledList>(
@@ -139,6 +162,7 @@ export class CompilePool {
         lines: out.lineCount === 0 ? [] : text.split('\n'),
         ruleCount: out.ruleCount,
         compiledAt: new Date(out.compiledAtMs),
+        ...(out.explanation ? { explanation: out.explanation } : {}),
       };
     } finally {
       reads.abort(new AbortedError('the compilation ended'));

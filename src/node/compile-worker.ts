@@ -1,11 +1,12 @@
 import type { MessagePort } from 'node:worker_threads';
 import { compile } from '../core/pipeline/compile.js';
 import type { Configuration } from '../core/config/schema.js';
-import type { ReadOptions } from '../core/load/source-reader.js';
+import type { ListBytes, ReadOptions, SourceReader } from '../core/load/source-reader.js';
 import { validateRule, type ValidateRuleRequest } from '../core/ast/validate-rule.js';
 import type { ListOperation } from '../core/ast/answers.js';
 import { type ConfiguredLocations, forwardedResolve } from './configured-locations.js';
 import { fromWire, toWire, type WireError } from './wire-error.js';
+import { explain, explainCollector, type Explanation } from '../core/explain/explain.js';
 
 /** A compile: sources are read by the main thread (its reader and address policy) over `port`. */
 export interface CompileTask {
@@ -15,7 +16,11 @@ export interface CompileTask {
   nowMs: number;
   /** The configured sources as the server's reader resolved them. */
   configured: ConfiguredLocations;
+  /** Whether the server's reader has `readBytes`: the worker's reader then asks for bytes too. */
+  readsBytes: boolean;
   port: MessagePort;
+  /** A domain (checked by `explainDomain`): the compile answers why it is blocked or not, not the list. */
+  explain?: string;
 }
 
 export interface ValidateRuleTask {
@@ -44,46 +49,63 @@ export interface CompiledList {
   lineCount: number;
   ruleCount: number;
   compiledAtMs: number;
+  /** The answer for the task's `explain` domain, when it has one. */
+  explanation?: Explanation;
 }
 
 /** Messages on a compile's port. */
 export type PortMessage =
-  | { type: 'read'; id: number; location: string; options?: ReadOptions }
-  | { type: 'read-result'; id: number; text?: string; error?: WireError }
+  /** `bytes`: the list as `readBytes` gives it (its buffer transferred), else as text. */
+  | { type: 'read'; id: number; location: string; options?: ReadOptions; bytes?: boolean }
+  | { type: 'read-result'; id: number; text?: string; bytes?: ListBytes | null; error?: WireError }
   | { type: 'event'; event: unknown }
   /** The last message of a compile: every event has been posted before it. */
   | { type: 'done' };
 
-function compileInWorker(task: CompileTask): Promise<CompiledList> {
-  const pending = new Map<number, { resolve: (text: string) => void; reject: (e: Error) => void }>();
+/** The server's reader, as the worker sees it: each read asked of the main thread over `port`. */
+function forwardedReader(task: CompileTask): SourceReader {
+  type Answer = Extract<PortMessage, { type: 'read-result' }>;
+  const pending = new Map<number, { resolve: (m: Answer) => void; reject: (e: Error) => void }>();
   let next = 0;
   task.port.on('message', (m: PortMessage) => {
     if (m.type !== 'read-result') return;
     const waiter = pending.get(m.id);
     pending.delete(m.id);
     if (m.error) waiter?.reject(fromWire(m.error));
-    else waiter?.resolve(m.text ?? '');
+    else waiter?.resolve(m);
   });
-  const reader = {
+  const ask = (location: string, options: ReadOptions | undefined, bytes: boolean) =>
+    new Promise<Answer>((resolve, reject) => {
+      const id = next++;
+      pending.set(id, { resolve, reject });
+      task.port.postMessage({ type: 'read', id, location, options, bytes } satisfies PortMessage);
+    });
+  return {
     resolve: forwardedResolve(task.configured),
-    read: (location: string, _signal?: AbortSignal, options?: ReadOptions) =>
-      new Promise<string>((resolve, reject) => {
-        const id = next++;
-        pending.set(id, { resolve, reject });
-        task.port.postMessage({ type: 'read', id, location, options } satisfies PortMessage);
-      }),
-  };
+    read: async (location, _signal, options) => (await ask(location, options, false)).text ?? '',
+    ...(task.readsBytes
+      ? { readBytes: async (location, _signal, options) => (await ask(location, options, true)).bytes ?? null }
+      : {}),
+  } satisfies SourceReader;
+}
+
+function compileInWorker(task: CompileTask): Promise<CompiledList> {
+  // Explained here, not on the main thread: a rule's regular expression is matched against the domain.
+  const collector = task.explain === undefined ? undefined : explainCollector(task.explain);
   return compile(task.config, {
-    reader,
+    reader: forwardedReader(task),
     compiler: task.compiler,
     now: () => new Date(task.nowMs),
     onEvent: (event) => task.port.postMessage({ type: 'event', event } satisfies PortMessage),
-  }).then((result) => ({
-    bytes: result.bytes(),
-    lineCount: result.lineCount,
-    ruleCount: result.ruleCount,
-    compiledAtMs: result.compiledAt.getTime(),
-  }));
+    onKept: collector?.onKept,
+    onRemoved: collector?.onRemoved,
+  }).then((result) => {
+    const compiled = { ruleCount: result.ruleCount, compiledAtMs: result.compiledAt.getTime() };
+    if (!collector) return { ...compiled, bytes: result.bytes(), lineCount: result.lineCount };
+    // The answer is the explanation: the list is neither written out nor sent back.
+    const explanation = explain(task.explain!, collector.input(task.config.format ?? 'adblock'));
+    return { ...compiled, bytes: new Uint8Array(0), lineCount: 0, explanation };
+  });
 }
 
 /**
