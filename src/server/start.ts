@@ -3,7 +3,7 @@ import { WebSocketServer } from 'ws';
 import type { WsTiming } from './routes/websocket.js';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
-import { SafeSourceReader } from '../node/safe-reader.js';
+import { SafeSourceReader, sourceAgent } from '../node/safe-reader.js';
 import { ConfigError } from '../core/errors/index.js';
 import { MemoryHttpCache, readOnlyCache } from '../node/http-cache.js';
 import { DEFAULT_VERIFY_URL } from './challenge.js';
@@ -61,14 +61,15 @@ export async function startServer(opts: {
   console?: import('./deps.js').AppDeps['console'];
 }): Promise<RunningServer> {
   const cache = new MemoryHttpCache(opts.httpCacheBytes);
+  const reading = { allowPrivate: opts.allowPrivateSources, policy: opts.addressPolicy, timeoutMs: 30_000 };
+  const sources = sourceAgent(reading);
   const makeReader = (hooks?: import('./deps.js').ReaderHooks) =>
     new SafeSourceReader({
+      ...reading,
+      dispatcher: sources,
       cache: hooks?.store === false ? readOnlyCache(cache) : cache,
       onResponse: hooks?.onResponse,
       onCache: hooks?.onCache,
-      allowPrivate: opts.allowPrivateSources,
-      policy: opts.addressPolicy,
-      timeoutMs: 30_000,
       retries: 2,
       maxBytes: 20 * 1024 * 1024,
       userAgent: `flc/${opts.version} (server)`,
@@ -82,7 +83,7 @@ export async function startServer(opts: {
   };
   const trustedProxies = parseTrustedProxies(opts.trustProxy);
   const flash = flashSettingsFromEnv(env);
-  const store = await openStore(opts.store, { log: opts.log });
+  const store = await openStore(opts.store, { log: opts.log, exclusive: true });
   opts.log(`store: ${store.description}`);
   if (opts.store.engine === 'postgres') {
     const refusal = await store.prepareQueries(opts.queryDb);
@@ -151,7 +152,7 @@ export async function startServer(opts: {
                 void released
                   .then(() => usage.flush())
                   .then(() => deps.errorEvents.flush())
-                  .then(() => store.close())
+                  .then(() => Promise.all([store.close(), sources.close()]))
                   .catch((err: Error) => opts.log(`store: closing failed: ${err.message}`))
                   .finally(done);
               });
@@ -161,7 +162,7 @@ export async function startServer(opts: {
       },
     );
     server.once('error', (err) => {
-      void store.close().finally(() => reject(err));
+      void Promise.all([store.close(), sources.close()]).finally(() => reject(err));
     });
   });
 }
