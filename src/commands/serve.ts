@@ -58,7 +58,13 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
     'compile-workers': Flags.integer({
       env: 'FLC_COMPILE_WORKERS',
       min: 1,
-      description: 'worker threads for compiles and rule matching (default: the number of cores)',
+      description: 'worker threads for compiles, rule matching and AST work (default: the cores less one)',
+    }),
+    'max-memory': Flags.integer({
+      env: 'FLC_MAX_MEMORY',
+      min: 16,
+      default: 512,
+      description: 'MB of heap each worker thread may use; a compile needing more fails (422), the server goes on',
     }),
     'compile-timeout': Flags.integer({
       env: 'FLC_COMPILE_TIMEOUT',
@@ -145,6 +151,7 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       allowPrivateSources: flags['allow-private-sources'],
       pool: {
         size: flags['compile-workers'],
+        maxMemoryMb: flags['max-memory'],
         deadlineMs: flags['compile-timeout'] * 1000,
         listDeadlineMs: flags['ast-timeout'] * 1000,
         maxAnswerBytes: flags['ast-answer-limit'] * 1024 * 1024,
