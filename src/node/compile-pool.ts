@@ -22,7 +22,10 @@ import { configuredLocations } from './configured-locations.js';
 export interface CompilePoolOptions {
   /** Worker threads (`--compile-workers`); one less than the cores by default, so the main thread keeps one. */
   size?: number;
-  /** MB of heap a worker thread may use (`--max-memory`); a task needing more fails, the process lives. */
+  /**
+   * MB of heap a worker thread may use (`--max-memory`); a compile may read a sixth of it in
+   * sources (a compile's heap is about six times its input), and fails past that.
+   */
   maxMemoryMb?: number;
   /** A compile's deadline in milliseconds, downloads included (`--compile-timeout`). */
   deadlineMs?: number;
@@ -123,6 +126,9 @@ export class CompilePool {
     if (share) this.shares.set(share.key, held + 1);
     const { port1, port2 } = new MessageChannel();
     const reads = new AbortController();
+    // Sources past the budget stop the compile before the worker runs out of memory on them.
+    let budget = (this.maxMemoryMb * 1024 * 1024) / 6;
+    const overflow = new AbortController();
     let drained: () => void = () => undefined;
     const allEvents = new Promise<void>((resolve) => {
       drained = resolve;
@@ -134,7 +140,11 @@ export class CompilePool {
       if (m.type === 'event') opts.onEvent?.(m.event as CompileEvent);
       if (m.type !== 'read') return;
       opts.reader.read(m.location, reads.signal, m.options).then(
-        (text) => port1.postMessage({ type: 'read-result', id: m.id, text } satisfies PortMessage),
+        (text) => {
+          budget -= text.length;
+          if (budget < 0) return overflow.abort();
+          port1.postMessage({ type: 'read-result', id: m.id, text } satisfies PortMessage);
+        },
         (e) => port1.postMessage({ type: 'read-result', id: m.id, error: toWire(e) } satisfies PortMessage),
       );
     });
@@ -147,7 +157,20 @@ export class CompilePool {
       port: port2,
     };
     try {
-      const out = await this.run<CompiledList>(task, port1, this.deadlineMs, 'The compilation', opts.signal, () => allEvents);
+      const signal = opts.signal ? AbortSignal.any([opts.signal, overflow.signal]) : overflow.signal;
+      const out = await this.run<CompiledList>(
+        task,
+        port1,
+        this.deadlineMs,
+        'The compilation',
+        signal,
+        () => allEvents,
+      ).catch((e) => {
+        if (!overflow.signal.aborted) throw e;
+        const mib = Math.floor(this.maxMemoryMb / 6);
+        const most = `the most a worker of ${this.maxMemoryMb} MB may compile`;
+        throw new MemoryLimitError(`The sources of this compile come to more than ${mib} MiB, ${most}`);
+      });
       const text = Buffer.from(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength).toString('utf8');
       return {
         lines: out.lineCount === 0 ? [] : text.split('\n'),
@@ -236,7 +259,8 @@ export class CompilePool {
       if (signal?.aborted) throw new AbortedError(signal.reason);
       if (deadline.signal.aborted) throw new DeadlineError(what, deadlineMs);
       if (this.closing) throw new AbortedError(new Error('the server is shutting down'));
-      if ((e as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') throw new MemoryLimitError(what, this.maxMemoryMb);
+      if ((e as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY')
+        throw new MemoryLimitError(`${what} needed more than the ${this.maxMemoryMb} MB a worker may use`);
       throw e;
     } finally {
       clearTimeout(timer);

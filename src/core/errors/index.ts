@@ -161,13 +161,13 @@ export class TooManyCompilesError extends FlcError {
   }
 }
 
-/** A compile needed more memory than a worker may use (`--max-memory`); the worker was stopped, not the server. */
+/**
+ * A compile whose sources come to more than a worker's memory allows, or that needed more memory
+ * than a worker may use (`--max-memory`): stopped, and the server goes on.
+ */
 export class MemoryLimitError extends FlcError {
-  constructor(what: string, limitMb: number) {
-    super(
-      'MEMORY_LIMIT',
-      `${what} needed more than the ${limitMb} MB a worker may use (--max-memory) and was stopped: compile fewer or smaller sources`,
-    );
+  constructor(message: string) {
+    super('MEMORY_LIMIT', `${message} (--max-memory): compile fewer or smaller sources`);
     this.name = 'MemoryLimitError';
   }
 }
