@@ -120,6 +120,14 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       default: 2,
       description: 'container compiles at once; more are answered 503',
     }),
+    'max-unsent-bytes': Flags.integer({
+      env: 'FLC_MAX_UNSENT_BYTES',
+      min: 1024,
+      default: 64 * 1024 * 1024,
+      description:
+        'bytes of answers a connection (HTTP or WebSocket) may leave unsent; one above it for 10 s ' +
+        '(a client that stopped reading) is cut',
+    }),
     'compile-cache-max-bytes': Flags.integer({
       env: 'FLC_COMPILE_CACHE_MAX_BYTES',
       min: 0,
@@ -168,6 +176,7 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       },
       compileCacheBytes: flags['compile-cache-max-bytes'],
       httpCacheBytes: flags['http-cache-max-bytes'],
+      maxUnsentBytes: flags['max-unsent-bytes'],
       log: (m) => this.note(`flc: ${m}`),
     });
     // The handlers are in place before the line that says the server is up: a supervisor that
