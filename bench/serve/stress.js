@@ -152,7 +152,8 @@ const alive = server.exitCode === null && !Number.isNaN(rss());
 console.log(
   `| ${next} distinct compiles of a ${(big.length / 1048576).toFixed(1)} MiB list in ${memorySeconds} s, ` +
     `a non-reading WebSocket client, heap 512 MB | ${alive ? 'alive' : 'DIED'}, ` +
-    `RSS ${started.toFixed(0)} MB at start, ${peak.toFixed(0)} MB peak, ${rss().toFixed(0)} MB after; answers ${JSON.stringify(statuses)} |`,
+    `RSS ${started.toFixed(0)} MB at start, ${peak.toFixed(0)} MB peak, ${rss().toFixed(0)} MB after; ` +
+    `answers ${JSON.stringify(statuses)} |`,
 );
 silent.terminate();
 if (!alive) {
