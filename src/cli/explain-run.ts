@@ -4,8 +4,13 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { COMPILE_DEFAULTS, type CompileFlags } from './compile-flags.js';
 import { InputError } from '../core/errors/index.js';
-import { concerns, explain, explainDomain, type Explanation, type ExplainedRule } from '../core/explain/explain.js';
-import type { KeptRule, RemovedLine } from '../core/pipeline/report.js';
+import {
+  explain,
+  explainCollector,
+  explainDomain,
+  type Explanation,
+  type ExplainedRule,
+} from '../core/explain/explain.js';
 import type { OutputFormat } from '../core/output/formats.js';
 
 export interface ExplainFlags {
@@ -31,21 +36,19 @@ export async function runExplain(domain: string, flags: ExplainFlags, version: s
     ...settings.http,
     baseDir: loaded.file ? dirname(loaded.file) : process.cwd(),
   });
-  const about = concerns(name);
-  const kept: KeptRule[] = [];
-  const removed: RemovedLine[] = [];
+  const collector = explainCollector(name);
   const result = await compile(loaded.config, {
     reader,
     compiler: settings.compiler,
     format: settings.format,
     packed: settings.packed,
-    onKept: (rule) => about(rule.text) && kept.push(rule),
-    onRemoved: (line) => about(line.text) && removed.push(line),
+    onKept: collector.onKept,
+    onRemoved: collector.onRemoved,
   }).finally(() => reader.close());
   for (const d of result.diagnostics) {
     if (d.code === 'source-skipped') process.stderr.write(`warning: ${d.message} (skipped)\n`);
   }
-  return explain(name, { format: settings.format ?? loaded.config.format ?? 'adblock', kept, removed });
+  return explain(name, collector.input(settings.format ?? loaded.config.format ?? 'adblock'));
 }
 
 async function readReport(file: string) {

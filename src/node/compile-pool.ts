@@ -6,6 +6,7 @@ import type { Configuration } from '../core/config/schema.js';
 import type { SourceReader } from '../core/load/source-reader.js';
 import type { CompileEvent } from '../core/pipeline/events.js';
 import type { ValidateRuleRequest } from '../core/ast/validate-rule.js';
+import type { Explanation } from '../core/explain/explain.js';
 import { AbortedError, DeadlineError, MemoryLimitError, TooManyCompilesError } from '../core/errors/index.js';
 import { DEFAULT_ANSWER_LIMIT_BYTES, type ListOperation } from '../core/ast/answers.js';
 import type {
@@ -50,6 +51,8 @@ export interface PooledCompile {
   lines: string[];
   ruleCount: number;
   compiledAt: Date;
+  /** Why the `explain` domain is blocked, or not, when one was given. */
+  explanation?: Explanation;
 }
 
 export interface PooledCompileOptions {
@@ -60,6 +63,8 @@ export interface PooledCompileOptions {
   signal?: AbortSignal;
   /** The caller's share of the pool: at most `limit` of their compiles running or waiting at once. */
   share?: { key: string; limit: number; tier: string };
+  /** A domain (checked by `explainDomain`) to explain in the worker: `lines` is then empty. */
+  explain?: string;
 }
 
 // Run from the TypeScript sources (tests, `tsx`), the worker is TypeScript too and needs tsx's loader.
@@ -155,6 +160,7 @@ export class CompilePool {
       nowMs: opts.now().getTime(),
       configured: configuredLocations(config, opts.reader),
       port: port2,
+      ...(opts.explain === undefined ? {} : { explain: opts.explain }),
     };
     try {
       const signal = opts.signal ? AbortSignal.any([opts.signal, overflow.signal]) : overflow.signal;
@@ -176,6 +182,7 @@ export class CompilePool {
         lines: out.lineCount === 0 ? [] : text.split('\n'),
         ruleCount: out.ruleCount,
         compiledAt: new Date(out.compiledAtMs),
+        ...(out.explanation ? { explanation: out.explanation } : {}),
       };
     } finally {
       reads.abort(new AbortedError('the compilation ended'));

@@ -6,6 +6,7 @@ import { validateRule, type ValidateRuleRequest } from '../core/ast/validate-rul
 import type { ListOperation } from '../core/ast/answers.js';
 import { type ConfiguredLocations, forwardedResolve } from './configured-locations.js';
 import { fromWire, toWire, type WireError } from './wire-error.js';
+import { explain, explainCollector, type Explanation } from '../core/explain/explain.js';
 
 /** A compile: sources are read by the main thread (its reader and address policy) over `port`. */
 export interface CompileTask {
@@ -16,6 +17,8 @@ export interface CompileTask {
   /** The configured sources as the server's reader resolved them. */
   configured: ConfiguredLocations;
   port: MessagePort;
+  /** A domain (checked by `explainDomain`): the compile answers why it is blocked or not, not the list. */
+  explain?: string;
 }
 
 export interface ValidateRuleTask {
@@ -44,6 +47,8 @@ export interface CompiledList {
   lineCount: number;
   ruleCount: number;
   compiledAtMs: number;
+  /** The answer for the task's `explain` domain, when it has one. */
+  explanation?: Explanation;
 }
 
 /** Messages on a compile's port. */
@@ -75,17 +80,22 @@ function compileInWorker(task: CompileTask): Promise<CompiledList> {
         task.port.postMessage({ type: 'read', id, location, options } satisfies PortMessage);
       }),
   };
+  // Explained here, not on the main thread: a rule's regular expression is matched against the domain.
+  const collector = task.explain === undefined ? undefined : explainCollector(task.explain);
   return compile(task.config, {
     reader,
     compiler: task.compiler,
     now: () => new Date(task.nowMs),
     onEvent: (event) => task.port.postMessage({ type: 'event', event } satisfies PortMessage),
-  }).then((result) => ({
-    bytes: result.bytes(),
-    lineCount: result.lineCount,
-    ruleCount: result.ruleCount,
-    compiledAtMs: result.compiledAt.getTime(),
-  }));
+    onKept: collector?.onKept,
+    onRemoved: collector?.onRemoved,
+  }).then((result) => {
+    const compiled = { ruleCount: result.ruleCount, compiledAtMs: result.compiledAt.getTime() };
+    if (!collector) return { ...compiled, bytes: result.bytes(), lineCount: result.lineCount };
+    // The answer is the explanation: the list is neither written out nor sent back.
+    const explanation = explain(task.explain!, collector.input(task.config.format ?? 'adblock'));
+    return { ...compiled, bytes: new Uint8Array(0), lineCount: 0, explanation };
+  });
 }
 
 /**

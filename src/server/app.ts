@@ -4,6 +4,7 @@ import { onError, problem } from './problem.js';
 import { registerInfoRoutes } from './routes/info.js';
 import { registerRuleRoutes } from './routes/rules.js';
 import { registerCompileRoutes } from './routes/compile.js';
+import { registerExplainRoutes } from './routes/explain.js';
 import { registerConfigurationRoutes } from './routes/configuration.js';
 import { registerWebSocketRoutes, WS_LIMITS } from './routes/websocket.js';
 import { registerSchemaRoutes } from './routes/schemas.js';
@@ -84,6 +85,7 @@ export function createApp(
     (a) => registerRuleRoutes(a, deps.pool),
     (a) => registerRuleSetRoutes(a, deps),
     (a) => registerCompileRoutes(a, deps),
+    (a) => registerExplainRoutes(a, deps),
     (a) => registerQueueRoutes(a, deps, queue),
     (a) => registerWorkflowRoutes(a, deps, queue),
     (a) => registerContainerRoutes(a, deps, deps.container ?? new ContainerCompiler()),

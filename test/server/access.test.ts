@@ -102,6 +102,7 @@ const ROUTES: [method: string, path: string, auth: Auth][] = [
   ['POST', '/api/compile/async', 'Pro+'],
   ['POST', '/api/compile/batch/async', 'Pro+'],
   ['POST', '/api/compile/container', 'Free+'],
+  ['POST', '/api/explain', 'Free+'],
   ['POST', '/api/ast/parse', 'Free+'],
   ['POST', '/api/validate', 'Free+'],
   ['POST', '/api/validate-rule', 'Free+'],

@@ -42,6 +42,7 @@ describe('bot-challenge verification', () => {
     '/api/compile',
     '/api/compile/batch',
     '/api/compile/stream',
+    '/api/explain',
   ])('%s: 403 without or with a bad token', async (path) => {
     expect((await post(path, { rules: ['a'] })).status).toBe(403);
     const bad = await post(path, { rules: ['a'], challengeToken: 'bad' });

@@ -108,6 +108,21 @@ export function concerns(domain: string): (text: string) => boolean {
   return (text) => mayNameIt(text) && covering(dnsRule(text), domain) !== null;
 }
 
+/**
+ * What a compile collects for `explain`: its `onKept` and `onRemoved` keep only the rules about
+ * `domain` (a name already checked by `explainDomain`), and `input` reads them for `format`.
+ */
+export function explainCollector(domain: string) {
+  const about = concerns(domain);
+  const kept: KeptRule[] = [];
+  const removed: RemovedLine[] = [];
+  return {
+    onKept: (rule: KeptRule) => void (about(rule.text) && kept.push(rule)),
+    onRemoved: (line: RemovedLine) => void (about(line.text) && removed.push(line)),
+    input: (format: OutputFormat): ExplainInput => ({ format, kept, removed }),
+  };
+}
+
 const identity = (r: KeptRule) => `${r.source}\u0000${r.line}\u0000${r.text}`;
 
 /** Why `domain` is blocked or not by the list `input` describes. */

@@ -12,6 +12,7 @@ import { recordingReader } from '../compile-cache.js';
 import type { CompilePool } from '../../node/compile-pool.js';
 import { clientMessage } from '../problem.js';
 import { depsForCaller } from '../rule-sets/rule-set-source.js';
+import { explain, explainCollector, explainDomain, type Explanation } from '../../core/explain/explain.js';
 
 /**
  * The server's one compile service: what every compile entry point (REST, batch, server-sent
@@ -194,6 +195,37 @@ export async function runCompile(
   } finally {
     await base.close();
   }
+}
+
+/**
+ * `POST /api/explain`: the compile `runCompile` runs (pool, deadline, the caller's reader), which
+ * also answers why `domain` is blocked or not (the core's `explain`, as `flc explain` answers).
+ */
+export async function explainCompile(
+  deps: AppDeps,
+  config: Configuration,
+  domain: string,
+  signal?: AbortSignal,
+): Promise<Explanation> {
+  const name = explainDomain(domain);
+  const pool = deps.pool;
+  let explanation: Explanation | undefined;
+  const runner: Pick<CompilePool, 'compile'> = {
+    compile: async (c, options) => {
+      if (pool) {
+        const pooled = await pool.compile(c, { ...options, explain: name });
+        explanation = pooled.explanation;
+        return pooled;
+      }
+      const collector = explainCollector(name);
+      const result = await compile(c, { ...options, onKept: collector.onKept, onRemoved: collector.onRemoved });
+      explanation = explain(name, collector.input(c.format ?? 'adblock'));
+      return { lines: [], ruleCount: result.ruleCount, compiledAt: result.compiledAt };
+    },
+  };
+  await runCompile(deps, config, undefined, signal, undefined, runner);
+  if (!explanation) throw new Error('the compile answered no explanation');
+  return explanation;
 }
 
 export function resultBody(
