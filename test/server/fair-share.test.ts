@@ -109,3 +109,32 @@ describe("a user's compiles at once are capped by their tier (maxConcurrentCompi
     for (const res of await Promise.all(four)) expect(res.status).toBe(200);
   }, 30_000);
 });
+
+describe("a user's queued jobs are capped by their tier (maxQueuedJobs)", async () => {
+  const store = await openStore(':memory:');
+  // Sources that never arrive: every job stays queued or running.
+  const reader = {
+    resolve: (ref: string) => ref,
+    read: () => new Promise<string>(() => undefined),
+    close: async () => {},
+  };
+  const { request, ready } = testApp({ store, makeReader: () => reader });
+  afterAll(() => store.close().catch(() => undefined));
+  const submit = () =>
+    request('/api/compile/async', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ configuration: { name: 'q', sources: [{ source: 'https://held.example/q' }] } }),
+    });
+
+  test('one more than the cap is answered 429 naming it', async () => {
+    await ready;
+    await store.updateTier('admin', { features: { maxQueuedJobs: 3 } }, new Date().toISOString());
+    for (let i = 0; i < 3; i++) expect((await submit()).status).toBe(202);
+    const refused = await submit();
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).detail).toBe(
+      'At most 3 queued jobs for the admin tier (maxQueuedJobs): wait for one to finish',
+    );
+  }, 30_000);
+});

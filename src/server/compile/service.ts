@@ -39,7 +39,7 @@ export const batchRequest = z.object({
 });
 
 /** A caller's share of the server where their tier's `features` do not say (docs/server.md, "Fair shares"). */
-export const SHARE_DEFAULTS = { maxConcurrentCompiles: 3 } as const;
+export const SHARE_DEFAULTS = { maxConcurrentCompiles: 3, maxQueuedJobs: 20 } as const;
 
 /** A tier's compile features: its `features` column, the configuration defaults where it says nothing. */
 export function tierFeatures(tier: Pick<Tier, 'name' | 'features'>) {
@@ -53,6 +53,7 @@ export function tierFeatures(tier: Pick<Tier, 'name' | 'features'>) {
     maxBatch: n(tier.features.maxBatch, COMPILE_LIMITS.batch),
     asyncCompile: tier.features.asyncCompile !== false,
     maxConcurrentCompiles: share(tier.features.maxConcurrentCompiles, SHARE_DEFAULTS.maxConcurrentCompiles),
+    maxQueuedJobs: share(tier.features.maxQueuedJobs, SHARE_DEFAULTS.maxQueuedJobs),
   };
 }
 export type TierFeatures = ReturnType<typeof tierFeatures>;
