@@ -73,7 +73,8 @@ const share = await fetch(`${url}/admin/system/tiers/admin`, {
   headers,
   body: JSON.stringify({ features: { maxQueuedJobs: JOBS + 10 } }),
 });
-if (share.status !== 200) throw new Error(`raising the admin tier's maxQueuedJobs: ${share.status} ${await share.text()}`);
+if (share.status !== 200)
+  throw new Error(`raising the admin tier's maxQueuedJobs: ${share.status} ${await share.text()}`);
 const submit = async () => (await (await post('/api/compile/async', { configuration })).json()).requestId;
 const status = async (id) => (await (await fetch(`${url}/api/queue/results/${id}`, { headers })).json()).status;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
