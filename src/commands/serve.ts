@@ -18,6 +18,12 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
   ];
 
   static override flags = {
+    console: Flags.boolean({
+      default: true,
+      allowNo: true,
+      env: 'FLC_CONSOLE',
+      description: 'serve the web console at /console (sign in at /login); --no-console leaves it out',
+    }),
     host: Flags.string({ default: '127.0.0.1', env: 'FLC_HOST', description: 'address to bind' }),
     port: Flags.integer({
       default: 8787,
@@ -177,6 +183,7 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       compileCacheBytes: flags['compile-cache-max-bytes'],
       httpCacheBytes: flags['http-cache-max-bytes'],
       maxUnsentBytes: flags['max-unsent-bytes'],
+      console: flags.console ? (await import('../console/index.js')).mountConsole : undefined,
       log: (m) => this.note(`flc: ${m}`),
     });
     // The handlers are in place before the line that says the server is up: a supervisor that

@@ -5,6 +5,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type { Configuration } from '../core/config/schema.js';
 import type { SourceReader } from '../core/load/source-reader.js';
 import type { CompileEvent } from '../core/pipeline/events.js';
+import type { RemovedLine } from '../core/pipeline/report.js';
 import type { ValidateRuleRequest } from '../core/ast/validate-rule.js';
 import type { Explanation } from '../core/explain/explain.js';
 import { AbortedError, DeadlineError, MemoryLimitError, TooManyCompilesError } from '../core/errors/index.js';
@@ -63,6 +64,8 @@ export interface PooledCompileOptions {
   signal?: AbortSignal;
   /** The caller's share of the pool: at most `limit` of their compiles running or waiting at once. */
   share?: { key: string; limit: number; tier: string };
+  /** Each line the compile removes, with its source, line and reason (the report's `removed`). */
+  onRemoved?: (line: RemovedLine) => void;
   /** A domain (checked by `explainDomain`) to explain in the worker: `lines` is then empty. */
   explain?: string;
 }
@@ -143,15 +146,35 @@ export class CompilePool {
     port1.on('message', (m: PortMessage) => {
       if (m.type === 'done') drained();
       if (m.type === 'event') opts.onEvent?.(m.event as CompileEvent);
+      if (m.type === 'removed') for (const line of m.lines) opts.onRemoved?.(line);
       if (m.type !== 'read') return;
-      opts.reader.read(m.location, reads.signal, m.options).then(
-        (text) => {
-          budget -= text.length;
-          if (budget < 0) return overflow.abort();
-          port1.postMessage({ type: 'read-result', id: m.id, text } satisfies PortMessage);
-        },
-        (e) => port1.postMessage({ type: 'read-result', id: m.id, error: toWire(e) } satisfies PortMessage),
-      );
+      const answer = (message: PortMessage, transfer: ArrayBuffer[] = []) => port1.postMessage(message, transfer);
+      const failed = (e: unknown) => answer({ type: 'read-result', id: m.id, error: toWire(e) });
+      /** False (and the compile stopped) once the sources read pass the budget. */
+      const within = (size: number) => {
+        budget -= size;
+        if (budget < 0) overflow.abort();
+        return budget >= 0;
+      };
+      const { reader } = opts;
+      if (m.bytes && reader.readBytes) {
+        // The bytes move to the worker, not copied: their buffer is the compile's (ListBytes), and
+        // when it is all theirs (not a slice of a larger one, as Node's small Buffers are) it is moved.
+        reader.readBytes(m.location, reads.signal, m.options).then((given) => {
+          if (!within(given?.bytes.byteLength ?? 0)) return;
+          const whole =
+            given && given.bytes.byteOffset === 0 && given.bytes.byteLength === given.bytes.buffer.byteLength;
+          const buffer = given?.bytes.buffer;
+          answer(
+            { type: 'read-result', id: m.id, bytes: given },
+            whole && buffer instanceof ArrayBuffer ? [buffer] : [],
+          );
+        }, failed);
+        return;
+      }
+      reader
+        .read(m.location, reads.signal, m.options)
+        .then((text) => within(text.length) && answer({ type: 'read-result', id: m.id, text }), failed);
     });
     const task: CompileTask = {
       kind: 'compile',
@@ -159,7 +182,9 @@ export class CompilePool {
       compiler: opts.compiler,
       nowMs: opts.now().getTime(),
       configured: configuredLocations(config, opts.reader),
+      readsBytes: opts.reader.readBytes !== undefined,
       port: port2,
+      report: opts.onRemoved !== undefined,
       ...(opts.explain === undefined ? {} : { explain: opts.explain }),
     };
     try {

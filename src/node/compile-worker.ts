@@ -1,9 +1,10 @@
 import type { MessagePort } from 'node:worker_threads';
 import { compile } from '../core/pipeline/compile.js';
 import type { Configuration } from '../core/config/schema.js';
-import type { ReadOptions } from '../core/load/source-reader.js';
+import type { ListBytes, ReadOptions, SourceReader } from '../core/load/source-reader.js';
 import { validateRule, type ValidateRuleRequest } from '../core/ast/validate-rule.js';
 import type { ListOperation } from '../core/ast/answers.js';
+import type { RemovedLine } from '../core/pipeline/report.js';
 import { type ConfiguredLocations, forwardedResolve } from './configured-locations.js';
 import { fromWire, toWire, type WireError } from './wire-error.js';
 import { explain, explainCollector, type Explanation } from '../core/explain/explain.js';
@@ -16,7 +17,11 @@ export interface CompileTask {
   nowMs: number;
   /** The configured sources as the server's reader resolved them. */
   configured: ConfiguredLocations;
+  /** Whether the server's reader has `readBytes`: the worker's reader then asks for bytes too. */
+  readsBytes: boolean;
   port: MessagePort;
+  /** Post the removed lines (`removed` messages, in batches) for the caller's report. */
+  report?: boolean;
   /** A domain (checked by `explainDomain`): the compile answers why it is blocked or not, not the list. */
   explain?: string;
 }
@@ -53,43 +58,73 @@ export interface CompiledList {
 
 /** Messages on a compile's port. */
 export type PortMessage =
-  | { type: 'read'; id: number; location: string; options?: ReadOptions }
-  | { type: 'read-result'; id: number; text?: string; error?: WireError }
+  /** `bytes`: the list as `readBytes` gives it (its buffer transferred), else as text. */
+  | { type: 'read'; id: number; location: string; options?: ReadOptions; bytes?: boolean }
+  | { type: 'read-result'; id: number; text?: string; bytes?: ListBytes | null; error?: WireError }
   | { type: 'event'; event: unknown }
+  /** Lines the compile removed, with why (only when the task asked for its report). */
+  | { type: 'removed'; lines: RemovedLine[] }
   /** The last message of a compile: every event has been posted before it. */
   | { type: 'done' }
   /** The first message of every task: its deadline counts from here. */
   | { type: 'started' };
 
-function compileInWorker(task: CompileTask): Promise<CompiledList> {
-  const pending = new Map<number, { resolve: (text: string) => void; reject: (e: Error) => void }>();
+/** The server's reader, as the worker sees it: each read asked of the main thread over `port`. */
+function forwardedReader(task: CompileTask): SourceReader {
+  type Answer = Extract<PortMessage, { type: 'read-result' }>;
+  const pending = new Map<number, { resolve: (m: Answer) => void; reject: (e: Error) => void }>();
   let next = 0;
   task.port.on('message', (m: PortMessage) => {
     if (m.type !== 'read-result') return;
     const waiter = pending.get(m.id);
     pending.delete(m.id);
     if (m.error) waiter?.reject(fromWire(m.error));
-    else waiter?.resolve(m.text ?? '');
+    else waiter?.resolve(m);
   });
-  const reader = {
+  const ask = (location: string, options: ReadOptions | undefined, bytes: boolean) =>
+    new Promise<Answer>((resolve, reject) => {
+      const id = next++;
+      pending.set(id, { resolve, reject });
+      task.port.postMessage({ type: 'read', id, location, options, bytes } satisfies PortMessage);
+    });
+  return {
     resolve: forwardedResolve(task.configured),
-    read: (location: string, _signal?: AbortSignal, options?: ReadOptions) =>
-      new Promise<string>((resolve, reject) => {
-        const id = next++;
-        pending.set(id, { resolve, reject });
-        task.port.postMessage({ type: 'read', id, location, options } satisfies PortMessage);
-      }),
+    read: async (location, _signal, options) => (await ask(location, options, false)).text ?? '',
+    ...(task.readsBytes
+      ? { readBytes: async (location, _signal, options) => (await ask(location, options, true)).bytes ?? null }
+      : {}),
+  } satisfies SourceReader;
+}
+
+function compileInWorker(task: CompileTask): Promise<CompiledList> {
+  // Removed lines go in batches: one message each would cost more than the compile on large lists.
+  let removed: RemovedLine[] = [];
+  const flush = () => {
+    if (removed.length > 0) task.port.postMessage({ type: 'removed', lines: removed } satisfies PortMessage);
+    removed = [];
   };
   // Explained here, not on the main thread: a rule's regular expression is matched against the domain.
   const collector = task.explain === undefined ? undefined : explainCollector(task.explain);
+  const report = task.report
+    ? (line: RemovedLine) => {
+        if (removed.push(line) >= 1000) flush();
+      }
+    : undefined;
   return compile(task.config, {
-    reader,
+    reader: forwardedReader(task),
     compiler: task.compiler,
     now: () => new Date(task.nowMs),
     onEvent: (event) => task.port.postMessage({ type: 'event', event } satisfies PortMessage),
     onKept: collector?.onKept,
-    onRemoved: collector?.onRemoved,
+    onRemoved:
+      collector && report
+        ? (line) => {
+            collector.onRemoved(line);
+            report(line);
+          }
+        : (collector?.onRemoved ?? report),
   }).then((result) => {
+    flush();
     const compiled = { ruleCount: result.ruleCount, compiledAtMs: result.compiledAt.getTime() };
     if (!collector) return { ...compiled, bytes: result.bytes(), lineCount: result.lineCount };
     // The answer is the explanation: the list is neither written out nor sent back.

@@ -11,8 +11,17 @@ export interface CachedResponse {
   storedAt: string;
   /** When a 304 last confirmed the body (kept for `onSourceError: stale`). */
   checkedAt?: string;
-  body: string;
+  /** The body's text as UTF-8 bytes (the fetcher's), or as the text itself. */
+  body: Uint8Array | string;
 }
+
+/** A cached body as UTF-8 bytes. */
+export const cachedBytes = ({ body }: CachedResponse): Uint8Array =>
+  typeof body === 'string' ? Buffer.from(body) : body;
+
+/** A cached body as text. */
+export const cachedText = ({ body }: CachedResponse): string =>
+  typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 
 /**
  * Where downloaded bodies and their validators are kept between requests. The fetcher
@@ -40,7 +49,7 @@ export class MemoryHttpCache implements ResponseCache {
       // A bound of 0 keeps nothing: every entry is larger than 1 byte.
       maxSize: Math.max(1, maxBytes),
       sizeCalculation: (entry) =>
-        Buffer.byteLength(entry.body) +
+        (typeof entry.body === 'string' ? Buffer.byteLength(entry.body) : entry.body.byteLength) +
         entry.url.length +
         (entry.etag?.length ?? 0) +
         (entry.lastModified?.length ?? 0) +
@@ -84,7 +93,7 @@ export class HttpCache implements ResponseCache {
     try {
       const meta = JSON.parse(await readFile(p.meta, 'utf8')) as Omit<CachedResponse, 'body'>;
       if (meta.url !== url) return null;
-      return { ...meta, body: await readFile(p.body, 'utf8') };
+      return { ...meta, body: await readFile(p.body) };
     } catch {
       return null;
     }

@@ -1,7 +1,9 @@
 import { Agent, fetch, type buildConnector, type Dispatcher, type Response } from 'undici';
 import { REFUSED_ADDRESS } from './guarded-connect.js';
 import pLimit from 'p-limit';
-import type { ResponseCache } from './http-cache.js';
+import { isUtf8 } from 'node:buffer';
+import type { ListBytes } from '../core/load/source-reader.js';
+import { cachedBytes, type ResponseCache } from './http-cache.js';
 
 export interface HttpFetcherOptions {
   /** Per-request timeout in milliseconds (headers and body). */
@@ -82,8 +84,21 @@ export class HttpFetcher {
   }
 
   /** The text at `url`; with `origin`, every redirect hop must stay on that origin (an include's). */
-  get(url: string, signal?: AbortSignal, origin?: string): Promise<string> {
-    return this.limit(() => this.download(url, signal, origin));
+  async get(url: string, signal?: AbortSignal, origin?: string): Promise<string> {
+    const body = await this.limit(() => this.download(url, signal, origin));
+    return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  }
+
+  /**
+   * `get`, as the UTF-8 bytes of that text (never decoded: `canonicalBody`), in a buffer of their
+   * own with as much room after them (ListBytes), for the compile to pack, or to move to another
+   * thread, as they are.
+   */
+  async getBytes(url: string, signal?: AbortSignal, origin?: string): Promise<ListBytes> {
+    const body = await this.limit(() => this.download(url, signal, origin));
+    const bytes = new Uint8Array(body.byteLength * 2 + 65_536);
+    bytes.set(body);
+    return { bytes, length: body.byteLength };
   }
 
   async close(): Promise<void> {
@@ -97,10 +112,14 @@ export class HttpFetcher {
     return ceiling / 2 + (this.opts.random ?? Math.random)() * (ceiling / 2);
   }
 
-  /** The body as text, refusing more than `maxBytes` without reading it all. */
-  private async readBody(res: Response): Promise<string> {
+  /**
+   * The body as the UTF-8 bytes of its text (`canonicalBody`), refusing more than `maxBytes`
+   * without reading it all.
+   */
+  private async readBody(res: Response): Promise<Uint8Array> {
     const max = this.opts.maxBytes;
-    if (max === undefined || !res.body) return res.text();
+    // Without a bound the text is fetch's (`res.text()`), which drops a leading byte order mark.
+    if (max === undefined || !res.body) return canonicalBody(new Uint8Array(await res.arrayBuffer()), true);
     const declared = Number(res.headers.get('content-length'));
     if (declared > max) {
       await res.body.cancel();
@@ -113,7 +132,7 @@ export class HttpFetcher {
       if (size > max) throw new BodyTooLargeError(`larger than ${max} bytes`);
       chunks.push(chunk);
     }
-    return Buffer.concat(chunks).toString('utf8');
+    return canonicalBody(Buffer.concat(chunks), false);
   }
 
   /**
@@ -152,7 +171,8 @@ export class HttpFetcher {
     }
   }
 
-  private async download(url: string, signal?: AbortSignal, origin?: string): Promise<string> {
+  /** The body at `url` (`canonicalBody`), from the cache when the server says it is not modified. */
+  private async download(url: string, signal?: AbortSignal, origin?: string): Promise<Uint8Array> {
     const cached = this.opts.cache ? await this.opts.cache.get(url) : null;
     if (this.opts.cache && !cached) this.opts.onCache?.({ operation: 'miss', url });
     let lastError: Error = new Error('no attempt made');
@@ -175,23 +195,24 @@ export class HttpFetcher {
             bytes,
           });
         if (res.status === 304 && cached) {
+          const body = cachedBytes(cached);
           report(0);
-          this.opts.onCache?.({ operation: 'hit', url, size: Buffer.byteLength(cached.body) });
+          this.opts.onCache?.({ operation: 'hit', url, size: body.byteLength });
           await res.body?.cancel();
           if (this.opts.keepLastGood) await this.opts.cache?.touch?.(url, new Date().toISOString());
           this.opts.onLog?.(`${url}: not modified, using the cached copy`);
-          return cached.body;
+          return body;
         }
         if (res.ok) {
           const body = await this.readBody(res);
-          report(Buffer.byteLength(body));
+          report(body.byteLength);
           const etag = res.headers.get('etag') ?? undefined;
           const lastModified = res.headers.get('last-modified') ?? undefined;
           // An empty body is no good copy to fall back on.
-          const keep = this.opts.keepLastGood ? body.trim().length > 0 : Boolean(etag || lastModified);
+          const keep = this.opts.keepLastGood ? !blank(body) : Boolean(etag || lastModified);
           if (this.opts.cache && keep) {
             await this.opts.cache.put({ url, etag, lastModified, storedAt: new Date().toISOString(), body });
-            this.opts.onCache?.({ operation: 'write', url, size: Buffer.byteLength(body) });
+            this.opts.onCache?.({ operation: 'write', url, size: body.byteLength });
           }
           return body;
         }
@@ -222,6 +243,27 @@ export class HttpFetcher {
     const tries = this.opts.retries + 1;
     throw new Error(`${lastError.message} (after ${tries} attempt${tries > 1 ? 's' : ''})`);
   }
+}
+
+/**
+ * A body's text as UTF-8 bytes: the bytes received when they are well-formed UTF-8 (and, where
+ * the text drops a leading byte order mark, `dropBom`, begin without one), so that nothing is
+ * decoded; else the text decoded (each ill-formed sequence a U+FFFD, as before) and encoded again.
+ * Decoded with `Buffer#toString`, these bytes give the text a download always gave.
+ */
+export function canonicalBody(raw: Uint8Array, dropBom: boolean): Uint8Array {
+  const bom = raw.length >= 3 && raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf;
+  if (isUtf8(raw) && !(dropBom && bom)) return raw;
+  return Buffer.from(dropBom ? new TextDecoder('utf-8').decode(raw) : Buffer.from(raw).toString('utf8'));
+}
+
+/** Whether a body's text is empty once trimmed (decoded only when a byte is not ASCII whitespace). */
+function blank(body: Uint8Array): boolean {
+  for (const b of body) {
+    if (b === 32 || (b >= 9 && b <= 13)) continue;
+    return b < 128 ? false : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8').trim() === '';
+  }
+  return true;
 }
 
 const TLS_CODE = /CERT|SSL|TLS|UNABLE_TO_VERIFY|SELF_SIGNED|HOSTNAME_MISMATCH/;

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { ReadOptions, SourceReader } from '../core/load/source-reader.js';
+import type { ListBytes, ReadOptions, SourceReader } from '../core/load/source-reader.js';
 import { SourceRefusedError } from '../core/errors/index.js';
 import {
   AddressRefusedError,
@@ -64,7 +64,17 @@ export class SafeSourceReader implements SourceReader {
     return resolveHttpLocation(ref, base);
   }
 
-  async read(location: string, signal?: AbortSignal, options?: ReadOptions): Promise<string> {
+  read(location: string, signal?: AbortSignal, options?: ReadOptions): Promise<string> {
+    return this.download(location, () => this.http.get(location, signal, options?.origin));
+  }
+
+  /** `read`'s text as UTF-8 bytes, never decoded (`HttpFetcher.getBytes`), for the compile to pack as they are. */
+  readBytes(location: string, signal?: AbortSignal, options?: ReadOptions): Promise<ListBytes> {
+    return this.download(location, () => this.http.getBytes(location, signal, options?.origin));
+  }
+
+  /** Runs `fetch` on `location` once the URL passes the checks; refusals as SourceRefusedError. */
+  private async download<T>(location: string, fetch: () => Promise<T>): Promise<T> {
     let url: URL;
     try {
       url = new URL(location);
@@ -80,7 +90,7 @@ export class SafeSourceReader implements SourceReader {
       if (problem) throw new SourceRefusedError(location, problem);
     }
     try {
-      return await this.http.get(location, signal, options?.origin);
+      return await fetch();
     } catch (e) {
       if (e instanceof AddressRefusedError || e instanceof BodyTooLargeError || e instanceof RedirectError)
         throw new SourceRefusedError(location, e.message);

@@ -70,11 +70,12 @@ export class NodeSourceReader implements SourceReader {
   }
 
   /**
-   * A local file's bytes when they are well-formed UTF-8 (no decoding), with as much room
-   * after them as they take (see ListBytes); null for URLs and other files.
+   * A local file's bytes when they are well-formed UTF-8 (no decoding), or a download's text as
+   * bytes (`HttpFetcher.getBytes`), with as much room after them as they take (see ListBytes);
+   * null for other files.
    */
-  async readBytes(location: string, signal?: AbortSignal): Promise<ListBytes | null> {
-    if (HTTP_RE.test(location)) return null;
+  async readBytes(location: string, signal?: AbortSignal, options?: ReadOptions): Promise<ListBytes | null> {
+    if (HTTP_RE.test(location)) return (await this.fetcher()).getBytes(location, signal, options?.origin);
     const read =
       location === '-' && this.opts.stdin
         ? await this.standardInput()
@@ -98,9 +99,9 @@ export class NodeSourceReader implements SourceReader {
   /** The cached copy of an HTTP(S) source and when it was last known good (`onSourceError: stale`). */
   async lastGood(location: string): Promise<{ text: string; at: Date } | null> {
     if (!HTTP_RE.test(location) || !this.opts.cacheDir) return null;
-    const { HttpCache } = await import('./http-cache.js');
+    const { HttpCache, cachedText } = await import('./http-cache.js');
     const entry = await new HttpCache(this.opts.cacheDir).get(location);
-    return entry ? { text: entry.body, at: new Date(entry.checkedAt ?? entry.storedAt) } : null;
+    return entry ? { text: cachedText(entry), at: new Date(entry.checkedAt ?? entry.storedAt) } : null;
   }
 
   async close(): Promise<void> {

@@ -105,6 +105,7 @@ export function createApp(
     (a) => registerFrontendErrorRoutes(a, deps, log),
   );
   app.route('/', trpcRoutes(deps, log));
+  deps.console?.(app, deps, log);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   const document = { openapi: '3.0.3', info: { title: 'flc — filter-list compiler service', version: deps.version } };
   plainRoute(

@@ -27,19 +27,16 @@ export function challengeGate(settings: ChallengeSettings, fetchImpl: typeof fet
     }
     const token = body?.challengeToken ?? body?.turnstileToken;
     if (typeof token !== 'string' || token.length === 0) return problem(c, 403, 'Bot challenge token required');
-    const form = new URLSearchParams({ secret: settings.secretKey, response: token });
-    let ok = false;
-    try {
-      const res = await fetchImpl(settings.verifyUrl, {
-        method: 'POST',
-        body: form,
-        signal: AbortSignal.timeout(10_000),
-      });
-      ok = res.ok && ((await res.json()) as { success?: boolean }).success === true;
-    } catch {
-      ok = false;
-    }
-    if (!ok) return problem(c, 403, 'Bot challenge verification failed');
+    if (!(await verifyChallenge(settings, token, fetchImpl)))
+      return problem(c, 403, 'Bot challenge verification failed');
     return next();
   };
+}
+
+/** Whether the vendor accepts `token` (false when it cannot be asked); for the gate and the console's forms. */
+export async function verifyChallenge(settings: ChallengeSettings, token: string, fetchImpl: typeof fetch = fetch) {
+  const body = new URLSearchParams({ secret: settings.secretKey ?? '', response: token });
+  const signal = AbortSignal.timeout(10_000);
+  const res = await fetchImpl(settings.verifyUrl, { method: 'POST', body, signal }).catch(() => null);
+  return res?.ok === true && ((await res.json().catch(() => ({}))) as { success?: boolean }).success === true;
 }

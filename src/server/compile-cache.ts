@@ -37,9 +37,11 @@ export function recordingReader<R extends SourceReader>(reader: R): { reader: R;
   // Bytes are recorded too (the hash of well-formed UTF-8 is the hash of its text), so a
   // reader that has them cannot slip a read past the record.
   if (reader.readBytes) {
-    wrapped.readBytes = async (location, signal) => {
-      const given = await reader.readBytes!(location, signal);
-      if (given) read.set(location, { hash: sha256(given.bytes.subarray(0, given.length)) });
+    wrapped.readBytes = async (location, signal, options) => {
+      const given = await reader.readBytes!(location, signal, options);
+      if (given) {
+        read.set(location, { hash: sha256(given.bytes.subarray(0, given.length)), ...(options ? { options } : {}) });
+      }
       return given;
     };
   }

@@ -79,4 +79,6 @@ export interface AppDeps {
   compileCacheBytes?: number;
   /** Where browser error reports are written after their answer; the server flushes it at shutdown. */
   errorEvents?: ErrorEventWriter;
+  /** Mounts the web console on the app (`src/console`; `flc serve --no-console` leaves it out). */
+  console?: (app: import('@hono/zod-openapi').OpenAPIHono, deps: AppDeps, log: (m: string) => void) => void;
 }

@@ -65,6 +65,8 @@ export async function startServer(opts: {
   compileCacheBytes?: number;
   /** Bytes of downloaded lists kept for conditional requests (`--http-cache-max-bytes`). */
   httpCacheBytes?: number;
+  /** Mounts the web console (`--no-console` leaves it out). */
+  console?: import('./deps.js').AppDeps['console'];
 }): Promise<RunningServer> {
   const cache = new MemoryHttpCache(opts.httpCacheBytes);
   const makeReader = (hooks?: import('./deps.js').ReaderHooks) =>
@@ -123,6 +125,7 @@ export async function startServer(opts: {
     flash,
     errorEvents: new ErrorEventWriter(store, opts.log),
     compileCacheBytes: opts.compileCacheBytes,
+    console: opts.console,
   };
   const queueOptions = { ...QUEUE_DEFAULTS, ...opts.queue };
   const queue = new JobRunner(store.jobs, jobExecutor(deps), queueOptions, deps.now, opts.log);

@@ -167,6 +167,20 @@ describe('exclusions and inclusions', () => {
     'anchored regex': ['/^@@/', '/(?!^(\\|\\||@@\\|\\|))^.+/', '/(^0|^1)\\./', '/^\\|\\|[^.]+\\^/'],
     // With literals to look for first.
     'keyed regex': ['/\\.(?:com|org)\\^/', '/(?<=\\.)EX[0-9]/', '/\\$(?!important)/', '/START\\.ex/'],
+    // The shape maintainers run (bench/compile/configs.js `regex-exclusions`): every kind at once.
+    'many regexes': [
+      '/^!/',
+      '/^\\|\\|[0-9.]+\\^/',
+      '/\\$(?!important$)(?!important,)[a-z~]/',
+      '/\\^(?!$)(?!\\$)(?!\\|$)/',
+      '/\\b(?:ex1|ex3)\\b/',
+      '/^\\|\\|(?=[^^]*7)/',
+      '/[^\\x00-\\x7f]/',
+      '/^(?:0\\.0\\.0\\.0|127\\.0\\.0\\.1) /',
+      '/^\\|\\|(?!.*\\.)/',
+      '/^[^|@].*\\^$/',
+      'localhost',
+    ],
   };
 
   test.each(Object.entries(kinds))('%s exclusions, list and source level', async (_kind, patterns) => {
@@ -198,6 +212,26 @@ describe('exclusions and inclusions', () => {
       exclusions: patterns.slice(2),
       transformations: ['Deduplicate'],
     });
+  });
+
+  test("regexes anchored at the line's start, lines ruled out by how they open (line separators kept)", async () => {
+    // The bench's regex-inclusion shape, and regexes opening with a digit or a letter of either case.
+    const patterns = [
+      '/^(?![!#])(?!.*#[@$?%]?#)(@@)?\\|\\|[^\\/\\s]+\\^(\\$[a-z~,-]+)?$/',
+      '/^[0-9]+\\.[0-9]/',
+      '/(^Z|^x)\\w/',
+    ];
+    const out = await same({
+      name: 'Gen',
+      sources: [
+        { source: file('ip.txt'), inclusions: patterns },
+        { source: file('a.txt'), inclusions: patterns.slice(0, 1) },
+        { source: file('b.txt'), exclusions: patterns.slice(1) },
+      ],
+      inclusions: [...patterns, '/^!/'],
+      transformations: ['Deduplicate'],
+    });
+    expect(out).toContain('ex\u2028||start.example^');
   });
 
   test('an inclusion of every line (`*`), and an exclusion of every line', async () => {

@@ -24,6 +24,11 @@ export interface Engine<L> {
   text(list: L, i: number): string;
   /** `text` for a pass over every line of the list (the filters). */
   reader(list: L): (i: number) => string;
+  /**
+   * For a pass over every line (the filters): the code unit line `i` opens with, when it is ASCII
+   * and the line holds no line terminator, known without reading the line; else -1.
+   */
+  opening(list: L): (i: number) => number;
   /** The provenance of line `i`, when the list carries it. */
   origin(list: L, i: number): number | undefined;
   /** The lines whose `keep` flag is 1; the list passed in is consumed. */
@@ -56,6 +61,8 @@ export const stringEngine: Engine<Lines> = {
   count: (list) => list.text.length,
   text: (list, i) => list.text[i],
   reader: (list) => (i) => list.text[i],
+  // The readable engine reads every line.
+  opening: () => () => -1,
   origin: (list, i) => list.from?.[i],
   keep: keepWhere,
   apply: (t, list, ctx) => t.apply(list, ctx),

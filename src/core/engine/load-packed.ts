@@ -35,13 +35,14 @@ const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
  * with each line's provenance where `ctx.tracked`.
  */
 export async function loadListPacked(location: string, ctx: LoadContext, chain = [location]): Promise<ListData> {
-  const given = ctx.reader.readBytes ? await ctx.reader.readBytes(location, ctx.signal) : null;
+  const options = includeOptions(location, chain);
+  const given = ctx.reader.readBytes ? await ctx.reader.readBytes(location, ctx.signal, options) : null;
   let packed = given ? packBytes(given.bytes, given.length) : null;
   let text: string | undefined;
   if (!packed) {
     text = given
       ? utf8.decode(given.bytes.subarray(0, given.length))
-      : await ctx.reader.read(location, ctx.signal, includeOptions(location, chain));
+      : await ctx.reader.read(location, ctx.signal, options);
     packed = packText(text);
   }
   if (!packed) return loadList(location, ctx, chain, text);

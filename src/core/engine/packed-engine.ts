@@ -27,6 +27,7 @@ import {
   countPackedRules,
   isPacked,
   keepWherePacked,
+  lineOpening,
   lineReader,
   lineText,
   type ListData,
@@ -73,6 +74,7 @@ export const packedEngine: Engine<ListData> = {
   count: (list) => (isPacked(list) ? list.start.length : list.text.length),
   text: (list, i) => (isPacked(list) ? lineText(list, i) : list.text[i]),
   reader: (list) => (isPacked(list) ? lineReader(list) : stringEngine.reader(list)),
+  opening: (list) => (isPacked(list) ? lineOpening(list) : stringEngine.opening(list)),
   origin: (list, i) => list.from?.[i],
   keep: (list, keep) => (isPacked(list) ? keepWherePacked(list, keep) : stringEngine.keep(list, keep)),
   apply(t, list, ctx) {

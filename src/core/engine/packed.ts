@@ -104,6 +104,20 @@ export function lineReader(list: PackedLines): (i: number) => string {
 }
 
 /**
+ * `Engine.opening` of a packed list: its first byte when ASCII and no byte of the line is 0xE2,
+ * which begins U+2028 and U+2029 (a packed line holds no CR or LF); else -1.
+ */
+export function lineOpening({ bytes, start, end }: PackedLines): (i: number) => number {
+  return (i) => {
+    const s = start[i];
+    const e = end[i];
+    if (s === e || bytes[s] >= 128) return -1;
+    for (let j = s + 1; j < e; j += 1) if (bytes[j] === 0xe2) return -1;
+    return bytes[s];
+  };
+}
+
+/**
  * Packs list text split exactly as `splitText` splits it: the whole text trimmed, then split on
  * runs of CR/LF (`splitInKernel`). Returns null for text that is not well-formed UTF-16 (a lone
  * surrogate would not survive encoding), which then stays in string form, and where the kernel

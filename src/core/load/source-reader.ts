@@ -11,11 +11,13 @@ export interface SourceReader {
   /** The whole text at `location`. Rejects with a message that says why. */
   read(location: string, signal?: AbortSignal, options?: ReadOptions): Promise<string>;
   /**
-   * Optional: the list at `location` as its bytes, when they are well-formed UTF-8 and the
-   * reader has them without decoding (a local file); null otherwise, and the list is then
-   * `read` as text. Rejects as `read` does. A long list packs faster from its bytes.
+   * Optional: the list at `location` as its bytes, when the reader has them without decoding (a
+   * local file), or the UTF-8 bytes of the text `read` would give (a download); null otherwise,
+   * and the list is then `read` as text. Rejects as `read` does, and reads as it does (`options`).
+   * The bytes are well-formed UTF-8, and in a buffer of their own that the compile may keep, write
+   * into, or move to another thread. A long list packs faster from its bytes.
    */
-  readBytes?(location: string, signal?: AbortSignal): Promise<ListBytes | null>;
+  readBytes?(location: string, signal?: AbortSignal, options?: ReadOptions): Promise<ListBytes | null>;
   /**
    * Optional: the last copy of `location` read well (a download in the HTTP cache) and when it was
    * last known good, for `onSourceError: stale`; null when there is none.

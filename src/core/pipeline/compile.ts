@@ -146,6 +146,18 @@ function filterStep(run: Run, scope: Scope, lines: List, set: PatternSet, exclud
     // A first pattern of `*` only: every line is included, unread (an exclusion reports each).
     if (set.everyLine !== null && !exclude) return engine.keep(lines, keep.fill(1));
     const text = engine.reader(lines);
+    if (!ctx.reporting) {
+      // No pattern to name: whether one matches is enough, and a line opening with what no pattern
+      // opens with matches none, unread.
+      const { openings } = set;
+      const opening = engine.opening(lines);
+      for (let i = 0; i < keep.length; i += 1) {
+        const unit = openings === null ? -1 : opening(i);
+        const hit = unit < 0 ? set.has(text(i)) : openings![unit] === 1 && set.has(text(i));
+        if (hit !== exclude) keep[i] = 1;
+      }
+      return engine.keep(lines, keep);
+    }
     for (let i = 0; i < keep.length; i += 1) {
       const line = text(i);
       const hit = set.match(line);

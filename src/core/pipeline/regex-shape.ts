@@ -20,6 +20,12 @@ export interface RegexShape {
   literals: string[] | null;
   /** Its capturing groups. */
   groups: number;
+  /**
+   * For an anchored regex: the ASCII code units (both cases of a letter, as the `i` flag reads
+   * them) a line must open with for the regex to match it, when it holds no line terminator and
+   * opens with ASCII; null when the tree does not tell (a match could open with anything).
+   */
+  opening: Uint8Array | null;
 }
 
 /** Literal sets of more strings than this are not worth scanning for. */
@@ -34,15 +40,115 @@ export function regexShape(source: string): RegexShape {
     pattern = parser.parsePattern(source, undefined, undefined, { unicode: false });
   } catch {
     // V8 took it (compilePattern compiled it first); what the parser does not read is tried alone.
-    return { anchored: false, literals: null, groups: 0 };
+    return { anchored: false, literals: null, groups: 0, opening: null };
   }
   let groups = 0;
   visitRegExpAST(pattern, { onCapturingGroupEnter: () => (groups += 1) });
+  const anchored = pattern.alternatives.every(isAnchored);
+  const opening = anchored ? alternativesOpening(pattern.alternatives) : null;
   return {
-    anchored: pattern.alternatives.every(isAnchored),
+    anchored,
     literals: alternativesLiterals(pattern.alternatives),
     groups,
+    opening: opening === null || opening.empty ? null : opening.units,
   };
+}
+
+/**
+ * The ASCII units a match of a sequence may open with (`units`), and whether it may match the
+ * empty string (`empty`: then what follows it opens the match too); null when anything may
+ * open it. Assertions take no unit and are passed over (what they ask only narrows the match).
+ */
+interface Opening {
+  units: Uint8Array;
+  empty: boolean;
+}
+
+const ASCII_WORD = /\w/;
+
+/** `code` and, for a letter, its other case (the `i` flag: ASCII letters match only ASCII letters). */
+function withCase(units: Uint8Array, code: number): void {
+  units[code] = 1;
+  if (code >= 65 && code <= 90) units[code + 32] = 1;
+  if (code >= 97 && code <= 122) units[code - 32] = 1;
+}
+
+function alternativesOpening(alternatives: Alternative[]): Opening | null {
+  const units = new Uint8Array(128);
+  let empty = false;
+  for (const alternative of alternatives) {
+    const o = sequenceOpening(alternative.elements);
+    if (o === null) return null;
+    for (let c = 0; c < 128; c += 1) units[c] |= o.units[c];
+    empty ||= o.empty;
+  }
+  return { units, empty };
+}
+
+function sequenceOpening(elements: Element[]): Opening | null {
+  const units = new Uint8Array(128);
+  for (const e of elements) {
+    const o = elementOpening(e);
+    if (o === null) return null;
+    for (let c = 0; c < 128; c += 1) units[c] |= o.units[c];
+    if (!o.empty) return { units, empty: false };
+  }
+  return { units, empty: true };
+}
+
+/** The units of a class's element or a class escape (`\d`, `\w`, `\s`); null when not told. */
+function classUnits(e: Node, units: Uint8Array): boolean {
+  if (e.type === 'Character') {
+    const code = literalCode(e);
+    if (code === null) return false;
+    withCase(units, code);
+    return true;
+  }
+  if (e.type === 'CharacterClassRange') {
+    const [min, max] = [literalCode(e.min), literalCode(e.max)];
+    // literalCode gives letters upper case: a range is read from its raw ends instead.
+    if (min === null || max === null) return false;
+    for (let c = e.min.value; c <= e.max.value; c += 1) withCase(units, c);
+    return true;
+  }
+  if (e.type === 'CharacterSet' && (e.kind === 'digit' || e.kind === 'word' || e.kind === 'space') && !e.negate) {
+    for (let c = 0; c < 128; c += 1) {
+      const ch = String.fromCharCode(c);
+      const hit = e.kind === 'digit' ? c >= 48 && c <= 57 : e.kind === 'word' ? ASCII_WORD.test(ch) : /\s/.test(ch);
+      if (hit) units[c] = 1;
+    }
+    return true;
+  }
+  return false;
+}
+
+function elementOpening(e: Node): Opening | null {
+  switch (e.type) {
+    case 'Assertion':
+      return { units: new Uint8Array(128), empty: true };
+    case 'Group':
+    case 'CapturingGroup':
+      return alternativesOpening(e.alternatives);
+    case 'Quantifier': {
+      const o = elementOpening(e.element);
+      return o === null ? null : { units: o.units, empty: o.empty || e.min === 0 };
+    }
+    case 'Character':
+    case 'CharacterSet': {
+      const units = new Uint8Array(128);
+      return classUnits(e, units) ? { units, empty: false } : null;
+    }
+    case 'CharacterClass': {
+      if (e.unicodeSets) return null;
+      const units = new Uint8Array(128);
+      for (const member of e.elements) if (!classUnits(member, units)) return null;
+      // Negated: every other ASCII unit (a letter's other case is excluded with it, as `i` reads it).
+      if (e.negate) for (let c = 0; c < 128; c += 1) units[c] ^= 1;
+      return { units, empty: false };
+    }
+    default:
+      return null;
+  }
 }
 
 function isAnchored(alternative: Alternative): boolean {

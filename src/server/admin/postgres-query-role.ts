@@ -27,8 +27,8 @@ export interface QueryConnection {
   stop: StopBackend | null;
 }
 
-const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
-const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+const ident = pg.escapeIdentifier;
+const literal = pg.escapeLiteral;
 
 /**
  * Predefined roles whose members read or write server files, run programs, read or write all
@@ -63,17 +63,9 @@ interface Place {
 async function placeOf(client: PoolClient): Promise<Place> {
   const { rows } = await client.query(`select current_user as user, current_schema() as schema,
     current_database() as database, r.rolsuper as superuser, r.rolcreaterole as createrole,
-    has_database_privilege(current_database(), 'CREATE') as can_create
+    has_database_privilege(current_database(), 'CREATE') as "canCreateSchema"
     from pg_roles r where r.rolname = current_user`);
-  const r = rows[0];
-  return {
-    user: r.user,
-    schema: r.schema,
-    database: r.database,
-    superuser: r.superuser,
-    createrole: r.createrole,
-    canCreateSchema: r.can_create,
-  };
+  return rows[0];
 }
 
 /** The query schema's (and provisioned role's) name for a store. */
@@ -272,6 +264,9 @@ function loginUrl(url: string, user: string, password: string | null, schema: st
   return u.toString();
 }
 
+/** A connection the route cannot serve on, and why. */
+const refused = (refusal: string): QueryConnection => ({ pool: null, role: null, stop: null, refusal });
+
 /**
  * Prepares the query route's connection for the store behind `main`: builds the views, makes the
  * role where it may, checks the connection. Never throws: a failure is the route's refusal.
@@ -308,24 +303,15 @@ export async function prepareQueryConnection(
     }
     if (provision) await dropStaleQueryRoles(client, place.database).catch(() => undefined);
   } catch (err) {
-    return {
-      pool: null,
-      role: null,
-      stop: null,
-      refusal: `the query connection could not be prepared: ${(err as Error).message}`,
-    };
+    return refused(`the query connection could not be prepared: ${(err as Error).message}`);
   } finally {
     client.release();
   }
   if (!queryUrl && password === null)
-    return {
-      pool: null,
-      role: null,
-      stop: null,
-      refusal:
-        `the store's connection (${place.user}) may not make a low-privilege role; ` +
+    return refused(
+      `the store's connection (${place.user}) may not make a low-privilege role; ` +
         'set FLC_QUERY_DATABASE_URL (--query-db) to one (docs/security.md)',
-    };
+    );
   const url = queryUrl ? loginUrl(queryUrl, '', null, name) : loginUrl(mainUrl, name, password, name);
   const pool = new pg.Pool({
     connectionString: url,
@@ -341,11 +327,11 @@ export async function prepareQueryConnection(
     const refusal = await disqualify(pool, place.schema);
     if (refusal) {
       await pool.end();
-      return { pool: null, role: null, stop: null, refusal };
+      return refused(refusal);
     }
   } catch (err) {
     await pool.end().catch(() => undefined);
-    return { pool: null, role: null, stop: null, refusal: `the query connection failed: ${(err as Error).message}` };
+    return refused(`the query connection failed: ${(err as Error).message}`);
   }
   const role = queryUrl ? decodeURIComponent(new URL(queryUrl).username) : name;
   return { pool, role, stop: backendStopper(main, url), refusal: null };

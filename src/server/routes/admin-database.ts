@@ -1,10 +1,9 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { route, jsonBody, jsonResponse } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
 import { QueryRefusedError } from '../admin/query-result.js';
 import { formatDuration } from '../../core/ast/validate-rule.js';
-import { jsonResponse } from './paging.js';
 
 /** The read-only query's limits: its text, its time, its rows and the bytes of its answer. */
 export const QUERY_LIMITS = {
@@ -96,7 +95,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
       gateway: false, // reads only
       summary:
         'One SELECT over the store without its secret columns, limited in time, rows and bytes (every permission)',
-      request: { body: { required: true, content: { 'application/json': { schema: queryRequest } } } },
+      request: { body: jsonBody(queryRequest) },
       responses: {
         200: jsonResponse(
           'The rows',

@@ -1,9 +1,9 @@
 import { LOG_BOUNDS } from '../store/log-bounds.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { route, jsonResponse } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
-import { jsonResponse, pageQuery } from './paging.js';
+import { pageQuery } from './paging.js';
 
 /** How long finished queue jobs (their results) are kept before a prune removes them: the queue's default. */
 export const RESULT_RETENTION_MS = 86_400_000;

@@ -1,6 +1,6 @@
 import { KEYS_SCOPE } from './keys.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, routeEntry } from '../routing/route.js';
+import { route, routeEntry, jsonResponse } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import type { RequestMetrics } from './status.js';
 import { callerOf } from '../access/gate.js';
@@ -32,21 +32,17 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
       access: { admin: 'admin:read' },
       summary: 'The admin routes: method, path, permission and audit action of each, from the route descriptors',
       responses: {
-        200: {
-          description: 'The manifest',
-          content: {
-            'application/json': {
-              schema: z.object({
-                success: z.literal(true),
-                routes: z.array(entry),
-                /** Non-admin routes where an admin permission reaches other users' data. */
-                adminReads: z.array(
-                  z.object({ method: z.string(), path: z.string(), permission: z.string(), summary: z.string() }),
-                ),
-              }),
-            },
-          },
-        },
+        200: jsonResponse(
+          'The manifest',
+          z.object({
+            success: z.literal(true),
+            routes: z.array(entry),
+            /** Non-admin routes where an admin permission reaches other users' data. */
+            adminReads: z.array(
+              z.object({ method: z.string(), path: z.string(), permission: z.string(), summary: z.string() }),
+            ),
+          }),
+        ),
       },
     }),
     (c) => {
@@ -70,12 +66,7 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
       audit: { action: 'context.read_permissions', resource: 'admin_context' },
       summary: "The caller's permissions, resolved from their assigned roles (any administrator)",
       responses: {
-        200: {
-          description: 'Permissions',
-          content: {
-            'application/json': { schema: z.object({ success: z.literal(true), permissions: z.array(z.string()) }) },
-          },
-        },
+        200: jsonResponse('Permissions', z.object({ success: z.literal(true), permissions: z.array(z.string()) })),
       },
     }),
     async (c) => c.json({ success: true as const, permissions: [...(await callerOf(c).permissions())].sort() }, 200),
@@ -119,24 +110,20 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
       access: { admin: 'admin:read' },
       summary: 'How authentication is configured (admin, admin:read)',
       responses: {
-        200: {
-          description: 'Authentication settings',
-          content: {
-            'application/json': {
-              schema: z.object({
-                success: z.literal(true),
-                providers: z.array(z.string()),
-                signUpEnabled: z.boolean(),
-                password: z.object({ algorithm: z.string(), iterations: z.number() }),
-                sessionTtlSeconds: z.number(),
-                apiKeys: z.object({ prefix: z.string(), scopes: z.array(z.string()) }),
-                tiers: z.array(z.object({ name: z.string(), rateLimit: z.number() })),
-                roles: z.array(z.object({ name: z.string(), permissions: z.array(z.string()) })),
-                store: z.object({ engine: z.enum(['sqlite', 'postgres']), location: z.string() }),
-              }),
-            },
-          },
-        },
+        200: jsonResponse(
+          'Authentication settings',
+          z.object({
+            success: z.literal(true),
+            providers: z.array(z.string()),
+            signUpEnabled: z.boolean(),
+            password: z.object({ algorithm: z.string(), iterations: z.number() }),
+            sessionTtlSeconds: z.number(),
+            apiKeys: z.object({ prefix: z.string(), scopes: z.array(z.string()) }),
+            tiers: z.array(z.object({ name: z.string(), rateLimit: z.number() })),
+            roles: z.array(z.object({ name: z.string(), permissions: z.array(z.string()) })),
+            store: z.object({ engine: z.enum(['sqlite', 'postgres']), location: z.string() }),
+          }),
+        ),
       },
     }),
     async (c) => {

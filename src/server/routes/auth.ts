@@ -1,7 +1,7 @@
 import { passwordProblem } from '../auth/password-policy.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { BODY_LIMITS } from './rules.js';
-import { route } from '../routing/route.js';
+import { route, jsonBody, jsonResponse } from '../routing/route.js';
 import type { Context } from 'hono';
 import { clientLimitKey } from '../client-address.js';
 import type { AppDeps } from '../deps.js';
@@ -65,16 +65,12 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       access: 'public',
       summary: 'How users can sign in',
       responses: {
-        200: {
-          description: 'Providers',
-          content: {
-            'application/json': {
-              schema: z.object({
-                providers: z.array(z.object({ id: z.string(), type: z.string(), signUp: z.boolean() })),
-              }),
-            },
-          },
-        },
+        200: jsonResponse(
+          'Providers',
+          z.object({
+            providers: z.array(z.object({ id: z.string(), type: z.string(), signUp: z.boolean() })),
+          }),
+        ),
       },
     }),
     (c) => c.json({ providers: [{ id: 'email', type: 'credentials', signUp: true }] }, 200),
@@ -88,10 +84,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       bodyLimit: BODY_LIMITS.rule,
       summary: 'Create a local account and sign in',
       request: {
-        body: {
-          required: true,
-          content: { 'application/json': { schema: credentials.extend({ name: nameSchema.optional() }) } },
-        },
+        body: jsonBody(credentials.extend({ name: nameSchema.optional() })),
       },
       responses: {
         200: tokenAndUser,
@@ -128,7 +121,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       access: 'public',
       bodyLimit: BODY_LIMITS.rule,
       summary: 'Sign in with email and password',
-      request: { body: { required: true, content: { 'application/json': { schema: signInCredentials } } } },
+      request: { body: jsonBody(signInCredentials) },
       responses: {
         200: tokenAndUser,
         401: problemResponse('Wrong email or password (the same answer for both)'),
@@ -162,10 +155,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       bodyLimit: BODY_LIMITS.rule,
       summary: 'End the current session',
       responses: {
-        200: {
-          description: 'Signed out',
-          content: { 'application/json': { schema: z.object({ success: z.literal(true) }) } },
-        },
+        200: jsonResponse('Signed out', z.object({ success: z.literal(true) })),
       },
     }),
     async (c) => {
@@ -183,12 +173,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       access: 'public',
       summary: 'The current session and user, or nulls',
       responses: {
-        200: {
-          description: 'Session',
-          content: {
-            'application/json': { schema: z.object({ session: session.nullable(), user: userSchema.nullable() }) },
-          },
-        },
+        200: jsonResponse('Session', z.object({ session: session.nullable(), user: userSchema.nullable() })),
       },
     }),
     async (c) => {

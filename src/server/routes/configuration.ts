@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { route, jsonBody, jsonResponse } from '../routing/route.js';
 import { validateConfiguration } from '../../core/config/parse.js';
 import { ConfigError } from '../../core/errors/index.js';
 import { TRANSFORMATION_NAMES } from '../../core/transforms/types.js';
@@ -28,19 +28,15 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
       access: 'public',
       summary: 'Defaults and limits for compile configurations',
       responses: {
-        200: {
-          description: 'Defaults',
-          content: {
-            'application/json': {
-              schema: z.object({
-                success: z.literal(true),
-                defaults: z.record(z.string(), z.unknown()),
-                limits: z.object({ maxSources: z.number(), maxExclusions: z.number() }),
-                supportedSourceTypes: z.array(z.string()),
-              }),
-            },
-          },
-        },
+        200: jsonResponse(
+          'Defaults',
+          z.object({
+            success: z.literal(true),
+            defaults: z.record(z.string(), z.unknown()),
+            limits: z.object({ maxSources: z.number(), maxExclusions: z.number() }),
+            supportedSourceTypes: z.array(z.string()),
+          }),
+        ),
       },
     }),
     (c) =>
@@ -71,31 +67,20 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
       badBody: 400,
       summary: 'Validate a configuration',
       request: {
-        body: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: z.object({ configuration: z.unknown(), challengeToken: z.string().optional() }),
-            },
-          },
-        },
+        body: jsonBody(z.object({ configuration: z.unknown(), challengeToken: z.string().optional() })),
       },
       responses: {
-        200: {
-          description: 'Valid, or the problems by path',
-          content: {
-            'application/json': {
-              schema: z.union([
-                z.object({
-                  success: z.literal(true),
-                  valid: z.literal(true),
-                  configuration: z.record(z.string(), z.unknown()),
-                }),
-                z.object({ success: z.literal(false), valid: z.literal(false), errors: z.array(issue) }),
-              ]),
-            },
-          },
-        },
+        200: jsonResponse(
+          'Valid, or the problems by path',
+          z.union([
+            z.object({
+              success: z.literal(true),
+              valid: z.literal(true),
+              configuration: z.record(z.string(), z.unknown()),
+            }),
+            z.object({ success: z.literal(false), valid: z.literal(false), errors: z.array(issue) }),
+          ]),
+        ),
         400: {
           description: 'Malformed body',
           content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } },
@@ -129,29 +114,20 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
       badBody: 400,
       summary: 'Merge a configuration with overrides and validate the result',
       request: {
-        body: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: z.object({
-                config: z.unknown(),
-                override: z.unknown().optional(),
-                applyEnvOverrides: z.boolean().optional(),
-                challengeToken: z.string().optional(),
-              }),
-            },
-          },
-        },
+        body: jsonBody(
+          z.object({
+            config: z.unknown(),
+            override: z.unknown().optional(),
+            applyEnvOverrides: z.boolean().optional(),
+            challengeToken: z.string().optional(),
+          }),
+        ),
       },
       responses: {
-        200: {
-          description: 'The merged configuration',
-          content: {
-            'application/json': {
-              schema: z.object({ success: z.literal(true), resolved: z.record(z.string(), z.unknown()) }),
-            },
-          },
-        },
+        200: jsonResponse(
+          'The merged configuration',
+          z.object({ success: z.literal(true), resolved: z.record(z.string(), z.unknown()) }),
+        ),
         400: {
           description: 'Malformed or invalid',
           content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } },

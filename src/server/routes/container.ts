@@ -1,6 +1,6 @@
 import { callerOf } from '../access/gate.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { route, jsonBody, jsonResponse } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
 import { checkedConfiguration, compileRequest, forCaller, resultBody, runCompile, warned } from '../compile/service.js';
@@ -18,23 +18,19 @@ export function registerContainerRoutes(app: OpenAPIHono, deps: AppDeps, contain
       challenge: true,
       badBody: 'envelope',
       summary: 'Compile in a separate process with a memory and a time limit',
-      request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
+      request: { body: jsonBody(compileRequest) },
       responses: {
-        200: {
-          description: 'The compiled list, as POST /api/compile answers it, with the limits it ran under',
-          content: {
-            'application/json': {
-              schema: z.object({
-                success: z.literal(true),
-                rules: z.array(z.string()),
-                ruleCount: z.number().int(),
-                compiledAt: z.string(),
-                metrics: z.object({ totalDurationMs: z.number(), sourceCount: z.number(), ruleCount: z.number() }),
-                container: limits,
-              }),
-            },
-          },
-        },
+        200: jsonResponse(
+          'The compiled list, as POST /api/compile answers it, with the limits it ran under',
+          z.object({
+            success: z.literal(true),
+            rules: z.array(z.string()),
+            ruleCount: z.number().int(),
+            compiledAt: z.string(),
+            metrics: z.object({ totalDurationMs: z.number(), sourceCount: z.number(), ruleCount: z.number() }),
+            container: limits,
+          }),
+        ),
         422: problemResponse('Invalid configuration, a refused source, or a limit exceeded (named)'),
         503: problemResponse('Every container is in use'),
       },
@@ -61,25 +57,21 @@ export function registerContainerRoutes(app: OpenAPIHono, deps: AppDeps, contain
       access: 'public',
       summary: 'Whether container compiles (a separate process per compile) are available, and their limits',
       responses: {
-        200: {
-          description: 'Status',
-          content: {
-            'application/json': {
-              schema: z.object({
-                success: z.literal(true),
-                status: z.string(),
-                containerized: z.boolean(),
-                runtime: z.string(),
-                uptimeSeconds: z.number(),
-                memoryRssBytes: z.number(),
-                available: z.boolean(),
-                isolation: z.literal('process'),
-                limits,
-                running: z.number().int(),
-              }),
-            },
-          },
-        },
+        200: jsonResponse(
+          'Status',
+          z.object({
+            success: z.literal(true),
+            status: z.string(),
+            containerized: z.boolean(),
+            runtime: z.string(),
+            uptimeSeconds: z.number(),
+            memoryRssBytes: z.number(),
+            available: z.boolean(),
+            isolation: z.literal('process'),
+            limits,
+            running: z.number().int(),
+          }),
+        ),
       },
     }),
     async (c) =>

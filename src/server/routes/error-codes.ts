@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { route, jsonResponse } from '../routing/route.js';
 import { ERROR_CODES, resolveErrorCode } from '../error-codes.js';
 
 const definition = z.object({
@@ -20,14 +20,10 @@ export function registerErrorCodeRoutes(app: OpenAPIHono): void {
       access: 'public',
       summary: 'The client-facing error code registry',
       responses: {
-        200: {
-          description: 'Every code with its message, severity and call to action',
-          content: {
-            'application/json': {
-              schema: z.object({ success: z.literal(true), codes: z.record(z.enum(codes), definition) }),
-            },
-          },
-        },
+        200: jsonResponse(
+          'Every code with its message, severity and call to action',
+          z.object({ success: z.literal(true), codes: z.record(z.enum(codes), definition) }),
+        ),
       },
     }),
     (c) => c.json({ success: true as const, codes: ERROR_CODES }, 200),
@@ -41,14 +37,10 @@ export function registerErrorCodeRoutes(app: OpenAPIHono): void {
       summary: 'Resolve one error code, as a legacy `error=<CODE>` parameter is resolved',
       request: { params: z.object({ code: z.string() }) },
       responses: {
-        200: {
-          description: "The code's definition; UNKNOWN's for a code the registry lacks",
-          content: {
-            'application/json': {
-              schema: z.object({ success: z.literal(true), error: definition.extend({ code: z.enum(codes) }) }),
-            },
-          },
-        },
+        200: jsonResponse(
+          "The code's definition; UNKNOWN's for a code the registry lacks",
+          z.object({ success: z.literal(true), error: definition.extend({ code: z.enum(codes) }) }),
+        ),
       },
     }),
     (c) => c.json({ success: true as const, error: resolveErrorCode(c.req.valid('param').code) }, 200),

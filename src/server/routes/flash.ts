@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { route, jsonResponse } from '../routing/route.js';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import { resolveErrorCode, resolveErrorPayload } from '../error-codes.js';
@@ -43,10 +43,7 @@ export function registerFlashRoutes(app: OpenAPIHono, deps: AppDeps): void {
       summary: 'Read a one-time flash message (deleted by the read)',
       request: { params: z.object({ token: z.string() }) },
       responses: {
-        200: {
-          description: 'The message, resolved through the error-code registry',
-          content: { 'application/json': { schema: flashBody } },
-        },
+        200: jsonResponse('The message, resolved through the error-code registry', flashBody),
         404: {
           description: 'Unknown, consumed or expired token (one body)',
           content: { 'application/problem+json': { schema: problemSchema } },
@@ -68,10 +65,10 @@ export function registerFlashRoutes(app: OpenAPIHono, deps: AppDeps): void {
       summary: 'Resolve a legacy `error=<CODE>` parameter through the error-code registry',
       request: { query: z.object({ error: z.string().max(128).optional() }) },
       responses: {
-        200: {
-          description: "The code's definition; UNKNOWN's for an absent or unknown code",
-          content: { 'application/json': { schema: resolved.extend({ success: z.literal(true) }) } },
-        },
+        200: jsonResponse(
+          "The code's definition; UNKNOWN's for an absent or unknown code",
+          resolved.extend({ success: z.literal(true) }),
+        ),
       },
     }),
     (c) => c.json({ success: true as const, ...resolveErrorCode(c.req.valid('query').error) }, 200),

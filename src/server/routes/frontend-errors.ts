@@ -1,9 +1,9 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { route, jsonBody, jsonResponse } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse } from '../problem.js';
 import { ErrorEventWriter, FRONTEND_SOURCE } from '../error-events.js';
-import { jsonResponse, pageQuery } from './paging.js';
+import { pageQuery } from './paging.js';
 import { clientLimitKey } from '../client-address.js';
 
 /** The specification's Limits: the body and the text fields of a frontend error report. */
@@ -56,7 +56,7 @@ export function registerFrontendErrorRoutes(app: OpenAPIHono, deps: AppDeps, log
       access: 'public',
       bodyLimit: FRONTEND_ERROR_LIMITS.bodyBytes,
       summary: "Report a browser's error (stored after the answer)",
-      request: { body: { required: true, content: { 'application/json': { schema: report } } } },
+      request: { body: jsonBody(report) },
       responses: {
         204: { description: 'Accepted; nothing in the body' },
         415: problemResponse('Not JSON'),

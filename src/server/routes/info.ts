@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, routeEntry } from '../routing/route.js';
+import { route, routeEntry, jsonResponse } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { checkHealth } from '../health.js';
 
@@ -40,14 +40,10 @@ export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
       access: 'public',
       summary: 'Service description and every endpoint (`METHOD /path`), from the route descriptors',
       responses: {
-        200: {
-          description: 'Service information',
-          content: {
-            'application/json': {
-              schema: z.object({ name: z.string(), version: z.string(), endpoints: z.array(z.string()) }),
-            },
-          },
-        },
+        200: jsonResponse(
+          'Service information',
+          z.object({ name: z.string(), version: z.string(), endpoints: z.array(z.string()) }),
+        ),
       },
     }),
     (c) =>
@@ -70,10 +66,7 @@ export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
       access: 'public',
       summary: 'Server version',
       responses: {
-        200: {
-          description: 'Version',
-          content: { 'application/json': { schema: z.object({ version: z.string(), node: z.string() }) } },
-        },
+        200: jsonResponse('Version', z.object({ version: z.string(), node: z.string() })),
       },
     }),
     (c) => c.json({ version: deps.version, node: process.version }, 200),
@@ -101,8 +94,8 @@ export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
       access: 'public-unmetered',
       summary: 'Health of the store and the worker pool (cached 30 s)',
       responses: {
-        200: { description: 'Serving (`ok`, or `degraded`)', content: { 'application/json': { schema: health } } },
-        503: { description: 'Unavailable', content: { 'application/json': { schema: health } } },
+        200: jsonResponse('Serving (`ok`, or `degraded`)', health),
+        503: jsonResponse('Unavailable', health),
       },
     }),
     async (c) => {

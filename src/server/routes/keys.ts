@@ -1,7 +1,7 @@
 import { nameSchema } from '../auth/identifiers.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { BODY_LIMITS } from './rules.js';
-import { route } from '../routing/route.js';
+import { route, jsonBody, jsonResponse } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
 import { issueApiKey } from '../auth/identity.js';
@@ -43,10 +43,7 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       access: { tier: 'free' },
       summary: "The caller's API keys (never their text)",
       responses: {
-        200: {
-          description: 'Keys',
-          content: { 'application/json': { schema: z.object({ success: z.literal(true), keys: z.array(apiKey) }) } },
-        },
+        200: jsonResponse('Keys', z.object({ success: z.literal(true), keys: z.array(apiKey) })),
       },
     }),
     async (c) => {
@@ -66,24 +63,16 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       bodyLimit: BODY_LIMITS.rule,
       summary: 'Create an API key; its text is in this answer only',
       request: {
-        body: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: z.object({
-                name: z.string().trim().min(1, 'name must not be empty').pipe(nameSchema),
-                scopes: z.array(z.string().min(1)).max(10).optional(),
-                expiresInDays: z.number().int().min(1).max(3650).optional(),
-              }),
-            },
-          },
-        },
+        body: jsonBody(
+          z.object({
+            name: z.string().trim().min(1, 'name must not be empty').pipe(nameSchema),
+            scopes: z.array(z.string().min(1)).max(10).optional(),
+            expiresInDays: z.number().int().min(1).max(3650).optional(),
+          }),
+        ),
       },
       responses: {
-        201: {
-          description: 'The key, shown once',
-          content: { 'application/json': { schema: apiKey.extend({ success: z.literal(true), key: z.string() }) } },
-        },
+        201: jsonResponse('The key, shown once', apiKey.extend({ success: z.literal(true), key: z.string() })),
         403: problemResponse('A scope the caller does not have, a later expiry than the calling key, or no keys scope'),
         422: problemResponse('Invalid request'),
       },
@@ -126,10 +115,7 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       summary: 'Revoke an API key',
       request: { params: z.object({ id: z.string() }) },
       responses: {
-        200: {
-          description: 'Revoked',
-          content: { 'application/json': { schema: z.object({ success: z.literal(true) }) } },
-        },
+        200: jsonResponse('Revoked', z.object({ success: z.literal(true) })),
         404: problemResponse('No such live key of yours (for a key without the keys scope: other than itself)'),
       },
     }),

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { route, jsonBody, jsonResponse } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse } from '../problem.js';
 import { formatDuration } from '../../core/ast/validate-rule.js';
@@ -49,15 +49,12 @@ const notifyRoute = route({
     await next();
   },
   summary: 'Send an event to every configured notification target (webhook, error tracker, metrics service)',
-  request: { body: { required: true, content: { 'application/json': { schema: notifyRequest } } } },
+  request: { body: jsonBody(notifyRequest) },
   responses: {
-    200: { description: 'At least one target delivered', content: { 'application/json': { schema: outcome } } },
+    200: jsonResponse('At least one target delivered', outcome),
     422: problemResponse('The body fails the schema'),
-    502: { description: 'Every target failed', content: { 'application/json': { schema: outcome } } },
-    503: {
-      description: 'No target configured',
-      content: { 'application/json': { schema: z.object({ success: z.literal(false), error: z.string() }) } },
-    },
+    502: jsonResponse('Every target failed', outcome),
+    503: jsonResponse('No target configured', z.object({ success: z.literal(false), error: z.string() })),
   },
 });
 

@@ -19,9 +19,3 @@ export function pageQuery(max = 100, fallback = 50) {
       .openapi({ param: { name: 'offset', in: 'query' } }),
   });
 }
-
-/** The OpenAPI description of a JSON answer. */
-export const jsonResponse = <T extends z.ZodType>(description: string, schema: T) => ({
-  description,
-  content: { 'application/json': { schema } },
-});

@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { BODY_LIMITS } from './rules.js';
-import { route } from '../routing/route.js';
+import { route, jsonBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
@@ -32,14 +32,7 @@ export function registerPasswordRoutes(app: OpenAPIHono, deps: AppDeps, attempts
       bodyLimit: BODY_LIMITS.rule,
       summary: "Change the signed-in user's password; their other sessions end",
       request: {
-        body: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: z.object({ currentPassword: z.string().min(1).max(1024), newPassword: passwordSchema }),
-            },
-          },
-        },
+        body: jsonBody(z.object({ currentPassword: z.string().min(1).max(1024), newPassword: passwordSchema })),
       },
       responses: {
         200: ok('Changed; this session goes on, every other one has ended', {

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { route, jsonResponse } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { parseDsn } from '../notify/targets.js';
 
@@ -30,10 +30,7 @@ export function registerPublicConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
       access: 'public',
       summary: 'Bot-challenge settings for browsers',
       responses: {
-        200: {
-          description: 'Whether a challenge token is required, and the public site key',
-          content: { 'application/json': { schema: turnstileConfig } },
-        },
+        200: jsonResponse('Whether a challenge token is required, and the public site key', turnstileConfig),
       },
     }),
     (c) =>
@@ -49,7 +46,7 @@ export function registerPublicConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
       access: 'public',
       summary: 'Error-tracker settings for browsers',
       responses: {
-        200: { description: 'The public DSN, if any', content: { 'application/json': { schema: sentryConfig } } },
+        200: jsonResponse('The public DSN, if any', sentryConfig),
       },
     }),
     (c) =>

@@ -1,10 +1,9 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { jsonBody, jsonResponse, route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from '../access/gate.js';
-import { problemResponse, refuse } from '../problem.js';
+import { problemResponse } from '../problem.js';
 import {
-  type Outcome,
   ruleSetCreate,
   ruleSetId,
   ruleSetPatch,
@@ -12,7 +11,7 @@ import {
   ruleSetService,
   ruleSetSummarySchema,
 } from '../rule-sets/rule-sets.js';
-import { jsonResponse, pageQuery } from './paging.js';
+import { pageQuery } from './paging.js';
 
 const refusals = {
   403: problemResponse('Tier, scope or (for all=true) administrator missing'),
@@ -21,15 +20,6 @@ const refusals = {
 };
 const idParam = z.object({ id: ruleSetId.shape.id.openapi({ param: { name: 'id', in: 'path' } }) });
 const one = z.object({ success: z.literal(true), ruleSet: ruleSetSchema });
-const body = <T extends z.ZodType>(schema: T) => ({
-  body: { required: true, content: { 'application/json': { schema } } },
-});
-
-/** The answer of an outcome: its value under `key`, or its refusal as a problem. */
-function outcomeValue<T>(outcome: Outcome<T>): T {
-  if (outcome.ok) return outcome.value;
-  return refuse(outcome.status, outcome.message);
-}
 
 /** `/api/rules` and `/api/rules/:id`: saved rule sets, each its creator's. */
 export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
@@ -63,8 +53,8 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const outcome = await service.list(callerOf(c), { ...q, all: q.all === 'true' });
-      return c.json({ success: true as const, ...outcomeValue(outcome), limit: q.limit, offset: q.offset }, 200);
+      const page = await service.list(callerOf(c), { ...q, all: q.all === 'true' });
+      return c.json({ success: true as const, ...page, limit: q.limit, offset: q.offset }, 200);
     },
   );
   app.openapi(
@@ -73,14 +63,11 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       path: '/api/rules',
       access: { tier: 'free', scope: 'rules' },
       summary: 'Save a rule set (owned by the caller)',
-      request: body(ruleSetCreate),
+      request: { body: jsonBody(ruleSetCreate) },
       responses: { 201: jsonResponse('The saved rule set', one), ...refusals },
     }),
     async (c) =>
-      c.json(
-        { success: true as const, ruleSet: outcomeValue(await service.create(callerOf(c), c.req.valid('json'))) },
-        201,
-      ),
+      c.json({ success: true as const, ruleSet: await service.create(callerOf(c), c.req.valid('json')) }, 201),
   );
   app.openapi(
     route({
@@ -92,10 +79,7 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       responses: { 200: jsonResponse('The rule set', one), ...refusals },
     }),
     async (c) =>
-      c.json(
-        { success: true as const, ruleSet: outcomeValue(await service.get(callerOf(c), c.req.valid('param').id)) },
-        200,
-      ),
+      c.json({ success: true as const, ruleSet: await service.get(callerOf(c), c.req.valid('param').id) }, 200),
   );
   app.openapi(
     route({
@@ -103,14 +87,14 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       path: '/api/rules/{id}',
       access: { tier: 'free', scope: 'rules' },
       summary: 'Change the name, description or rules of one of your rule sets',
-      request: { params: idParam, ...body(ruleSetPatch) },
+      request: { params: idParam, body: jsonBody(ruleSetPatch) },
       responses: { 200: jsonResponse('The rule set as changed', one), ...refusals },
     }),
     async (c) =>
       c.json(
         {
           success: true as const,
-          ruleSet: outcomeValue(await service.update(callerOf(c), c.req.valid('param').id, c.req.valid('json'))),
+          ruleSet: await service.update(callerOf(c), c.req.valid('param').id, c.req.valid('json')),
         },
         200,
       ),
@@ -128,9 +112,6 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       },
     }),
     async (c) =>
-      c.json(
-        { success: true as const, deleted: outcomeValue(await service.remove(callerOf(c), c.req.valid('param').id)) },
-        200,
-      ),
+      c.json({ success: true as const, deleted: await service.remove(callerOf(c), c.req.valid('param').id) }, 200),
   );
 }

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { jsonBody, jsonResponse, route } from '../routing/route.js';
 import { validateRule, validateRuleRequestSchema, validateRuleWithoutRegex } from '../../core/ast/validate-rule.js';
 import { astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRulesRequestSchema, validateListRequestSchema } from '../../core/ast/list.js';
@@ -10,10 +10,6 @@ import { problemResponse } from '../problem.js';
 import type { CompilePool } from '../../node/compile-pool.js';
 
 const failure = z.object({ success: z.literal(false), error: z.string() });
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 const validateRuleResponse = z.object({
   success: z.literal(true),
@@ -101,10 +97,10 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
       bodyLimit: BODY_LIMITS.rule,
       badBody: 'envelope',
       summary: 'Parse one filter rule and report its validity',
-      request: { body: { required: true, content: { 'application/json': { schema: validateRuleRequestSchema } } } },
+      request: { body: jsonBody(validateRuleRequestSchema) },
       responses: {
-        200: json(validateRuleResponse, 'The rule is valid or invalid (both 200)'),
-        422: json(failure, 'Schema failure; messages joined by "; "'),
+        200: jsonResponse('The rule is valid or invalid (both 200)', validateRuleResponse),
+        422: jsonResponse('Schema failure; messages joined by "; "', failure),
       },
     }),
     async (c) => c.json(await validateRuleAnswer(c.req.valid('json'), pool), 200),
@@ -119,13 +115,13 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
       challenge: true,
       badBody: 'envelope',
       summary: 'Parse rules or a list and walk the syntax tree',
-      request: { body: { required: true, content: { 'application/json': { schema: astWalkRequestSchema } } } },
+      request: { body: jsonBody(astWalkRequestSchema) },
       responses: {
-        200: json(walkResponse, 'Pre-order node list and counts'),
-        422: json(
-          failure,
+        200: jsonResponse('Pre-order node list and counts', walkResponse),
+        422: jsonResponse(
           'Missing or both of rules/text, out-of-range values, unknown node types; ' +
             'a walk past its deadline or an answer past the answer limit',
+          failure,
         ),
         500: problemResponse('Unexpected walker failure'),
       },
@@ -141,17 +137,17 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
       bodyLimit: BODY_LIMITS.list,
       badBody: 'envelope',
       summary: 'Parse rules: type, category, dialect, validity and tree per rule',
-      request: { body: { required: true, content: { 'application/json': { schema: parseRulesRequestSchema } } } },
+      request: { body: jsonBody(parseRulesRequestSchema) },
       responses: {
-        200: json(
+        200: jsonResponse(
+          'Per-rule results',
           z.object({
             success: z.literal(true),
             results: z.array(z.record(z.string(), z.unknown())),
             duration: z.string(),
           }),
-          'Per-rule results',
         ),
-        422: json(failure, 'Schema failure; past the deadline or the answer limit'),
+        422: jsonResponse('Schema failure; past the deadline or the answer limit', failure),
       },
     }),
     async (c) => jsonBytes(await listAnswerJson('parse', c.req.valid('json'), pool)),
@@ -165,9 +161,10 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
       bodyLimit: BODY_LIMITS.list,
       badBody: 'envelope',
       summary: 'Validate every line of a list',
-      request: { body: { required: true, content: { 'application/json': { schema: validateListRequestSchema } } } },
+      request: { body: jsonBody(validateListRequestSchema) },
       responses: {
-        200: json(
+        200: jsonResponse(
+          'Per-line errors and totals',
           z.object({
             success: z.literal(true),
             valid: z.boolean(),
@@ -175,9 +172,8 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
             errors: z.array(z.object({ line: z.number().int(), rule: z.string(), error: z.string() })),
             duration: z.string(),
           }),
-          'Per-line errors and totals',
         ),
-        422: json(failure, 'Schema failure; past the deadline or the answer limit'),
+        422: jsonResponse('Schema failure; past the deadline or the answer limit', failure),
       },
     }),
     async (c) => jsonBytes(await listAnswerJson('validate', c.req.valid('json'), pool)),

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { route, jsonResponse } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { refuse } from '../problem.js';
 
@@ -39,12 +39,7 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       summary: 'Recent starts of the server, newest first',
       request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).optional() }) },
       responses: {
-        200: {
-          description: 'Deployments',
-          content: {
-            'application/json': { schema: z.object({ success: z.literal(true), deployments: z.array(deployment) }) },
-          },
-        },
+        200: jsonResponse('Deployments', z.object({ success: z.literal(true), deployments: z.array(deployment) })),
       },
     }),
     async (c) =>
@@ -60,26 +55,22 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       access: 'public',
       summary: 'Starts per version',
       responses: {
-        200: {
-          description: 'Counts',
-          content: {
-            'application/json': {
-              schema: z.object({
-                success: z.literal(true),
-                currentVersion: z.string(),
-                total: z.number(),
-                versions: z.array(
-                  z.object({
-                    version: z.string(),
-                    count: z.number(),
-                    firstStartedAt: z.string(),
-                    lastStartedAt: z.string(),
-                  }),
-                ),
+        200: jsonResponse(
+          'Counts',
+          z.object({
+            success: z.literal(true),
+            currentVersion: z.string(),
+            total: z.number(),
+            versions: z.array(
+              z.object({
+                version: z.string(),
+                count: z.number(),
+                firstStartedAt: z.string(),
+                lastStartedAt: z.string(),
               }),
-            },
-          },
-        },
+            ),
+          }),
+        ),
       },
     }),
     async (c) =>
@@ -92,17 +83,13 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       access: 'public',
       summary: 'The last recorded health check',
       responses: {
-        200: {
-          description: 'The check, or null before the first',
-          content: {
-            'application/json': {
-              schema: z.object({
-                success: z.literal(true),
-                check: z.object({ status: z.string(), version: z.string(), checkedAt: z.string() }).nullable(),
-              }),
-            },
-          },
-        },
+        200: jsonResponse(
+          'The check, or null before the first',
+          z.object({
+            success: z.literal(true),
+            check: z.object({ status: z.string(), version: z.string(), checkedAt: z.string() }).nullable(),
+          }),
+        ),
       },
     }),
     async (c) => c.json({ success: true as const, check: await deps.store.latestHealth() }, 200),
@@ -114,14 +101,10 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       access: 'public',
       summary: 'Write, read back and delete a row in the store',
       responses: {
-        200: {
-          description: 'The store works',
-          content: {
-            'application/json': {
-              schema: z.object({ success: z.literal(true), ok: z.literal(true), latencyMs: z.number() }),
-            },
-          },
-        },
+        200: jsonResponse(
+          'The store works',
+          z.object({ success: z.literal(true), ok: z.literal(true), latencyMs: z.number() }),
+        ),
         503: {
           description: 'The store does not work',
           content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } },
@@ -148,22 +131,18 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       access: 'public',
       summary: 'Request counts since this process started',
       responses: {
-        200: {
-          description: 'Counters',
-          content: {
-            'application/json': {
-              schema: z.object({
-                success: z.literal(true),
-                uptimeSeconds: z.number(),
-                requests: z.object({
-                  total: z.number(),
-                  byRoute: z.record(z.string(), z.number()),
-                  byStatus: z.record(z.string(), z.number()),
-                }),
-              }),
-            },
-          },
-        },
+        200: jsonResponse(
+          'Counters',
+          z.object({
+            success: z.literal(true),
+            uptimeSeconds: z.number(),
+            requests: z.object({
+              total: z.number(),
+              byRoute: z.record(z.string(), z.number()),
+              byStatus: z.record(z.string(), z.number()),
+            }),
+          }),
+        ),
       },
     }),
     (c) =>

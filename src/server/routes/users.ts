@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { jsonBody, jsonResponse, route } from '../routing/route.js';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { User, UserPatch } from '../store/accounts.js';
@@ -11,6 +11,7 @@ import { recordAudit } from '../audit/trail.js';
 import type { UsageRecorder } from '../access/usage.js';
 import { passwordSchema, userSchema } from './auth.js';
 import { emailProblem, IDENTIFIER_LIMITS } from '../auth/identifiers.js';
+import { pageQuery } from './paging.js';
 
 /** The local-users list: limit 1–100 (default 50). Usage: 1–90 days back (default 30). */
 export const USER_LIMITS = { pageMax: 100, pageDefault: 50, usageDaysMax: 90, usageDaysDefault: 30 } as const;
@@ -20,25 +21,7 @@ const TIERS = ['free', 'pro', 'admin'] as const;
 const defaultTier = (role: 'admin' | 'user') => (role === 'admin' ? 'admin' : 'free');
 
 const notFound = problemResponse('No such user');
-const json = <T extends z.ZodType>(description: string, schema: T) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
-const page = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(USER_LIMITS.pageMax)
-    .default(USER_LIMITS.pageDefault)
-    .openapi({ param: { name: 'limit', in: 'query' } }),
-  offset: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .default(0)
-    .openapi({ param: { name: 'offset', in: 'query' } }),
-});
+const page = pageQuery(USER_LIMITS.pageMax, USER_LIMITS.pageDefault);
 const idParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
 
 /** The specification's Local auth user record. */
@@ -157,15 +140,17 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
   }
 
   /**
-   * List, get and delete, the same for both views of the users: the account routes' shape
+   * List, get, change and delete, the same for both views of the users: the account routes' shape
    * under `/api/admin/users`, the specification's local-user records under `/admin/local-users`.
+   * They differ in the API-access field of a change: `apiDisabled` (a boolean) or `api_disabled` (0 or 1).
    */
-  function registerReads<S extends z.ZodType>(
+  function registerView<S extends z.ZodType>(
     prefix: string,
     schema: S,
     show: (u: User) => z.infer<S>,
     what: string,
     resource: 'user' | 'local_user',
+    patch: { summary: string; api: 'apiDisabled' | 'api_disabled'; value: z.ZodType<boolean | 0 | 1> },
   ): void {
     const audit = (action: string) => ({ action: `${resource}.${action}`, resource });
     app.openapi(
@@ -177,7 +162,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         summary: `List ${what}, oldest first (admin, users:read)`,
         request: { query: page },
         responses: {
-          200: json(
+          200: jsonResponse(
             `A page of ${what}`,
             z.object({
               success: z.literal(true),
@@ -205,7 +190,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         summary: `One of the ${what} (admin, users:read)`,
         request: { params: idParam },
         responses: {
-          200: json('The user', z.object({ success: z.literal(true), user: schema })),
+          200: jsonResponse('The user', z.object({ success: z.literal(true), user: schema })),
           404: notFound,
         },
       }),
@@ -226,7 +211,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         summary: 'Delete a user with their sessions, keys, roles and usage (admin, users:manage)',
         request: { params: idParam },
         responses: {
-          200: json('Deleted', z.object({ success: z.literal(true), message: z.string() })),
+          200: jsonResponse('Deleted', z.object({ success: z.literal(true), message: z.string() })),
           404: notFound,
         },
       }),
@@ -236,53 +221,65 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         return c.json({ success: true as const, message: `User ${id} deleted` }, 200);
       },
     );
+
+    app.openapi(
+      route({
+        method: 'patch',
+        path: `${prefix}/{id}`,
+        access: { admin: 'users:manage' },
+        audit: audit('update'),
+        summary: patch.summary,
+        request: {
+          params: idParam,
+          body: jsonBody(
+            z
+              .object({
+                role: z.enum(['admin', 'user']).optional(),
+                tier: z.enum(TIERS).optional(),
+                [patch.api]: patch.value.optional(),
+              })
+              .strict()
+              .refine((b) => Object.keys(b).length > 0, `give at least one of role, tier, ${patch.api}`),
+          ),
+        },
+        responses: {
+          200: jsonResponse('The updated user', z.object({ success: z.literal(true), user: schema })),
+          404: notFound,
+          422: problemResponse('Invalid change'),
+        },
+      }),
+      async (c) => {
+        // The schema's API-access key is the view's (computed), which its inferred type cannot name.
+        const {
+          role,
+          tier,
+          [patch.api]: api,
+        } = c.req.valid('json') as {
+          role?: 'admin' | 'user';
+          tier?: string;
+        } & Record<typeof patch.api, boolean | 0 | 1 | undefined>;
+        const done = await change(c, c.req.valid('param').id, {
+          role,
+          tier: tier ?? (role ? defaultTier(role) : undefined),
+          apiDisabled: api === undefined ? undefined : api === true || api === 1,
+        });
+        return c.json({ success: true as const, user: show(done.user) } as never, 200);
+      },
+    );
   }
 
-  registerReads('/api/admin/users', userSchema, (u) => u, 'users', 'user');
-  registerReads('/admin/local-users', localUser, toLocal, 'local users', 'local_user');
+  registerView('/api/admin/users', userSchema, (u) => u, 'users', 'user', {
+    summary: "Change a user's role, tier or API access (admin, users:manage)",
+    api: 'apiDisabled',
+    value: z.boolean(),
+  });
+  registerView('/admin/local-users', localUser, toLocal, 'local users', 'local_user', {
+    summary: 'Change role, tier or api_disabled (admin, users:manage); a role without a tier derives the tier',
+    api: 'api_disabled',
+    value: z.union([z.literal(0), z.literal(1)]),
+  });
 
   // ---- /api/admin/users ----------------------------------------------------------------
-
-  app.openapi(
-    route({
-      method: 'patch',
-      path: '/api/admin/users/{id}',
-      access: { admin: 'users:manage' },
-      audit: { action: 'user.update', resource: 'user' },
-      summary: "Change a user's role, tier or API access (admin, users:manage)",
-      request: {
-        params: idParam,
-        body: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: z
-                .object({
-                  role: z.enum(['admin', 'user']).optional(),
-                  tier: z.enum(TIERS).optional(),
-                  apiDisabled: z.boolean().optional(),
-                })
-                .strict()
-                .refine((b) => Object.keys(b).length > 0, 'give at least one of role, tier, apiDisabled'),
-            },
-          },
-        },
-      },
-      responses: {
-        200: json('The updated user', z.object({ success: z.literal(true), user: userSchema })),
-        404: notFound,
-        422: problemResponse('Invalid change'),
-      },
-    }),
-    async (c) => {
-      const body = c.req.valid('json');
-      const done = await change(c, c.req.valid('param').id, {
-        ...body,
-        tier: body.tier ?? (body.role ? defaultTier(body.role) : undefined),
-      });
-      return c.json({ success: true as const, user: done.user }, 200);
-    },
-  );
 
   for (const action of ['ban', 'unban'] as const) {
     app.openapi(
@@ -309,7 +306,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
             : {}),
         },
         responses: {
-          200: json('The user', z.object({ success: z.literal(true), user: userSchema })),
+          200: jsonResponse('The user', z.object({ success: z.literal(true), user: userSchema })),
           404: notFound,
         },
       }),
@@ -336,22 +333,17 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       audit: { action: 'local_user.create', resource: 'local_user' },
       summary: 'Create a local user; the password is hashed with PBKDF2 (admin, users:manage)',
       request: {
-        body: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: z.object({
-                identifier,
-                password: passwordSchema,
-                role: z.enum(['admin', 'user']).default('user'),
-                tier: z.enum(TIERS).optional(),
-              }),
-            },
-          },
-        },
+        body: jsonBody(
+          z.object({
+            identifier,
+            password: passwordSchema,
+            role: z.enum(['admin', 'user']).default('user'),
+            tier: z.enum(TIERS).optional(),
+          }),
+        ),
       },
       responses: {
-        201: json('The new user', z.object({ success: z.literal(true), user: localUser })),
+        201: jsonResponse('The new user', z.object({ success: z.literal(true), user: localUser })),
         409: problemResponse('The identifier is taken'),
         422: problemResponse('Invalid user'),
       },
@@ -376,51 +368,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
 
   app.openapi(
     route({
-      method: 'patch',
-      path: '/admin/local-users/{id}',
-      access: { admin: 'users:manage' },
-      audit: { action: 'local_user.update', resource: 'local_user' },
-      summary: 'Change role, tier or api_disabled (admin, users:manage); a role without a tier derives the tier',
-      request: {
-        params: idParam,
-        body: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: z
-                .object({
-                  role: z.enum(['admin', 'user']).optional(),
-                  tier: z.enum(TIERS).optional(),
-                  api_disabled: z.union([z.literal(0), z.literal(1)]).optional(),
-                })
-                .strict()
-                .refine(
-                  (b) => b.role !== undefined || b.tier !== undefined || b.api_disabled !== undefined,
-                  'give at least one of role, tier, api_disabled',
-                ),
-            },
-          },
-        },
-      },
-      responses: {
-        200: json('The updated user', z.object({ success: z.literal(true), user: localUser })),
-        404: notFound,
-        422: problemResponse('Invalid change'),
-      },
-    }),
-    async (c) => {
-      const body = c.req.valid('json');
-      const done = await change(c, c.req.valid('param').id, {
-        role: body.role,
-        tier: body.tier ?? (body.role ? defaultTier(body.role) : undefined),
-        apiDisabled: body.api_disabled === undefined ? undefined : body.api_disabled === 1,
-      });
-      return c.json({ success: true as const, user: toLocal(done.user) }, 200);
-    },
-  );
-
-  app.openapi(
-    route({
       method: 'post',
       path: '/admin/local-users/{id}/reset-password',
       access: { admin: 'users:manage' },
@@ -428,10 +375,10 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       summary: "Set a user's password; every session of theirs ends (admin, users:manage)",
       request: {
         params: idParam,
-        body: { required: true, content: { 'application/json': { schema: z.object({ password: passwordSchema }) } } },
+        body: jsonBody(z.object({ password: passwordSchema })),
       },
       responses: {
-        200: json('Reset', z.object({ success: z.literal(true), sessionsEnded: z.number().int() })),
+        200: jsonResponse('Reset', z.object({ success: z.literal(true), sessionsEnded: z.number().int() })),
         404: notFound,
         422: problemResponse('Invalid password'),
       },
@@ -469,7 +416,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
               .openapi({ param: { name: 'days', in: 'query' } }),
           }),
         },
-        responses: { 200: json('The usage record', usage), 404: notFound },
+        responses: { 200: jsonResponse('The usage record', usage), 404: notFound },
       }),
       async (c) => {
         const { userId } = c.req.valid('param');

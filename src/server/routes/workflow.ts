@@ -1,6 +1,6 @@
 import { callerOf } from '../access/gate.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { route, jsonBody, jsonResponse } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
 import {
@@ -35,21 +35,17 @@ export function registerWorkflowRoutes(app: OpenAPIHono, deps: AppDeps, queue: J
       bodyLimit: COMPILE_LIMITS.bodyBytes,
       badBody: 'envelope',
       summary: 'Start a compile workflow (fetch each source, transform, assemble, store)',
-      request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
+      request: { body: jsonBody(compileRequest) },
       responses: {
-        202: {
-          description: 'Queued',
-          content: {
-            'application/json': {
-              schema: z.object({
-                success: z.literal(true),
-                requestId: z.string(),
-                workflowId: z.string(),
-                status: z.literal('queued'),
-              }),
-            },
-          },
-        },
+        202: jsonResponse(
+          'Queued',
+          z.object({
+            success: z.literal(true),
+            requestId: z.string(),
+            workflowId: z.string(),
+            status: z.literal('queued'),
+          }),
+        ),
         422: problemResponse('Invalid configuration'),
       },
     }),
@@ -72,14 +68,7 @@ export function registerWorkflowRoutes(app: OpenAPIHono, deps: AppDeps, queue: J
       summary: "A workflow's state, each step's state and timing, and its result once it has one",
       request: { params: z.object({ id: z.string() }) },
       responses: {
-        200: {
-          description: 'The workflow',
-          content: {
-            'application/json': {
-              schema: jobView.extend({ workflowId: z.string(), steps: z.array(step) }),
-            },
-          },
-        },
+        200: jsonResponse('The workflow', jobView.extend({ workflowId: z.string(), steps: z.array(step) })),
         404: problemResponse('No such workflow of the caller'),
       },
     }),

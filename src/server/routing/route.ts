@@ -1,4 +1,4 @@
-import { createRoute, type Hook, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import { createRoute, type Hook, OpenAPIHono, type RouteConfig, type z } from '@hono/zod-openapi';
 import type { Context, Env, Handler, MiddlewareHandler } from 'hono';
 import type { RouterRoute } from 'hono/types';
 import { issueMessages } from '../../core/ast/issues.js';
@@ -182,6 +182,18 @@ export function assertEveryRouteDescribed(app: { routes: RouterRoute[] }): void 
       throw new Error(`${r.method} ${r.path} is registered without a route descriptor (access rule)`);
   }
 }
+
+/** The OpenAPI description of a JSON answer. */
+export const jsonResponse = <T extends z.ZodType>(description: string, schema: T) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+/** A required JSON request body validated by `schema`. */
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+});
 
 /** A schema failure: answered as the route's descriptor says. */
 export const badBodyHook: Hook<unknown, Env, string, Response | undefined> = (result, c) => {

@@ -1,4 +1,5 @@
 import { SourceRefusedError } from '../../core/errors/index.js';
+import type { ReadOptions } from '../../core/load/source-reader.js';
 import type { AppDeps, ReaderFactory } from '../deps.js';
 import type { Store } from '../store/store.js';
 
@@ -34,8 +35,8 @@ export function ruleSetReaders(base: ReaderFactory, store: Store, ownerId: strin
       },
       ...(reader.readBytes
         ? {
-            readBytes: (location: string, signal?: AbortSignal) =>
-              isRuleSetSource(location) ? Promise.resolve(null) : reader.readBytes!(location, signal),
+            readBytes: (location: string, signal?: AbortSignal, options?: ReadOptions) =>
+              isRuleSetSource(location) ? Promise.resolve(null) : reader.readBytes!(location, signal, options),
           }
         : {}),
       close: () => reader.close(),

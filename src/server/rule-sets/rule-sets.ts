@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
 import type { Caller } from '../access/gate.js';
+import { refuse } from '../problem.js';
 import type { RuleSet, RuleSetSummary } from '../store/service-records.js';
 
 /** Limits of a saved rule set (the request body's 1 MiB bounds its size as a whole). */
@@ -38,12 +39,12 @@ export const ruleSetSummarySchema = z.object({
 });
 export const ruleSetSchema = ruleSetSummarySchema.extend({ rules: z.array(z.string()) });
 
-/** What a rule-set operation answers: a value, or a refusal with its status (the route words it). */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; status: 401 | 403 | 404 | 422; message: string };
-
-const NOT_FOUND = { ok: false as const, status: 404 as const, message: 'No such rule set' };
+const notFound = () => refuse(404, 'No such rule set');
 /** Rule sets belong to accounts: an endpoint override that makes a route public does not change that. */
-const SIGN_IN = { ok: false as const, status: 401 as const, message: 'Saved rule sets belong to an account: sign in' };
+function owner(caller: Caller): string {
+  if (!caller.user) refuse(401, 'Saved rule sets belong to an account: sign in');
+  return caller.user.id;
+}
 
 /** The admin permission that reads other users' rule sets, resolved as the admin routes' are. */
 export const READ_OTHERS_PERMISSION = 'users:read';
@@ -70,39 +71,34 @@ async function readsOthers(caller: Caller): Promise<boolean> {
   return (await caller.permissions()).has(READ_OTHERS_PERMISSION);
 }
 
-/** The rule-set operations of the REST routes and the tRPC procedures, with their access rules. */
+/**
+ * The rule-set operations of the REST routes and the tRPC procedures, with their access rules;
+ * a refusal is thrown (`refuse`), and each path answers it as it answers any error.
+ */
 export function ruleSetService(deps: AppDeps) {
   const at = () => new Date(deps.now()).toISOString();
   return {
-    async list(
-      caller: Caller,
-      q: z.infer<typeof ruleSetList>,
-    ): Promise<Outcome<{ ruleSets: RuleSetSummary[]; total: number }>> {
-      if (!caller.user) return SIGN_IN;
+    async list(caller: Caller, q: z.infer<typeof ruleSetList>): Promise<{ ruleSets: RuleSetSummary[]; total: number }> {
+      const user = owner(caller);
       if (q.all && !(await readsOthers(caller)))
-        return {
-          ok: false,
-          status: 403,
-          message: `Listing every user's rule sets needs an administrator with ${READ_OTHERS_PERMISSION}`,
-        };
-      return { ok: true, value: await deps.store.ruleSets(q.all ? null : caller.user.id, q.limit, q.offset) };
+        refuse(403, `Listing every user's rule sets needs an administrator with ${READ_OTHERS_PERMISSION}`);
+      return deps.store.ruleSets(q.all ? null : user, q.limit, q.offset);
     },
     /** The owner's, or any for an administrator with `users:read`; another user's is as absent as an unknown id. */
-    async get(caller: Caller, id: string): Promise<Outcome<RuleSet>> {
-      if (!caller.user) return SIGN_IN;
+    async get(caller: Caller, id: string): Promise<RuleSet> {
+      const user = owner(caller);
       const found = await deps.store.ruleSet(id);
-      if (!found || (found.ownerId !== caller.user.id && !(await readsOthers(caller)))) return NOT_FOUND;
-      return { ok: true, value: found };
+      if (!found || (found.ownerId !== user && !(await readsOthers(caller)))) return notFound();
+      return found;
     },
-    async create(caller: Caller, input: z.infer<typeof ruleSetCreate>): Promise<Outcome<RuleSet>> {
-      if (!caller.user) return SIGN_IN;
-      const owner = caller.user.id;
-      if ((await deps.store.ruleSets(owner, 1, 0)).total >= L.perUser)
-        return { ok: false, status: 422, message: `At most ${L.perUser} saved rule sets per user` };
+    async create(caller: Caller, input: z.infer<typeof ruleSetCreate>): Promise<RuleSet> {
+      const user = owner(caller);
+      if ((await deps.store.ruleSets(user, 1, 0)).total >= L.perUser)
+        refuse(422, `At most ${L.perUser} saved rule sets per user`);
       const now = at();
-      const value = await deps.store.createRuleSet({
+      return deps.store.createRuleSet({
         id: randomUUID(),
-        ownerId: owner,
+        ownerId: user,
         name: input.name,
         description: input.description ?? null,
         rules: input.rules,
@@ -110,17 +106,13 @@ export function ruleSetService(deps: AppDeps) {
         createdAt: now,
         updatedAt: now,
       });
-      return { ok: true, value };
     },
     /** Changes are the owner's only (an administrator reads others' rule sets but does not edit them). */
-    async update(caller: Caller, id: string, patch: z.infer<typeof ruleSetPatch>): Promise<Outcome<RuleSet>> {
-      if (!caller.user) return SIGN_IN;
-      const value = await deps.store.updateRuleSet(id, caller.user.id, patch, at());
-      return value ? { ok: true, value } : NOT_FOUND;
+    async update(caller: Caller, id: string, patch: z.infer<typeof ruleSetPatch>): Promise<RuleSet> {
+      return (await deps.store.updateRuleSet(id, owner(caller), patch, at())) ?? notFound();
     },
-    async remove(caller: Caller, id: string): Promise<Outcome<{ id: string }>> {
-      if (!caller.user) return SIGN_IN;
-      return (await deps.store.deleteRuleSet(id, caller.user.id)) ? { ok: true, value: { id } } : NOT_FOUND;
+    async remove(caller: Caller, id: string): Promise<{ id: string }> {
+      return (await deps.store.deleteRuleSet(id, owner(caller))) ? { id } : notFound();
     },
   };
 }

@@ -1,31 +1,12 @@
+import type { Selectable } from 'kysely';
 import type { Bundle, ConfigRecord, SectionName } from './config-sections.js';
+import type { AuditLogTable, RoleAssignmentsTable } from './schema.js';
 
-/** An admin role given to a user (the specification's Role assignment). */
-export interface Assignment {
-  id: number;
-  identity_user_id: string;
-  role_name: string;
-  assigned_by: string;
-  assigned_at: string;
-  /** null: never expires. */
-  expires_at: string | null;
-}
+/** An admin role given to a user (the specification's Role assignment); `expires_at` null: never expires. */
+export type Assignment = Selectable<RoleAssignmentsTable>;
 
 /** One audit log row as written; the store adds `id`. */
-export interface AuditEntry {
-  actor_id: string | null;
-  actor_email: string | null;
-  action: string;
-  resource_type: string;
-  resource_id: string | null;
-  old_values: string | null;
-  new_values: string | null;
-  ip_address: string | null;
-  user_agent: string | null;
-  status: 'success' | 'failure' | 'denied';
-  metadata: string | null;
-  created_at: string;
-}
+export type AuditEntry = Omit<Selectable<AuditLogTable>, 'id'>;
 
 export interface AuditFilter {
   actor_id?: string;

@@ -153,7 +153,7 @@ export interface AuditLogTable {
   new_values: string | null;
   ip_address: string | null;
   user_agent: string | null;
-  status: string;
+  status: 'success' | 'failure' | 'denied';
   metadata: string | null;
   created_at: string;
 }

@@ -11,14 +11,7 @@ import { clientMessage, statusOf } from '../problem.js';
 import { listAnswerJson, validateRuleAnswer } from '../routes/rules.js';
 import { serializedAnswer } from './serialized.js';
 import { callerOf } from '../access/gate.js';
-import {
-  type Outcome,
-  ruleSetCreate,
-  ruleSetId,
-  ruleSetList,
-  ruleSetPatch,
-  ruleSetService,
-} from '../rule-sets/rule-sets.js';
+import { ruleSetCreate, ruleSetId, ruleSetList, ruleSetPatch, ruleSetService } from '../rule-sets/rule-sets.js';
 
 /** What every procedure sees: the request's Hono context (the access gate has already let the caller in). */
 export interface TrpcContext {
@@ -83,11 +76,6 @@ export function createTrpcRouter(deps: AppDeps, log: (message: string) => void) 
   });
 
   const ruleSets = ruleSetService(deps);
-  /** A rule-set outcome's value, or its refusal as the tRPC error of the same status. */
-  const outcomeValue = <T>(outcome: Outcome<T>): T => {
-    if (!outcome.ok) throw new TRPCError({ code: trpcCodeOf(outcome.status), message: outcome.message });
-    return outcome.value;
-  };
 
   // Mutations, like the REST routes' POSTs: inputs stay out of URLs, under the body limits and the bot challenge.
   return t.router({
@@ -114,23 +102,13 @@ export function createTrpcRouter(deps: AppDeps, log: (message: string) => void) 
     }),
     // The REST rule-set routes' schemas and access rules; answers are their bodies' values.
     rules: t.router({
-      list: procedure
-        .input(ruleSetList)
-        .mutation(async ({ input, ctx }) => outcomeValue(await ruleSets.list(callerOf(ctx.c), input))),
-      get: procedure
-        .input(ruleSetId)
-        .mutation(async ({ input, ctx }) => outcomeValue(await ruleSets.get(callerOf(ctx.c), input.id))),
-      create: procedure
-        .input(ruleSetCreate)
-        .mutation(async ({ input, ctx }) => outcomeValue(await ruleSets.create(callerOf(ctx.c), input))),
+      list: procedure.input(ruleSetList).mutation(({ input, ctx }) => ruleSets.list(callerOf(ctx.c), input)),
+      get: procedure.input(ruleSetId).mutation(({ input, ctx }) => ruleSets.get(callerOf(ctx.c), input.id)),
+      create: procedure.input(ruleSetCreate).mutation(({ input, ctx }) => ruleSets.create(callerOf(ctx.c), input)),
       update: procedure
         .input(ruleSetId.extend({ patch: ruleSetPatch }))
-        .mutation(async ({ input, ctx }) =>
-          outcomeValue(await ruleSets.update(callerOf(ctx.c), input.id, input.patch)),
-        ),
-      delete: procedure
-        .input(ruleSetId)
-        .mutation(async ({ input, ctx }) => outcomeValue(await ruleSets.remove(callerOf(ctx.c), input.id))),
+        .mutation(({ input, ctx }) => ruleSets.update(callerOf(ctx.c), input.id, input.patch)),
+      delete: procedure.input(ruleSetId).mutation(({ input, ctx }) => ruleSets.remove(callerOf(ctx.c), input.id)),
     }),
   });
 }

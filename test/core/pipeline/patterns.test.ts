@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { compilePattern, PatternSet } from '../../../src/core/pipeline/patterns.js';
+import { regexShape } from '../../../src/core/pipeline/regex-shape.js';
 
 /** The reference's wildcard: `*` becomes `[\s\S]*` in an anchored, case-insensitive regex. */
 function referenceWildcard(text: string): RegExp {
@@ -111,6 +112,69 @@ describe('PatternSet', () => {
       fc.property(fc.array(pattern, { maxLength: 12 }), fc.array(line, { maxLength: 8 }), (texts, lines) => {
         const set = new PatternSet(texts);
         for (const l of lines) expect(set.match(l)).toBe(firstAlone(texts, l));
+      }),
+      { numRuns },
+    );
+  });
+
+  test('has() says whether a pattern matches, as match() and each pattern alone do', () => {
+    fc.assert(
+      fc.property(fc.array(pattern, { maxLength: 12 }), fc.array(line, { maxLength: 8 }), (texts, lines) => {
+        const set = new PatternSet(texts);
+        for (const l of lines) expect(set.has(l), l).toBe(firstAlone(texts, l) !== null);
+      }),
+      { numRuns },
+    );
+    // Each kind alone and mixed, lines with terminators, a set past one joined regex.
+    const texts = ['/^@@/', '/(?!^(\\|\\||@@\\|\\|))^.+/', '/\\.onion\\^/', '/[0-9]{3}/', '*.Org^', 'never'];
+    const long = Array.from({ length: 260 }, (_, i) => (i % 2 ? `/^x${i}y${'q?'.repeat(10)}/` : `*Y${i}z*`));
+    // Past MOST_SEARCHED plain patterns the automaton looks for them.
+    const plains = [...Array.from({ length: 10 }, (_, i) => `p${i}`), 'zz', '/^b/'];
+    for (const set of [texts, texts.slice(2), ['plain', ...long], ['/^b/'], ['a', '*'], plains, plains.slice(8)]) {
+      for (const l of [
+        '@@||a^',
+        '||a.onion^',
+        '||a.org^',
+        '||123^',
+        'x259yz',
+        'aY258Z',
+        'plain',
+        'a\u2028b',
+        '',
+        'zz',
+        'xp9',
+        'P1',
+        'p1\u2028b',
+      ]) {
+        expect(new PatternSet(set).has(l), `${set.slice(0, 3).join(' ')} on ${l}`).toBe(firstAlone(set, l) !== null);
+      }
+    }
+  });
+
+  test('a line opening with a unit no anchored regex opens with matches none (openings)', () => {
+    const units = (o: Uint8Array | null) =>
+      o === null ? null : String.fromCharCode(...Array.from(o).flatMap((v, c) => (v ? [c] : [])));
+    const opening = (re: string) => units(regexShape(re).opening);
+    expect(opening(String.raw`^(?![!#])(?!.*#[@$?%]?#)(@@)?\|\|[^\/\s]+\^(\$[a-z~,-]+)?$`)).toBe('@|');
+    expect(opening('(^a|^B)s')).toBe('ABab');
+    expect(opening(String.raw`^\d|^[x-z_]`)).toBe('0123456789XYZ_xyz');
+    expect(opening(String.raw`^[^|@\s]`)?.length).toBe(128 - 2 - 6);
+    // What may open with anything, or match the empty string, tells nothing; nor does an unanchored regex.
+    for (const re of ['^x?', '^.', '^\\n', '^(?:a|)', 'a', '^\\1(a)', '^[\\W]']) expect(opening(re), re).toBeNull();
+    expect(new PatternSet(['/^a/', 'b']).openings).toBeNull();
+    expect(units(new PatternSet(['/^a/', '/^@@/']).openings)).toBe('@Aa');
+    // Each regex of the generated ones never matches a line ruled out by its openings.
+    const lines = fc.array(fc.constantFrom(...lineAlphabet.filter((u) => !/[\n\r\u2028\u2029]/.test(u))), {
+      maxLength: 16,
+    });
+    fc.assert(
+      fc.property(fc.constantFrom(...regexes, '/^[^a]b/', '/^[a-c]+$/', '/(?:^|x)a/'), lines, (re, chars) => {
+        const shape = regexShape(re.slice(1, -1));
+        const line = chars.join('');
+        const code = line.charCodeAt(0);
+        if (shape.opening !== null && code < 128 && shape.opening[code] === 0) {
+          expect(compilePattern(re).test(line), `${re} on ${line}`).toBe(false);
+        }
       }),
       { numRuns },
     );

@@ -1,10 +1,9 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../../deps.js';
 import type { ConfigRecord } from '../../store/config-sections.js';
-import { problem } from '../../problem.js';
+import { refuse } from '../../problem.js';
 import { callerOf } from '../../access/gate.js';
-import { recordAudit } from '../../audit/trail.js';
-import { adminRoute, audited, idParam } from './route.js';
+import { registerSectionRoutes } from './section-routes.js';
 
 const when = z.iso.datetime({ offset: true }).nullable();
 const fields = {
@@ -33,85 +32,38 @@ export function badWindow(from: unknown, until: unknown): string | null {
 
 /** Announcements (`/admin/system/announcements`); the current ones are in `my-context`. */
 export function registerAnnouncementRoutes(app: OpenAPIHono, deps: AppDeps): void {
-  const at = () => new Date(deps.now()).toISOString();
-  adminRoute(
-    app,
-    {
-      method: 'get',
-      path: '/admin/system/announcements',
-      ...audited('admin:read', 'announcement.list', 'announcement'),
-      summary: 'Announcements',
-    },
-    async (c) => {
-      const now = deps.now();
-      const rows = await deps.store.configRows('announcements');
-      return c.json({ success: true, announcements: rows.map((a) => ({ ...a, current: isCurrent(a, now) })) });
-    },
-  );
-  adminRoute(
-    app,
-    {
-      method: 'post',
-      path: '/admin/system/announcements',
-      ...audited('config:write', 'announcement.create', 'announcement'),
+  registerSectionRoutes(app, deps, {
+    section: 'announcements',
+    resource: 'announcement',
+    write: 'config:write',
+    listSummary: 'Announcements',
+    listed: (a, now) => ({ ...a, current: isCurrent(a, now) }),
+    create: {
       summary: 'Create an announcement',
-      status: 201,
       body: z.object({ title: z.string().min(1), ...fields }),
       failures: { 422: 'active_from not before active_until' },
+      check: async (_c, body) => {
+        const bad = badWindow(body.active_from, body.active_until);
+        if (bad) refuse(422, bad);
+      },
+      values: (c, body) => ({ severity: 'info', ...body, created_by: callerOf(c).user?.email ?? '' }),
     },
-    async (c, { body }) => {
-      const bad = badWindow(body.active_from, body.active_until);
-      if (bad) return problem(c, 422, bad);
-      const announcement = await deps.store.createConfigRow(
-        'announcements',
-        { severity: 'info', ...body, created_by: callerOf(c).user?.email ?? '' },
-        at(),
-      );
-      await recordAudit(c, deps, { resourceId: String(announcement.id), newValues: announcement });
-      return c.json({ success: true, announcement }, 201);
-    },
-  );
-  adminRoute(
-    app,
-    {
+    update: {
       method: 'patch',
-      path: '/admin/system/announcements/{id}',
-      ...audited('config:write', 'announcement.update', 'announcement'),
       summary: 'Change an announcement',
-      params: idParam,
       body: z.object({ title: z.string().min(1).optional(), ...fields, is_active: z.boolean().optional() }),
       failures: { 404: 'No such announcement', 422: 'active_from not before active_until' },
+      check: async (_c, body, id) => {
+        const [stored] = await deps.store.configRows('announcements', { id: Number(id) });
+        if (!stored) refuse(404, `No announcement ${id}`);
+        // A change of either end is checked against the other as it will be (a row stored before
+        // this check may hold a bad window; a change of its title alone is not refused for it).
+        const from = body.active_from === undefined ? stored.active_from : body.active_from;
+        const until = body.active_until === undefined ? stored.active_until : body.active_until;
+        const bad = body.active_from === undefined && body.active_until === undefined ? null : badWindow(from, until);
+        if (bad) refuse(422, bad);
+      },
     },
-    async (c, { params, body }) => {
-      const [stored] = await deps.store.configRows('announcements', { id: Number(params.id) });
-      if (!stored) return problem(c, 404, `No announcement ${params.id}`);
-      // A change of either end is checked against the other as it will be (a row stored before
-      // this check may hold a bad window; a change of its title alone is not refused for it).
-      const from = body.active_from === undefined ? stored.active_from : body.active_from;
-      const until = body.active_until === undefined ? stored.active_until : body.active_until;
-      const bad = body.active_from === undefined && body.active_until === undefined ? null : badWindow(from, until);
-      if (bad) return problem(c, 422, bad);
-      const changed = await deps.store.updateConfigRow('announcements', { id: Number(params.id) }, body, at());
-      if (!changed) return problem(c, 404, `No announcement ${params.id}`);
-      await recordAudit(c, deps, { oldValues: changed.before, newValues: changed.after });
-      return c.json({ success: true, announcement: changed.after });
-    },
-  );
-  adminRoute(
-    app,
-    {
-      method: 'delete',
-      path: '/admin/system/announcements/{id}',
-      ...audited('config:write', 'announcement.delete', 'announcement'),
-      summary: 'Delete an announcement',
-      params: idParam,
-      failures: { 404: 'No such announcement' },
-    },
-    async (c, { params }) => {
-      const gone = await deps.store.deleteConfigRow('announcements', { id: Number(params.id) });
-      if (!gone) return problem(c, 404, `No announcement ${params.id}`);
-      await recordAudit(c, deps, { oldValues: gone });
-      return c.json({ success: true, message: `Deleted the announcement ${params.id}` });
-    },
-  );
+    remove: { summary: 'Delete an announcement', failures: { 404: 'No such announcement' } },
+  });
 }

@@ -1,12 +1,13 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppDeps } from '../../deps.js';
-import { problem } from '../../problem.js';
+import { problem, refuse } from '../../problem.js';
 import { callerOf } from '../../access/gate.js';
 import { recordAudit } from '../../audit/trail.js';
-import { adminRoute, audited, idParam } from './route.js';
+import { adminRoute, audited } from './route.js';
 import { PERMISSIONS } from './permissions.js';
-import { asSpecRow, jsonText } from './json-columns.js';
+import { jsonText } from './json-columns.js';
+import { registerSectionRoutes } from './section-routes.js';
 import { actOnRefusal, grantRefusal, rolePermissions } from '../../access/privilege.js';
 
 const permissions = jsonText(z.array(z.enum(PERMISSIONS)).min(1, 'a role needs at least one permission'));
@@ -37,25 +38,13 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
       (await actOnRefusal(deps.store, held, target, at()));
     return refusal ? problem(c, 403, refusal) : null;
   }
-  adminRoute(
-    app,
-    {
-      method: 'get',
-      path: '/admin/system/roles',
-      ...audited('admin:read', 'role.list', 'admin_role'),
-      summary: 'Admin roles',
-    },
-    async (c) =>
-      c.json({ success: true, roles: (await deps.store.configRows('roles')).map((row) => asSpecRow('roles', row)) }),
-  );
-  adminRoute(
-    app,
-    {
-      method: 'post',
-      path: '/admin/system/roles',
-      ...audited('roles:write', 'role.create', 'admin_role'),
+  registerSectionRoutes(app, deps, {
+    section: 'roles',
+    resource: 'admin_role',
+    write: 'roles:write',
+    listSummary: 'Admin roles',
+    create: {
       summary: 'Create a role',
-      status: 201,
       body: z.object({
         role_name: roleName,
         display_name: z.string().min(1),
@@ -63,23 +52,15 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
         permissions,
       }),
       failures: { 403: 'The role carries a permission the caller does not hold', 409: 'A role of that name exists' },
+      check: async (c, body) => {
+        const refusal = grantRefusal(await callerOf(c).permissions(), `Role ${body.role_name}`, body.permissions);
+        if (refusal) refuse(403, refusal);
+      },
+      auditId: 'role_name',
     },
-    async (c, { body }) => {
-      const refusal = grantRefusal(await callerOf(c).permissions(), `Role ${body.role_name}`, body.permissions);
-      if (refusal) return problem(c, 403, refusal);
-      const role = await deps.store.createConfigRow('roles', body, at());
-      await recordAudit(c, deps, { resourceId: String(role.role_name), newValues: role });
-      return c.json({ success: true, role: asSpecRow('roles', role) }, 201);
-    },
-  );
-  adminRoute(
-    app,
-    {
+    update: {
       method: 'patch',
-      path: '/admin/system/roles/{id}',
-      ...audited('roles:write', 'role.update', 'admin_role'),
       summary: 'Change a role (permissions are replaced)',
-      params: idParam,
       body: z.object({
         display_name: z.string().min(1).optional(),
         description: z.string().optional(),
@@ -87,22 +68,18 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
         is_active: z.boolean().optional(),
       }),
       failures: { 403: 'The role carries, or would carry, a permission the caller does not hold', 404: 'No such role' },
+      check: async (c, body, id) => {
+        const [row] = await deps.store.configRows('roles', { id: Number(id) });
+        if (!row) refuse(404, `No role ${id}`);
+        // Both what the role carries now (changing or deactivating a role above the caller) and what it would carry.
+        const refusal = grantRefusal(await callerOf(c).permissions(), `Role ${String(row.role_name)}`, [
+          ...rolePermissions(row),
+          ...(body.permissions ?? []),
+        ]);
+        if (refusal) refuse(403, refusal);
+      },
     },
-    async (c, { params, body }) => {
-      const [row] = await deps.store.configRows('roles', { id: Number(params.id) });
-      if (!row) return problem(c, 404, `No role ${params.id}`);
-      // Both what the role carries now (changing or deactivating a role above the caller) and what it would carry.
-      const refusal = grantRefusal(await callerOf(c).permissions(), `Role ${String(row.role_name)}`, [
-        ...rolePermissions(row),
-        ...(body.permissions ?? []),
-      ]);
-      if (refusal) return problem(c, 403, refusal);
-      const changed = await deps.store.updateConfigRow('roles', { id: Number(params.id) }, body, at());
-      if (!changed) return problem(c, 404, `No role ${params.id}`);
-      await recordAudit(c, deps, { oldValues: changed.before, newValues: changed.after });
-      return c.json({ success: true, role: asSpecRow('roles', changed.after) });
-    },
-  );
+  });
   adminRoute(
     app,
     {
