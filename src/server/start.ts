@@ -1,6 +1,8 @@
 import { serve } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
-import type { WsTiming } from './routes/websocket.js';
+import { WS_LIMITS, type WsTiming } from './routes/websocket.js';
+import type { Server } from 'node:http';
+import { cutStalledSockets } from '../node/stalled-sockets.js';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { SafeSourceReader, sourceAgent } from '../node/safe-reader.js';
@@ -45,6 +47,12 @@ export async function startServer(opts: {
   log: (m: string) => void;
   /** WebSocket timings; tests shorten them. */
   wsTiming?: WsTiming;
+  /**
+   * Bytes of answers a connection (HTTP or WebSocket) may leave unsent (`--max-unsent-bytes`,
+   * 64 MiB); one above it for `unsentGraceMs` (10 s) is cut.
+   */
+  maxUnsentBytes?: number;
+  unsentGraceMs?: number;
   /** The worker pool's size, deadlines and answer limit (`--compile-workers`, `--compile-timeout`, `--ast-*`). */
   pool?: CompilePoolOptions;
   /** Replaces the address policy of downloads (tests let a loopback address play the Internet). */
@@ -122,13 +130,18 @@ export async function startServer(opts: {
   };
   const queueOptions = { ...QUEUE_DEFAULTS, ...opts.queue };
   const queue = new JobRunner(store.jobs, jobExecutor(deps), queueOptions, deps.now, opts.log);
-  const app = createApp({ ...deps, queue }, opts.log, opts.wsTiming);
+  const unsent = {
+    maxBufferedBytes: opts.maxUnsentBytes ?? WS_LIMITS.maxBufferedBytes!,
+    drainMs: opts.unsentGraceMs ?? WS_LIMITS.drainMs!,
+  };
+  const app = createApp({ ...deps, queue }, opts.log, { ...WS_LIMITS, ...unsent, ...opts.wsTiming });
   // A message is held whole before it is parsed: the same limit as a request body.
   const wss = new WebSocketServer({ noServer: true, maxPayload: DEFAULT_BODY_LIMIT });
   return new Promise((resolve, reject) => {
     const server = serve(
       { fetch: app.fetch, hostname: opts.host, port: opts.port, websocket: { server: wss } },
       (info: AddressInfo) => {
+        const unwatch = cutStalledSockets(server as Server, unsent.maxBufferedBytes, unsent.drainMs);
         const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
         // Jobs accepted before a restart (or left by a process that died) are taken up now.
         queue.start();
@@ -148,6 +161,7 @@ export async function startServer(opts: {
               for (const client of wss.clients) client.close(1001, 'server shutting down');
               server.close(() => {
                 clearTimeout(force);
+                unwatch();
                 clearInterval(flushing);
                 void released
                   .then(() => usage.flush())
