@@ -73,6 +73,34 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
     return user ? runs.get(c.req.param('id') ?? '', user.id) : undefined;
   };
   const idParam = z.object({ id: z.string() });
+  /** Starts a run of `checked` for `ownerId` (null past the per-user cap); its page shows the rest. */
+  const launch = (
+    ownerId: string,
+    deps: AppDeps,
+    checked: ReturnType<typeof checkedConfiguration>,
+  ): Run | null => {
+    const run = runs.start(ownerId, checked.config.name, checked.config.format ?? 'adblock', checked.config);
+    if (!run) return null;
+    streamedCompile(
+      deps,
+      checked,
+      (event, data) => addEvent(run, { event, data }),
+      run.controller.signal,
+      reportingRunner(ctx.deps, run),
+    ).then(
+      (body) => {
+        run.result = {
+          rules: body.rules,
+          ruleCount: body.ruleCount,
+          compiledAt: body.compiledAt,
+          totalDurationMs: body.metrics.totalDurationMs,
+        };
+        endRun(run, 'completed', ctx.deps.now());
+      },
+      (err) => endRun(run, run.controller.signal.aborted ? 'cancelled' : 'failed', ctx.deps.now(), clientMessage(err)),
+    );
+    return run;
+  };
 
   const editor = async (c: Context, csrf: string, text: string, error: string | null, errors: string[] = []) => {
     const list = await callApi<{ ruleSets: { id: string; name: string }[] }>(c, ctx, '/api/rules?limit=100', {
@@ -199,31 +227,8 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
           );
         return again(422, clientMessage(err));
       }
-      const run = runs.start(
-        caller.user?.id ?? '',
-        checked.config.name,
-        (checked.config as { format?: string }).format ?? 'adblock',
-      );
+      const run = launch(callerOf(c).user?.id ?? '', deps, checked);
       if (!run) return again(429, 'Three of your compiles are still running; wait for one to end or cancel it.');
-      streamedCompile(
-        deps,
-        checked,
-        (event, data) => addEvent(run, { event, data }),
-        run.controller.signal,
-        reportingRunner(ctx.deps, run),
-      ).then(
-        (body) => {
-          run.result = {
-            rules: body.rules,
-            ruleCount: body.ruleCount,
-            compiledAt: body.compiledAt,
-            totalDurationMs: body.metrics.totalDurationMs,
-          };
-          endRun(run, 'completed', ctx.deps.now());
-        },
-        (err) =>
-          endRun(run, run.controller.signal.aborted ? 'cancelled' : 'failed', ctx.deps.now(), clientMessage(err)),
-      );
       return c.redirect(`/console/compile/runs/${run.id}`, 303);
     },
   );
@@ -315,6 +320,38 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
           run.listeners.delete(listener);
         }
       });
+    },
+  );
+
+  consoleRoute(
+    app,
+    {
+      method: 'post',
+      path: '/console/compile/runs/{id}/format',
+      access: ACCESS,
+      bodyLimit: 16 * 1024,
+      summary: "Console: compile a run's configuration again in another output format",
+      params: idParam,
+    },
+    async (c) => {
+      const form = await c.req.parseBody();
+      if (!csrfMatches(c, form[CSRF_FIELD])) return c.text('The form did not come from this site', 403);
+      const run = runOf(c);
+      if (!run) return c.text('No such compile', 404);
+      const format = typeof form.format === 'string' ? form.format : '';
+      if (!(OUTPUT_FORMATS as readonly string[]).includes(format))
+        return c.text(`Unknown output format "${format}"; one of ${OUTPUT_FORMATS.join(', ')}`, 422);
+      const caller = callerOf(c);
+      const { deps, features } = forCaller(ctx.deps, caller);
+      let checked: ReturnType<typeof checkedConfiguration>;
+      try {
+        checked = checkedConfiguration({ ...run.config, format }, features);
+      } catch (err) {
+        return c.text(clientMessage(err), 422);
+      }
+      const next = launch(caller.user?.id ?? '', deps, checked);
+      if (!next) return c.text('Three of your compiles are still running; wait for one to end or cancel it.', 429);
+      return c.redirect(`/console/compile/runs/${next.id}`, 303);
     },
   );
 

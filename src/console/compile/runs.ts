@@ -15,6 +15,8 @@ export interface Run {
   ownerId: string;
   name: string;
   format: string;
+  /** The configuration as checked (its `format` included): another format compiles it again. */
+  config: object;
   state: RunState;
   startedAt: number;
   endedAt?: number;
@@ -45,7 +47,7 @@ export class Runs {
   constructor(private readonly now: () => number) {}
 
   /** A new run for `ownerId`, or null when the owner already has `perUser` runs going. */
-  start(ownerId: string, name: string, format: string): Run | null {
+  start(ownerId: string, name: string, format: string, config: object): Run | null {
     this.expire();
     const own = [...this.runs.values()].filter((r) => r.ownerId === ownerId);
     if (own.length >= RUN_LIMITS.perUser) {
@@ -58,6 +60,7 @@ export class Runs {
       ownerId,
       name,
       format,
+      config,
       state: 'running',
       startedAt: this.now(),
       events: [],
