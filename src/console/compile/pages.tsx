@@ -74,11 +74,7 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
   };
   const idParam = z.object({ id: z.string() });
   /** Starts a run of `checked` for `ownerId` (null past the per-user cap); its page shows the rest. */
-  const launch = (
-    ownerId: string,
-    deps: AppDeps,
-    checked: ReturnType<typeof checkedConfiguration>,
-  ): Run | null => {
+  const launch = (ownerId: string, deps: AppDeps, checked: ReturnType<typeof checkedConfiguration>): Run | null => {
     const run = runs.start(ownerId, checked.config.name, checked.config.format ?? 'adblock', checked.config);
     if (!run) return null;
     streamedCompile(
