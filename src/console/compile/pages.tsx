@@ -16,7 +16,7 @@ import { challengeSiteKey, type ConsoleContext, pageHandler, render } from '../f
 import { CsrfForm, FormError } from '../layout.js';
 import { consoleRoute } from '../pages.js';
 import { CSRF_FIELD, csrfMatches, csrfToken, sessionToken } from '../session.js';
-import { addEvent, addRemoved, endRun, type Run, Runs } from './runs.js';
+import { addEvent, addRemoved, type Run, Runs } from './runs.js';
 import { Outcome, type ReportFilter, ReportTable, Step } from './views.js';
 
 const ACCESS = { tier: 'free', scope: 'compile' } as const;
@@ -204,7 +204,10 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
         checked.config.name,
         (checked.config as { format?: string }).format ?? 'adblock',
       );
-      if (!run) return again(429, 'Three of your compiles are still running; wait for one to end or cancel it.');
+      if (run === 'owner-busy')
+        return again(429, 'Three of your compiles are still running; wait for one to end or cancel it.');
+      if (run === 'server-busy')
+        return again(429, 'The server is running as many console compiles as it takes; try again in a minute.');
       streamedCompile(
         deps,
         checked,
@@ -219,10 +222,9 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
             compiledAt: body.compiledAt,
             totalDurationMs: body.metrics.totalDurationMs,
           };
-          endRun(run, 'completed', ctx.deps.now());
+          runs.end(run, 'completed');
         },
-        (err) =>
-          endRun(run, run.controller.signal.aborted ? 'cancelled' : 'failed', ctx.deps.now(), clientMessage(err)),
+        (err) => runs.end(run, run.controller.signal.aborted ? 'cancelled' : 'failed', clientMessage(err)),
       );
       return c.redirect(`/console/compile/runs/${run.id}`, 303);
     },
