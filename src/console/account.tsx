@@ -8,6 +8,7 @@ import { CsrfForm, FormError } from './layout.js';
 import { consoleRoute } from './pages.js';
 import { CSRF_FIELD, clearCookie, csrfMatches, SESSION_COOKIE, sessionToken, setStrictCookie } from './session.js';
 import { SESSION_TTL_MS } from '../server/auth/sessions.js';
+import { RESULT_COOKIE } from './kit.js';
 
 /** Form posts of the account pages: small (an email, a password, a name, a token). */
 const FORM_LIMIT = 16 * 1024;
@@ -64,6 +65,7 @@ function CredentialsForm(props: {
 
 /** Signs the browser in with an API answer's session token and sends it on to the console. */
 function signedIn(c: Context, token: string): Response {
+  clearCookie(c, RESULT_COOKIE);
   setStrictCookie(c, SESSION_COOKIE, token, Math.floor(SESSION_TTL_MS / 1000));
   return c.redirect('/console', 303);
 }
@@ -200,6 +202,7 @@ export function registerAccountPages(app: OpenAPIHono, ctx: ConsoleContext): voi
       const token = sessionToken(c);
       if (token) await callApi(c, ctx, '/api/auth/sign-out', { method: 'POST', token });
       clearCookie(c, SESSION_COOKIE);
+      clearCookie(c, RESULT_COOKIE);
       return c.redirect('/login', 303);
     },
   );
