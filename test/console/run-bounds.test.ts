@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../src/server/app.js';
 import { openStore } from '../../src/server/store/open.js';
 import { startSession } from '../../src/server/auth/sessions.js';
 import { hashPassword } from '../../src/server/auth/password.js';
 import { mountConsole } from '../../src/console/index.js';
 import { RUN_LIMITS, Runs } from '../../src/console/compile/runs.js';
+import { CompilePool } from '../../src/node/compile-pool.js';
+import { compile } from '../../src/core/pipeline/compile.js';
+import type { RemovedLine } from '../../src/core/pipeline/report.js';
+import { validateConfiguration } from '../../src/core/config/parse.js';
+import { memoryReader } from '../support/memory-reader.js';
 
 // A console compile is kept in the process's memory for its owner. Each user's 3 runs are not a
 // bound on the process: every account (and sign-up makes accounts) brings 3 more. These tests hold
@@ -131,5 +136,42 @@ describe('console compile runs: process-wide bounds', () => {
     runs.end(next, 'completed');
     expect(runs.get(huge.id, 'user-huge')).toBeUndefined();
     expect(runs.get(next.id, 'user-next')).toBeDefined();
+  });
+});
+
+describe('the removal report of a pooled compile', () => {
+  const pool = new CompilePool({ size: 1 });
+  afterAll(() => pool.destroy());
+
+  test('past its reportLimit the worker counts removed lines and sends none of them to the main thread', async () => {
+    // Every copy of the same rule past the first is removed: over 5,000 removed lines for 2 kept.
+    const list = Array.from({ length: 5_002 }, (_, i) => `||dup${i % 2}.example.com^`).join('\n');
+    const { config } = validateConfiguration({
+      name: 'dups',
+      sources: [{ source: '/a.txt' }],
+      transformations: ['Deduplicate'],
+    });
+    const removed: RemovedLine[] = [];
+    let dropped = 0;
+    const out = await pool.compile(config, {
+      reader: memoryReader({ '/a.txt': list }),
+      compiler: 'flc test',
+      now: () => new Date(0),
+      onRemoved: (line) => removed.push(line),
+      reportLimit: 1_200,
+      onRemovedDropped: (count) => {
+        dropped += count;
+      },
+    });
+    expect(out.ruleCount).toBe(2);
+    expect(removed).toHaveLength(1_200);
+    const whole = await compile(config, {
+      reader: memoryReader({ '/a.txt': list }),
+      compiler: 'flc test',
+      now: () => new Date(0),
+      report: true,
+    });
+    expect(whole.report?.removed.length).toBeGreaterThanOrEqual(5_000);
+    expect(dropped).toBe((whole.report?.removed.length ?? 0) - 1_200);
   });
 });

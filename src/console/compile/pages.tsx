@@ -16,7 +16,7 @@ import { challengeSiteKey, type ConsoleContext, pageHandler, render } from '../f
 import { CsrfForm, FormError } from '../layout.js';
 import { consoleRoute } from '../pages.js';
 import { CSRF_FIELD, csrfMatches, csrfToken, sessionToken } from '../session.js';
-import { addEvent, addRemoved, type Run, Runs } from './runs.js';
+import { addEvent, addRemoved, RUN_LIMITS, type Run, Runs } from './runs.js';
 import { Outcome, type ReportFilter, ReportTable, Step } from './views.js';
 
 const ACCESS = { tier: 'free', scope: 'compile' } as const;
@@ -50,7 +50,16 @@ function reportingRunner(deps: AppDeps, run: Run): Pick<CompilePool, 'compile'> 
   const onRemoved = (line: Parameters<typeof addRemoved>[1]) => addRemoved(run, line);
   return {
     compile: async (config, options) => {
-      if (deps.pool) return deps.pool.compile(config, { ...options, onRemoved });
+      if (deps.pool)
+        return deps.pool.compile(config, {
+          ...options,
+          onRemoved,
+          // The run keeps RUN_LIMITS.removed lines: the worker sends no more, only their number.
+          reportLimit: RUN_LIMITS.removed - run.removed.length,
+          onRemovedDropped: (count) => {
+            run.removedDropped += count;
+          },
+        });
       const result = await compile(config, { ...options, onRemoved });
       return { lines: result.lines, ruleCount: result.ruleCount, compiledAt: result.compiledAt };
     },
