@@ -3,7 +3,10 @@
 //   1. POST /api/validate-rule, 50 connections, 10 s, signed in as an administrator (the admin
 //      tier has no rate limit; every request still resolves its session and is counted);
 //   2. POST /api/compile/stream compiling the bundled example lists (served over loopback),
-//      10 requests (the streaming limit is 10 per minute per IP).
+//      10 requests (the streaming limit is 10 per minute per IP);
+//   3. POST /api/compile of the same lists again and again, 10 connections: compile-cache hits,
+//      each revalidating its sources (the list server answers 304 to a matching If-None-Match);
+//      the connections the list server accepted show whether the revalidations reuse them.
 // Usage: node bench/serve/run.js [--duration S] [--postgres [URL]]
 //   --postgres: the store on PostgreSQL instead of the default SQLite file: a fresh database is
 //   made on the server at URL (default postgres://postgres@127.0.0.1:5432/postgres) and dropped after.
@@ -22,12 +25,18 @@ const duration = Number(args[args.indexOf('--duration') + 1]) || 10;
 // The example lists over HTTP, since a server compile reads only http(s) sources.
 const lists = createServer((req, res) => {
   try {
-    res
-      .writeHead(200, { 'content-type': 'text/plain' })
-      .end(readFileSync(join(ROOT, 'examples/lists', (req.url ?? '').replace(/[^a-z.-]/g, ''))));
+    const name = (req.url ?? '').replace(/[^a-z.-]/g, '');
+    const body = readFileSync(join(ROOT, 'examples/lists', name));
+    const etag = `"${name}-${body.length}"`;
+    if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
+    res.writeHead(200, { 'content-type': 'text/plain', etag }).end(body);
   } catch {
     res.writeHead(404).end();
   }
+});
+let listConnections = 0;
+lists.on('connection', () => {
+  listConnections += 1;
 });
 await new Promise((r) => lists.listen(0, '127.0.0.1', r));
 const listsUrl = `http://127.0.0.1:${lists.address().port}`;
@@ -89,6 +98,12 @@ const sse = await run({
   amount: 10,
 });
 
+const compile = { url: `${url}/api/compile`, method: 'POST', headers: json, body: JSON.stringify({ configuration }) };
+await run({ ...compile, connections: 1, amount: 5 });
+const connectionsBefore = listConnections;
+const hits = await run({ ...compile, connections: 10, duration });
+const opened = listConnections - connectionsBefore;
+
 server.kill('SIGTERM');
 lists.close();
 await new Promise((r) => server.once('exit', r));
@@ -109,6 +124,10 @@ const table = [
   '| POST /api/compile/stream, bundled example lists, 10 requests, 1 connection | ' +
     `${rule ? sse.requests.average.toFixed(1) : ''} | ${sse.latency.p50} / ${sse.latency.p99} ms | ${sse.non2xx} | ` +
     'whole stream, to `done` |',
+  `| POST /api/compile, the same lists again (cache hits, sources revalidated: 304), 10 connections, ${duration} s | ` +
+    `${Math.round(hits.requests.average).toLocaleString('en')} | ${hits.latency.p50} / ${hits.latency.p99} ms | ` +
+    `${hits.non2xx} | ${opened.toLocaleString('en')} connections opened to the list server for ` +
+    `${hits.requests.total.toLocaleString('en')} hits |`,
   '',
 ].join('\n');
 console.log(table);

@@ -64,7 +64,13 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
     'compile-workers': Flags.integer({
       env: 'FLC_COMPILE_WORKERS',
       min: 1,
-      description: 'worker threads for compiles and rule matching (default: the number of cores)',
+      description: 'worker threads for compiles, rule matching and AST work (default: the cores less one)',
+    }),
+    'max-memory': Flags.integer({
+      env: 'FLC_MAX_MEMORY',
+      min: 16,
+      default: 512,
+      description: 'MB of heap each worker thread may use; a compile needing more fails (422), the server goes on',
     }),
     'compile-timeout': Flags.integer({
       env: 'FLC_COMPILE_TIMEOUT',
@@ -120,6 +126,14 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       default: 2,
       description: 'container compiles at once; more are answered 503',
     }),
+    'max-unsent-bytes': Flags.integer({
+      env: 'FLC_MAX_UNSENT_BYTES',
+      min: 1024,
+      default: 64 * 1024 * 1024,
+      description:
+        'bytes of answers a connection (HTTP or WebSocket) may leave unsent; one above it for 10 s ' +
+        '(a client that stopped reading) is cut',
+    }),
     'compile-cache-max-bytes': Flags.integer({
       env: 'FLC_COMPILE_CACHE_MAX_BYTES',
       min: 0,
@@ -151,6 +165,7 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       allowPrivateSources: flags['allow-private-sources'],
       pool: {
         size: flags['compile-workers'],
+        maxMemoryMb: flags['max-memory'],
         deadlineMs: flags['compile-timeout'] * 1000,
         listDeadlineMs: flags['ast-timeout'] * 1000,
         maxAnswerBytes: flags['ast-answer-limit'] * 1024 * 1024,
@@ -167,6 +182,7 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       },
       compileCacheBytes: flags['compile-cache-max-bytes'],
       httpCacheBytes: flags['http-cache-max-bytes'],
+      maxUnsentBytes: flags['max-unsent-bytes'],
       console: flags.console ? (await import('../console/index.js')).mountConsole : undefined,
       log: (m) => this.note(`flc: ${m}`),
     });

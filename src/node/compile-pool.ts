@@ -1,13 +1,14 @@
 import { availableParallelism } from 'node:os';
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import pLimit, { type LimitFunction } from 'p-limit';
 import type { Configuration } from '../core/config/schema.js';
 import type { SourceReader } from '../core/load/source-reader.js';
 import type { CompileEvent } from '../core/pipeline/events.js';
 import type { RemovedLine } from '../core/pipeline/report.js';
 import type { ValidateRuleRequest } from '../core/ast/validate-rule.js';
 import type { Explanation } from '../core/explain/explain.js';
-import { AbortedError, DeadlineError } from '../core/errors/index.js';
+import { AbortedError, DeadlineError, MemoryLimitError, TooManyCompilesError } from '../core/errors/index.js';
 import { DEFAULT_ANSWER_LIMIT_BYTES, type ListOperation } from '../core/ast/answers.js';
 import type {
   CompiledList,
@@ -21,8 +22,13 @@ import { fromWire, toWire } from './wire-error.js';
 import { configuredLocations } from './configured-locations.js';
 
 export interface CompilePoolOptions {
-  /** Worker threads at most (`--compile-workers`); the number of cores by default. */
+  /** Worker threads (`--compile-workers`); one less than the cores by default, so the main thread keeps one. */
   size?: number;
+  /**
+   * MB of heap a worker thread may use (`--max-memory`); a compile may read a sixth of it in
+   * sources (a compile's heap is about six times its input), and fails past that.
+   */
+  maxMemoryMb?: number;
   /** A compile's deadline in milliseconds, downloads included (`--compile-timeout`). */
   deadlineMs?: number;
   /** How long `validate-rule` may take to match a rule against its test URL. */
@@ -34,6 +40,7 @@ export interface CompilePoolOptions {
 }
 
 export const POOL_DEFAULTS = {
+  maxMemoryMb: 512,
   deadlineMs: 60_000,
   matchBudgetMs: 1_000,
   listDeadlineMs: 10_000,
@@ -55,6 +62,8 @@ export interface PooledCompileOptions {
   now: () => Date;
   onEvent?: (e: CompileEvent) => void;
   signal?: AbortSignal;
+  /** The caller's share of the pool: at most `limit` of their compiles running or waiting at once. */
+  share?: { key: string; limit: number; tier: string };
   /** Each line the compile removes, with its source, line and reason (the report's `removed`). */
   onRemoved?: (line: RemovedLine) => void;
   /**
@@ -73,12 +82,6 @@ const WORKER = new URL(
   import.meta.url,
 ).href;
 
-/**
- * The server's worker pool (piscina): compiles and user-supplied pattern matching run off the
- * main thread, each with a deadline, so no request can hold the event loop. A task past its
- * deadline, cancelled, or cut short by `destroy()` ends its worker thread (piscina replaces it).
- * One pool per server; the queue and other heavy work can run their tasks on it too.
- */
 /** What `/api/health` says of the pool: its state, its size, the tasks running and those waiting. */
 export interface PoolHealth {
   status: 'ok' | 'busy' | 'closed';
@@ -87,35 +90,59 @@ export interface PoolHealth {
   waiting: number;
 }
 
+/**
+ * The server's worker pool (piscina): compiles and user-supplied pattern matching run off the
+ * main thread, each with a deadline counted from when a worker starts it (the wait for a worker
+ * counts against none), so no request can hold the event loop. A task past its deadline, past
+ * the worker's memory, cancelled, or cut short by `destroy()` ends its worker thread (piscina
+ * replaces it). Its threads stay started, so a task after a quiet spell does not wait for one.
+ * One pool per server; the queue and other heavy work can run their tasks on it too.
+ */
 export class CompilePool {
   readonly size: number;
   readonly deadlineMs: number;
   readonly matchBudgetMs: number;
   readonly listDeadlineMs: number;
   readonly maxAnswerBytes: number;
+  readonly maxMemoryMb: number;
   private readonly pool: Piscina;
   private closing = false;
-  /** Tasks given to piscina and not yet ended (running, or waiting for a worker). */
-  private tasks = 0;
+  /** Compiles running or waiting, per caller with a share. */
+  private readonly shares = new Map<string, number>();
+  /**
+   * First come, first served: tasks wait here and piscina gets only those a worker can start.
+   * Piscina's own queue puts a task it could not place (every cancellable one) behind later ones.
+   */
+  private readonly turns: LimitFunction;
 
   constructor(opts: CompilePoolOptions = {}) {
-    this.size = Math.max(1, opts.size ?? availableParallelism());
+    this.size = Math.max(1, opts.size ?? availableParallelism() - 1);
+    this.maxMemoryMb = opts.maxMemoryMb ?? POOL_DEFAULTS.maxMemoryMb;
+    this.turns = pLimit(this.size);
     this.deadlineMs = opts.deadlineMs ?? POOL_DEFAULTS.deadlineMs;
     this.matchBudgetMs = opts.matchBudgetMs ?? POOL_DEFAULTS.matchBudgetMs;
     this.listDeadlineMs = opts.listDeadlineMs ?? POOL_DEFAULTS.listDeadlineMs;
     this.maxAnswerBytes = opts.maxAnswerBytes ?? POOL_DEFAULTS.maxAnswerBytes;
     this.pool = new Piscina({
       filename: WORKER,
-      minThreads: 0,
+      minThreads: this.size,
       maxThreads: this.size,
-      idleTimeout: 30_000,
+      idleTimeout: 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: this.maxMemoryMb },
     });
   }
 
   /** Compiles `config` in a worker; the main thread reads its sources with `reader`. */
   async compile(config: Configuration, opts: PooledCompileOptions): Promise<PooledCompile> {
+    const share = opts.share;
+    const held = share ? (this.shares.get(share.key) ?? 0) : 0;
+    if (share && held >= share.limit) throw new TooManyCompilesError(share.limit, share.tier);
+    if (share) this.shares.set(share.key, held + 1);
     const { port1, port2 } = new MessageChannel();
     const reads = new AbortController();
+    // Sources past the budget stop the compile before the worker runs out of memory on them.
+    let budget = (this.maxMemoryMb * 1024 * 1024) / 6;
+    const overflow = new AbortController();
     let drained: () => void = () => undefined;
     const allEvents = new Promise<void>((resolve) => {
       drained = resolve;
@@ -132,11 +159,18 @@ export class CompilePool {
       if (m.type !== 'read') return;
       const answer = (message: PortMessage, transfer: ArrayBuffer[] = []) => port1.postMessage(message, transfer);
       const failed = (e: unknown) => answer({ type: 'read-result', id: m.id, error: toWire(e) });
+      /** False (and the compile stopped) once the sources read pass the budget. */
+      const within = (size: number) => {
+        budget -= size;
+        if (budget < 0) overflow.abort();
+        return budget >= 0;
+      };
       const { reader } = opts;
       if (m.bytes && reader.readBytes) {
         // The bytes move to the worker, not copied: their buffer is the compile's (ListBytes), and
         // when it is all theirs (not a slice of a larger one, as Node's small Buffers are) it is moved.
         reader.readBytes(m.location, reads.signal, m.options).then((given) => {
+          if (!within(given?.bytes.byteLength ?? 0)) return;
           const whole =
             given && given.bytes.byteOffset === 0 && given.bytes.byteLength === given.bytes.buffer.byteLength;
           const buffer = given?.bytes.buffer;
@@ -149,7 +183,7 @@ export class CompilePool {
       }
       reader
         .read(m.location, reads.signal, m.options)
-        .then((text) => answer({ type: 'read-result', id: m.id, text }), failed);
+        .then((text) => within(text.length) && answer({ type: 'read-result', id: m.id, text }), failed);
     });
     const task: CompileTask = {
       kind: 'compile',
@@ -164,14 +198,20 @@ export class CompilePool {
       ...(opts.explain === undefined ? {} : { explain: opts.explain }),
     };
     try {
+      const signal = opts.signal ? AbortSignal.any([opts.signal, overflow.signal]) : overflow.signal;
       const out = await this.run<CompiledList>(
         task,
-        [port2],
+        port1,
         this.deadlineMs,
         'The compilation',
-        opts.signal,
+        signal,
         () => allEvents,
-      );
+      ).catch((e) => {
+        if (!overflow.signal.aborted) throw e;
+        const mib = Math.floor(this.maxMemoryMb / 6);
+        const most = `the most a worker of ${this.maxMemoryMb} MB may compile`;
+        throw new MemoryLimitError(`The sources of this compile come to more than ${mib} MiB, ${most}`);
+      });
       const text = Buffer.from(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength).toString('utf8');
       return {
         lines: out.lineCount === 0 ? [] : text.split('\n'),
@@ -182,59 +222,35 @@ export class CompilePool {
     } finally {
       reads.abort(new AbortedError('the compilation ended'));
       port1.close();
+      const left = share ? (this.shares.get(share.key) ?? 1) - 1 : 0;
+      if (share && left > 0) this.shares.set(share.key, left);
+      else if (share) this.shares.delete(share.key);
     }
   }
 
-  /**
-   * `validateRule` in a worker, stopped after the match budget (a regular expression can backtrack
-   * for ever). The budget counts from when a worker starts the task, not from when it was queued
-   * behind others or waited for a new thread: a busy server does not fail honest rules.
-   */
+  /** `validateRule` in a worker, stopped after the match budget (a regular expression can backtrack for ever). */
   async validateRule(request: ValidateRuleRequest): Promise<unknown> {
     const { port1, port2 } = new MessageChannel();
-    const budget = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    port1.once('message', () => {
-      timer = setTimeout(() => budget.abort(), this.matchBudgetMs);
-    });
     const task: ValidateRuleTask = { kind: 'validate-rule', request, port: port2 };
-    const what = 'Matching the rule against testUrl';
     try {
-      // Waiting for a worker is bounded too: ten budgets, at most the compile deadline.
-      const overall = Math.min(this.deadlineMs, this.matchBudgetMs * 10);
-      return await this.run(task, [port2], overall, what, budget.signal);
-    } catch (e) {
-      if (budget.signal.aborted) throw new DeadlineError(what, this.matchBudgetMs);
-      throw e;
+      return await this.run(task, port1, this.matchBudgetMs, 'Matching the rule against testUrl');
     } finally {
-      clearTimeout(timer);
       port1.close();
     }
   }
 
   /**
    * The answer of `/api/ast/walk`, `/api/ast/parse` or `/api/validate` (`op`), built in a worker
-   * as JSON bytes so that the main thread only sends them: stopped past the list deadline (from
-   * when a worker starts it, like the match budget), refused past the answer limit.
+   * as JSON bytes so that the main thread only sends them: stopped past the list deadline,
+   * refused past the answer limit.
    */
   async listAnswer(op: ListOperation, request: unknown): Promise<Uint8Array> {
     const { port1, port2 } = new MessageChannel();
-    const budget = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    port1.once('message', () => {
-      timer = setTimeout(() => budget.abort(), this.listDeadlineMs);
-    });
     const task: ListTask = { kind: 'list', op, request, maxAnswerBytes: this.maxAnswerBytes, port: port2 };
     const what = op === 'walk' ? 'The walk' : op === 'parse' ? 'The parse' : 'The validation';
     try {
-      // Waiting for a worker is bounded too, by the compile deadline.
-      const overall = Math.max(this.deadlineMs, this.listDeadlineMs);
-      return await this.run<Uint8Array>(task, [port2], overall, what, budget.signal);
-    } catch (e) {
-      if (budget.signal.aborted) throw new DeadlineError(what, this.listDeadlineMs);
-      throw e;
+      return await this.run<Uint8Array>(task, port1, this.listDeadlineMs, what);
     } finally {
-      clearTimeout(timer);
       port1.close();
     }
   }
@@ -244,9 +260,9 @@ export class CompilePool {
    * while every worker has a task (a new one would wait), `ok` otherwise.
    */
   health(): PoolHealth {
-    const counts = { size: this.size, running: Math.min(this.tasks, this.size), waiting: this.pool.queueSize };
+    const counts = { size: this.size, running: this.turns.activeCount, waiting: this.turns.pendingCount };
     if (this.closing) return { status: 'closed', ...counts };
-    return { status: this.tasks >= this.size ? 'busy' : 'ok', ...counts };
+    return { status: counts.running >= this.size ? 'busy' : 'ok', ...counts };
   }
 
   /** Ends every worker: tasks in flight fail as cancelled (the server is shutting down). */
@@ -255,9 +271,10 @@ export class CompilePool {
     await this.pool.destroy();
   }
 
+  /** Runs `task`; its deadline starts with the worker's first message on `port` (it posts one on starting). */
   private async run<T>(
     task: CompileTask | ValidateRuleTask | ListTask,
-    transferList: CompileTask['port'][],
+    port: MessagePort,
     deadlineMs: number,
     what: string,
     signal?: AbortSignal,
@@ -265,22 +282,40 @@ export class CompilePool {
     settled: () => Promise<void> = () => Promise.resolve(),
   ): Promise<T> {
     if (this.closing) throw new AbortedError(new Error('the server is shutting down'));
-    const deadline = AbortSignal.timeout(deadlineMs);
-    const both = signal ? AbortSignal.any([deadline, signal]) : deadline;
+    const deadline = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    port.once('message', () => {
+      timer = setTimeout(() => deadline.abort(), deadlineMs);
+    });
+    const both = signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal;
     let outcome: WorkerOutcome<T>;
-    this.tasks += 1;
     try {
-      outcome = (await this.pool.run(task, { transferList, signal: both })) as WorkerOutcome<T>;
+      const turn = this.turns(() => {
+        if (both.aborted) throw both.reason;
+        return this.pool.run(task, { transferList: [task.port], signal: both }) as Promise<WorkerOutcome<T>>;
+      });
+      // A task cancelled while it waits for its turn answers at once (its turn then ends at once).
+      turn.catch(() => undefined);
+      outcome = await (signal ? Promise.race([turn, aborted(signal)]) : turn);
     } catch (e) {
       if (signal?.aborted) throw new AbortedError(signal.reason);
-      if (deadline.aborted) throw new DeadlineError(what, deadlineMs);
+      if (deadline.signal.aborted) throw new DeadlineError(what, deadlineMs);
       if (this.closing) throw new AbortedError(new Error('the server is shutting down'));
+      if ((e as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY')
+        throw new MemoryLimitError(`${what} needed more than the ${this.maxMemoryMb} MB a worker may use`);
       throw e;
     } finally {
-      this.tasks -= 1;
+      clearTimeout(timer);
     }
     await settled();
     if ('error' in outcome) throw fromWire(outcome.error);
     return outcome.ok;
   }
 }
+
+/** Rejects when `signal` aborts. */
+const aborted = (signal: AbortSignal) =>
+  new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });

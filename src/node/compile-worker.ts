@@ -67,7 +67,9 @@ export type PortMessage =
   /** Lines the compile removed, with why (only when the task asked for its report). */
   | { type: 'removed'; lines: RemovedLine[]; dropped?: number }
   /** The last message of a compile: every event has been posted before it. */
-  | { type: 'done' };
+  | { type: 'done' }
+  /** The first message of every task: its deadline counts from here. */
+  | { type: 'started' };
 
 /** The server's reader, as the worker sees it: each read asked of the main thread over `port`. */
 function forwardedReader(task: CompileTask): SourceReader {
@@ -151,17 +153,13 @@ function compileInWorker(task: CompileTask): Promise<CompiledList> {
  */
 export default async function run(task: CompileTask | ValidateRuleTask | ListTask): Promise<WorkerOutcome<unknown>> {
   try {
-    if (task.kind === 'list') {
-      // Loaded on a worker's first such task: a thread started for a compile does not wait for it.
-      const { listAnswerBytes } = await import('../core/ast/answers.js');
-      task.port.postMessage('started');
-      return { ok: listAnswerBytes(task.op, task.request, task.maxAnswerBytes) };
-    }
-    if (task.kind === 'validate-rule') {
-      // The main thread closes the channel when the task ends.
-      task.port.postMessage('started');
-      return { ok: validateRule(task.request) };
-    }
+    // Loaded on a worker's first such task (a thread started for a compile does not wait for it),
+    // before the deadline starts.
+    const answers = task.kind === 'list' ? await import('../core/ast/answers.js') : undefined;
+    // The main thread closes the channel when the task ends.
+    task.port.postMessage({ type: 'started' } satisfies PortMessage);
+    if (task.kind === 'list') return { ok: answers!.listAnswerBytes(task.op, task.request, task.maxAnswerBytes) };
+    if (task.kind === 'validate-rule') return { ok: validateRule(task.request) };
     try {
       return { ok: await compileInWorker(task) };
     } finally {

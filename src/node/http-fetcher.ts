@@ -19,6 +19,8 @@ export interface HttpFetcherOptions {
   onLog?: (message: string) => void;
   /** Opens every connection (the server's address policy plugs in here: guarded-connect.ts). */
   connect?: buildConnector.connector;
+  /** A connection pool shared with other fetchers (kept open by `close`); else one of its own. */
+  dispatcher?: Dispatcher;
   /** Redirects followed per download (fetch's 20 unless set); one more is an error, never retried. */
   maxRedirects?: number;
   /**
@@ -76,11 +78,13 @@ export class HttpFetcher {
 
   constructor(private readonly opts: HttpFetcherOptions) {
     this.limit = pLimit(Math.max(1, opts.concurrency));
-    this.dispatcher = new Agent({
-      keepAliveTimeout: 1_000,
-      connections: Math.max(1, opts.concurrency),
-      ...(opts.connect ? { connect: opts.connect } : {}),
-    });
+    this.dispatcher =
+      opts.dispatcher ??
+      new Agent({
+        keepAliveTimeout: 1_000,
+        connections: Math.max(1, opts.concurrency),
+        ...(opts.connect ? { connect: opts.connect } : {}),
+      });
   }
 
   /** The text at `url`; with `origin`, every redirect hop must stay on that origin (an include's). */
@@ -102,7 +106,7 @@ export class HttpFetcher {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    if (this.dispatcher !== this.opts.dispatcher) await this.dispatcher.close();
   }
 
   private backoff(attempt: number, retryAfter: string | null): number {

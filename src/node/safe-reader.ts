@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { Agent, type Dispatcher } from 'undici';
 import type { ListBytes, ReadOptions, SourceReader } from '../core/load/source-reader.js';
 import { SourceRefusedError } from '../core/errors/index.js';
 import {
@@ -34,6 +35,27 @@ export interface SafeReaderOptions {
   onCache?: HttpFetcherOptions['onCache'];
   /** The address policy; by default `addressPolicy({allowPrivate})` (tests inject their own "public"). */
   policy?: AddressPolicy;
+  /** The server's connection pool (`sourceAgent`), shared by every reader; else one per reader. */
+  dispatcher?: Dispatcher;
+}
+
+/** Connections to list hosts kept open between compiles: at most this many per origin. */
+export const SOURCE_CONNECTIONS_PER_ORIGIN = 16;
+/** How long an idle connection to a list host is kept (shorter when the host says so). */
+export const SOURCE_KEEP_ALIVE_MS = 10_000;
+
+/**
+ * One keep-alive pool for the server's source downloads, so that the revalidations of a cache hit
+ * reuse connections instead of opening one per source; each new connection is checked against
+ * the address policy as a reader's own would be.
+ */
+export function sourceAgent(opts: Pick<SafeReaderOptions, 'allowPrivate' | 'policy' | 'timeoutMs'>): Agent {
+  const policy = opts.policy ?? addressPolicy({ allowPrivate: opts.allowPrivate });
+  return new Agent({
+    keepAliveTimeout: SOURCE_KEEP_ALIVE_MS,
+    connections: SOURCE_CONNECTIONS_PER_ORIGIN,
+    connect: guardedConnector(policy, opts.timeoutMs),
+  });
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ChallengeSettings } from './challenge.js';
 import type { Store } from './store/store.js';
 import type { UsageRecorder } from './access/usage.js';
 import type { NotifySettings } from './notify/settings.js';
-import type { CompilePool } from '../node/compile-pool.js';
+import type { CompilePool, PooledCompileOptions } from '../node/compile-pool.js';
 import type { TrustedProxies } from './client-address.js';
 import type { GatewaySettings } from './access/gateway.js';
 import type { JobRunner } from './queue/runner.js';
@@ -59,6 +59,8 @@ export interface AppDeps {
   usage?: UsageRecorder;
   /** Where compiles and rule matching run, with their deadline (in-process without one). */
   pool?: CompilePool;
+  /** The caller's share of the pool that compiles made with these dependencies count against. */
+  compileShare?: PooledCompileOptions['share'];
   /** Reverse proxies whose `X-Forwarded-For` names the client (`--trust-proxy`); none by default. */
   trustedProxies?: TrustedProxies;
   /** The IPv6 network size (prefix bits) whose addresses the rate limits count as one client; 64 by default. */

@@ -9,7 +9,7 @@ export type HealthStatus = 'ok' | 'degraded' | 'unavailable';
 export interface HealthReport {
   status: HealthStatus;
   checks: {
-    store: { status: 'ok' | 'unavailable'; engine: string; latencyMs: number; error?: string };
+    store: { status: 'ok' | 'degraded' | 'unavailable'; engine: string; latencyMs: number; error?: string };
     workers?: PoolHealth;
   };
 }
@@ -17,14 +17,16 @@ export interface HealthReport {
 /**
  * The server's state as `/api/health` reports it: the store must answer a read within the probe
  * time; the worker pool reports its own counts. A store that fails or does not answer, or a pool
- * that is closed (the server is stopping), makes the server `unavailable`; a pool whose every
- * worker has a task makes it `degraded`: it serves, a compile waiting for a worker.
+ * that is closed (the server is stopping), makes the server `unavailable`; a store whose writes
+ * meet a busy database (another process holds its lock), or a pool whose every worker has a task,
+ * makes it `degraded`: it serves, writes waiting and failing with 503, or a compile waiting.
  */
 export async function checkHealth(store: Store, pool: CompilePool | undefined): Promise<HealthReport> {
   const storeCheck = await checkStore(store);
   const workers = pool?.health();
-  const down = storeCheck.status !== 'ok' || workers?.status === 'closed';
-  const status: HealthStatus = down ? 'unavailable' : workers?.status === 'busy' ? 'degraded' : 'ok';
+  const down = storeCheck.status === 'unavailable' || workers?.status === 'closed';
+  const degraded = storeCheck.status === 'degraded' || workers?.status === 'busy';
+  const status: HealthStatus = down ? 'unavailable' : degraded ? 'degraded' : 'ok';
   return { status, checks: { store: storeCheck, ...(workers ? { workers } : {}) } };
 }
 
@@ -42,6 +44,8 @@ async function checkStore(store: Store): Promise<HealthReport['checks']['store']
   const answer = await Promise.race([read, late]);
   clearTimeout(timer);
   const latencyMs = elapsed();
+  if (answer === 'answered' && !(await store.probeWrites()))
+    return { status: 'degraded', engine: store.engine, latencyMs, error: 'writes fail: the database is busy' };
   if (answer === 'answered') return { status: 'ok', engine: store.engine, latencyMs };
   // The store's own message may name its location: the probe says only what happened.
   const error = answer === 'late' ? 'no answer in time' : 'the store failed';

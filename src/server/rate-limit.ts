@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
+import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 /** The outcome of counting one request. */
@@ -27,15 +28,28 @@ const WINDOW_SECONDS = 60;
  */
 const COUNT_ONLY = 1_000_000_000;
 
-/** Counts with a rate-limiter-flexible limiter (a fixed window per key, from its first hit). */
-function counting(limiter: RateLimiterAbstract): RateLimiter {
+/** Keys remembered as over their limit (PostgreSQL), the least recently refused forgotten first. */
+export const REFUSED_KEYS_KEPT = 10_000;
+
+/**
+ * Counts with a rate-limiter-flexible limiter (a fixed window per key, from its first hit). With
+ * `refusals`, a key over its limit is remembered until its window ends, and refused again without
+ * the store while the limit is no higher than the one it passed: over PostgreSQL a refused request
+ * then costs no round trip and no commit (a flood of them once cost one each).
+ */
+function counting(limiter: RateLimiterAbstract, refusals?: LRUCache<string, { limit: number; until: number }>) {
   return {
-    async hit(key, limit) {
+    async hit(key: string, limit: number): Promise<RateHit> {
+      const over = refusals?.get(key);
+      const now = Date.now();
+      if (over && over.until > now && limit <= over.limit)
+        return { limited: true, remaining: 0, resetSeconds: Math.max(1, Math.ceil((over.until - now) / 1000)) };
       // PostgreSQL keeps keys of at most 255 characters; an email and an address can make more.
       const res = await limiter.consume(
         key.length > 120 ? createHash('sha256').update(key).digest('base64url') : key,
         1,
       );
+      if (refusals && res.consumedPoints > limit) refusals.set(key, { limit, until: now + res.msBeforeNext });
       return {
         limited: res.consumedPoints > limit,
         remaining: Math.max(0, limit - res.consumedPoints),
@@ -62,11 +76,14 @@ export function postgresRateLimiter(pool: Pool, name: string): RateLimiter {
       storeType: 'pool',
       tableName: 'rate_limits',
       tableCreated: true,
+      // The library's pruning: every 5 minutes, rows whose window ended over an hour ago.
+      clearExpiredByTimeout: true,
       keyPrefix: name,
       points: COUNT_ONLY,
       duration: WINDOW_SECONDS,
       insuranceLimiter: insurance,
     }),
+    new LRUCache({ max: REFUSED_KEYS_KEPT }),
   );
 }
 

@@ -1,9 +1,11 @@
 import { serve } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
-import type { WsTiming } from './routes/websocket.js';
+import { WS_LIMITS, type WsTiming } from './routes/websocket.js';
+import type { Server } from 'node:http';
+import { cutStalledSockets } from '../node/stalled-sockets.js';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
-import { SafeSourceReader } from '../node/safe-reader.js';
+import { SafeSourceReader, sourceAgent } from '../node/safe-reader.js';
 import { ConfigError } from '../core/errors/index.js';
 import { MemoryHttpCache, readOnlyCache } from '../node/http-cache.js';
 import { DEFAULT_VERIFY_URL } from './challenge.js';
@@ -45,6 +47,12 @@ export async function startServer(opts: {
   log: (m: string) => void;
   /** WebSocket timings; tests shorten them. */
   wsTiming?: WsTiming;
+  /**
+   * Bytes of answers a connection (HTTP or WebSocket) may leave unsent (`--max-unsent-bytes`,
+   * 64 MiB); one above it for `unsentGraceMs` (10 s) is cut.
+   */
+  maxUnsentBytes?: number;
+  unsentGraceMs?: number;
   /** The worker pool's size, deadlines and answer limit (`--compile-workers`, `--compile-timeout`, `--ast-*`). */
   pool?: CompilePoolOptions;
   /** Replaces the address policy of downloads (tests let a loopback address play the Internet). */
@@ -61,14 +69,15 @@ export async function startServer(opts: {
   console?: import('./deps.js').AppDeps['console'];
 }): Promise<RunningServer> {
   const cache = new MemoryHttpCache(opts.httpCacheBytes);
+  const reading = { allowPrivate: opts.allowPrivateSources, policy: opts.addressPolicy, timeoutMs: 30_000 };
+  const sources = sourceAgent(reading);
   const makeReader = (hooks?: import('./deps.js').ReaderHooks) =>
     new SafeSourceReader({
+      ...reading,
+      dispatcher: sources,
       cache: hooks?.store === false ? readOnlyCache(cache) : cache,
       onResponse: hooks?.onResponse,
       onCache: hooks?.onCache,
-      allowPrivate: opts.allowPrivateSources,
-      policy: opts.addressPolicy,
-      timeoutMs: 30_000,
       retries: 2,
       maxBytes: 20 * 1024 * 1024,
       userAgent: `flc/${opts.version} (server)`,
@@ -82,7 +91,7 @@ export async function startServer(opts: {
   };
   const trustedProxies = parseTrustedProxies(opts.trustProxy);
   const flash = flashSettingsFromEnv(env);
-  const store = await openStore(opts.store, { log: opts.log });
+  const store = await openStore(opts.store, { log: opts.log, exclusive: true });
   opts.log(`store: ${store.description}`);
   if (opts.store.engine === 'postgres') {
     const refusal = await store.prepareQueries(opts.queryDb);
@@ -121,13 +130,18 @@ export async function startServer(opts: {
   };
   const queueOptions = { ...QUEUE_DEFAULTS, ...opts.queue };
   const queue = new JobRunner(store.jobs, jobExecutor(deps), queueOptions, deps.now, opts.log);
-  const app = createApp({ ...deps, queue }, opts.log, opts.wsTiming);
+  const unsent = {
+    maxBufferedBytes: opts.maxUnsentBytes ?? WS_LIMITS.maxBufferedBytes!,
+    drainMs: opts.unsentGraceMs ?? WS_LIMITS.drainMs!,
+  };
+  const app = createApp({ ...deps, queue }, opts.log, { ...WS_LIMITS, ...unsent, ...opts.wsTiming });
   // A message is held whole before it is parsed: the same limit as a request body.
   const wss = new WebSocketServer({ noServer: true, maxPayload: DEFAULT_BODY_LIMIT });
   return new Promise((resolve, reject) => {
     const server = serve(
       { fetch: app.fetch, hostname: opts.host, port: opts.port, websocket: { server: wss } },
       (info: AddressInfo) => {
+        const unwatch = cutStalledSockets(server as Server, unsent.maxBufferedBytes, unsent.drainMs);
         const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
         // Jobs accepted before a restart (or left by a process that died) are taken up now.
         queue.start();
@@ -147,11 +161,12 @@ export async function startServer(opts: {
               for (const client of wss.clients) client.close(1001, 'server shutting down');
               server.close(() => {
                 clearTimeout(force);
+                unwatch();
                 clearInterval(flushing);
                 void released
                   .then(() => usage.flush())
                   .then(() => deps.errorEvents.flush())
-                  .then(() => store.close())
+                  .then(() => Promise.all([store.close(), sources.close()]))
                   .catch((err: Error) => opts.log(`store: closing failed: ${err.message}`))
                   .finally(done);
               });
@@ -161,7 +176,7 @@ export async function startServer(opts: {
       },
     );
     server.once('error', (err) => {
-      void store.close().finally(() => reject(err));
+      void Promise.all([store.close(), sources.close()]).finally(() => reject(err));
     });
   });
 }

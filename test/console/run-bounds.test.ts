@@ -103,7 +103,7 @@ describe('console compile runs: process-wide bounds', () => {
     const ended: { id: string; owner: string }[] = [];
     for (let i = 0; i < 20; i++) {
       const owner = `user-${i}`;
-      const run = runs.start(owner, `list ${i}`, 'adblock');
+      const run = runs.start(owner, `list ${i}`, 'adblock', {});
       if (typeof run === 'string') throw new Error(run);
       run.result = { rules: big, ruleCount: big.length, compiledAt: '', totalDurationMs: 1 };
       now += 1;
@@ -118,7 +118,7 @@ describe('console compile runs: process-wide bounds', () => {
     expect(runs.get(ended[0].id, ended[0].owner)).toBeUndefined();
 
     // A run larger than the whole budget is still kept for its owner until the next one ends.
-    const huge = runs.start('user-huge', 'huge', 'adblock');
+    const huge = runs.start('user-huge', 'huge', 'adblock', {});
     if (typeof huge === 'string') throw new Error(huge);
     huge.result = {
       rules: Array.from({ length: 10 }, () => big).flat(),
@@ -130,7 +130,7 @@ describe('console compile runs: process-wide bounds', () => {
     runs.end(huge, 'completed');
     expect(runs.get(huge.id, 'user-huge')).toBeDefined();
     expect(runs.held().runs).toBe(1);
-    const next = runs.start('user-next', 'next', 'adblock');
+    const next = runs.start('user-next', 'next', 'adblock', {});
     if (typeof next === 'string') throw new Error(next);
     now += 1;
     runs.end(next, 'completed');

@@ -120,4 +120,24 @@ describe('streaming rate limit', () => {
     clock += 60_000;
     expect((await post('/api/compile/stream', config)).status).toBe(200);
   });
+
+  test('behind a proxy without --trust-proxy: one warning that its clients share the limit', async () => {
+    const logged: string[] = [];
+    const reader = { allowPrivate: true, timeoutMs: 5_000, retries: 0, maxBytes: 1 << 20, userAgent: 'test' };
+    const behind = testApp({ makeReader: () => new SafeSourceReader(reader) }, (m) => logged.push(m));
+    const config = { configuration: { name: 'A', sources: [{ source: `${lists.url}/a.txt` }] } };
+    const stream = (headers: Record<string, string>) =>
+      behind.request('/api/compile/stream', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(config),
+      });
+    expect((await stream({})).status).toBe(200);
+    expect(logged.filter((m) => m.includes('--trust-proxy'))).toEqual([]);
+    for (const address of ['198.51.100.1', '198.51.100.2'])
+      expect((await stream({ 'x-forwarded-for': address })).status).toBe(200);
+    const warnings = logged.filter((m) => m.includes('--trust-proxy'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/shares the per-address limits/);
+  });
 });

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test, vi } from 'vitest';
+import pg from 'pg';
 import { createApp } from '../../src/server/app.js';
 import { openStore } from '../../src/server/store/open.js';
 import { startSession } from '../../src/server/auth/sessions.js';
@@ -140,4 +141,49 @@ describe('rate limiters', () => {
       await Promise.all([one.close(), two.close()]);
     }
   });
+
+  test.skipIf(!POSTGRES_URL)(
+    'postgres: a key over its limit is refused without the database; old rows pruned',
+    async (ctx) => {
+      if (!POSTGRES_URL) ctx.skip(POSTGRES_SKIP_REASON);
+      const url = await freshPostgresUrl();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const points = async (key: string) =>
+        (await client.query('select points from rate_limits where key = $1', [key])).rows[0]?.points;
+      // The library's pruning runs on a 5-minute timer, started with the limiter: faked here.
+      vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+      vi.setSystemTime(clock);
+      const store = await openStore(url);
+      try {
+        await client.query('insert into rate_limits (key, points, expire) values ($1, 1, $2)', [
+          'refusals:gone',
+          clock - 2 * 3_600_000,
+        ]);
+        const limiter = store.rateLimiter('refusals');
+        for (let i = 0; i < 2; i += 1) expect((await limiter.hit('ip:z', 2)).limited).toBe(false);
+        for (let i = 0; i < 10; i += 1) expect((await limiter.hit('ip:z', 2)).limited).toBe(true);
+        // Only the first refusal reached the database.
+        expect(await points('refusals:ip:z')).toBe(3);
+        // A higher limit given with the next hit goes to the database again, and applies at once.
+        expect((await limiter.hit('ip:z', 10)).limited).toBe(false);
+        expect(await points('refusals:ip:z')).toBe(4);
+        // The next window counts afresh.
+        tick(61_000);
+        expect((await limiter.hit('ip:z', 2)).limited).toBe(false);
+
+        expect(await points('refusals:gone')).toBe(1);
+        vi.advanceTimersByTime(300_000);
+        vi.useFakeTimers({ toFake: ['Date'] });
+        for (let tries = 0; (await points('refusals:gone')) !== undefined && tries < 100; tries += 1)
+          await new Promise((r) => setTimeout(r, 100));
+        expect(await points('refusals:gone')).toBeUndefined();
+        expect(await points('refusals:ip:z')).toBe(1);
+      } finally {
+        vi.useFakeTimers({ toFake: ['Date'] });
+        await store.close();
+        await client.end();
+      }
+    },
+  );
 });

@@ -44,6 +44,32 @@ describe.each(ENGINES)('$engine job table', (engine) => {
     expect(await store.jobs.job('j1')).toMatchObject({ state: 'completed', result: { ok: 1 }, finishedAt: t(13) });
   });
 
+  test('round-robin across owners: a job submitted after 20 of another owner runs before most of them', async () => {
+    const store = await fresh();
+    for (let n = 0; n < 20; n += 1) await store.jobs.enqueue({ ...job(`a${n}`, t(n / 100)), ownerId: 'heavy' });
+    // Three workers take heavy's first three; then light submits one; each worker takes the next
+    // job when its last one ends.
+    const lease = { owner: 'p', until: t(100) };
+    const running = [];
+    for (let w = 0; w < 3; w += 1) running.push(await store.jobs.claim(lease, t(2)));
+    await store.jobs.enqueue({ ...job('b0', t(2)), ownerId: 'light' });
+    const order = running.map((j) => j?.id);
+    for (let step = 0; running.length > 0; step += 1) {
+      const done = running.shift();
+      if (done) await store.jobs.finish(done.id, 'p', end('completed', 3 + step));
+      const next = await store.jobs.claim(lease, t(3 + step));
+      if (next) {
+        running.push(next);
+        order.push(next.id);
+      }
+    }
+    expect(order).toHaveLength(21);
+    // light's one job is the next to run, not the 21st.
+    expect(order.indexOf('b0')).toBe(3);
+    // Within one owner, oldest first.
+    expect(order.filter((id) => id !== 'b0')).toEqual(Array.from({ length: 20 }, (_, n) => `a${n}`));
+  });
+
   test('cancel: a queued job is never claimed; a running one loses its lease; a finished one stays', async () => {
     const store = await fresh();
     await store.jobs.enqueue(job('q'));

@@ -1,12 +1,11 @@
 import { afterAll, describe, expect, test } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { openStore } from '../../src/server/store/open.js';
 import { createApp } from '../../src/server/app.js';
 import { startSession } from '../../src/server/auth/sessions.js';
+import { holdWriteLock } from '../support/sqlite-lock.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'flc-locked-'));
 const file = join(dir, 'flc.db');
@@ -36,25 +35,9 @@ const call = (method: string, path: string, body?: unknown) =>
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
-/** Another process takes SQLite's write lock (BEGIN IMMEDIATE) and keeps it for `ms`. */
-async function holdWriteLock(ms: number) {
-  const libsql = createRequire(import.meta.url).resolve('libsql');
-  const script = `
-    const Database = require(${JSON.stringify(libsql)});
-    const db = new Database(${JSON.stringify(file)});
-    db.exec('BEGIN IMMEDIATE');
-    db.prepare("INSERT INTO smoke (written_at) VALUES ('held')").run();
-    process.stdout.write('locked\\n');
-    setTimeout(() => { db.exec('ROLLBACK'); db.close(); process.exit(0); }, ${ms});`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'], cwd: resolve('.') });
-  await new Promise<void>((done) => child.stdout.on('data', (d) => String(d).includes('locked') && done()));
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  return { exited, running: () => child.exitCode === null };
-}
-
 describe('a SQLite store locked by another process', () => {
   test('writes during the lock fail with 503 and Retry-After, health answers throughout, all works after', async () => {
-    const lock = await holdWriteLock(10_000);
+    const lock = await holdWriteLock(file, 10_000);
     const writes = Promise.all([
       call('POST', `/api/admin/users/${victim.id}/ban`, { reason: 'spam' }),
       call('PATCH', `/admin/local-users/${victim.id}`, { tier: 'pro' }),

@@ -15,6 +15,8 @@ export interface Run {
   ownerId: string;
   name: string;
   format: string;
+  /** The configuration as checked (its `format` included): another format compiles it again. */
+  config: object;
   state: RunState;
   startedAt: number;
   endedAt?: number;
@@ -56,7 +58,7 @@ export const RUN_LIMITS = {
 
 /** Bytes a run holds, estimated: its strings' characters plus a little for each object. */
 export function runBytes(run: Run): number {
-  let bytes = 256;
+  let bytes = 256 + (JSON.stringify(run.config)?.length ?? 0);
   for (const rule of run.result?.rules ?? []) bytes += rule.length + 16;
   for (const l of run.removed)
     bytes += l.text.length + l.reason.length + l.transformation.length + (l.source?.length ?? 0) + 96;
@@ -74,7 +76,7 @@ export class Runs {
   ) {}
 
   /** A new run for `ownerId`, or why not: the owner already has `perUser` runs going, or the process `running`. */
-  start(ownerId: string, name: string, format: string): Run | RunRefusal {
+  start(ownerId: string, name: string, format: string, config: object): Run | RunRefusal {
     this.expire();
     const own = [...this.runs.values()].filter((r) => r.ownerId === ownerId);
     if (own.length >= this.limits.perUser) {
@@ -88,6 +90,7 @@ export class Runs {
       ownerId,
       name,
       format,
+      config,
       state: 'running',
       startedAt: this.now(),
       events: [],

@@ -147,6 +147,31 @@ function formatBytes(n: number): string {
   return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
 }
 
+/**
+ * A caller has as many compiles running or waiting for a worker as their tier allows
+ * (`maxConcurrentCompiles`); the server answers 429.
+ */
+export class TooManyCompilesError extends FlcError {
+  constructor(limit: number, tier: string) {
+    super(
+      'TOO_MANY_COMPILES',
+      `At most ${limit} compiles at once for the ${tier} tier (maxConcurrentCompiles): wait for one to end`,
+    );
+    this.name = 'TooManyCompilesError';
+  }
+}
+
+/**
+ * A compile whose sources come to more than a worker's memory allows, or that needed more memory
+ * than a worker may use (`--max-memory`): stopped, and the server goes on.
+ */
+export class MemoryLimitError extends FlcError {
+  constructor(message: string) {
+    super('MEMORY_LIMIT', `${message} (--max-memory): compile fewer or smaller sources`);
+    this.name = 'MemoryLimitError';
+  }
+}
+
 /** A caller without the permission an operation needs (the server answers 403, naming it). */
 export class ForbiddenError extends FlcError {
   constructor(message: string, options?: { cause?: unknown }) {

@@ -23,6 +23,11 @@ export interface Caller {
   scopes(): ReadonlySet<string>;
   /** Admin permissions from the caller's assigned roles (administrators only; empty otherwise). Read on first use. */
   permissions(): Promise<ReadonlySet<string>>;
+  /**
+   * Counts one more request against the caller's rate limit, as the gate counted this one (a
+   * WebSocket's `compile` messages): the refusal's message when over it, else null.
+   */
+  meter(): Promise<string | null>;
 }
 
 /** The tiers migration 004 seeds, for when the store cannot be read or a rule names a missing tier. */
@@ -307,14 +312,16 @@ export function accessGate(
     const key = usable && known.kind === 'key' ? known.key : null;
     const tier = tierOf(t, user);
 
+    const limitKey = user ? `user:${user.id}` : `ip:${clientLimitKey(c)}`;
+    const exceeded = `Rate limit exceeded: ${tier.rateLimit} requests per minute for the ${tier.name} tier`;
     if (metered && tier.rateLimit > 0) {
-      const hit = await limiter.hit(user ? `user:${user.id}` : `ip:${clientLimitKey(c)}`, tier.rateLimit);
+      const hit = await limiter.hit(limitKey, tier.rateLimit);
       c.header('x-ratelimit-limit', String(tier.rateLimit));
       c.header('x-ratelimit-remaining', String(hit.remaining));
       c.header('x-ratelimit-reset', String(hit.resetSeconds));
       if (hit.limited) {
         c.header('retry-after', String(hit.resetSeconds));
-        return problem(c, 429, `Rate limit exceeded: ${tier.rateLimit} requests per minute for the ${tier.name} tier`);
+        return problem(c, 429, exceeded);
       }
     }
 
@@ -331,6 +338,11 @@ export function accessGate(
         return scopes;
       },
       permissions: () => (user ? permissionsOnce() : Promise.resolve(none)),
+      meter: async () => {
+        if (!metered || tier.rateLimit <= 0) return null;
+        const hit = await limiter.hit(limitKey, tier.rateLimit);
+        return hit.limited ? `${exceeded}; retry in ${hit.resetSeconds} s` : null;
+      },
     };
     c.set('caller', caller);
     if (user) usage.record(user.id, `${route.method} ${route.path}`);
@@ -347,6 +359,7 @@ export function callerOf(c: Context): Caller {
       tier: SEEDED_ANONYMOUS,
       scopes: () => new Set(),
       permissions: async () => new Set(),
+      meter: async () => null,
     }
   );
 }

@@ -38,14 +38,22 @@ export const batchRequest = z.object({
     .refine((r) => new Set(r.map((x) => x.id)).size === r.length, 'request ids must be unique'),
 });
 
+/** A caller's share of the server where their tier's `features` do not say (docs/server.md, "Fair shares"). */
+export const SHARE_DEFAULTS = { maxConcurrentCompiles: 3, maxQueuedJobs: 20 } as const;
+
 /** A tier's compile features: its `features` column, the configuration defaults where it says nothing. */
 export function tierFeatures(tier: Pick<Tier, 'name' | 'features'>) {
-  const n = (v: unknown, fallback: number) => (typeof v === 'number' && v >= 0 ? Math.min(v, fallback) : fallback);
+  const count = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+  const n = (v: unknown, fallback: number) => (count(v) ? Math.min(v as number, fallback) : fallback);
+  // Shares may be raised above the defaults (a paying tier), the configuration limits may not.
+  const share = (v: unknown, fallback: number) => (count(v) && (v as number) > 0 ? (v as number) : fallback);
   return {
     tier: tier.name,
     maxSources: n(tier.features.maxSources, COMPILE_LIMITS.maxSources),
     maxBatch: n(tier.features.maxBatch, COMPILE_LIMITS.batch),
     asyncCompile: tier.features.asyncCompile !== false,
+    maxConcurrentCompiles: share(tier.features.maxConcurrentCompiles, SHARE_DEFAULTS.maxConcurrentCompiles),
+    maxQueuedJobs: share(tier.features.maxQueuedJobs, SHARE_DEFAULTS.maxQueuedJobs),
   };
 }
 export type TierFeatures = ReturnType<typeof tierFeatures>;
@@ -101,7 +109,13 @@ export function forCaller(
   deps: AppDeps,
   caller: { user: { id: string } | null; tier: Pick<Tier, 'name' | 'features'> },
 ) {
-  return { deps: depsForCaller(deps, caller.user?.id ?? null), features: tierFeatures(caller.tier) };
+  const features = tierFeatures(caller.tier);
+  const own = depsForCaller(deps, caller.user?.id ?? null);
+  // A user's compiles share the pool up to their tier's cap (anonymous callers have no compile routes).
+  const compileShare = caller.user
+    ? { key: caller.user.id, limit: features.maxConcurrentCompiles, tier: features.tier }
+    : undefined;
+  return { deps: { ...own, compileShare }, features };
 }
 
 /** Refuses a batch larger than the tier allows, or an async compile the tier does not include. */
@@ -168,7 +182,14 @@ export async function runCompile(
   const { reader, read } = recordingReader(base);
   const started = performance.now();
   try {
-    const options = { reader, compiler: `flc v${deps.version}`, now: () => new Date(deps.now()), onEvent, signal };
+    const options = {
+      reader,
+      compiler: `flc v${deps.version}`,
+      now: () => new Date(deps.now()),
+      onEvent,
+      signal,
+      share: deps.compileShare,
+    };
     // In the server's worker pool, with its deadline; in-process only when the app is built without one.
     const result = runner ? await runner.compile(config, options) : await compile(config, options);
     return { result, totalDurationMs: Math.round(performance.now() - started), inputs: read };

@@ -14,7 +14,7 @@ const health = z.object({
   uptimeSeconds: z.number(),
   checks: z.object({
     store: z.object({
-      status: z.enum(['ok', 'unavailable']),
+      status: z.enum(['ok', 'degraded', 'unavailable']),
       engine: z.string(),
       latencyMs: z.number(),
       error: z.string().optional(),
@@ -72,8 +72,9 @@ export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
     (c) => c.json({ version: deps.version, node: process.version }, 200),
   );
 
-  // Computed at most once per 30 s per app (5 s when not healthy); requests meanwhile share it.
-  let cached: { at: number; ttl: number; body: Promise<Health> } | null = null;
+  // Computed at most once per 30 s per app (5 s when not healthy), and again when the store's
+  // writes start or stop failing; requests meanwhile share it.
+  let cached: { at: number; ttl: number; writesOk: boolean; body: Promise<Health> } | null = null;
   const compute = async (now: number): Promise<Health> => {
     const report = await checkHealth(deps.store, deps.pool);
     const body: Health = {
@@ -100,8 +101,9 @@ export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
     }),
     async (c) => {
       const now = deps.now();
-      if (!cached || now - cached.at >= cached.ttl) {
-        const entry = { at: now, ttl: HEALTH_TTL_MS, body: compute(now) };
+      const writesOk = deps.store.writesOk();
+      if (!cached || now - cached.at >= cached.ttl || cached.writesOk !== writesOk) {
+        const entry = { at: now, ttl: HEALTH_TTL_MS, writesOk, body: compute(now) };
         cached = entry;
         void entry.body.then((b) => {
           if (b.status !== 'ok') entry.ttl = UNHEALTHY_TTL_MS;

@@ -13,6 +13,7 @@ import {
   COMPILE_LIMITS,
   compileRequest,
   forCaller,
+  tierFeatures,
 } from '../compile/service.js';
 import { FINISHED_STATES, type Job, type JobKind } from '../store/jobs.js';
 import type { JobRunner } from '../queue/runner.js';
@@ -59,8 +60,15 @@ export async function ownJob(deps: AppDeps, c: Context, id: string): Promise<Job
 
 /** Writes a job for the caller and wakes the queue; the 202 answer's fields. */
 export async function enqueueJob(c: Context, deps: AppDeps, queue: JobRunner, kind: JobKind, payload: unknown) {
-  const user = callerOf(c).user;
+  const caller = callerOf(c);
+  const user = caller.user;
   if (!user) refuse(401, 'Authentication required');
+  // An owner's jobs run in the order they came, so when their Nth newest job has not finished, none
+  // of the newer ones has: one row tells whether N are queued or running.
+  const { tier, maxQueuedJobs } = tierFeatures(caller.tier);
+  const nth = (await deps.store.jobs.history(user.id, 1, maxQueuedJobs - 1)).jobs[0];
+  if (nth && !FINISHED_STATES.includes(nth.state))
+    refuse(429, `At most ${maxQueuedJobs} queued jobs for the ${tier} tier (maxQueuedJobs): wait for one to finish`);
   const id = randomUUID();
   const createdAt = new Date(deps.now()).toISOString();
   await queue.enqueue({ id, ownerId: user.id, kind, payload, createdAt });

@@ -124,6 +124,9 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
       const controller = new AbortController();
       sessions.set(sessionId, controller);
       try {
+        // Each compile counts against the caller's rate limit as a `POST /api/compile` would.
+        const limited = await caller.meter();
+        if (limited) return send(ws, { type: 'error', error: limited, code: 'RATE_LIMITED', sessionId });
         const checked = checkedConfiguration(raw, own.features);
         live?.compileStarted(liveId, sessionId, checked.config.name ?? null);
         send(ws, { type: 'compile:started', sessionId, configurationName: checked.config.name });

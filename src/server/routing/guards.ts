@@ -44,7 +44,16 @@ export function routeGuards(
     if (refusal) return problem(c, 403, refusal);
     await next();
   };
+  // Without --trust-proxy the address is the socket's peer: behind a proxy, everyone is the proxy.
+  let proxyNoted = (deps.trustedProxies ?? NO_PROXIES) !== NO_PROXIES;
   const streamLimit: MiddlewareHandler = async (c, next) => {
+    if (!proxyNoted && c.req.header('x-forwarded-for') !== undefined) {
+      proxyNoted = true;
+      log(
+        'requests carry X-Forwarded-For but --trust-proxy is not set: every client behind that proxy ' +
+          'shares the per-address limits (streaming, anonymous, sign-in); set --trust-proxy to the proxy',
+      );
+    }
     if (streams.hit(clientLimitKey(c), COMPILE_LIMITS.streamsPerMinute).limited) {
       c.header('retry-after', '60');
       return problem(c, 429, `Too many streaming requests; at most ${COMPILE_LIMITS.streamsPerMinute} per minute`);

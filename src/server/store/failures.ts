@@ -44,12 +44,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Runs `attempt` (a statement or a whole transaction, which rolled back when it failed) and tries
  * again with growing pauses while the database is busy, without ever blocking the event loop.
  * Past the budget, and for a database that cannot be reached, it fails with StoreUnavailableError;
- * a unique-constraint violation becomes ConflictError (`conflict` names what was taken).
+ * a unique-constraint violation becomes ConflictError (`conflict` names what was taken); `onBusy`
+ * hears of each busy answer.
  */
 export async function withRetries<T>(
   attempt: () => Promise<T>,
   policy: BusyPolicy,
   conflict = 'That already exists',
+  onBusy?: () => void,
 ): Promise<T> {
   const started = Date.now();
   let pause = 5;
@@ -62,6 +64,7 @@ export async function withRetries<T>(
       if (isUnreachable(err))
         throw new StoreUnavailableError('The store cannot be reached', policy.retryAfterSeconds, { cause: err });
       if (!isBusy(err)) throw err;
+      onBusy?.();
       if (Date.now() - started + pause > policy.budgetMs)
         throw new StoreUnavailableError('The store is busy; try again shortly', policy.retryAfterSeconds, {
           cause: err,

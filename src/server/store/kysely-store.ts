@@ -61,14 +61,40 @@ export class KyselyStore implements Store {
     private readonly location: StoreLocation | null = null,
   ) {}
 
+  /** Since a write met a busy database, until a write transaction succeeds (`/api/health` says degraded). */
+  private writesFailing = false;
+  private readonly onBusy = () => {
+    this.writesFailing = true;
+  };
+
   private run<T>(query: (db: Kysely<Database>) => Promise<T>, conflict?: string): Promise<T> {
-    return withRetries(() => query(this.db), this.busy, conflict);
+    return withRetries(() => query(this.db), this.busy, conflict, this.onBusy);
   }
 
-  private transaction<T>(work: (trx: Transaction<Database>) => Promise<T>, readOnly = false): Promise<T> {
+  private transaction<T>(work: (trx: Transaction<Database>) => Promise<T>, readOnly = false, conflict?: string) {
     const trx = this.db.transaction();
-    return withRetries(() => (readOnly ? trx.setAccessMode('read only') : trx).execute(work), this.busy);
+    const attempt = async () => {
+      const result = await (readOnly ? trx.setAccessMode('read only') : trx).execute(work);
+      if (!readOnly) this.writesFailing = false;
+      return result;
+    };
+    return withRetries(attempt, this.busy, conflict, this.onBusy);
   }
+
+  writesOk = () => !this.writesFailing;
+  probeWrites = async () => {
+    if (this.writesFailing)
+      await this.db
+        .transaction()
+        .execute(async () => undefined)
+        .then(
+          () => {
+            this.writesFailing = false;
+          },
+          () => undefined,
+        );
+    return !this.writesFailing;
+  };
 
   /** Runs a change to accounts; cached identities of this process are dropped after it. */
   private async changingAccounts<T>(change: Promise<T>): Promise<T> {
@@ -124,11 +150,7 @@ export class KyselyStore implements Store {
   deleteSessions = (userId: string) => this.changingAccounts(this.run((db) => users.deleteSessions(db, { userId })));
 
   createApiKey = (key: Omit<ApiKey, 'revokedAt' | 'lastUsedAt'>, keyHash: string) =>
-    withRetries(
-      () => this.db.transaction().execute((trx) => keys.createApiKey(trx, key, keyHash, this.engine)),
-      this.busy,
-      'That key already exists',
-    );
+    this.transaction((trx) => keys.createApiKey(trx, key, keyHash, this.engine), false, 'That key already exists');
   apiKeys = (userId: string) => this.run((db) => keys.apiKeys(db, userId));
   apiKeyByHash = (keyHash: string) => this.run((db) => keys.apiKeyByHash(db, keyHash));
   apiKeysWithUsers = (keyHashes: string[]) => this.run((db) => keys.apiKeysWithUsers(db, keyHashes));
@@ -178,7 +200,6 @@ export class KyselyStore implements Store {
     this.run((db) => adminSystem.assignments(db, filter));
   assign = (a: Omit<Assignment, 'id'>) => this.transaction((trx) => adminSystem.assign(trx, a));
   revoke = (userId: string, role: string) => this.transaction((trx) => adminSystem.revoke(trx, userId, role));
-  // In a transaction: on SQLite a lone INSERT refused as busy left the connection unable to write afterwards.
   appendAudit = async (entry: AuditEntry) => {
     await this.transaction((trx) => adminSystem.appendAudit(trx, entry));
     // Each class is pruned by its own writes only (log-bounds.ts).

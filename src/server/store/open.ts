@@ -17,6 +17,8 @@ export interface OpenOptions {
   busy?: BusyPolicy;
   /** Where a PostgreSQL pool reports a connection that failed while idle. */
   log?: (message: string) => void;
+  /** SQLite file: hold `FILE.lock` while open, refusing a store another process holds (`flc serve`). */
+  exclusive?: boolean;
 }
 
 /**
@@ -41,7 +43,8 @@ export async function openStore(location?: StoreLocation | string, options: Open
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
     return ready(new KyselyStore(db, 'postgres', describeLocation(where), pool, busy, where), db, 'postgres', busy);
   }
-  const db = new Kysely<Schema>({ dialect: new LibsqlDialect(openSqlite(where.file)) });
+  const lock = options.exclusive && where.file !== ':memory:' ? lockSqlite(where.file) : undefined;
+  const db = new Kysely<Schema>({ dialect: new LibsqlDialect(openSqlite(where.file), lock) });
   return ready(new KyselyStore(db, 'sqlite', describeLocation(where), null, busy, where), db, 'sqlite', busy);
 }
 
@@ -76,4 +79,30 @@ function openSqlite(file: string): InstanceType<typeof Database> {
   // SQLite's own busy wait would block the event loop; the store retries asynchronously instead.
   db.pragma('busy_timeout = 0');
   return db;
+}
+
+/**
+ * One server per SQLite file: a second database, `FILE.lock`, kept in an EXCLUSIVE transaction
+ * for as long as the store is open. The operating system's lock on it goes with the process,
+ * however it ends, so a crashed server leaves nothing stale behind; a second `flc serve` meets it
+ * and refuses to start (two would double every rate limit and race on the file's write lock).
+ */
+function lockSqlite(file: string): InstanceType<typeof Database> {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const lock = new Database(`${file}.lock`);
+  try {
+    lock.pragma('busy_timeout = 0');
+    lock.exec('begin exclusive');
+  } catch (err) {
+    lock.close();
+    const busy = /BUSY|LOCKED/.test(String((err as { code?: unknown }).code));
+    if (!busy) throw err;
+    throw new StoreUnavailableError(
+      `Another flc serve is using ${file} (it holds ${file}.lock). A SQLite store serves one process: ` +
+        'stop the other one, or run several servers on one PostgreSQL database (--db postgres://…)',
+      DEFAULT_BUSY_POLICY.retryAfterSeconds,
+      { cause: err },
+    );
+  }
+  return lock;
 }

@@ -1,6 +1,6 @@
 import type Database from 'libsql';
 import {
-  CompiledQuery,
+  type CompiledQuery,
   type DatabaseConnection,
   type DatabaseIntrospector,
   type Dialect,
@@ -19,9 +19,14 @@ type Statement = ReturnType<LibsqlDatabase['prepare']>;
 /** Prepared statements kept per SQL text; the store's queries are a few dozen texts. */
 const MAX_STATEMENTS = 500;
 
+/** The statements run in a transaction of their own outside one: changes of rows. */
+const WRITE = /^\s*(insert|update|delete|replace|with)\b/i;
+
 /** One libsql connection; statements are compiled once per SQL text. */
 class LibsqlConnection implements DatabaseConnection {
   private readonly statements = new Map<string, Statement>();
+  /** libsql aborts the process when a closed database is asked whether it is in a transaction. */
+  closed = false;
 
   constructor(readonly db: LibsqlDatabase) {}
 
@@ -35,7 +40,44 @@ class LibsqlConnection implements DatabaseConnection {
     return stmt;
   }
 
+  /**
+   * A change outside a transaction runs in one of its own, BEGIN IMMEDIATE, so that only BEGIN
+   * meets another process's lock. libsql never resets a statement that failed: one refused as busy
+   * stays active, holding its implicit transaction open, and every later write of the connection
+   * would be answered and never committed (nor can a ROLLBACK end it). Transaction control goes
+   * through `exec`, whose statements SQLite finalizes whatever happened. A lone SELECT runs as it
+   * is (WAL readers meet no lock; one that still failed is reset when it next runs).
+   */
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.closed) throw new Error('The store is closed');
+    if (!WRITE.test(query.sql) || this.db.inTransaction) return this.execute(query);
+    this.begin(true);
+    try {
+      const result = this.execute<R>(query);
+      this.commit();
+      return result;
+    } catch (err) {
+      this.rollback();
+      throw err;
+    }
+  }
+
+  begin(immediate: boolean): void {
+    if (this.closed) throw new Error('The store is closed');
+    this.db.exec(immediate ? 'begin immediate' : 'begin');
+  }
+
+  commit(): void {
+    if (this.closed) throw new Error('The store is closed');
+    this.db.exec('commit');
+  }
+
+  /** Ends the transaction, if one is open: a BEGIN refused as busy left none. */
+  rollback(): void {
+    if (!this.closed && this.db.inTransaction) this.db.exec('rollback');
+  }
+
+  private execute<R>(query: CompiledQuery): QueryResult<R> {
     const stmt = this.prepare(query.sql);
     const parameters = query.parameters as unknown[];
     if (stmt.reader) return { rows: stmt.all(parameters) as R[] };
@@ -60,7 +102,10 @@ class LibsqlDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
   private release: (() => void) | undefined;
 
-  constructor(db: LibsqlDatabase) {
+  constructor(
+    db: LibsqlDatabase,
+    private readonly lock?: LibsqlDatabase,
+  ) {
     this.connection = new LibsqlConnection(db);
   }
 
@@ -77,17 +122,16 @@ class LibsqlDriver implements Driver {
     return this.connection;
   }
 
-  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    await connection.executeQuery(raw(settings.accessMode === 'read only' ? 'begin' : 'begin immediate'));
+  async beginTransaction(_connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    this.connection.begin(settings.accessMode !== 'read only');
   }
 
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(raw('commit'));
+  async commitTransaction(): Promise<void> {
+    this.connection.commit();
   }
 
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    // A BEGIN refused as busy left no transaction to roll back; the busy error is what counts.
-    if (this.connection.db.inTransaction) await connection.executeQuery(raw('rollback'));
+  async rollbackTransaction(): Promise<void> {
+    this.connection.rollback();
   }
 
   async releaseConnection(): Promise<void> {
@@ -97,11 +141,11 @@ class LibsqlDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    this.connection.closed = true;
     this.connection.db.close();
+    this.lock?.close();
   }
 }
-
-const raw = (sql: string) => CompiledQuery.raw(sql);
 
 /** SQLite runs DDL in transactions too, so every migration is applied whole or not at all. */
 class TransactionalSqliteAdapter extends SqliteAdapter {
@@ -112,10 +156,14 @@ class TransactionalSqliteAdapter extends SqliteAdapter {
 
 /** kysely's SQLite dialect (its query compiler, adapter, introspector) over an open libsql database. */
 export class LibsqlDialect implements Dialect {
-  constructor(private readonly db: LibsqlDatabase) {}
+  /** `lock`: a database held open alongside (one server per file), closed with the store. */
+  constructor(
+    private readonly db: LibsqlDatabase,
+    private readonly lock?: LibsqlDatabase,
+  ) {}
 
   createDriver(): Driver {
-    return new LibsqlDriver(this.db);
+    return new LibsqlDriver(this.db, this.lock);
   }
 
   createQueryCompiler() {

@@ -39,6 +39,10 @@ export interface Store extends AccountStore, AdminStore, ServiceRecordStore {
   latestHealth(): Promise<HealthCheck | null>;
   /** Writes, reads back and deletes a row in one transaction; throws when the store cannot. */
   smoke(at: string): Promise<void>;
+  /** False since a write met a busy database (another process holds the lock), until a write succeeds. */
+  writesOk(): boolean;
+  /** While writes fail, tries an empty write transaction once (no retries); resolves to `writesOk()`. */
+  probeWrites(): Promise<boolean>;
   /** Names of the migrations applied, in order (`001-initial`, …). */
   migrations(): Promise<string[]>;
   /**

@@ -56,13 +56,31 @@ const claiming = (lease: Lease, now: string) => ({
   attempts: sql<number>`attempts + 1`,
 });
 
-/** The oldest claimable job, then a conditional update that only one claimant can win. */
+/**
+ * The next job, round-robin across owners: of the owner with the fewest jobs running, then the
+ * one served longest ago (its latest start; never served first), its oldest claimable job. Then a
+ * conditional update that only one claimant can win.
+ */
 export async function claim(db: Db, lease: Lease, now: string): Promise<Job | null> {
   for (let tries = 0; tries < 5; tries += 1) {
     const candidate = await db
       .selectFrom('jobs')
       .select('id')
       .where(claimable(now))
+      .orderBy((e) =>
+        e
+          .selectFrom('jobs as r')
+          .select((r) => r.fn.countAll().as('running'))
+          .whereRef('r.owner_id', '=', 'jobs.owner_id')
+          .where('r.state', '=', 'running')
+          .where('r.lease_until', '>=', now),
+      )
+      .orderBy((e) =>
+        e
+          .selectFrom('jobs as s')
+          .select(sql<string>`coalesce(max(s.started_at), '')`.as('served'))
+          .whereRef('s.owner_id', '=', 'jobs.owner_id'),
+      )
       .orderBy('created_at')
       .orderBy('id')
       .limit(1)
