@@ -16,7 +16,7 @@ import { challengeSiteKey, type ConsoleContext, pageHandler, render } from '../f
 import { CsrfForm, FormError } from '../layout.js';
 import { consoleRoute } from '../pages.js';
 import { CSRF_FIELD, csrfMatches, csrfToken, sessionToken } from '../session.js';
-import { addEvent, addRemoved, endRun, type Run, Runs } from './runs.js';
+import { addEvent, addRemoved, RUN_LIMITS, type Run, type RunRefusal, Runs } from './runs.js';
 import { Outcome, type ReportFilter, ReportTable, Step } from './views.js';
 
 const ACCESS = { tier: 'free', scope: 'compile' } as const;
@@ -31,6 +31,11 @@ const EXAMPLE = JSON.stringify(
   null,
   2,
 );
+/** What a refused run start says, by its reason. */
+const RUN_REFUSED: Record<RunRefusal, string> = {
+  'owner-busy': 'Three of your compiles are still running; wait for one to end or cancel it.',
+  'server-busy': 'The server is running as many console compiles as it takes; try again in a minute.',
+};
 const FILE_EXTENSION: Record<string, string> = { dnsmasq: 'conf', unbound: 'conf', rpz: 'zone' };
 
 /** Reads a configuration in the syntax given, or the one its text or file name shows. */
@@ -50,7 +55,16 @@ function reportingRunner(deps: AppDeps, run: Run): Pick<CompilePool, 'compile'> 
   const onRemoved = (line: Parameters<typeof addRemoved>[1]) => addRemoved(run, line);
   return {
     compile: async (config, options) => {
-      if (deps.pool) return deps.pool.compile(config, { ...options, onRemoved });
+      if (deps.pool)
+        return deps.pool.compile(config, {
+          ...options,
+          onRemoved,
+          // The run keeps RUN_LIMITS.removed lines: the worker sends no more, only their number.
+          reportLimit: RUN_LIMITS.removed - run.removed.length,
+          onRemovedDropped: (count) => {
+            run.removedDropped += count;
+          },
+        });
       const result = await compile(config, { ...options, onRemoved });
       return { lines: result.lines, ruleCount: result.ruleCount, compiledAt: result.compiledAt };
     },
@@ -74,9 +88,13 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
   };
   const idParam = z.object({ id: z.string() });
   /** Starts a run of `checked` for `ownerId` (null past the per-user cap); its page shows the rest. */
-  const launch = (ownerId: string, deps: AppDeps, checked: ReturnType<typeof checkedConfiguration>): Run | null => {
+  const launch = (
+    ownerId: string,
+    deps: AppDeps,
+    checked: ReturnType<typeof checkedConfiguration>,
+  ): Run | RunRefusal => {
     const run = runs.start(ownerId, checked.config.name, checked.config.format ?? 'adblock', checked.config);
-    if (!run) return null;
+    if (typeof run === 'string') return run;
     streamedCompile(
       deps,
       checked,
@@ -91,9 +109,9 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
           compiledAt: body.compiledAt,
           totalDurationMs: body.metrics.totalDurationMs,
         };
-        endRun(run, 'completed', ctx.deps.now());
+        runs.end(run, 'completed');
       },
-      (err) => endRun(run, run.controller.signal.aborted ? 'cancelled' : 'failed', ctx.deps.now(), clientMessage(err)),
+      (err) => runs.end(run, run.controller.signal.aborted ? 'cancelled' : 'failed', clientMessage(err)),
     );
     return run;
   };
@@ -224,7 +242,7 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
         return again(422, clientMessage(err));
       }
       const run = launch(callerOf(c).user?.id ?? '', deps, checked);
-      if (!run) return again(429, 'Three of your compiles are still running; wait for one to end or cancel it.');
+      if (typeof run === 'string') return again(429, RUN_REFUSED[run]);
       return c.redirect(`/console/compile/runs/${run.id}`, 303);
     },
   );
@@ -346,7 +364,7 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
         return c.text(clientMessage(err), 422);
       }
       const next = launch(caller.user?.id ?? '', deps, checked);
-      if (!next) return c.text('Three of your compiles are still running; wait for one to end or cancel it.', 429);
+      if (typeof next === 'string') return c.text(RUN_REFUSED[next], 429);
       return c.redirect(`/console/compile/runs/${next.id}`, 303);
     },
   );
