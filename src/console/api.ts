@@ -28,6 +28,10 @@ export async function callApi<T>(
     counted?: boolean;
   },
 ): Promise<ApiAnswer<T>> {
+  // A path segment taken from the address (an id) that is `.` or `..`, spelled or encoded, would
+  // make the URL name another route: refused as not found, whatever route it would reach.
+  const segments = path.split(/[?#]/, 1)[0].split('/');
+  if (segments.some((s) => /^(\.|%2e){1,2}$/i.test(s))) return { ok: false, status: 404, message: 'No such item' };
   const headers = new Headers({ accept: 'application/json' });
   if (init.body !== undefined) headers.set('content-type', 'application/json');
   if (init.raw) headers.set('content-type', init.raw.type);

@@ -4,6 +4,9 @@ import { openStore } from '../../src/server/store/open.js';
 import { hashPassword } from '../../src/server/auth/password.js';
 import { mountConsole } from '../../src/console/index.js';
 import { ADMIN_NAV } from '../../src/console/admin.js';
+import { callApi } from '../../src/console/api.js';
+import type { ConsoleContext } from '../../src/console/frame.js';
+import type { Context } from 'hono';
 
 // The account, jobs and admin pages in-process (fast, no browser); test/console/admin.e2e.test.ts
 // drives the same pages in Chromium against a real `flc serve`.
@@ -124,6 +127,24 @@ describe('console: account, jobs and admin pages', () => {
     expect((await b.post(`/console/account/keys/${id}/revoke`, { _csrf: csrf })).status).toBe(303);
     expect((await b.page('/console/account')).html).toContain('Revoked the key.');
     expect((await app.request('/api/keys', { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401);
+  });
+
+  test('an id of `.` or `..` in an in-process API call names no other route: refused before the call', async () => {
+    let called = 0;
+    const ctx = { app: { request: () => (called++, new Response('{}')) } } as unknown as ConsoleContext;
+    const c = {
+      req: { url: 'http://localhost/console/account', header: () => undefined },
+      env: {},
+    } as unknown as Context;
+    for (const id of ['..', '.', '%2e%2e', '%2E', '.%2e'])
+      expect(await callApi(c, ctx, `/api/keys/${id}`, { method: 'DELETE' })).toEqual({
+        ok: false,
+        status: 404,
+        message: 'No such item',
+      });
+    expect(called).toBe(0);
+    expect((await callApi(c, ctx, '/api/keys/k1..2', { method: 'DELETE' })).ok).toBe(true);
+    expect(called).toBe(1);
   });
 
   test('a form post without the CSRF token changes nothing', async () => {

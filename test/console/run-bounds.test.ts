@@ -95,7 +95,7 @@ describe('console compile runs: process-wide bounds', () => {
       });
   });
 
-  test('ended runs of many users keep at most keptBytes and kept runs: the first ended go first, never the last', () => {
+  test('ended runs of many users keep at most keptBytes and kept runs: the first ended go first, not the last', () => {
     let now = 0;
     const limits = { ...RUN_LIMITS, keptBytes: 100_000, kept: 8 };
     const runs = new Runs(() => now, limits);
