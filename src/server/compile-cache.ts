@@ -72,7 +72,7 @@ export function textBytes(texts: Iterable<string>): number {
  */
 export class CompileCache<T> {
   private readonly entries: LRUCache<string, Entry<T>>;
-  private readonly inflight = new Map<string, Promise<T>>();
+  private readonly inflight = new Map<string, Promise<unknown>>();
 
   constructor(
     /** The estimated bytes of one value. */
@@ -127,8 +127,8 @@ export class CompileCache<T> {
   }
 
   /** Runs `work` unless the same key is already running; `shared` tells which happened. */
-  async shared(key: string, work: () => Promise<T>): Promise<{ value: T; shared: boolean }> {
-    const running = this.inflight.get(key);
+  async shared<V>(key: string, work: () => Promise<V>): Promise<{ value: V; shared: boolean }> {
+    const running = this.inflight.get(key) as Promise<V> | undefined;
     if (running) return { value: await running, shared: true };
     const promise = work().finally(() => this.inflight.delete(key));
     this.inflight.set(key, promise);
