@@ -59,7 +59,7 @@ test('a client that stops reading an answer under the bound is cut; one that rea
   expect(idle.destroyed).toBe(false);
 });
 
-test('many connections each under the bound: past four times it in all, the stalled ones go first, largest first', () => {
+test('many connections under the bound: past four times it in all, the stalled ones go, largest first', () => {
   const readers = Array.from({ length: 4 }, () => connect());
   const stalled = Array.from({ length: 6 }, () => connect());
   for (const r of readers) r.write(40 * MiB);
