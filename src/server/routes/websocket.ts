@@ -62,7 +62,7 @@ export const WS_LIMITS: WsTiming = {
  * caller's rate limit before it is parsed, as a request's body would: unmetered, one connection
  * of 1 MB messages that are not compiles (invalid, or a padded ping) held the main thread.
  */
-export const UNMETERED_MESSAGE_CHARS = 4096;
+export const UNMETERED_MESSAGE_BYTES = 4096;
 /** Large messages of a connection that may wait for the meter at once; more are refused. */
 const MESSAGES_WAITING = 4;
 
@@ -223,10 +223,13 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
       },
       onMessage(event, ws) {
         touch(ws);
-        const text = String(event.data);
-        const large = text.length > UNMETERED_MESSAGE_CHARS;
+        const data = event.data;
+        // Its size without decoding it (a refused one is never decoded): bytes are at least as many as characters.
+        const size = typeof data === 'string' ? data.length : ((data as { byteLength?: number }).byteLength ?? 0);
+        const large = size > UNMETERED_MESSAGE_BYTES;
+        const text = () => String(data);
         // Small messages are read at once, unless earlier ones wait for the meter (order is kept).
-        if (!large && waiting === 0) return read(ws, text, false);
+        if (!large && waiting === 0) return read(ws, text(), false);
         if (waiting >= MESSAGES_WAITING) {
           return send(ws, {
             type: 'error',
@@ -239,7 +242,7 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
           try {
             const limited = large ? await caller.meter() : null;
             if (limited) return send(ws, { type: 'error', error: limited, code: 'RATE_LIMITED' });
-            read(ws, text, large);
+            read(ws, text(), large);
           } catch {
             send(ws, { type: 'error', error: 'the message could not be counted; try again', code: 'INTERNAL' });
           } finally {
