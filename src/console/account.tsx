@@ -8,6 +8,7 @@ import { CsrfForm, FormError } from './layout.js';
 import { consoleRoute } from './pages.js';
 import { CSRF_FIELD, clearCookie, csrfMatches, SESSION_COOKIE, sessionToken, setStrictCookie } from './session.js';
 import { SESSION_TTL_MS } from '../server/auth/sessions.js';
+import { RESULT_COOKIE } from './kit.js';
 
 /** Form posts of the account pages: small (an email, a password, a name, a token). */
 const FORM_LIMIT = 16 * 1024;
@@ -64,6 +65,7 @@ function CredentialsForm(props: {
 
 /** Signs the browser in with an API answer's session token and sends it on to the console. */
 function signedIn(c: Context, token: string): Response {
+  clearCookie(c, RESULT_COOKIE);
   setStrictCookie(c, SESSION_COOKIE, token, Math.floor(SESSION_TTL_MS / 1000));
   return c.redirect('/console', 303);
 }
@@ -112,10 +114,11 @@ export function registerAccountPages(app: OpenAPIHono, ctx: ConsoleContext): voi
       );
     }),
   );
-  // Unmetered here: the sign-in route it calls counts the attempt, with its own throttles.
+  // Counted here, before anything is done (a refused form too); the sign-in route it calls is then
+  // not counted a second time, though its own throttles apply.
   consoleRoute(
     app,
-    { method: 'post', path: '/login', access: 'public-unmetered', bodyLimit: FORM_LIMIT, summary: 'Console: sign in' },
+    { method: 'post', path: '/login', access: 'public', bodyLimit: FORM_LIMIT, summary: 'Console: sign in' },
     async (c) => {
       const form = await fields(c);
       if (!csrfMatches(c, form[CSRF_FIELD])) return loginForm(c, CSRF_REFUSED, form.email, 403);
@@ -123,6 +126,7 @@ export function registerAccountPages(app: OpenAPIHono, ctx: ConsoleContext): voi
         return loginForm(c, 'The bot challenge failed; try again.', form.email, 403);
       const answer = await callApi<{ token: string }>(c, ctx, '/api/auth/sign-in/email', {
         method: 'POST',
+        counted: true,
         body: { email: form.email ?? '', password: form.password ?? '' },
       });
       if (answer.ok) return signedIn(c, answer.body.token);
@@ -169,7 +173,7 @@ export function registerAccountPages(app: OpenAPIHono, ctx: ConsoleContext): voi
   );
   consoleRoute(
     app,
-    { method: 'post', path: '/signup', access: 'public-unmetered', bodyLimit: FORM_LIMIT, summary: 'Console: sign up' },
+    { method: 'post', path: '/signup', access: 'public', bodyLimit: FORM_LIMIT, summary: 'Console: sign up' },
     async (c) => {
       const form = await fields(c);
       if (!csrfMatches(c, form[CSRF_FIELD])) return signupForm(c, CSRF_REFUSED, form.email, 403);
@@ -177,6 +181,7 @@ export function registerAccountPages(app: OpenAPIHono, ctx: ConsoleContext): voi
         return signupForm(c, 'The bot challenge failed; try again.', form.email, 403);
       const answer = await callApi<{ token: string }>(c, ctx, '/api/auth/sign-up/email', {
         method: 'POST',
+        counted: true,
         body: { email: form.email ?? '', password: form.password ?? '', ...(form.name ? { name: form.name } : {}) },
       });
       if (answer.ok) return signedIn(c, answer.body.token);
@@ -190,7 +195,7 @@ export function registerAccountPages(app: OpenAPIHono, ctx: ConsoleContext): voi
     {
       method: 'post',
       path: '/logout',
-      access: 'public-unmetered',
+      access: 'public',
       bodyLimit: FORM_LIMIT,
       summary: 'Console: sign out',
     },
@@ -198,8 +203,9 @@ export function registerAccountPages(app: OpenAPIHono, ctx: ConsoleContext): voi
       const form = await fields(c);
       if (!csrfMatches(c, form[CSRF_FIELD])) return c.text(CSRF_REFUSED, 403);
       const token = sessionToken(c);
-      if (token) await callApi(c, ctx, '/api/auth/sign-out', { method: 'POST', token });
+      if (token) await callApi(c, ctx, '/api/auth/sign-out', { method: 'POST', token, counted: true });
       clearCookie(c, SESSION_COOKIE);
+      clearCookie(c, RESULT_COOKIE);
       return c.redirect('/login', 303);
     },
   );

@@ -21,6 +21,11 @@ export async function callApi<T>(
     /** A body sent as it is (a configuration bundle in YAML or TOML), with its media type. */
     raw?: { text: string; type: string };
     token?: string;
+    /**
+     * The console route calling has been counted against the rate limit already (a sign-in
+     * form, metered so that a refused form is counted too): the route called is not counted again.
+     */
+    counted?: boolean;
   },
 ): Promise<ApiAnswer<T>> {
   const headers = new Headers({ accept: 'application/json' });
@@ -39,7 +44,10 @@ export async function callApi<T>(
       body: init.raw ? init.raw.text : init.body === undefined ? undefined : JSON.stringify(init.body),
     },
     // The connection, for the client's address, but not its body: the console has read that.
-    { incoming: { socket: (c.env as { incoming?: { socket?: unknown } } | undefined)?.incoming?.socket } },
+    {
+      incoming: { socket: (c.env as { incoming?: { socket?: unknown } } | undefined)?.incoming?.socket },
+      ...(init.counted ? { flcCountedByConsole: true } : {}),
+    },
   );
   const text = await res.text();
   let body: unknown = null;

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { getCookie } from 'hono/cookie';
@@ -42,7 +42,8 @@ export interface Outcome {
   secret?: { label: string; value: string };
 }
 
-const RESULT_COOKIE = 'flc_result';
+/** The cookie naming a form post's outcome and holding the key that opens it. */
+export const RESULT_COOKIE = 'flc_result';
 const RESULT_CODE = 'CONSOLE_RESULT';
 
 function seal(key: Buffer, text: string): string {
@@ -63,13 +64,22 @@ function unseal(key: Buffer, sealed: string): string | null {
   }
 }
 
+/**
+ * Whose outcome it is: a digest of the browser's session token. An outcome (an API key's text)
+ * is shown only to the session that made it, never to the next account signed in on the browser.
+ */
+const sessionOf = (c: Context) =>
+  createHash('sha256')
+    .update(`flc-console-outcome|${sessionToken(c) ?? ''}`)
+    .digest('base64url');
+
 /** Answers a form post: keeps its outcome for the next page and sends the browser there (303). */
 export async function finish(c: Context, ctx: ConsoleContext, location: string, outcome: Outcome): Promise<Response> {
   const settings = ctx.deps.flash ?? DEFAULT_FLASH;
   const key = randomBytes(32);
   const token = await issueFlash(ctx.deps.store, settings, ctx.deps.now(), {
     code: RESULT_CODE,
-    message: seal(key, JSON.stringify(outcome)),
+    message: seal(key, JSON.stringify({ session: sessionOf(c), outcome })),
     type: outcome.ok ? 'success' : 'error',
   });
   setStrictCookie(c, RESULT_COOKIE, `${token}.${key.toString('base64url')}`, Math.ceil(settings.lifetimeMs / 1000));
@@ -88,7 +98,8 @@ export async function takeOutcome(c: Context, ctx: ConsoleContext): Promise<Outc
   const text = unseal(Buffer.from(key, 'base64url'), entry.message);
   if (text === null) return null;
   try {
-    return JSON.parse(text) as Outcome;
+    const sealed = JSON.parse(text) as { session?: unknown; outcome?: Outcome };
+    return sealed.session === sessionOf(c) && sealed.outcome ? sealed.outcome : null;
   } catch {
     return null;
   }

@@ -79,6 +79,12 @@ export interface PooledCompileOptions {
   share?: PoolShare;
   /** Each line the compile removes, with its source, line and reason (the report's `removed`). */
   onRemoved?: (line: RemovedLine) => void;
+  /**
+   * Removed lines reported at most (`onRemoved`); the worker only counts those past it and
+   * reports their number (`onRemovedDropped`), so a huge report is never copied to this thread.
+   */
+  reportLimit?: number;
+  onRemovedDropped?: (count: number) => void;
   /** A domain (checked by `explainDomain`) to explain in the worker: `lines` is then empty. */
   explain?: string;
 }
@@ -164,7 +170,10 @@ export class CompilePool {
     port1.on('message', (m: PortMessage) => {
       if (m.type === 'done') drained();
       if (m.type === 'event') opts.onEvent?.(m.event as CompileEvent);
-      if (m.type === 'removed') for (const line of m.lines) opts.onRemoved?.(line);
+      if (m.type === 'removed') {
+        for (const line of m.lines) opts.onRemoved?.(line);
+        if (m.dropped) opts.onRemovedDropped?.(m.dropped);
+      }
       if (m.type !== 'read') return;
       const answer = (message: PortMessage, transfer: ArrayBuffer[] = []) => port1.postMessage(message, transfer);
       const failed = (e: unknown) => answer({ type: 'read-result', id: m.id, error: toWire(e) });
@@ -203,6 +212,7 @@ export class CompilePool {
       readsBytes: opts.reader.readBytes !== undefined,
       port: port2,
       report: opts.onRemoved !== undefined,
+      ...(opts.reportLimit === undefined ? {} : { reportLimit: opts.reportLimit }),
       ...(opts.explain === undefined ? {} : { explain: opts.explain }),
     };
     try {

@@ -22,6 +22,8 @@ export interface CompileTask {
   port: MessagePort;
   /** Post the removed lines (`removed` messages, in batches) for the caller's report. */
   report?: boolean;
+  /** Removed lines posted at most; those past it are only counted (`dropped`), never sent. */
+  reportLimit?: number;
   /** A domain (checked by `explainDomain`): the compile answers why it is blocked or not, not the list. */
   explain?: string;
 }
@@ -63,7 +65,7 @@ export type PortMessage =
   | { type: 'read-result'; id: number; text?: string; bytes?: ListBytes | null; error?: WireError }
   | { type: 'event'; event: unknown }
   /** Lines the compile removed, with why (only when the task asked for its report). */
-  | { type: 'removed'; lines: RemovedLine[] }
+  | { type: 'removed'; lines: RemovedLine[]; dropped?: number }
   /** The last message of a compile: every event has been posted before it. */
   | { type: 'done' }
   /** The first message of every task: its deadline counts from here. */
@@ -98,15 +100,26 @@ function forwardedReader(task: CompileTask): SourceReader {
 
 function compileInWorker(task: CompileTask): Promise<CompiledList> {
   // Removed lines go in batches: one message each would cost more than the compile on large lists.
+  // Past `reportLimit` they are counted here, not sent: the main thread never copies more.
   let removed: RemovedLine[] = [];
+  let sent = 0;
+  let dropped = 0;
+  const limit = task.reportLimit ?? Number.POSITIVE_INFINITY;
   const flush = () => {
-    if (removed.length > 0) task.port.postMessage({ type: 'removed', lines: removed } satisfies PortMessage);
+    if (removed.length > 0 || dropped > 0)
+      task.port.postMessage({ type: 'removed', lines: removed, dropped } satisfies PortMessage);
     removed = [];
+    dropped = 0;
   };
   // Explained here, not on the main thread: a rule's regular expression is matched against the domain.
   const collector = task.explain === undefined ? undefined : explainCollector(task.explain);
   const report = task.report
     ? (line: RemovedLine) => {
+        if (sent >= limit) {
+          dropped += 1;
+          return;
+        }
+        sent += 1;
         if (removed.push(line) >= 1000) flush();
       }
     : undefined;

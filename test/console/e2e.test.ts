@@ -189,6 +189,17 @@ describe.skipIf(missing !== null)(`the web console in Chromium${missing ? ` (ski
     await page.getByRole('link', { name: 'Download the list' }).click();
     const file = await (await download).path();
     expect(readFileSync(file, 'utf8')).toContain('||tracker.example.net^');
+    // The same configuration in another format: a new run, downloaded as that format's file.
+    await page.getByLabel('Another output format').selectOption('dnsmasq');
+    await page.getByRole('button', { name: 'Compile in this format' }).click();
+    await page.waitForURL((url) => /\/console\/compile\/runs\//.test(url.pathname));
+    await page.locator('#result').waitFor({ timeout: 30_000 });
+    expect(await page.locator('#result').textContent()).toContain('dnsmasq format');
+    const other = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download the list' }).click();
+    const dnsmasq = await other;
+    expect(dnsmasq.suggestedFilename()).toBe('Local-list.conf');
+    expect(readFileSync(await dnsmasq.path(), 'utf8')).toMatch(/^(local|address)=\/tracker\.example\.net\//m);
   });
 
   test('cancel stops a slow compile and closes its download', async () => {

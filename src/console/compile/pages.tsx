@@ -16,7 +16,7 @@ import { challengeSiteKey, type ConsoleContext, pageHandler, render } from '../f
 import { CsrfForm, FormError } from '../layout.js';
 import { consoleRoute } from '../pages.js';
 import { CSRF_FIELD, csrfMatches, csrfToken, sessionToken } from '../session.js';
-import { addEvent, addRemoved, endRun, type Run, Runs } from './runs.js';
+import { addEvent, addRemoved, RUN_LIMITS, type Run, type RunRefusal, Runs } from './runs.js';
 import { Outcome, type ReportFilter, ReportTable, Step } from './views.js';
 
 const ACCESS = { tier: 'free', scope: 'compile' } as const;
@@ -31,6 +31,11 @@ const EXAMPLE = JSON.stringify(
   null,
   2,
 );
+/** What a refused run start says, by its reason. */
+const RUN_REFUSED: Record<RunRefusal, string> = {
+  'owner-busy': 'Three of your compiles are still running; wait for one to end or cancel it.',
+  'server-busy': 'The server is running as many console compiles as it takes; try again in a minute.',
+};
 const FILE_EXTENSION: Record<string, string> = { dnsmasq: 'conf', unbound: 'conf', rpz: 'zone' };
 
 /** Reads a configuration in the syntax given, or the one its text or file name shows. */
@@ -50,7 +55,16 @@ function reportingRunner(deps: AppDeps, run: Run): Pick<CompilePool, 'compile'> 
   const onRemoved = (line: Parameters<typeof addRemoved>[1]) => addRemoved(run, line);
   return {
     compile: async (config, options) => {
-      if (deps.pool) return deps.pool.compile(config, { ...options, onRemoved });
+      if (deps.pool)
+        return deps.pool.compile(config, {
+          ...options,
+          onRemoved,
+          // The run keeps RUN_LIMITS.removed lines: the worker sends no more, only their number.
+          reportLimit: RUN_LIMITS.removed - run.removed.length,
+          onRemovedDropped: (count) => {
+            run.removedDropped += count;
+          },
+        });
       const result = await compile(config, { ...options, onRemoved });
       return { lines: result.lines, ruleCount: result.ruleCount, compiledAt: result.compiledAt };
     },
@@ -73,6 +87,34 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
     return user ? runs.get(c.req.param('id') ?? '', user.id) : undefined;
   };
   const idParam = z.object({ id: z.string() });
+  /** Starts a run of `checked` for `ownerId` (null past the per-user cap); its page shows the rest. */
+  const launch = (
+    ownerId: string,
+    deps: AppDeps,
+    checked: ReturnType<typeof checkedConfiguration>,
+  ): Run | RunRefusal => {
+    const run = runs.start(ownerId, checked.config.name, checked.config.format ?? 'adblock', checked.config);
+    if (typeof run === 'string') return run;
+    streamedCompile(
+      deps,
+      checked,
+      (event, data) => addEvent(run, { event, data }),
+      run.controller.signal,
+      reportingRunner(ctx.deps, run),
+    ).then(
+      (body) => {
+        run.result = {
+          rules: body.rules,
+          ruleCount: body.ruleCount,
+          compiledAt: body.compiledAt,
+          totalDurationMs: body.metrics.totalDurationMs,
+        };
+        runs.end(run, 'completed');
+      },
+      (err) => runs.end(run, run.controller.signal.aborted ? 'cancelled' : 'failed', clientMessage(err)),
+    );
+    return run;
+  };
 
   const editor = async (c: Context, csrf: string, text: string, error: string | null, errors: string[] = []) => {
     const list = await callApi<{ ruleSets: { id: string; name: string }[] }>(c, ctx, '/api/rules?limit=100', {
@@ -199,31 +241,8 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
           );
         return again(422, clientMessage(err));
       }
-      const run = runs.start(
-        caller.user?.id ?? '',
-        checked.config.name,
-        (checked.config as { format?: string }).format ?? 'adblock',
-      );
-      if (!run) return again(429, 'Three of your compiles are still running; wait for one to end or cancel it.');
-      streamedCompile(
-        deps,
-        checked,
-        (event, data) => addEvent(run, { event, data }),
-        run.controller.signal,
-        reportingRunner(ctx.deps, run),
-      ).then(
-        (body) => {
-          run.result = {
-            rules: body.rules,
-            ruleCount: body.ruleCount,
-            compiledAt: body.compiledAt,
-            totalDurationMs: body.metrics.totalDurationMs,
-          };
-          endRun(run, 'completed', ctx.deps.now());
-        },
-        (err) =>
-          endRun(run, run.controller.signal.aborted ? 'cancelled' : 'failed', ctx.deps.now(), clientMessage(err)),
-      );
+      const run = launch(callerOf(c).user?.id ?? '', deps, checked);
+      if (typeof run === 'string') return again(429, RUN_REFUSED[run]);
       return c.redirect(`/console/compile/runs/${run.id}`, 303);
     },
   );
@@ -315,6 +334,38 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
           run.listeners.delete(listener);
         }
       });
+    },
+  );
+
+  consoleRoute(
+    app,
+    {
+      method: 'post',
+      path: '/console/compile/runs/{id}/format',
+      access: ACCESS,
+      bodyLimit: 16 * 1024,
+      summary: "Console: compile a run's configuration again in another output format",
+      params: idParam,
+    },
+    async (c) => {
+      const form = await c.req.parseBody();
+      if (!csrfMatches(c, form[CSRF_FIELD])) return c.text('The form did not come from this site', 403);
+      const run = runOf(c);
+      if (!run) return c.text('No such compile', 404);
+      const format = typeof form.format === 'string' ? form.format : '';
+      if (!(OUTPUT_FORMATS as readonly string[]).includes(format))
+        return c.text(`Unknown output format "${format}"; one of ${OUTPUT_FORMATS.join(', ')}`, 422);
+      const caller = callerOf(c);
+      const { deps, features } = forCaller(ctx.deps, caller);
+      let checked: ReturnType<typeof checkedConfiguration>;
+      try {
+        checked = checkedConfiguration({ ...run.config, format }, features);
+      } catch (err) {
+        return c.text(clientMessage(err), 422);
+      }
+      const next = launch(caller.user?.id ?? '', deps, checked);
+      if (typeof next === 'string') return c.text(RUN_REFUSED[next], 429);
+      return c.redirect(`/console/compile/runs/${next.id}`, 303);
     },
   );
 

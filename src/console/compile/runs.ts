@@ -15,6 +15,8 @@ export interface Run {
   ownerId: string;
   name: string;
   format: string;
+  /** The configuration as checked (its `format` included): another format compiles it again. */
+  config: object;
   state: RunState;
   startedAt: number;
   endedAt?: number;
@@ -29,35 +31,66 @@ export interface Run {
   controller: AbortController;
   /** Called on each new event and at the end (the open event streams of the run). */
   listeners: Set<() => void>;
+  /** The estimated bytes the ended run holds (its list, report and events), set when it ends. */
+  bytes?: number;
 }
+
+/** Why a run could not start: the owner's own runs are all going, or the process's are. */
+export type RunRefusal = 'owner-busy' | 'server-busy';
 
 /**
  * What a run may hold, and how long: a console compile is for reading its progress and report
  * once, not a store (queued jobs are). At most 3 runs per user, each dropped 30 minutes after it
- * ends; its removed lines up to 100,000 and its events up to 5,000.
+ * ends; its removed lines up to 100,000 and its events up to 5,000. For the whole process, since
+ * every signed-in user has their own 3: at most 50 runs going at once, and the ended runs kept
+ * hold at most 64 MiB together (estimated) and number at most 300 — past either, the runs that
+ * ended first (anyone's) are dropped, though never the one that just ended.
  */
-export const RUN_LIMITS = { perUser: 3, keepMs: 30 * 60_000, removed: 100_000, events: 5_000 } as const;
+export const RUN_LIMITS = {
+  perUser: 3,
+  keepMs: 30 * 60_000,
+  removed: 100_000,
+  events: 5_000,
+  running: 50,
+  keptBytes: 64 * 1024 * 1024,
+  kept: 300,
+} as const;
+
+/** Bytes a run holds, estimated: its strings' characters plus a little for each object. */
+export function runBytes(run: Run): number {
+  let bytes = 256 + (JSON.stringify(run.config)?.length ?? 0);
+  for (const rule of run.result?.rules ?? []) bytes += rule.length + 16;
+  for (const l of run.removed)
+    bytes += l.text.length + l.reason.length + l.transformation.length + (l.source?.length ?? 0) + 96;
+  for (const e of run.events) bytes += e.event.length + (JSON.stringify(e.data)?.length ?? 0) + 48;
+  return bytes;
+}
 
 /** The console's runs, in this process's memory: the process that runs one serves its page and events. */
 export class Runs {
   private readonly runs = new Map<string, Run>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly limits: Record<'perUser' | 'keepMs' | 'running' | 'keptBytes' | 'kept', number> = RUN_LIMITS,
+  ) {}
 
-  /** A new run for `ownerId`, or null when the owner already has `perUser` runs going. */
-  start(ownerId: string, name: string, format: string): Run | null {
+  /** A new run for `ownerId`, or why not: the owner already has `perUser` runs going, or the process `running`. */
+  start(ownerId: string, name: string, format: string, config: object): Run | RunRefusal {
     this.expire();
     const own = [...this.runs.values()].filter((r) => r.ownerId === ownerId);
-    if (own.length >= RUN_LIMITS.perUser) {
+    if (own.length >= this.limits.perUser) {
       const oldestDone = own.filter((r) => r.state !== 'running').sort((a, b) => a.startedAt - b.startedAt)[0];
-      if (!oldestDone) return null;
+      if (!oldestDone) return 'owner-busy';
       this.runs.delete(oldestDone.id);
     }
+    if (this.running() >= this.limits.running) return 'server-busy';
     const run: Run = {
       id: randomUUID(),
       ownerId,
       name,
       format,
+      config,
       state: 'running',
       startedAt: this.now(),
       events: [],
@@ -78,10 +111,43 @@ export class Runs {
     return run && run.ownerId === ownerId ? run : undefined;
   }
 
+  /** Ends `run` (see `endRun`) and drops the runs that ended first while the ended ones hold too much. */
+  end(run: Run, state: Exclude<RunState, 'running'>, error?: string): void {
+    if (!endRun(run, state, this.now(), error)) return;
+    run.bytes = runBytes(run);
+    this.expire();
+    const ended = [...this.runs.values()]
+      .filter((r) => r.state !== 'running')
+      .sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0));
+    let bytes = ended.reduce((sum, r) => sum + (r.bytes ?? 0), 0);
+    let count = ended.length;
+    for (const old of ended) {
+      if (bytes <= this.limits.keptBytes && count <= this.limits.kept) break;
+      if (old === run) continue;
+      this.runs.delete(old.id);
+      bytes -= old.bytes ?? 0;
+      count -= 1;
+    }
+  }
+
+  /** The runs going in this process. */
+  running(): number {
+    let n = 0;
+    for (const run of this.runs.values()) if (run.state === 'running') n += 1;
+    return n;
+  }
+
+  /** The runs kept (going and ended), and the estimated bytes of the ended ones. */
+  held(): { runs: number; keptBytes: number } {
+    let keptBytes = 0;
+    for (const run of this.runs.values()) keptBytes += run.bytes ?? 0;
+    return { runs: this.runs.size, keptBytes };
+  }
+
   private expire(): void {
     const now = this.now();
     for (const [id, run] of this.runs)
-      if (run.endedAt !== undefined && now - run.endedAt > RUN_LIMITS.keepMs) this.runs.delete(id);
+      if (run.endedAt !== undefined && now - run.endedAt > this.limits.keepMs) this.runs.delete(id);
   }
 }
 
@@ -98,11 +164,12 @@ export function addRemoved(run: Run, line: RemovedLine): void {
   else run.removedDropped += 1;
 }
 
-/** Ends the run in `state` (once) and tells its listeners. */
-export function endRun(run: Run, state: Exclude<RunState, 'running'>, now: number, error?: string): void {
-  if (run.state !== 'running') return;
+/** Ends the run in `state` (once: false when it had ended) and tells its listeners. */
+export function endRun(run: Run, state: Exclude<RunState, 'running'>, now: number, error?: string): boolean {
+  if (run.state !== 'running') return false;
   run.state = state;
   run.endedAt = now;
   if (error) run.error = error;
   for (const listener of run.listeners) listener();
+  return true;
 }

@@ -1,3 +1,4 @@
+import { OUTPUT_FORMATS } from '../../core/output/formats.js';
 import type { RemovedLine } from '../../core/pipeline/report.js';
 import { CsrfForm } from '../layout.js';
 import type { Run, RunEvent } from './runs.js';
@@ -185,6 +186,17 @@ export function Outcome({ run, csrf, filter }: { run: Run; csrf: string; filter:
             </a>{' '}
             · <a href="/console/compile">Compile again</a>
           </p>
+          <CsrfForm action={`${base}/format`} csrf={csrf} class="inline">
+            <label for="other-format">Another output format</label>
+            <select id="other-format" name="format">
+              {OUTPUT_FORMATS.filter((f) => f !== run.format).map((f) => (
+                <option value={f}>{f}</option>
+              ))}
+            </select>
+            <button type="submit" class="secondary" id="compile-format">
+              Compile in this format
+            </button>
+          </CsrfForm>
           <Report run={run} filter={filter} />
         </>
       ) : run.state === 'cancelled' ? (

@@ -267,7 +267,8 @@ export function accessGate(
     const at = deps.now();
     const route = c.var.route;
     const rule = ruleFor(route.access, matchOverride(t.overrides, c.req.method, c.req.path));
-    const metered = route.access !== 'public-unmetered';
+    // An in-process call a console form makes after the gate counted the form itself is not counted again.
+    const metered = route.access !== 'public-unmetered' && !countedByConsole(c);
     let identity: Identity;
     try {
       identity = await identities.resolve(bearerToken(c.req.header('authorization')), at);
@@ -367,3 +368,11 @@ export function callerOf(c: Context): Caller {
 export function identityOf(c: Context): Identity | undefined {
   return c.get('identity');
 }
+
+/**
+ * Whether this request is an in-process call of a console form the gate has already counted
+ * (`callApi` with `counted`). The mark is in the request's environment, which only the server's
+ * own code sets: an HTTP client cannot send it.
+ */
+export const countedByConsole = (c: Context): boolean =>
+  (c.env as { flcCountedByConsole?: unknown } | undefined)?.flcCountedByConsole === true;
