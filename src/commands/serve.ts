@@ -131,8 +131,9 @@ SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let oth
       min: 1024,
       default: 64 * 1024 * 1024,
       description:
-        'bytes of answers a connection (HTTP or WebSocket) may leave unsent; one above it for 10 s ' +
-        '(a client that stopped reading) is cut',
+        'bytes of answers a connection (HTTP or WebSocket) may leave unsent; one above it for 10 s, ' +
+        'or one of which nothing was sent for 10 s (a client that stopped reading), is cut; all ' +
+        'connections together may hold four times it, past which the stalled ones are cut',
     }),
     'compile-cache-max-bytes': Flags.integer({
       env: 'FLC_COMPILE_CACHE_MAX_BYTES',

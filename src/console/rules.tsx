@@ -3,7 +3,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Child } from 'hono/jsx';
 import { validateRuleRequestSchema } from '../core/ast/validate-rule.js';
 import { issueMessages } from '../core/ast/issues.js';
-import { BODY_LIMITS, listAnswerJson, validateRuleAnswer } from '../server/routes/rules.js';
+import { BODY_LIMITS, listAnswerJson, poolCall, validateRuleAnswer } from '../server/routes/rules.js';
 import { clientMessage } from '../server/problem.js';
 import { type ConsoleContext, pageHandler, render } from './frame.js';
 import { CsrfForm, FormError } from './layout.js';
@@ -234,7 +234,7 @@ export function registerRulePages(app: OpenAPIHono, ctx: ConsoleContext): void {
       });
       if (!input.success) return again(422, issueMessages(input.error).join('; '));
       try {
-        return again(200, null, (await validateRuleAnswer(input.data, ctx.deps.pool)) as TestAnswer);
+        return again(200, null, (await validateRuleAnswer(input.data, ctx.deps.pool, poolCall(c))) as TestAnswer);
       } catch (err) {
         return again(422, clientMessage(err));
       }
@@ -271,7 +271,7 @@ export function registerRulePages(app: OpenAPIHono, ctx: ConsoleContext): void {
       if (rules.length === 0) return again(422, 'Paste at least one rule.');
       try {
         // The AST route's own answer (its limits: 5,000 rules of 4,096 characters, the worker's deadline).
-        const bytes = await listAnswerJson('parse', { rules }, ctx.deps.pool);
+        const bytes = await listAnswerJson('parse', { rules }, ctx.deps.pool, poolCall(c));
         const answer = JSON.parse(Buffer.from(bytes).toString('utf8')) as { results: ParsedRule[] };
         return again(200, null, answer.results);
       } catch (err) {

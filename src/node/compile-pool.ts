@@ -56,14 +56,27 @@ export interface PooledCompile {
   explanation?: Explanation;
 }
 
+/** A caller's share of the pool: at most `limit` of their tasks (compiles or not) running or waiting at once. */
+export interface PoolShare {
+  key: string;
+  limit: number;
+  tier: string;
+}
+
+/** Whose task it is, and until when it is wanted (a request's signal: a client gone cancels it). */
+export interface PoolCall {
+  share?: PoolShare;
+  signal?: AbortSignal;
+}
+
 export interface PooledCompileOptions {
   reader: SourceReader;
   compiler: string;
   now: () => Date;
   onEvent?: (e: CompileEvent) => void;
   signal?: AbortSignal;
-  /** The caller's share of the pool: at most `limit` of their compiles running or waiting at once. */
-  share?: { key: string; limit: number; tier: string };
+  /** The caller's share of the pool: at most `limit` of their tasks running or waiting at once. */
+  share?: PoolShare;
   /** Each line the compile removes, with its source, line and reason (the report's `removed`). */
   onRemoved?: (line: RemovedLine) => void;
   /**
@@ -134,10 +147,15 @@ export class CompilePool {
 
   /** Compiles `config` in a worker; the main thread reads its sources with `reader`. */
   async compile(config: Configuration, opts: PooledCompileOptions): Promise<PooledCompile> {
-    const share = opts.share;
-    const held = share ? (this.shares.get(share.key) ?? 0) : 0;
-    if (share && held >= share.limit) throw new TooManyCompilesError(share.limit, share.tier);
-    if (share) this.shares.set(share.key, held + 1);
+    const release = this.hold(opts.share, 'compiles');
+    try {
+      return await this.compileHeld(config, opts);
+    } finally {
+      release();
+    }
+  }
+
+  private async compileHeld(config: Configuration, opts: PooledCompileOptions): Promise<PooledCompile> {
     const { port1, port2 } = new MessageChannel();
     const reads = new AbortController();
     // Sources past the budget stop the compile before the worker runs out of memory on them.
@@ -222,20 +240,39 @@ export class CompilePool {
     } finally {
       reads.abort(new AbortedError('the compilation ended'));
       port1.close();
-      const left = share ? (this.shares.get(share.key) ?? 1) - 1 : 0;
-      if (share && left > 0) this.shares.set(share.key, left);
-      else if (share) this.shares.delete(share.key);
     }
   }
 
+  /**
+   * Counts one more task of `share`'s caller, refusing it past their cap: every kind of task
+   * counts (a share that counted compiles only let one user fill the queue with walks or
+   * validations, each as long as a compile). Answers the function that gives it back.
+   */
+  private hold(share: PoolShare | undefined, what: string): () => void {
+    if (!share) return () => undefined;
+    const held = this.shares.get(share.key) ?? 0;
+    if (held >= share.limit) throw new TooManyCompilesError(share.limit, share.tier, what);
+    this.shares.set(share.key, held + 1);
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      const left = (this.shares.get(share.key) ?? 1) - 1;
+      if (left > 0) this.shares.set(share.key, left);
+      else this.shares.delete(share.key);
+    };
+  }
+
   /** `validateRule` in a worker, stopped after the match budget (a regular expression can backtrack for ever). */
-  async validateRule(request: ValidateRuleRequest): Promise<unknown> {
+  async validateRule(request: ValidateRuleRequest, call: PoolCall = {}): Promise<unknown> {
+    const release = this.hold(call.share, 'tasks');
     const { port1, port2 } = new MessageChannel();
     const task: ValidateRuleTask = { kind: 'validate-rule', request, port: port2 };
     try {
-      return await this.run(task, port1, this.matchBudgetMs, 'Matching the rule against testUrl');
+      return await this.run(task, port1, this.matchBudgetMs, 'Matching the rule against testUrl', call.signal);
     } finally {
       port1.close();
+      release();
     }
   }
 
@@ -244,14 +281,16 @@ export class CompilePool {
    * as JSON bytes so that the main thread only sends them: stopped past the list deadline,
    * refused past the answer limit.
    */
-  async listAnswer(op: ListOperation, request: unknown): Promise<Uint8Array> {
+  async listAnswer(op: ListOperation, request: unknown, call: PoolCall = {}): Promise<Uint8Array> {
+    const release = this.hold(call.share, 'tasks');
     const { port1, port2 } = new MessageChannel();
     const task: ListTask = { kind: 'list', op, request, maxAnswerBytes: this.maxAnswerBytes, port: port2 };
     const what = op === 'walk' ? 'The walk' : op === 'parse' ? 'The parse' : 'The validation';
     try {
-      return await this.run<Uint8Array>(task, port1, this.listDeadlineMs, what);
+      return await this.run<Uint8Array>(task, port1, this.listDeadlineMs, what, call.signal);
     } finally {
       port1.close();
+      release();
     }
   }
 

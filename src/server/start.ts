@@ -49,7 +49,8 @@ export async function startServer(opts: {
   wsTiming?: WsTiming;
   /**
    * Bytes of answers a connection (HTTP or WebSocket) may leave unsent (`--max-unsent-bytes`,
-   * 64 MiB); one above it for `unsentGraceMs` (10 s) is cut.
+   * 64 MiB); one above it for `unsentGraceMs` (10 s), or that sent nothing for as long, is cut;
+   * past four times it in all, the connections that sent nothing since the last look are cut.
    */
   maxUnsentBytes?: number;
   unsentGraceMs?: number;

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServe, type ServeProcess } from '../support/serve-process.js';
@@ -36,5 +36,24 @@ describe('one flc serve per SQLite file', () => {
     const next = await startServe(['--db', db]);
     servers.push(next);
     expect((await fetch(`${next.url}/api/health`)).status).toBe(200);
+  });
+
+  test('a symbolic link to the same file names the same lock: the second server still refuses', async () => {
+    const file = join(dir, 'linked', 'flc.db');
+    const elsewhere = join(dir, 'elsewhere');
+    mkdirSync(elsewhere);
+    const first = await startServe(['--db', file]);
+    servers.push(first);
+    // SQLite follows the link to the first server's file; so must the lock.
+    symlinkSync(file, join(elsewhere, 'flc.db'));
+    const refused = await startServe(['--db', join(elsewhere, 'flc.db')]).then(
+      (s) => {
+        servers.push(s);
+        return 'started';
+      },
+      (err: Error) => err.message,
+    );
+    expect(refused).toMatch(/Another flc serve is using .*elsewhere\/flc\.db/);
+    expect((await fetch(`${first.url}/api/health`)).status).toBe(200);
   });
 });

@@ -26,9 +26,9 @@ afterAll(async () => {
 });
 
 /** A connection whose messages are read in order, one at a time. */
-async function connect() {
+async function connect(as = token) {
   const ws = new WebSocket(`${server.url.replace('http', 'ws')}/api/ws/compile`, {
-    headers: { authorization: `Bearer ${token}` },
+    headers: { authorization: `Bearer ${as}` },
   });
   const inbox: Record<string, unknown>[] = [];
   let wake = () => undefined as void;
@@ -67,4 +67,28 @@ test('each WebSocket compile counts against the rate limit of POST /api/compile,
   // The same counter as HTTP: the caller's next compile request is refused too.
   const res = await call(server.url, 'POST', '/api/compile', token, { configuration: { name: 'x' } });
   expect(res.status).toBe(429);
+}, 60_000);
+
+test('a large message of any type counts against the rate limit before it is read', async () => {
+  const up = await call(server.url, 'POST', '/api/auth/sign-up/email', undefined, {
+    email: 'ws-large@example.org',
+    password: PASSWORD,
+  });
+  const { ws, next } = await connect(up.json.token as string);
+  // A ping padded past 4 KiB, then invalid JSON of the same size: each once cost a parse, unmetered.
+  const padded = `{"type":"ping"${' '.repeat(5_000)}}`;
+  const invalid = `{${'x'.repeat(5_000)}`;
+  const answers: string[] = [];
+  for (let i = 0; i < 62; i++) {
+    ws.send(i % 2 === 0 ? padded : invalid);
+    const m = await next();
+    answers.push(String(m.code ?? m.type));
+  }
+  // The upgrade was the first of 60 requests a minute.
+  expect(answers.slice(0, 59).every((a) => a === 'pong' || a === 'INVALID_MESSAGE')).toBe(true);
+  expect(answers.slice(59)).toEqual(['RATE_LIMITED', 'RATE_LIMITED', 'RATE_LIMITED']);
+  // A small ping is still answered: a client keeps its connection alive past the limit.
+  ws.send(JSON.stringify({ type: 'ping' }));
+  expect((await next()).type).toBe('pong');
+  ws.close();
 }, 60_000);

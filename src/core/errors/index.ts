@@ -152,10 +152,12 @@ function formatBytes(n: number): string {
  * (`maxConcurrentCompiles`); the server answers 429.
  */
 export class TooManyCompilesError extends FlcError {
-  constructor(limit: number, tier: string) {
+  /** `what`: the tasks counted, `compiles` or `tasks` (a walk, a parse, a validation, a rule match). */
+  constructor(limit: number, tier: string, what = 'compiles') {
+    const counted = what === 'compiles' ? '' : ', compiles included';
     super(
       'TOO_MANY_COMPILES',
-      `At most ${limit} compiles at once for the ${tier} tier (maxConcurrentCompiles): wait for one to end`,
+      `At most ${limit} ${what} at once for the ${tier} tier (maxConcurrentCompiles${counted}): wait for one to end`,
     );
     this.name = 'TooManyCompilesError';
   }

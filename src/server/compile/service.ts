@@ -9,7 +9,7 @@ import { ConfigError, ForbiddenError, InputError } from '../../core/errors/index
 import type { AppDeps } from '../deps.js';
 import type { Tier } from '../store/accounts.js';
 import { recordingReader } from '../compile-cache.js';
-import type { CompilePool } from '../../node/compile-pool.js';
+import type { CompilePool, PoolShare } from '../../node/compile-pool.js';
 import { clientMessage } from '../problem.js';
 import { depsForCaller } from '../rule-sets/rule-set-source.js';
 import { explain, explainCollector, explainDomain, type Explanation } from '../../core/explain/explain.js';
@@ -111,11 +111,20 @@ export function forCaller(
 ) {
   const features = tierFeatures(caller.tier);
   const own = depsForCaller(deps, caller.user?.id ?? null);
-  // A user's compiles share the pool up to their tier's cap (anonymous callers have no compile routes).
-  const compileShare = caller.user
-    ? { key: caller.user.id, limit: features.maxConcurrentCompiles, tier: features.tier }
-    : undefined;
-  return { deps: { ...own, compileShare }, features };
+  return { deps: { ...own, compileShare: poolShare(caller) }, features };
+}
+
+/**
+ * A caller's share of the worker pool: every task of theirs (compiles, walks, parses, validations,
+ * rule matches) counts against their tier's `maxConcurrentCompiles`. Anonymous callers reach no
+ * pool route.
+ */
+export function poolShare(caller: {
+  user: { id: string } | null;
+  tier: Pick<Tier, 'name' | 'features'>;
+}): PoolShare | undefined {
+  const features = tierFeatures(caller.tier);
+  return caller.user ? { key: caller.user.id, limit: features.maxConcurrentCompiles, tier: features.tier } : undefined;
 }
 
 /** Refuses a batch larger than the tier allows, or an async compile the tier does not include. */

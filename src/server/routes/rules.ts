@@ -7,7 +7,10 @@ import { DEFAULT_ANSWER_LIMIT_BYTES, listAnswerBytes, type ListOperation } from 
 import { NODE_TYPES } from '../../core/ast/node-types.js';
 import { VALIDATOR_OPTIONS, type ValidatorName } from '../../core/rules/validator-verdicts.js';
 import { problemResponse } from '../problem.js';
-import type { CompilePool } from '../../node/compile-pool.js';
+import type { CompilePool, PoolCall } from '../../node/compile-pool.js';
+import type { Context } from 'hono';
+import { callerOf } from '../access/gate.js';
+import { poolShare } from '../compile/service.js';
 
 const failure = z.object({ success: z.literal(false), error: z.string() });
 
@@ -60,8 +63,11 @@ const walkResponse = z.object({
 export async function validateRuleAnswer(
   input: z.infer<typeof validateRuleRequestSchema>,
   pool?: CompilePool,
+  call: PoolCall = {},
 ): Promise<z.infer<typeof validateRuleResponse>> {
-  const result = pool ? (validateRuleWithoutRegex(input) ?? (await pool.validateRule(input))) : validateRule(input);
+  const result = pool
+    ? (validateRuleWithoutRegex(input) ?? (await pool.validateRule(input, call)))
+    : validateRule(input);
   return result as z.infer<typeof validateRuleResponse>;
 }
 
@@ -70,9 +76,22 @@ export async function validateRuleAnswer(
  * (the server's), it is built in a worker, with a deadline and the pool's answer limit, and this
  * thread only sends the bytes; without one, here, with the default limit.
  */
-export function listAnswerJson(op: ListOperation, input: unknown, pool?: CompilePool): Promise<Uint8Array> {
-  return pool ? pool.listAnswer(op, input) : Promise.resolve(listAnswerBytes(op, input, DEFAULT_ANSWER_LIMIT_BYTES));
+export function listAnswerJson(
+  op: ListOperation,
+  input: unknown,
+  pool?: CompilePool,
+  call: PoolCall = {},
+): Promise<Uint8Array> {
+  return pool
+    ? pool.listAnswer(op, input, call)
+    : Promise.resolve(listAnswerBytes(op, input, DEFAULT_ANSWER_LIMIT_BYTES));
 }
+
+/**
+ * A request's pool task: counted in its caller's share, and cancelled (out of the queue, or its
+ * worker stopped) when the client goes away.
+ */
+export const poolCall = (c: Context): PoolCall => ({ share: poolShare(callerOf(c)), signal: c.req.raw.signal });
 
 /**
  * A 200 answer already serialized (by `listAnswerBytes`, from the values the route's schema
@@ -103,7 +122,7 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
         422: jsonResponse('Schema failure; messages joined by "; "', failure),
       },
     }),
-    async (c) => c.json(await validateRuleAnswer(c.req.valid('json'), pool), 200),
+    async (c) => c.json(await validateRuleAnswer(c.req.valid('json'), pool, poolCall(c)), 200),
   );
 
   app.openapi(
@@ -126,7 +145,7 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
         500: problemResponse('Unexpected walker failure'),
       },
     }),
-    async (c) => jsonBytes(await listAnswerJson('walk', c.req.valid('json'), pool)),
+    async (c) => jsonBytes(await listAnswerJson('walk', c.req.valid('json'), pool, poolCall(c))),
   );
 
   app.openapi(
@@ -150,7 +169,7 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
         422: jsonResponse('Schema failure; past the deadline or the answer limit', failure),
       },
     }),
-    async (c) => jsonBytes(await listAnswerJson('parse', c.req.valid('json'), pool)),
+    async (c) => jsonBytes(await listAnswerJson('parse', c.req.valid('json'), pool, poolCall(c))),
   );
 
   app.openapi(
@@ -176,6 +195,6 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
         422: jsonResponse('Schema failure; past the deadline or the answer limit', failure),
       },
     }),
-    async (c) => jsonBytes(await listAnswerJson('validate', c.req.valid('json'), pool)),
+    async (c) => jsonBytes(await listAnswerJson('validate', c.req.valid('json'), pool, poolCall(c))),
   );
 }

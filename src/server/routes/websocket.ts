@@ -57,6 +57,15 @@ export const WS_LIMITS: WsTiming = {
   drainMs: 10_000,
 };
 
+/**
+ * A message longer than this (a ping or a cancel needs a few dozen characters) counts against the
+ * caller's rate limit before it is parsed, as a request's body would: unmetered, one connection
+ * of 1 MB messages that are not compiles (invalid, or a padded ping) held the main thread.
+ */
+export const UNMETERED_MESSAGE_BYTES = 4096;
+/** Large messages of a connection that may wait for the meter at once; more are refused. */
+const MESSAGES_WAITING = 4;
+
 const clientMessage = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('compile'),
@@ -105,7 +114,7 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
       idle.unref();
     };
 
-    const compileSession = async (ws: WSContext, sessionId: string, raw: unknown) => {
+    const compileSession = async (ws: WSContext, sessionId: string, raw: unknown, metered: boolean) => {
       if (sessions.has(sessionId))
         return send(ws, {
           type: 'error',
@@ -125,7 +134,7 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
       sessions.set(sessionId, controller);
       try {
         // Each compile counts against the caller's rate limit as a `POST /api/compile` would.
-        const limited = await caller.meter();
+        const limited = metered ? null : await caller.meter();
         if (limited) return send(ws, { type: 'error', error: limited, code: 'RATE_LIMITED', sessionId });
         const checked = checkedConfiguration(raw, own.features);
         live?.compileStarted(liveId, sessionId, checked.config.name ?? null);
@@ -150,6 +159,40 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
         touch(ws);
       }
     };
+
+    /**
+     * Reads one message: `metered` when it was counted against the caller's rate limit already
+     * (a large one, before it was parsed).
+     */
+    const read = (ws: WSContext, text: string, metered: boolean) => {
+      let parsed: z.infer<typeof clientMessage>;
+      try {
+        parsed = clientMessage.parse(JSON.parse(text));
+      } catch {
+        return send(ws, {
+          type: 'error',
+          error: 'expected JSON {type: "compile" | "cancel" | "ping", …}',
+          code: 'INVALID_MESSAGE',
+        });
+      }
+      if (parsed.type === 'ping') return send(ws, { type: 'pong', timestamp: new Date(deps.now()).toISOString() });
+      if (parsed.type === 'cancel') {
+        const controller = sessions.get(parsed.sessionId);
+        if (!controller)
+          return send(ws, {
+            type: 'error',
+            error: `no compilation ${parsed.sessionId}`,
+            code: 'UNKNOWN_SESSION',
+            sessionId: parsed.sessionId,
+          });
+        return controller.abort(new Error('cancelled by the client'));
+      }
+      void compileSession(ws, parsed.sessionId, parsed.configuration, metered);
+    };
+
+    /** Large messages waiting for the meter (and those after them), in the order they came. */
+    let inOrder: Promise<unknown> = Promise.resolve();
+    let waiting = 0;
 
     return {
       onOpen(_event, ws) {
@@ -180,29 +223,32 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
       },
       onMessage(event, ws) {
         touch(ws);
-        let parsed: z.infer<typeof clientMessage>;
-        try {
-          parsed = clientMessage.parse(JSON.parse(String(event.data)));
-        } catch {
+        const data = event.data;
+        // Its size without decoding it (a refused one is never decoded): bytes are at least as many as characters.
+        const size = typeof data === 'string' ? data.length : ((data as { byteLength?: number }).byteLength ?? 0);
+        const large = size > UNMETERED_MESSAGE_BYTES;
+        const text = () => String(data);
+        // Small messages are read at once, unless earlier ones wait for the meter (order is kept).
+        if (!large && waiting === 0) return read(ws, text(), false);
+        if (waiting >= MESSAGES_WAITING) {
           return send(ws, {
             type: 'error',
-            error: 'expected JSON {type: "compile" | "cancel" | "ping", …}',
-            code: 'INVALID_MESSAGE',
+            error: `at most ${MESSAGES_WAITING} large messages may wait to be read; wait for answers`,
+            code: 'RATE_LIMITED',
           });
         }
-        if (parsed.type === 'ping') return send(ws, { type: 'pong', timestamp: new Date(deps.now()).toISOString() });
-        if (parsed.type === 'cancel') {
-          const controller = sessions.get(parsed.sessionId);
-          if (!controller)
-            return send(ws, {
-              type: 'error',
-              error: `no compilation ${parsed.sessionId}`,
-              code: 'UNKNOWN_SESSION',
-              sessionId: parsed.sessionId,
-            });
-          return controller.abort(new Error('cancelled by the client'));
-        }
-        void compileSession(ws, parsed.sessionId, parsed.configuration);
+        waiting += 1;
+        inOrder = inOrder.then(async () => {
+          try {
+            const limited = large ? await caller.meter() : null;
+            if (limited) return send(ws, { type: 'error', error: limited, code: 'RATE_LIMITED' });
+            read(ws, text(), large);
+          } catch {
+            send(ws, { type: 'error', error: 'the message could not be counted; try again', code: 'INTERNAL' });
+          } finally {
+            waiting -= 1;
+          }
+        });
       },
       onClose() {
         live?.disconnect(liveId);

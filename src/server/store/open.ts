@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'libsql';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -43,8 +43,15 @@ export async function openStore(location?: StoreLocation | string, options: Open
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
     return ready(new KyselyStore(db, 'postgres', describeLocation(where), pool, busy, where), db, 'postgres', busy);
   }
-  const lock = options.exclusive && where.file !== ':memory:' ? lockSqlite(where.file) : undefined;
-  const db = new Kysely<Schema>({ dialect: new LibsqlDialect(openSqlite(where.file), lock) });
+  const sqlite = openSqlite(where.file);
+  let lock: InstanceType<typeof Database> | undefined;
+  try {
+    lock = options.exclusive && where.file !== ':memory:' ? lockSqlite(where.file) : undefined;
+  } catch (err) {
+    sqlite.close();
+    throw err;
+  }
+  const db = new Kysely<Schema>({ dialect: new LibsqlDialect(sqlite, lock) });
   return ready(new KyselyStore(db, 'sqlite', describeLocation(where), null, busy, where), db, 'sqlite', busy);
 }
 
@@ -86,9 +93,12 @@ function openSqlite(file: string): InstanceType<typeof Database> {
  * for as long as the store is open. The operating system's lock on it goes with the process,
  * however it ends, so a crashed server leaves nothing stale behind; a second `flc serve` meets it
  * and refuses to start (two would double every rate limit and race on the file's write lock).
+ * The lock sits beside the file itself, symbolic links resolved (SQLite follows them too): a
+ * link to the store elsewhere, or a path through a linked folder, names the same lock.
  */
-function lockSqlite(file: string): InstanceType<typeof Database> {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+function lockSqlite(named: string): InstanceType<typeof Database> {
+  // The store file exists by now (openSqlite made it), so its real path can be read.
+  const file = realpathSync(named);
   const lock = new Database(`${file}.lock`);
   try {
     lock.pragma('busy_timeout = 0');
@@ -98,7 +108,7 @@ function lockSqlite(file: string): InstanceType<typeof Database> {
     const busy = /BUSY|LOCKED/.test(String((err as { code?: unknown }).code));
     if (!busy) throw err;
     throw new StoreUnavailableError(
-      `Another flc serve is using ${file} (it holds ${file}.lock). A SQLite store serves one process: ` +
+      `Another flc serve is using ${named} (it holds ${file}.lock). A SQLite store serves one process: ` +
         'stop the other one, or run several servers on one PostgreSQL database (--db postgres://…)',
       DEFAULT_BUSY_POLICY.retryAfterSeconds,
       { cause: err },

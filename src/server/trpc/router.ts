@@ -8,7 +8,7 @@ import { astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRulesRequestSchema } from '../../core/ast/list.js';
 import { checkedConfiguration, compileRequest, forCaller, resultBody, runCompile, warned } from '../compile/service.js';
 import { clientMessage, statusOf } from '../problem.js';
-import { listAnswerJson, validateRuleAnswer } from '../routes/rules.js';
+import { listAnswerJson, poolCall, validateRuleAnswer } from '../routes/rules.js';
 import { serializedAnswer } from './serialized.js';
 import { callerOf } from '../access/gate.js';
 import { ruleSetCreate, ruleSetId, ruleSetList, ruleSetPatch, ruleSetService } from '../rule-sets/rule-sets.js';
@@ -87,17 +87,23 @@ export function createTrpcRouter(deps: AppDeps, log: (message: string) => void) 
     }),
     validateRule: procedure
       .input(validateRuleRequestSchema)
-      .mutation(({ input }) => validateRuleAnswer(input, deps.pool)),
+      .mutation(({ input, ctx }) => validateRuleAnswer(input, deps.pool, poolCall(ctx.c))),
     ast: t.router({
       parse: procedure
         .input(parseRulesRequestSchema)
         .mutation(async ({ input, ctx }) =>
-          serializedAnswer<Record<string, unknown>>(ctx.c, await listAnswerJson('parse', input, deps.pool)),
+          serializedAnswer<Record<string, unknown>>(
+            ctx.c,
+            await listAnswerJson('parse', input, deps.pool, poolCall(ctx.c)),
+          ),
         ),
       walk: procedure
         .input(astWalkRequestSchema)
         .mutation(async ({ input, ctx }) =>
-          serializedAnswer<Record<string, unknown>>(ctx.c, await listAnswerJson('walk', input, deps.pool)),
+          serializedAnswer<Record<string, unknown>>(
+            ctx.c,
+            await listAnswerJson('walk', input, deps.pool, poolCall(ctx.c)),
+          ),
         ),
     }),
     // The REST rule-set routes' schemas and access rules; answers are their bodies' values.
