@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import pLimit, { type LimitFunction } from 'p-limit';
 import type { Configuration } from '../core/config/schema.js';
 import type { SourceReader } from '../core/load/source-reader.js';
 import type { CompileEvent } from '../core/pipeline/events.js';
@@ -123,15 +122,15 @@ export class CompilePool {
   /** Compiles running or waiting, per caller with a share. */
   private readonly shares = new Map<string, number>();
   /**
-   * First come, first served: tasks wait here and piscina gets only those a worker can start.
-   * Piscina's own queue puts a task it could not place (every cancellable one) behind later ones.
+   * Tasks wait here and piscina gets only those a worker can start (piscina's own queue puts a
+   * task it could not place, every cancellable one, behind later ones).
    */
-  private readonly turns: LimitFunction;
+  private readonly turns: FairTurns;
 
   constructor(opts: CompilePoolOptions = {}) {
     this.size = Math.max(1, opts.size ?? availableParallelism() - 1);
     this.maxMemoryMb = opts.maxMemoryMb ?? POOL_DEFAULTS.maxMemoryMb;
-    this.turns = pLimit(this.size);
+    this.turns = new FairTurns(this.size);
     this.deadlineMs = opts.deadlineMs ?? POOL_DEFAULTS.deadlineMs;
     this.matchBudgetMs = opts.matchBudgetMs ?? POOL_DEFAULTS.matchBudgetMs;
     this.listDeadlineMs = opts.listDeadlineMs ?? POOL_DEFAULTS.listDeadlineMs;
@@ -224,6 +223,7 @@ export class CompilePool {
         'The compilation',
         signal,
         () => allEvents,
+        opts.share,
       ).catch((e) => {
         if (!overflow.signal.aborted) throw e;
         const mib = Math.floor(this.maxMemoryMb / 6);
@@ -269,7 +269,15 @@ export class CompilePool {
     const { port1, port2 } = new MessageChannel();
     const task: ValidateRuleTask = { kind: 'validate-rule', request, port: port2 };
     try {
-      return await this.run(task, port1, this.matchBudgetMs, 'Matching the rule against testUrl', call.signal);
+      return await this.run(
+        task,
+        port1,
+        this.matchBudgetMs,
+        'Matching the rule against testUrl',
+        call.signal,
+        undefined,
+        call.share,
+      );
     } finally {
       port1.close();
       release();
@@ -287,7 +295,7 @@ export class CompilePool {
     const task: ListTask = { kind: 'list', op, request, maxAnswerBytes: this.maxAnswerBytes, port: port2 };
     const what = op === 'walk' ? 'The walk' : op === 'parse' ? 'The parse' : 'The validation';
     try {
-      return await this.run<Uint8Array>(task, port1, this.listDeadlineMs, what, call.signal);
+      return await this.run<Uint8Array>(task, port1, this.listDeadlineMs, what, call.signal, undefined, call.share);
     } finally {
       port1.close();
       release();
@@ -319,6 +327,8 @@ export class CompilePool {
     signal?: AbortSignal,
     /** Waited for once the worker has answered (and so is alive to have sent it). */
     settled: () => Promise<void> = () => Promise.resolve(),
+    /** Whose task it is: waiting tasks take their turns round-robin across callers. */
+    share?: PoolShare,
   ): Promise<T> {
     if (this.closing) throw new AbortedError(new Error('the server is shutting down'));
     const deadline = new AbortController();
@@ -329,7 +339,7 @@ export class CompilePool {
     const both = signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal;
     let outcome: WorkerOutcome<T>;
     try {
-      const turn = this.turns(() => {
+      const turn = this.turns.run(share?.key ?? '', () => {
         if (both.aborted) throw both.reason;
         return this.pool.run(task, { transferList: [task.port], signal: both }) as Promise<WorkerOutcome<T>>;
       });
@@ -349,6 +359,78 @@ export class CompilePool {
     await settled();
     if ('error' in outcome) throw fromWire(outcome.error);
     return outcome.ok;
+  }
+}
+
+/**
+ * At most `size` tasks run at once. A turn that comes free goes to the waiting caller with the
+ * fewest tasks running, then to the one served longest ago (first come, first served within one
+ * caller): one caller's queued tasks delay another's by about one task, not all of them. A small
+ * scheduler, because p-limit and p-queue have no notion of whose task it is.
+ */
+export class FairTurns {
+  private running = 0;
+  private served = 0;
+  /** Each caller's waiting tasks. */
+  private readonly waiting = new Map<string, (() => void)[]>();
+  /** Each caller's running tasks and when it was last given a turn. */
+  private readonly callers = new Map<string, { running: number; servedAt: number }>();
+
+  constructor(private readonly size: number) {}
+
+  get activeCount(): number {
+    return this.running;
+  }
+
+  get pendingCount(): number {
+    let count = 0;
+    for (const queue of this.waiting.values()) count += queue.length;
+    return count;
+  }
+
+  async run<T>(caller: string, work: () => Promise<T>): Promise<T> {
+    if (this.running < this.size && this.waiting.size === 0) this.start(caller);
+    else
+      await new Promise<void>((wake) => {
+        const queue = this.waiting.get(caller);
+        if (queue) queue.push(wake);
+        else this.waiting.set(caller, [wake]);
+      });
+    try {
+      return await work();
+    } finally {
+      this.end(caller);
+    }
+  }
+
+  private start(caller: string): void {
+    this.running++;
+    const state = this.callers.get(caller) ?? { running: 0, servedAt: 0 };
+    this.callers.set(caller, { running: state.running + 1, servedAt: ++this.served });
+  }
+
+  /** A turn ended: it goes to the waiting caller with the fewest running, then served longest ago. */
+  private end(caller: string): void {
+    this.running--;
+    const state = this.callers.get(caller);
+    if (state) state.running--;
+    // Kept while the caller waits (when it was served counts), forgotten once it has nothing here.
+    if (state?.running === 0 && !this.waiting.has(caller)) this.callers.delete(caller);
+    let chosen: string | undefined;
+    let best = { running: Number.POSITIVE_INFINITY, servedAt: Number.POSITIVE_INFINITY };
+    for (const waiting of this.waiting.keys()) {
+      const s = this.callers.get(waiting) ?? { running: 0, servedAt: 0 };
+      if (s.running < best.running || (s.running === best.running && s.servedAt < best.servedAt)) {
+        chosen = waiting;
+        best = s;
+      }
+    }
+    if (chosen === undefined) return;
+    const queue = this.waiting.get(chosen) as (() => void)[];
+    const wake = queue.shift() as () => void;
+    if (queue.length === 0) this.waiting.delete(chosen);
+    this.start(chosen);
+    wake();
   }
 }
 

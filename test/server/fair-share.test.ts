@@ -79,9 +79,10 @@ describe("a user's compiles at once are capped by their tier (maxConcurrentCompi
     expect((await fourth.json()).detail).toBe(
       'At most 3 compiles at once for the admin tier (maxConcurrentCompiles): wait for one to end',
     );
-    // Someone else is not refused: their compile waits its turn and runs.
+    // Someone else is not refused, and not put behind all three: theirs takes the next turn.
     const theirs = compile('theirs', otherToken);
-    for (const n of ['one', 'two', 'three', 'theirs']) {
+    await settle(() => pool.health().waiting === 3);
+    for (const n of ['one', 'theirs', 'two', 'three']) {
       await settle(() => held.started.includes(`https://held.example/${n}`));
       held.release(n);
     }
