@@ -66,3 +66,29 @@ test('a task that fails gives its turn to the next in line', async () => {
   expect(await second).toBe('b1');
   expect(turns.activeCount).toBe(0);
 });
+
+test('a task cancelled while it waits leaves the line at once: no place, no turn, no caller kept', async () => {
+  const turns = new FairTurns(1);
+  const started: string[] = [];
+  const { task, finish } = tasks(started);
+  const first = turns.run('a', task('a1'));
+  const controllers = Array.from({ length: 50 }, () => new AbortController());
+  const gone = controllers.map((c, i) => turns.run('b', task(`b${i}`), c.signal));
+  const waiting = turns.run('c', task('c1'));
+  await new Promise((r) => setImmediate(r));
+  expect(turns.pendingCount).toBe(51);
+  for (const c of controllers) c.abort(new Error('client went away'));
+  for (const g of gone) await expect(g).rejects.toThrow('client went away');
+  expect(turns.pendingCount).toBe(1);
+  await finish('a1');
+  expect(started).toEqual(['a1', 'c1']);
+  await finish('c1');
+  expect(await Promise.all([first, waiting])).toEqual(['a1', 'c1']);
+  expect(turns.activeCount).toBe(0);
+  expect(turns.pendingCount).toBe(0);
+  // An aborted signal never waits nor runs.
+  const late = new AbortController();
+  late.abort(new Error('already gone'));
+  await expect(turns.run('d', task('d1'), late.signal)).rejects.toThrow('already gone');
+  expect(started).toEqual(['a1', 'c1']);
+});
