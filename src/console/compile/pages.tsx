@@ -35,6 +35,8 @@ const EXAMPLE = JSON.stringify(
 const RUN_REFUSED: Record<RunRefusal, string> = {
   'owner-busy': 'Three of your compiles are still running; wait for one to end or cancel it.',
   'server-busy': 'The server is running as many console compiles as it takes; try again in a minute.',
+  'format-compiled':
+    'This configuration has been compiled in that format already; to compile it again, send the form again.',
 };
 const FILE_EXTENSION: Record<string, string> = { dnsmasq: 'conf', unbound: 'conf', rpz: 'zone' };
 
@@ -92,8 +94,9 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
     ownerId: string,
     deps: AppDeps,
     checked: ReturnType<typeof checkedConfiguration>,
+    from?: Run,
   ): Run | RunRefusal => {
-    const run = runs.start(ownerId, checked.config.name, checked.config.format ?? 'adblock', checked.config);
+    const run = runs.start(ownerId, checked.config.name, checked.config.format ?? 'adblock', checked.config, from);
     if (typeof run === 'string') return run;
     streamedCompile(
       deps,
@@ -363,8 +366,8 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
       } catch (err) {
         return c.text(clientMessage(err), 422);
       }
-      const next = launch(caller.user?.id ?? '', deps, checked);
-      if (typeof next === 'string') return c.text(RUN_REFUSED[next], 429);
+      const next = launch(caller.user?.id ?? '', deps, checked, run);
+      if (typeof next === 'string') return c.text(RUN_REFUSED[next], next === 'format-compiled' ? 409 : 429);
       return c.redirect(`/console/compile/runs/${next.id}`, 303);
     },
   );

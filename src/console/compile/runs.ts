@@ -17,6 +17,12 @@ export interface Run {
   format: string;
   /** The configuration as checked (its `format` included): another format compiles it again. */
   config: object;
+  /**
+   * The formats its configuration has been compiled in from one compile form: the run the form
+   * started and those compiled again from it in another format share it. Each format once, so
+   * one form (and its bot challenge) starts at most one run a format, however often it is replayed.
+   */
+  formats: Set<string>;
   state: RunState;
   startedAt: number;
   endedAt?: number;
@@ -35,8 +41,11 @@ export interface Run {
   bytes?: number;
 }
 
-/** Why a run could not start: the owner's own runs are all going, or the process's are. */
-export type RunRefusal = 'owner-busy' | 'server-busy';
+/**
+ * Why a run could not start: the owner's own runs are all going, or the process's are, or its
+ * configuration has been compiled in that format from the same form already.
+ */
+export type RunRefusal = 'owner-busy' | 'server-busy' | 'format-compiled';
 
 /**
  * What a run may hold, and how long: a console compile is for reading its progress and report
@@ -75,9 +84,13 @@ export class Runs {
     private readonly limits: Record<'perUser' | 'keepMs' | 'running' | 'keptBytes' | 'kept', number> = RUN_LIMITS,
   ) {}
 
-  /** A new run for `ownerId`, or why not: the owner already has `perUser` runs going, or the process `running`. */
-  start(ownerId: string, name: string, format: string, config: object): Run | RunRefusal {
+  /**
+   * A new run for `ownerId`, or why not: the owner already has `perUser` runs going, or the process
+   * `running`. `from` is the run whose configuration this one compiles again in another format.
+   */
+  start(ownerId: string, name: string, format: string, config: object, from?: Run): Run | RunRefusal {
     this.expire();
+    if (from?.formats.has(format)) return 'format-compiled';
     const own = [...this.runs.values()].filter((r) => r.ownerId === ownerId);
     if (own.length >= this.limits.perUser) {
       const oldestDone = own.filter((r) => r.state !== 'running').sort((a, b) => a.startedAt - b.startedAt)[0];
@@ -85,12 +98,15 @@ export class Runs {
       this.runs.delete(oldestDone.id);
     }
     if (this.running() >= this.limits.running) return 'server-busy';
+    const formats = from?.formats ?? new Set<string>();
+    formats.add(format);
     const run: Run = {
       id: randomUUID(),
       ownerId,
       name,
       format,
       config,
+      formats,
       state: 'running',
       startedAt: this.now(),
       events: [],
