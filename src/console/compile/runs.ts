@@ -27,11 +27,13 @@ export interface Run {
   startedAt: number;
   endedAt?: number;
   events: RunEvent[];
-  /** Events past `RUN_LIMITS.events` are counted, not kept. */
+  /** Events past `RUN_LIMITS.events` or `RUN_LIMITS.eventBytes` are counted, not kept. */
   eventsDropped: number;
   removed: RemovedLine[];
-  /** Removed lines past `RUN_LIMITS.removed` are counted, not kept. */
+  /** Removed lines past `RUN_LIMITS.removed` or `RUN_LIMITS.removedBytes` are counted, not kept. */
   removedDropped: number;
+  /** The estimated bytes of the removed lines and events kept (`removedLineBytes`, `eventBytes`). */
+  heldBytes: { removed: number; events: number };
   result?: { rules: string[]; ruleCount: number; compiledAt: string; totalDurationMs: number };
   error?: string;
   controller: AbortController;
@@ -50,7 +52,9 @@ export type RunRefusal = 'owner-busy' | 'server-busy' | 'format-compiled';
 /**
  * What a run may hold, and how long: a console compile is for reading its progress and report
  * once, not a store (queued jobs are). At most 3 runs per user, each dropped 30 minutes after it
- * ends; its removed lines up to 100,000 and its events up to 5,000. For the whole process, since
+ * ends; its removed lines up to 100,000 and 16 MiB (estimated), its events up to 5,000 and 1 MiB:
+ * bytes too, since a list of long lines (or a configuration of long URLs, which every event
+ * repeats) held some 40 MB in one run while it ran, when no bound of the process applies yet. For the whole process, since
  * every signed-in user has their own 3: at most 50 runs going at once, and the ended runs kept
  * hold at most 64 MiB together (estimated) and number at most 300 — past either, the runs that
  * ended first (anyone's) are dropped, though never the one that just ended.
@@ -59,20 +63,26 @@ export const RUN_LIMITS = {
   perUser: 3,
   keepMs: 30 * 60_000,
   removed: 100_000,
+  removedBytes: 16 * 1024 * 1024,
   events: 5_000,
+  eventBytes: 1024 * 1024,
   running: 50,
   keptBytes: 64 * 1024 * 1024,
   kept: 300,
 } as const;
 
+/** Bytes a removed line takes, estimated: its strings' characters plus a little for the object. */
+export const removedLineBytes = (l: RemovedLine) =>
+  l.text.length + l.reason.length + l.transformation.length + (l.source?.length ?? 0) + 96;
+
+/** Bytes an event takes, estimated: its name and its data as JSON, plus a little for the object. */
+export const eventBytes = (e: RunEvent) => e.event.length + (JSON.stringify(e.data)?.length ?? 0) + 48;
+
 /** Bytes a run holds, estimated: its strings' characters plus a little for each object. */
 export function runBytes(run: Run): number {
   let bytes = 256 + (JSON.stringify(run.config)?.length ?? 0);
   for (const rule of run.result?.rules ?? []) bytes += rule.length + 16;
-  for (const l of run.removed)
-    bytes += l.text.length + l.reason.length + l.transformation.length + (l.source?.length ?? 0) + 96;
-  for (const e of run.events) bytes += e.event.length + (JSON.stringify(e.data)?.length ?? 0) + 48;
-  return bytes;
+  return bytes + run.heldBytes.removed + run.heldBytes.events;
 }
 
 /** The console's runs, in this process's memory: the process that runs one serves its page and events. */
@@ -113,6 +123,7 @@ export class Runs {
       eventsDropped: 0,
       removed: [],
       removedDropped: 0,
+      heldBytes: { removed: 0, events: 0 },
       controller: new AbortController(),
       listeners: new Set(),
     };
@@ -169,15 +180,21 @@ export class Runs {
 
 /** Records an event of the run and tells its listeners. */
 export function addEvent(run: Run, event: RunEvent): void {
-  if (run.events.length < RUN_LIMITS.events) run.events.push(event);
-  else run.eventsDropped += 1;
+  const bytes = eventBytes(event);
+  if (run.events.length < RUN_LIMITS.events && run.heldBytes.events + bytes <= RUN_LIMITS.eventBytes) {
+    run.events.push(event);
+    run.heldBytes.events += bytes;
+  } else run.eventsDropped += 1;
   for (const listener of run.listeners) listener();
 }
 
 /** Records a removed line of the run. */
 export function addRemoved(run: Run, line: RemovedLine): void {
-  if (run.removed.length < RUN_LIMITS.removed) run.removed.push(line);
-  else run.removedDropped += 1;
+  const bytes = removedLineBytes(line);
+  if (run.removed.length < RUN_LIMITS.removed && run.heldBytes.removed + bytes <= RUN_LIMITS.removedBytes) {
+    run.removed.push(line);
+    run.heldBytes.removed += bytes;
+  } else run.removedDropped += 1;
 }
 
 /** Ends the run in `state` (once: false when it had ended) and tells its listeners. */
