@@ -175,7 +175,7 @@ describe('the removal report of a pooled compile', () => {
     expect(dropped).toBe((whole.report?.removed.length ?? 0) - 1_200);
   });
 
-  test("a running run keeps its events up to RUN_LIMITS.eventBytes: each of a long URL's events counted, not kept", () => {
+  test('a running run keeps its events up to RUN_LIMITS.eventBytes: past it, counted, not kept', () => {
     const run = new Runs(() => 0).start('u', 'n', 'adblock', {});
     if (typeof run === 'string') throw new Error(run);
     const source = `https://lists.example/${'p'.repeat(60_000)}`;

@@ -54,10 +54,11 @@ export type RunRefusal = 'owner-busy' | 'server-busy' | 'format-compiled';
  * once, not a store (queued jobs are). At most 3 runs per user, each dropped 30 minutes after it
  * ends; its removed lines up to 100,000 and 16 MiB (estimated), its events up to 5,000 and 1 MiB:
  * bytes too, since a list of long lines (or a configuration of long URLs, which every event
- * repeats) held some 40 MB in one run while it ran, when no bound of the process applies yet. For the whole process, since
- * every signed-in user has their own 3: at most 50 runs going at once, and the ended runs kept
- * hold at most 64 MiB together (estimated) and number at most 300 — past either, the runs that
- * ended first (anyone's) are dropped, though never the one that just ended.
+ * repeats) held some 40 MB in one run while it ran, when no bound of the process applies yet.
+ * For the whole process, since every signed-in user has their own 3: at most 50 runs going at
+ * once, and the ended runs kept hold at most 64 MiB together (estimated) and number at most 300 —
+ * past either, the runs that ended first (anyone's) are dropped, though never the one that just
+ * ended.
  */
 export const RUN_LIMITS = {
   perUser: 3,
