@@ -1,7 +1,7 @@
 import { passwordProblem } from '../auth/password-policy.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { BODY_LIMITS } from './rules.js';
-import { route, jsonBody, jsonResponse } from '../routing/route.js';
+import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
 import type { Context } from 'hono';
 import { clientLimitKey } from '../client-address.js';
 import type { AppDeps } from '../deps.js';
@@ -155,7 +155,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       bodyLimit: BODY_LIMITS.rule,
       summary: 'End the current session',
       responses: {
-        200: jsonResponse('Signed out', z.object({ success: z.literal(true) })),
+        200: jsonResponse('Signed out', okBody({})),
       },
     }),
     async (c) => {

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonBody, jsonResponse } from '../routing/route.js';
+import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
 import { validateConfiguration } from '../../core/config/parse.js';
 import { ConfigError } from '../../core/errors/index.js';
 import { TRANSFORMATION_NAMES } from '../../core/transforms/types.js';
@@ -30,8 +30,7 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
       responses: {
         200: jsonResponse(
           'Defaults',
-          z.object({
-            success: z.literal(true),
+          okBody({
             defaults: z.record(z.string(), z.unknown()),
             limits: z.object({ maxSources: z.number(), maxExclusions: z.number() }),
             supportedSourceTypes: z.array(z.string()),
@@ -73,8 +72,7 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
         200: jsonResponse(
           'Valid, or the problems by path',
           z.union([
-            z.object({
-              success: z.literal(true),
+            okBody({
               valid: z.literal(true),
               configuration: z.record(z.string(), z.unknown()),
             }),
@@ -124,10 +122,7 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
         ),
       },
       responses: {
-        200: jsonResponse(
-          'The merged configuration',
-          z.object({ success: z.literal(true), resolved: z.record(z.string(), z.unknown()) }),
-        ),
+        200: jsonResponse('The merged configuration', okBody({ resolved: z.record(z.string(), z.unknown()) })),
         400: {
           description: 'Malformed or invalid',
           content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } },

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonResponse } from '../routing/route.js';
+import { route, jsonResponse, okBody } from '../routing/route.js';
 import { ERROR_CODES, resolveErrorCode } from '../error-codes.js';
 
 const definition = z.object({
@@ -22,7 +22,7 @@ export function registerErrorCodeRoutes(app: OpenAPIHono): void {
       responses: {
         200: jsonResponse(
           'Every code with its message, severity and call to action',
-          z.object({ success: z.literal(true), codes: z.record(z.enum(codes), definition) }),
+          okBody({ codes: z.record(z.enum(codes), definition) }),
         ),
       },
     }),
@@ -39,7 +39,7 @@ export function registerErrorCodeRoutes(app: OpenAPIHono): void {
       responses: {
         200: jsonResponse(
           "The code's definition; UNKNOWN's for a code the registry lacks",
-          z.object({ success: z.literal(true), error: definition.extend({ code: z.enum(codes) }) }),
+          okBody({ error: definition.extend({ code: z.enum(codes) }) }),
         ),
       },
     }),

@@ -22,16 +22,16 @@ const problemSchema = z.object({
   instance: z.string(),
 });
 
-const NOT_FOUND = JSON.stringify({
+const NOT_FOUND = {
   type: 'about:blank',
   title: 'Not Found',
   status: 404,
   detail: 'No such flash message: the token is unknown, already read or expired',
   instance: '/api/flash',
-});
+};
 
 /** The one 404 of the route: byte for byte the same for unknown, consumed, expired and malformed tokens. */
-const notFound = (c: Context) => c.body(NOT_FOUND, 404, { 'content-type': 'application/problem+json' });
+const notFound = (c: Context) => c.json(NOT_FOUND, 404, { 'content-type': 'application/problem+json' });
 
 /** `GET /api/flash/:token` (read once) and `GET /api/flash?error=<CODE>` (the legacy parameter). */
 export function registerFlashRoutes(app: OpenAPIHono, deps: AppDeps): void {
@@ -52,7 +52,7 @@ export function registerFlashRoutes(app: OpenAPIHono, deps: AppDeps): void {
     }),
     async (c) => {
       const entry = await takeFlash(deps.store, c.req.valid('param').token, deps.now());
-      if (!entry) return notFound(c) as never;
+      if (!entry) return notFound(c);
       const payload = resolveErrorPayload({ code: entry.code, message: entry.message });
       return c.json({ success: true as const, ...payload, type: entry.type, createdAt: entry.createdAt }, 200);
     },

@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { BODY_LIMITS } from './rules.js';
-import { route, jsonBody } from '../routing/route.js';
+import { route, jsonBody, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
@@ -15,7 +15,7 @@ export const CHANGE_PASSWORD_LIMITS = { perAccount: 10 } as const;
 
 const ok = <T extends z.ZodRawShape>(description: string, shape: T) => ({
   description,
-  content: { 'application/json': { schema: z.object({ success: z.literal(true), ...shape }) } },
+  content: { 'application/json': { schema: okBody({ ...shape }) } },
 });
 
 /**
