@@ -4,7 +4,7 @@ import { validateConfiguration } from '../../core/config/parse.js';
 import { ConfigError } from '../../core/errors/index.js';
 import { TRANSFORMATION_NAMES } from '../../core/transforms/types.js';
 import { COMPILE_LIMITS } from '../compile/service.js';
-import { refuse } from '../problem.js';
+import { problemResponse, refuse } from '../problem.js';
 
 const issue = z.object({ path: z.string(), message: z.string() });
 
@@ -79,10 +79,7 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
             z.object({ success: z.literal(false), valid: z.literal(false), errors: z.array(issue) }),
           ]),
         ),
-        400: {
-          description: 'Malformed body',
-          content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } },
-        },
+        400: problemResponse('Malformed body'),
       },
     }),
     (c) => {
@@ -123,10 +120,7 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
       },
       responses: {
         200: jsonResponse('The merged configuration', okBody({ resolved: z.record(z.string(), z.unknown()) })),
-        400: {
-          description: 'Malformed or invalid',
-          content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } },
-        },
+        400: problemResponse('Malformed or invalid'),
       },
     }),
     (c) => {

@@ -4,6 +4,7 @@ import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import { resolveErrorCode, resolveErrorPayload } from '../error-codes.js';
 import { takeFlash } from '../flash/flash-messages.js';
+import { problemResponse } from '../problem.js';
 
 const resolved = z.object({
   code: z.string(),
@@ -14,13 +15,6 @@ const resolved = z.object({
   ctaRoute: z.string().optional(),
 });
 const flashBody = resolved.extend({ success: z.literal(true), type: z.string(), createdAt: z.string() });
-const problemSchema = z.object({
-  type: z.string(),
-  title: z.string(),
-  status: z.number().int(),
-  detail: z.string(),
-  instance: z.string(),
-});
 
 const NOT_FOUND = {
   type: 'about:blank',
@@ -44,10 +38,7 @@ export function registerFlashRoutes(app: OpenAPIHono, deps: AppDeps): void {
       request: { params: z.object({ token: z.string() }) },
       responses: {
         200: jsonResponse('The message, resolved through the error-code registry', flashBody),
-        404: {
-          description: 'Unknown, consumed or expired token (one body)',
-          content: { 'application/problem+json': { schema: problemSchema } },
-        },
+        404: problemResponse('Unknown, consumed or expired token (one body)'),
       },
     }),
     async (c) => {

@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { refuse } from '../problem.js';
+import { problemResponse, refuse } from '../problem.js';
 
 /** Counts of requests by route and status since this process started. */
 export interface RequestMetrics {
@@ -100,10 +100,7 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       summary: 'Write, read back and delete a row in the store',
       responses: {
         200: jsonResponse('The store works', okBody({ ok: z.literal(true), latencyMs: z.number() })),
-        503: {
-          description: 'The store does not work',
-          content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } },
-        },
+        503: problemResponse('The store does not work'),
       },
     }),
     async (c) => {
