@@ -5,15 +5,9 @@ import type { AppDeps } from '../deps.js';
 import { resolveErrorCode, resolveErrorPayload } from '../error-codes.js';
 import { takeFlash } from '../flash/flash-messages.js';
 import { problemResponse } from '../problem.js';
+import { errorDefinition } from './error-codes.js';
 
-const resolved = z.object({
-  code: z.string(),
-  message: z.string(),
-  severity: z.enum(['low', 'medium', 'high', 'critical']),
-  adminMessage: z.string().optional(),
-  ctaLabel: z.string().optional(),
-  ctaRoute: z.string().optional(),
-});
+const resolved = errorDefinition.extend({ code: z.string() });
 const flashBody = resolved.extend({ success: z.literal(true), type: z.string(), createdAt: z.string() });
 
 const NOT_FOUND = {
