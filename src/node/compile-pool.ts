@@ -422,7 +422,7 @@ export class FairTurns {
         queue.splice(at, 1);
         if (queue.length === 0) {
           this.waiting.delete(caller);
-          if (this.callers.get(caller)?.running === 0) this.callers.delete(caller);
+          this.forget();
         }
         reject(signal?.reason);
       };
@@ -431,6 +431,19 @@ export class FairTurns {
       if (queue) queue.push(wake);
       else this.waiting.set(caller, [wake]);
     });
+  }
+
+  /**
+   * Forgets the callers with nothing here that were served before every caller now waiting: they
+   * would come back first anyway. A caller served since is remembered, so that ending its task
+   * and sending the next does not make it new (first in line): two callers taking turns at that
+   * kept a third, served once, waiting for ever.
+   */
+  private forget(): void {
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const waiting of this.waiting.keys()) oldest = Math.min(oldest, this.callers.get(waiting)?.servedAt ?? 0);
+    for (const [caller, state] of this.callers)
+      if (state.running === 0 && !this.waiting.has(caller) && state.servedAt < oldest) this.callers.delete(caller);
   }
 
   private start(caller: string): void {
@@ -444,8 +457,7 @@ export class FairTurns {
     this.running--;
     const state = this.callers.get(caller);
     if (state) state.running--;
-    // Kept while the caller waits (when it was served counts), forgotten once it has nothing here.
-    if (state?.running === 0 && !this.waiting.has(caller)) this.callers.delete(caller);
+    this.forget();
     let chosen: string | undefined;
     let best = { running: Number.POSITIVE_INFINITY, servedAt: Number.POSITIVE_INFINITY };
     for (const waiting of this.waiting.keys()) {

@@ -13,12 +13,15 @@ let flc: RunningServer;
 let lists: TestServer;
 let dir: string;
 let store: Store;
-const tokens: Record<'alice' | 'bob', string> = { alice: '', bob: '' };
+const tokens: Record<'alice' | 'bob' | 'carol', string> = { alice: '', bob: '', carol: '' };
 /** Answers the slow list (held until then). */
 let releaseSlow: () => void = () => undefined;
 
 beforeAll(async () => {
   lists = await startServer((req, res) => {
+    // A list that takes 400 ms: each compile of it holds the one worker that long.
+    if (req.url?.startsWith('/second.txt'))
+      return void setTimeout(() => res.writeHead(200).end('||second.example^\n'), 400);
     if (req.url !== '/slow.txt') return void res.writeHead(200).end('||fast.example^\n');
     releaseSlow = () => {
       releaseSlow = () => undefined;
@@ -38,7 +41,7 @@ beforeAll(async () => {
   });
   store = await openStore(location.file);
   const password = { hash: 'h', salt: 's', iterations: 1 };
-  for (const name of ['alice', 'bob'] as const) {
+  for (const name of ['alice', 'bob', 'carol'] as const) {
     const user = await store.createUser({ email: `${name}@example.org`, role: 'user', tier: 'free', password });
     tokens[name] = (await startSession(store, user, Date.now())).token;
   }
@@ -87,5 +90,27 @@ describe('flc serve: the pool line against callers that leave', () => {
     releaseSlow();
     expect((await slow).status).toBe(200);
     expect((await kept).status).toBe(200);
+  }, 60_000);
+
+  test('two callers sending their next compile as soon as one answers do not starve a third', async () => {
+    const compile = (who: keyof typeof tokens, name: string) =>
+      post(who, '/api/compile', { configuration: { name, sources: [{ source: `${lists.url}/second.txt?${name}` }] } });
+    // Alice and Carol each keep one compile going, back to back, for 6 s.
+    const until = Date.now() + 6_000;
+    const loop = async (who: 'alice' | 'carol') => {
+      for (let i = 0; Date.now() < until; i += 1) expect((await compile(who, `${who}-${i}`)).status).toBe(200);
+    };
+    const loops = [loop('alice'), loop('carol')];
+    await settle(1_000);
+    // Bob sends two at once: the first is served as a newcomer's; the second must not wait for the loops to stop.
+    const started = performance.now();
+    const bob = await Promise.all(
+      [1, 2].map(async (i) => {
+        expect((await compile('bob', `bob-${i}`)).status).toBe(200);
+        return performance.now() - started;
+      }),
+    );
+    expect(Math.max(...bob)).toBeLessThan(3_000);
+    await Promise.all(loops);
   }, 60_000);
 });
