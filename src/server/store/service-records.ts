@@ -47,29 +47,3 @@ export interface RuleSetPatch {
   description?: string | null;
   rules?: string[];
 }
-
-/** The store's part for these records. */
-export interface ServiceRecordStore {
-  /** Stores a flash entry (and drops entries that expired by its `createdAt`). */
-  putFlash(entry: FlashEntry): Promise<void>;
-  /**
-   * Takes the entry of `token` in one statement (deleting it), or null when it is unknown, already
-   * taken or expired at `now`: of two concurrent reads, exactly one gets the entry.
-   */
-  takeFlash(token: string, now: string): Promise<FlashEntry | null>;
-  addErrorEvent(event: ErrorEvent): Promise<void>;
-  /** The newest events first. */
-  errorEvents(limit: number, offset: number): Promise<{ events: ErrorEvent[]; total: number }>;
-  createRuleSet(ruleSet: RuleSet): Promise<RuleSet>;
-  /** Rule sets of `ownerId`, or of everyone when it is null; oldest first. */
-  ruleSets(
-    ownerId: string | null,
-    limit: number,
-    offset: number,
-  ): Promise<{ ruleSets: RuleSetSummary[]; total: number }>;
-  ruleSet(id: string): Promise<RuleSet | null>;
-  /** Changes the rule set of `ownerId`; null when there is none with that id. */
-  updateRuleSet(id: string, ownerId: string, patch: RuleSetPatch, at: string): Promise<RuleSet | null>;
-  /** Deletes the rule set of `ownerId`; false when there is none with that id. */
-  deleteRuleSet(id: string, ownerId: string): Promise<boolean>;
-}

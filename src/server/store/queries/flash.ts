@@ -35,8 +35,3 @@ export async function takeFlash(db: Db, token: string, now: string): Promise<Fla
   if (!row || row.expires_at <= now) return null;
   return entry(row);
 }
-
-export async function pruneFlash(db: Db, now: string): Promise<number> {
-  const r = await db.deleteFrom('flash_messages').where('expires_at', '<=', now).executeTakeFirst();
-  return Number(r.numDeletedRows);
-}

@@ -54,11 +54,6 @@ export async function apiKeys(db: Db, userId: string): Promise<ApiKey[]> {
   return rows.map(toApiKey);
 }
 
-export async function apiKeyByHash(db: Db, keyHash: string): Promise<ApiKey | null> {
-  const r = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
-  return r ? toApiKey(r) : null;
-}
-
 /** Keys with their owners, by key hash, in one query (every request with a key asks). */
 export async function apiKeysWithUsers(db: Db, keyHashes: string[]): Promise<Map<string, { key: ApiKey; user: User }>> {
   const rows = await db

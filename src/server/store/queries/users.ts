@@ -124,11 +124,6 @@ export async function createSession(db: Db, tokenHash: string, session: Session)
     .execute();
 }
 
-export async function sessionByTokenHash(db: Db, tokenHash: string): Promise<Session | null> {
-  const r = await db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
-  return r ? { userId: r.user_id, createdAt: r.created_at, expiresAt: r.expires_at } : null;
-}
-
 /** Sessions with their users, by token hash, in one query (every signed-in request asks). */
 export async function sessionsWithUsers(
   db: Db,
