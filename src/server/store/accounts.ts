@@ -1,3 +1,6 @@
+import type { Camel } from './rows.js';
+import type { UsageDailyTable } from './schema.js';
+
 /** A local user as the store returns it: never with its password hash. */
 export interface User {
   id: string;
@@ -87,17 +90,8 @@ export interface UserPatch {
   banReason?: string | null;
 }
 
-/** Requests of one user on one UTC day to one route. */
-export interface UsageEntry {
-  userId: string;
-  /** YYYY-MM-DD (UTC). */
-  day: string;
-  /** Method and route pattern, e.g. `POST /api/compile`. */
-  route: string;
-  count: number;
-  firstSeen: string;
-  lastSeen: string;
-}
+/** Requests of one user on one UTC day to one route (a `usage_daily` row). */
+export type UsageEntry = Camel<UsageDailyTable>;
 
 /** A user with the password hash, for sign-in and password changes only. */
 export type UserWithPassword = User & { password: { hash: string; salt: string; iterations: number } };

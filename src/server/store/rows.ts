@@ -4,6 +4,27 @@ import type { ApiKeysTable, EndpointOverridesTable, TiersTable, UsersTable } fro
 
 /** Rows as the store reads them, turned into the shapes the rest of the server uses. */
 
+type CamelName<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelName<T>>}` : S;
+type SnakeName<S extends string> = S extends `${infer C}${infer R}`
+  ? `${C extends Lowercase<C> ? C : `_${Lowercase<C>}`}${SnakeName<R>}`
+  : S;
+
+/** A row's columns under camelCase names (`created_at`: `createdAt`), as the server's records have them. */
+export type Camel<T> = { [K in keyof T & string as CamelName<K>]: T[K] };
+
+const renamed = (o: object, name: (key: string) => string) =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [name(k), v]));
+
+/** The row as a record: its columns under camelCase names, values as read. */
+export const camel = <T extends object>(row: T) =>
+  renamed(row, (k) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())) as Camel<T>;
+
+/** The record as a row: its fields under the snake_case names of their columns, values as given. */
+export const snake = <T extends object>(record: T) =>
+  renamed(record, (k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)) as {
+    [K in keyof T & string as SnakeName<K>]: T[K];
+  };
+
 export function toUser(r: Selectable<UsersTable>): User {
   return {
     id: String(r.id),

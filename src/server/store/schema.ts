@@ -120,9 +120,12 @@ export interface EndpointOverridesTable {
   is_active: Generated<number>;
 }
 
+/** Requests of one user on one UTC day to one route. */
 export interface UsageDailyTable {
   user_id: string;
+  /** YYYY-MM-DD (UTC). */
   day: string;
+  /** Method and route pattern, e.g. `POST /api/compile`. */
   route: string;
   count: number;
   first_seen: string;
@@ -209,22 +212,26 @@ export interface WorkflowStepsTable {
   error: string | null;
 }
 
+/** A one-time message behind a flash token. */
 export interface FlashMessagesTable {
   token: string;
+  /** An error code of the registry (`src/server/error-codes.ts`), if the message is an error's. */
   code: string | null;
   message: string;
+  /** `info` by default (the specification's field). */
   type: string;
   created_at: string;
   expires_at: string;
 }
 
+/** A browser's error report. */
 export interface ErrorEventsTable {
   id: string;
   source: string;
-  severity: string;
+  severity: 'low' | 'medium' | 'high' | 'critical';
   message: string;
   stack: string | null;
-  /** JSON text. */
+  /** The client's context object, as JSON text. */
   context: string | null;
   url: string | null;
   user_agent: string | null;

@@ -1,46 +1,17 @@
-/** Records of the service routes: flash messages, browser error events, saved rule sets. */
+import type { Camel } from './rows.js';
+import type { ErrorEventsTable, FlashMessagesTable, RuleSetsTable } from './schema.js';
 
-/** A one-time message behind a flash token. */
-export interface FlashEntry {
-  token: string;
-  /** An error code of the registry (`src/server/error-codes.ts`), if the message is an error's. */
-  code: string | null;
-  message: string;
-  /** `info` by default (the specification's field). */
-  type: string;
-  createdAt: string;
-  expiresAt: string;
-}
+/** Records of the service routes, their tables' rows in camelCase: flash messages, error events, rule sets. */
 
-/** One row of `error_events`. */
-export interface ErrorEvent {
-  id: string;
-  source: string;
-  severity: 'low' | 'medium' | 'high' | 'critical';
-  message: string;
-  stack: string | null;
-  /** The client's context object, as JSON text. */
-  context: string | null;
-  url: string | null;
-  userAgent: string | null;
-  sessionId: string | null;
-  createdAt: string;
-}
+export type FlashEntry = Camel<FlashMessagesTable>;
 
-/** A saved rule set. */
-export interface RuleSet {
-  id: string;
-  ownerId: string;
-  name: string;
-  description: string | null;
-  rules: string[];
-  ruleCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export type ErrorEvent = Camel<ErrorEventsTable>;
 
 /** A rule set as listed: without its rules. */
-export type RuleSetSummary = Omit<RuleSet, 'rules'>;
+export type RuleSetSummary = Camel<Omit<RuleSetsTable, 'rules'>>;
+
+/** A saved rule set. */
+export type RuleSet = RuleSetSummary & { rules: string[] };
 
 export interface RuleSetPatch {
   name?: string;

@@ -1,23 +1,17 @@
+import type { Selectable } from 'kysely';
 import type { KyselyStore } from './kysely-store.js';
+import type { Camel } from './rows.js';
+import type { Database } from './schema.js';
 
 /** One start of a server version. */
-export interface Deployment {
-  id: number;
-  version: string;
-  nodeVersion: string;
-  startedAt: string;
-}
+export type Deployment = Camel<Selectable<Database['deployments']>>;
 
 export interface DeploymentStats {
   total: number;
   versions: { version: string; count: number; firstStartedAt: string; lastStartedAt: string }[];
 }
 
-export interface HealthCheck {
-  status: string;
-  version: string;
-  checkedAt: string;
-}
+export type HealthCheck = Omit<Camel<Database['health_checks']>, 'id'>;
 
 /**
  * What the server keeps across restarts, on SQLite (one machine, the default) or PostgreSQL

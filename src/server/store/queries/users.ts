@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NewUser, Session, User, UserPatch, UserWithPassword } from '../accounts.js';
-import { toUser, toUserWithPassword } from '../rows.js';
+import { snake, toUser, toUserWithPassword } from '../rows.js';
 import type { Db } from './db.js';
 
 /** Local users and their sessions. */
@@ -115,12 +115,7 @@ export async function setPassword(
 export async function createSession(db: Db, tokenHash: string, session: Session): Promise<void> {
   await db
     .insertInto('sessions')
-    .values({
-      token_hash: tokenHash,
-      user_id: session.userId,
-      created_at: session.createdAt,
-      expires_at: session.expiresAt,
-    })
+    .values({ token_hash: tokenHash, ...snake(session) })
     .execute();
 }
 
