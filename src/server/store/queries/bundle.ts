@@ -95,18 +95,16 @@ export async function createSnapshot(db: Db, by: string, reason: string, bundle:
   return Number(row.id);
 }
 
-export async function snapshots(db: Db): Promise<Snapshot[]> {
-  const rows = await db
+export function snapshots(db: Db): Promise<Snapshot[]> {
+  return db
     .selectFrom('config_snapshots')
     .select(['id', 'created_at', 'created_by', 'reason'])
     .orderBy('id', 'desc')
     .execute();
-  return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
 export async function snapshot(db: Db, id: number) {
   const row = await db.selectFrom('config_snapshots').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return null;
-  const { bundle, ...rest } = row;
-  return { ...rest, id: Number(rest.id), bundle: JSON.parse(bundle) as Bundle };
+  return { ...row, bundle: JSON.parse(row.bundle) as Bundle };
 }
