@@ -1,4 +1,7 @@
+import type { Selectable } from 'kysely';
 import type { Store } from './store.js';
+import type { Camel } from './rows.js';
+import type { JobsTable, WorkflowStepsTable } from './schema.js';
 
 /** States of a queued job; see `docs/server.md` ("Asynchronous compiles") for the transitions. */
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -6,44 +9,17 @@ export type JobKind = 'compile' | 'batch' | 'workflow';
 
 export const FINISHED_STATES: readonly JobState[] = ['completed', 'failed', 'cancelled'];
 
-export interface Job {
-  id: string;
-  ownerId: string;
-  kind: JobKind;
-  state: JobState;
+/** A job's row, camelCase, without its lease; payload and result decoded. */
+export type Job = Omit<Camel<Selectable<JobsTable>>, 'payload' | 'result' | 'leaseOwner' | 'leaseUntil'> & {
   payload: unknown;
   result: unknown | null;
-  error: string | null;
-  attempts: number;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  durationMs: number | null;
-}
+};
 
-export interface QueueCounts {
-  queued: number;
-  running: number;
-  completed: number;
-  failed: number;
-  cancelled: number;
-  totalProcessingMs: number;
-  finishedSince: number;
-  oldestQueuedAt: string | null;
-}
-
-/** One step of a workflow as recorded. */
-export interface WorkflowStep {
-  index: number;
-  name: string;
-  state: 'running' | 'completed' | 'failed';
-  attempts: number;
-  startedAt: string | null;
-  finishedAt: string | null;
-  durationMs: number | null;
-  output: unknown | null;
-  error: string | null;
-}
+/** One step of a workflow as recorded: its row, camelCase, by its index; output decoded. */
+export type WorkflowStep = { index: number } & Omit<
+  Camel<Selectable<WorkflowStepsTable>>,
+  'jobId' | 'stepIndex' | 'output'
+> & { output: unknown | null };
 
 /** A claim on a job: who runs it and until when, unless renewed. */
 export interface Lease {

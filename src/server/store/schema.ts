@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { JobKind, JobState } from './jobs.js';
 
 /**
  * The store's tables as the query builder sees them, one interface per table. Timestamps are
@@ -179,10 +180,9 @@ export interface ApiGroupsTable extends UserGroupsTable {
 export interface JobsTable {
   id: string;
   owner_id: string;
-  /** `compile`, `batch` or `workflow`. */
-  kind: string;
-  /** `queued`, `running`, `completed`, `failed` or `cancelled`. */
-  state: string;
+  kind: JobKind;
+  /** See `docs/server.md` ("Asynchronous compiles") for the transitions. */
+  state: JobState;
   /** A JSON object: what to compile. */
   payload: string;
   /** A JSON object, written with the state `completed` in one statement. */
@@ -201,8 +201,7 @@ export interface WorkflowStepsTable {
   job_id: string;
   step_index: number;
   name: string;
-  /** `running`, `completed` or `failed`. */
-  state: string;
+  state: 'running' | 'completed' | 'failed';
   attempts: Generated<number>;
   started_at: string | null;
   finished_at: string | null;

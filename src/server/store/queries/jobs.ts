@@ -1,26 +1,18 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Database } from '../schema.js';
-import type { Job, JobKind, JobState, Lease, QueueCounts, WorkflowStep } from '../jobs.js';
+import type { Job, JobKind, JobState, Lease, WorkflowStep } from '../jobs.js';
 import type { JobsTable } from '../schema.js';
+import { camel, snake } from '../rows.js';
 import type { Db } from './db.js';
 
 /** The job table's queries; each change of state is one conditional statement. */
 
 type Row = Omit<JobsTable, 'attempts'> & { attempts: number };
 
-const toJob = (r: Row, withResult = true): Job => ({
-  id: r.id,
-  ownerId: r.owner_id,
-  kind: r.kind as JobKind,
-  state: r.state as JobState,
+const toJob = ({ lease_owner, lease_until, ...r }: Row, withResult = true): Job => ({
+  ...camel(r),
   payload: JSON.parse(r.payload),
   result: withResult && r.result !== null ? JSON.parse(r.result) : null,
-  error: r.error,
-  attempts: Number(r.attempts),
-  createdAt: r.created_at,
-  startedAt: r.started_at,
-  finishedAt: r.finished_at,
-  durationMs: r.duration_ms === null ? null : Number(r.duration_ms),
 });
 
 export async function enqueue(
@@ -29,14 +21,7 @@ export async function enqueue(
 ): Promise<void> {
   await db
     .insertInto('jobs')
-    .values({
-      id: job.id,
-      owner_id: job.ownerId,
-      kind: job.kind,
-      state: 'queued',
-      payload: JSON.stringify(job.payload),
-      created_at: job.createdAt,
-    })
+    .values({ ...snake(job), state: 'queued', payload: JSON.stringify(job.payload) })
     .execute();
 }
 
@@ -49,7 +34,7 @@ const claimable = (now: string) => (e: ExpressionBuilder<Database, 'jobs'>) =>
   e.or([e('state', '=', 'queued'), e.and([e('state', '=', 'running'), e('lease_until', '<', now)])]);
 
 const claiming = (lease: Lease, now: string) => ({
-  state: 'running',
+  state: 'running' as const,
   lease_owner: lease.owner,
   lease_until: lease.until,
   started_at: now,
@@ -184,7 +169,7 @@ export async function history(db: Db, ownerId: string | null, limit: number, off
   return { jobs: page.map((r) => toJob(r, false)), total: Number(total.n) };
 }
 
-export async function counts(db: Db, since: string): Promise<QueueCounts> {
+export async function counts(db: Db, since: string) {
   const byState = await db
     .selectFrom('jobs')
     .select((e) => ['state', e.fn.countAll().as('n'), e.fn.sum<number | string | null>('duration_ms').as('ms')])
@@ -240,16 +225,10 @@ export async function steps(db: Db, jobId: string): Promise<WorkflowStep[]> {
     .where('job_id', '=', jobId)
     .orderBy('step_index')
     .execute();
-  return rows.map((r) => ({
-    index: Number(r.step_index),
-    name: r.name,
-    state: r.state as WorkflowStep['state'],
-    attempts: Number(r.attempts),
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-    durationMs: r.duration_ms === null ? null : Number(r.duration_ms),
+  return rows.map(({ job_id, step_index, ...r }) => ({
+    index: step_index,
+    ...camel(r),
     output: r.output === null ? null : JSON.parse(r.output),
-    error: r.error,
   }));
 }
 

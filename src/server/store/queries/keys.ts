@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { ApiKey, User } from '../accounts.js';
-import { toApiKey, toUser } from '../rows.js';
+import { snake, toApiKey, toUser } from '../rows.js';
 import type { Db } from './db.js';
 import type { Engine } from '../migrations/columns.js';
 import { ForbiddenError } from '../../../core/errors/index.js';
@@ -28,17 +28,7 @@ export async function createApiKey(
   }
   await db
     .insertInto('api_keys')
-    .values({
-      id: key.id,
-      user_id: key.userId,
-      name: key.name,
-      prefix: key.prefix,
-      key_hash: keyHash,
-      scopes: JSON.stringify(key.scopes),
-      created_at: key.createdAt,
-      expires_at: key.expiresAt,
-      parent_id: key.parentId ?? null,
-    })
+    .values({ ...snake(key), key_hash: keyHash, scopes: JSON.stringify(key.scopes), parent_id: key.parentId ?? null })
     .execute();
   return { ...key, revokedAt: null, lastUsedAt: null };
 }
