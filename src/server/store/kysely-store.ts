@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Pool } from 'pg';
-import type { ApiKey, NewUser, UsageEntry, User } from './accounts.js';
+import type { ApiKey, UsageEntry, User } from './accounts.js';
 import type { Database } from './schema.js';
 import type { Engine } from './migrations/columns.js';
 import { type BusyPolicy, DEFAULT_BUSY_POLICY, withRetries } from './failures.js';
@@ -15,7 +15,7 @@ import * as adminSystem from './queries/admin-system.js';
 import * as bundles from './queries/bundle.js';
 import * as configTables from './queries/config-tables.js';
 import type { AuditEntry } from './admin.js';
-import type { Bundle, ConfigRecord, SectionName } from './config-sections.js';
+import type { Bundle, SectionName } from './config-sections.js';
 import * as jobs from './queries/jobs.js';
 import { listenForJobs, signalJobs } from './job-signal.js';
 import * as flash from './queries/flash.js';
@@ -84,16 +84,17 @@ export class KyselyStore {
   /**
    * A store call of `query`: one statement, or one write or read-only transaction (`tx`); with
    * `bumps`, the generation it names counts up after it (cached identities or access rules of this
-   * process are then read again).
+   * process are then read again); `conflict` says what a duplicate unique value was.
    */
   private call<A extends unknown[], R>(
     query: (db: Db, ...args: A) => Promise<R>,
-    how: { tx?: 'write' | 'read'; bumps?: 'accounts' | 'access' } = {},
+    how: { tx?: 'write' | 'read'; bumps?: 'accounts' | 'access'; conflict?: (...args: A) => string } = {},
   ) {
     return (...args: A): Promise<R> => {
+      const conflict = how.conflict?.(...args);
       const done = how.tx
-        ? this.transaction((trx) => query(trx, ...args), how.tx === 'read')
-        : this.run((db) => query(db, ...args));
+        ? this.transaction((trx) => query(trx, ...args), how.tx === 'read', conflict)
+        : this.run((db) => query(db, ...args), conflict);
       return how.bumps ? this.changing(how.bumps, done) : done;
     };
   }
@@ -133,8 +134,9 @@ export class KyselyStore {
   smoke = this.call(status.smoke, { tx: 'write' });
 
   /** Throws ConflictError when the email is taken (also when two sign-ups race). */
-  createUser = (user: NewUser) =>
-    this.run((db) => users.createUser(db, user), `An account with the identifier ${user.email} already exists`);
+  createUser = this.call(users.createUser, {
+    conflict: (user) => `An account with the identifier ${user.email} already exists`,
+  });
   /** With the password hash, for sign-in and password changes only. */
   userByEmail = (email: string) => this.run((db) => users.userWhere(db, 'email', email));
   /** With the password hash, for sign-in and password changes only. */
@@ -142,24 +144,18 @@ export class KyselyStore {
   userById = async (id: string): Promise<User | null> => withoutPassword(await this.userWithPassword(id));
   listUsers = () => this.run((db) => users.listUsers(db));
   /** One page of users, oldest first, and how many there are. */
-  usersPage = (limit: number, offset: number) =>
-    this.transaction(
-      async (trx) => ({ users: await users.listUsers(trx, { limit, offset }), total: await users.countUsers(trx) }),
-      true,
-    );
+  usersPage = this.call(
+    async (db, limit: number, offset: number) => ({
+      users: await users.listUsers(db, { limit, offset }),
+      total: await users.countUsers(db),
+    }),
+    { tx: 'read' },
+  );
   /** Applies the patch (one transaction); null when there is no such user. */
   updateUser = this.call(users.updateUser, { tx: 'write', bumps: 'accounts' });
-  removeUser = (email: string) =>
-    this.changing(
-      'accounts',
-      this.run((db) => users.deleteUserWhere(db, 'email', email)),
-    );
+  removeUser = this.call((db, email: string) => users.deleteUserWhere(db, 'email', email), { bumps: 'accounts' });
   /** Deletes the user with their sessions, keys, role assignments and usage. */
-  deleteUser = (id: string) =>
-    this.changing(
-      'accounts',
-      this.run((db) => users.deleteUserWhere(db, 'id', id)),
-    );
+  deleteUser = this.call((db, id: string) => users.deleteUserWhere(db, 'id', id), { bumps: 'accounts' });
   /**
    * Sets a password and ends the user's sessions (but `keep`'s); with `revokeKeys` (an
    * administrator's reset) every key of the user is revoked too. The number of sessions ended, or
@@ -172,18 +168,9 @@ export class KyselyStore {
   createSession = this.call(users.createSession);
   /** Sessions with their users, by token hash, in one query (unknown hashes are absent). */
   sessionsWithUsers = this.call(users.sessionsWithUsers);
-  deleteSession = async (tokenHash: string) => {
-    await this.changing(
-      'accounts',
-      this.run((db) => users.deleteSessions(db, { tokenHash })),
-    );
-  };
+  deleteSession = this.call((db, tokenHash: string) => users.deleteSessions(db, { tokenHash }), { bumps: 'accounts' });
   /** Ends every session of the user; returns how many there were. */
-  deleteSessions = (userId: string) =>
-    this.changing(
-      'accounts',
-      this.run((db) => users.deleteSessions(db, { userId })),
-    );
+  deleteSessions = this.call((db, userId: string) => users.deleteSessions(db, { userId }), { bumps: 'accounts' });
 
   createApiKey = (key: Omit<ApiKey, 'revokedAt' | 'lastUsedAt'>, keyHash: string) =>
     this.transaction((trx) => keys.createApiKey(trx, key, keyHash, this.engine), false, 'That key already exists');
@@ -217,26 +204,24 @@ export class KyselyStore {
   // is one transaction; changes to what the access gate reads bump `accessGeneration`.
   configRows = (section: SectionName, where: Record<string, unknown> = {}) =>
     this.run((db) => configTables.listRows(db, section, where));
-  createConfigRow = (section: SectionName, values: ConfigRecord, at: string) =>
-    this.changing(
-      'access',
-      this.run((db) => configTables.insertRow(db, section, values, at), `That ${section} entry already exists`),
-    );
+  createConfigRow = this.call(configTables.insertRow, {
+    bumps: 'access',
+    conflict: (section) => `That ${section} entry already exists`,
+  });
   /** The row before and after, or null when none matches `where`. */
   updateConfigRow = this.call(configTables.updateRow, { tx: 'write', bumps: 'access' });
   /** The deleted row, or null. Deleting a role removes its assignments in the same transaction. */
-  deleteConfigRow = (section: SectionName, where: Record<string, unknown>) =>
-    this.changing(
-      'access',
-      this.transaction(async (trx) => {
-        if (section === 'roles' && typeof where.id === 'number')
-          await trx
-            .deleteFrom('role_assignments')
-            .where('role_name', 'in', trx.selectFrom('roles').select('role_name').where('id', '=', where.id))
-            .execute();
-        return configTables.deleteRow(trx, section, where);
-      }),
-    );
+  deleteConfigRow = this.call(
+    async (trx, section: SectionName, where: Record<string, unknown>) => {
+      if (section === 'roles' && typeof where.id === 'number')
+        await trx
+          .deleteFrom('role_assignments')
+          .where('role_name', 'in', trx.selectFrom('roles').select('role_name').where('id', '=', where.id))
+          .execute();
+      return configTables.deleteRow(trx, section, where);
+    },
+    { tx: 'write', bumps: 'access' },
+  );
 
   assignments = this.call(adminSystem.assignments);
   /** Assigns, or updates the existing assignment of that user and role. */
@@ -273,15 +258,14 @@ export class KyselyStore {
    * One transaction: snapshots the current configuration (`reason`), then writes the bundle:
    * upserts by natural key, and with `replace` also deletes rows the bundle lacks.
    */
-  applyBundle = (bundle: Bundle, o: { by: string; reason: string; replace: boolean; at: string }) =>
-    this.changing(
-      'access',
-      this.transaction(async (trx) => {
-        const snapshotId = await bundles.createSnapshot(trx, o.by, o.reason, await bundles.readBundle(trx), o.at);
-        const applied = await bundles.writeBundle(trx, this.engine, bundle, o.replace, o.at);
-        return { snapshotId, applied };
-      }),
-    );
+  applyBundle = this.call(
+    async (trx, bundle: Bundle, o: { by: string; reason: string; replace: boolean; at: string }) => {
+      const snapshotId = await bundles.createSnapshot(trx, o.by, o.reason, await bundles.readBundle(trx), o.at);
+      const applied = await bundles.writeBundle(trx, this.engine, bundle, o.replace, o.at);
+      return { snapshotId, applied };
+    },
+    { tx: 'write', bumps: 'access' },
+  );
   snapshots = this.call(bundles.snapshots);
   snapshot = this.call(bundles.snapshot);
 
