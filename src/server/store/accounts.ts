@@ -1,5 +1,5 @@
 import type { Camel } from './rows.js';
-import type { UsageDailyTable } from './schema.js';
+import type { Database, UsageDailyTable } from './schema.js';
 
 /** A local user as the store returns it: never with its password hash. */
 export interface User {
@@ -26,11 +26,8 @@ export interface NewUser {
   password: { hash: string; salt: string; iterations: number };
 }
 
-export interface Session {
-  userId: string;
-  createdAt: string;
-  expiresAt: string;
-}
+/** A session's row without its token's hash. */
+export type Session = Omit<Camel<Database['sessions']>, 'tokenHash'>;
 
 /** An API key as listed: never the key text or its hash. */
 export interface ApiKey {

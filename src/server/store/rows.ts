@@ -48,19 +48,8 @@ export function toUserWithPassword(r: Selectable<UsersTable>): UserWithPassword 
   };
 }
 
-export function toApiKey(r: Selectable<ApiKeysTable>): ApiKey {
-  return {
-    id: String(r.id),
-    userId: String(r.user_id),
-    name: String(r.name),
-    prefix: String(r.prefix),
-    scopes: JSON.parse(r.scopes) as string[],
-    createdAt: String(r.created_at),
-    expiresAt: r.expires_at ?? null,
-    revokedAt: r.revoked_at ?? null,
-    lastUsedAt: r.last_used_at ?? null,
-    ...(r.parent_id ? { parentId: r.parent_id } : {}),
-  };
+export function toApiKey({ key_hash, parent_id, ...r }: Selectable<ApiKeysTable>): ApiKey {
+  return { ...camel(r), scopes: JSON.parse(r.scopes) as string[], ...(parent_id ? { parentId: parent_id } : {}) };
 }
 
 export function toTier(r: Pick<Selectable<TiersTable>, 'tier_name' | 'order_rank' | 'rate_limit' | 'features'>): Tier {
@@ -72,13 +61,7 @@ export function toTier(r: Pick<Selectable<TiersTable>, 'tier_name' | 'order_rank
   };
 }
 
-export function toOverride(r: Selectable<EndpointOverridesTable>): EndpointOverride {
-  return {
-    id: Number(r.id),
-    pathPattern: r.path_pattern,
-    method: r.method,
-    requiredTier: r.required_tier ?? null,
-    requiredScopes: r.required_scopes == null ? null : (JSON.parse(r.required_scopes) as string[]),
-    isPublic: Number(r.is_public) === 1,
-  };
+export function toOverride({ is_active, ...r }: Selectable<EndpointOverridesTable>): EndpointOverride {
+  const requiredScopes = r.required_scopes === null ? null : (JSON.parse(r.required_scopes) as string[]);
+  return { ...camel(r), requiredScopes, isPublic: Number(r.is_public) === 1 };
 }

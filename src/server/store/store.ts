@@ -6,11 +6,6 @@ import type { Database } from './schema.js';
 /** One start of a server version. */
 export type Deployment = Camel<Selectable<Database['deployments']>>;
 
-export interface DeploymentStats {
-  total: number;
-  versions: { version: string; count: number; firstStartedAt: string; lastStartedAt: string }[];
-}
-
 export type HealthCheck = Omit<Camel<Database['health_checks']>, 'id'>;
 
 /**

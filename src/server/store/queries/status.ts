@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Deployment, DeploymentStats, HealthCheck } from '../store.js';
+import type { Deployment, HealthCheck } from '../store.js';
 import { camel, snake } from '../rows.js';
 import type { Db } from './db.js';
 
@@ -20,7 +20,7 @@ export async function deployments(db: Db, limit: number): Promise<Deployment[]> 
   return rows.map(camel);
 }
 
-export async function deploymentStats(db: Db): Promise<DeploymentStats> {
+export async function deploymentStats(db: Db) {
   const total = await db
     .selectFrom('deployments')
     .select((e) => e.fn.countAll().as('n'))
