@@ -3,7 +3,9 @@ import type { JobKind, JobState } from './jobs.js';
 
 /**
  * The store's tables as the query builder sees them, one interface per table. Timestamps are
- * ISO-8601 text and flags are 0/1 integers on both engines, so one query serves both.
+ * ISO-8601 text and flags are 0/1 integers on both engines, so one query serves both. The
+ * configuration tables that only their section descriptors reach (announcements, user and API
+ * groups: `config-sections.ts` lists their columns) are not repeated here.
  */
 export interface Database {
   deployments: { id: Generated<number>; version: string; node_version: string; started_at: string };
@@ -18,12 +20,9 @@ export interface Database {
   role_assignments: RoleAssignmentsTable;
   endpoint_overrides: EndpointOverridesTable;
   usage_daily: UsageDailyTable;
-  announcements: AnnouncementsTable;
   audit_log: AuditLogTable;
   feature_flags: { flag_key: string; definition: string; updated_at: string; updated_by: string };
-  user_groups: UserGroupsTable;
   user_group_members: { group_name: string; identity_user_id: string; added_at: string };
-  api_groups: ApiGroupsTable;
   config_snapshots: { id: Generated<number>; created_at: string; created_by: string; reason: string; bundle: string };
   jobs: JobsTable;
   workflow_steps: WorkflowStepsTable;
@@ -133,19 +132,6 @@ export interface UsageDailyTable {
   last_seen: string;
 }
 
-export interface AnnouncementsTable {
-  id: Generated<number>;
-  title: string;
-  body: Generated<string>;
-  severity: Generated<string>;
-  active_from: string | null;
-  active_until: string | null;
-  is_active: Generated<number>;
-  created_by: Generated<string>;
-  created_at: Generated<string>;
-  updated_at: Generated<string>;
-}
-
 export interface AuditLogTable {
   id: Generated<number>;
   actor_id: string | null;
@@ -160,21 +146,6 @@ export interface AuditLogTable {
   status: 'success' | 'failure' | 'denied';
   metadata: string | null;
   created_at: string;
-}
-
-export interface UserGroupsTable {
-  id: Generated<number>;
-  group_name: string;
-  display_name: string;
-  description: Generated<string>;
-  is_active: Generated<number>;
-  created_at: Generated<string>;
-  updated_at: Generated<string>;
-}
-
-export interface ApiGroupsTable extends UserGroupsTable {
-  /** A JSON array of scope names the group's keys may carry. */
-  scopes: Generated<string>;
 }
 
 export interface JobsTable {
