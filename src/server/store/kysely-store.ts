@@ -127,7 +127,7 @@ export class KyselyStore {
 
   recordDeployment = this.call(status.recordDeployment);
   deployments = this.call(status.deployments);
-  deploymentStats = this.call(status.deploymentStats, { tx: 'read' });
+  deploymentStats = this.call(status.deploymentStats);
   recordHealth = this.call(status.recordHealth, { tx: 'write' });
   latestHealth = this.call(status.latestHealth);
   /** Writes, reads back and deletes a row in one transaction; throws when the store cannot. */
@@ -144,13 +144,7 @@ export class KyselyStore {
   userById = async (id: string): Promise<User | null> => withoutPassword(await this.userWithPassword(id));
   listUsers = () => this.run((db) => users.listUsers(db));
   /** One page of users, oldest first, and how many there are. */
-  usersPage = this.call(
-    async (db, limit: number, offset: number) => ({
-      users: await users.listUsers(db, { limit, offset }),
-      total: await users.countUsers(db),
-    }),
-    { tx: 'read' },
-  );
+  usersPage = this.call(users.usersPage, { tx: 'read' });
   /** Applies the patch (one transaction); null when there is no such user. */
   updateUser = this.call(users.updateUser, { tx: 'write', bumps: 'accounts' });
   removeUser = this.call((db, email: string) => users.deleteUserWhere(db, 'email', email), { bumps: 'accounts' });
@@ -211,17 +205,7 @@ export class KyselyStore {
   /** The row before and after, or null when none matches `where`. */
   updateConfigRow = this.call(configTables.updateRow, { tx: 'write', bumps: 'access' });
   /** The deleted row, or null. Deleting a role removes its assignments in the same transaction. */
-  deleteConfigRow = this.call(
-    async (trx, section: SectionName, where: Record<string, unknown>) => {
-      if (section === 'roles' && typeof where.id === 'number')
-        await trx
-          .deleteFrom('role_assignments')
-          .where('role_name', 'in', trx.selectFrom('roles').select('role_name').where('id', '=', where.id))
-          .execute();
-      return configTables.deleteRow(trx, section, where);
-    },
-    { tx: 'write', bumps: 'access' },
-  );
+  deleteConfigRow = this.call(configTables.deleteRow, { tx: 'write', bumps: 'access' });
 
   assignments = this.call(adminSystem.assignments);
   /** Assigns, or updates the existing assignment of that user and role. */
@@ -304,7 +288,8 @@ export class KyselyStore {
       this.engine,
       this.location,
       this.description,
-      () => this.queryConnection(),
+      // Only a PostgreSQL store's query route asks, and it has a pool: the connection is prepared.
+      () => this.prepareQueries().then(() => this.queries as Promise<QueryConnection>),
       (work) => withRetries(work, this.busy),
       this.queryGate,
     );
@@ -318,11 +303,6 @@ export class KyselyStore {
     if (!this.pool || this.location?.engine !== 'postgres') return Promise.resolve(null);
     this.queries ??= prepareQueryConnection(this.pool, this.location.url, queryUrl);
     return this.queries.then((q) => q.refusal);
-  }
-
-  private async queryConnection(): Promise<QueryConnection> {
-    await this.prepareQueries();
-    return (await this.queries) ?? { pool: null, role: null, stop: null, refusal: 'not a PostgreSQL store' };
   }
 
   /**

@@ -4,12 +4,10 @@ import type { Db } from './db.js';
 
 /** Tiers, scopes, endpoint overrides, roles and their assignments. */
 
-const TIER_COLUMNS = ['tier_name', 'order_rank', 'rate_limit', 'features'] as const;
-
 export async function tiers(db: Db): Promise<Tier[]> {
   const rows = await db
     .selectFrom('tiers')
-    .select(TIER_COLUMNS)
+    .select(['tier_name', 'order_rank', 'rate_limit', 'features'])
     .where('is_active', '=', 1)
     .orderBy('order_rank')
     .execute();

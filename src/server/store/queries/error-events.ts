@@ -22,17 +22,8 @@ export async function pruneErrorEvents(db: Db, before: string, keep: number): Pr
 }
 
 export async function errorEvents(db: Db, limit: number, offset: number) {
-  const rows = await db
-    .selectFrom('error_events')
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  const total = await db
-    .selectFrom('error_events')
-    .select((e) => e.fn.countAll().as('n'))
-    .executeTakeFirstOrThrow();
+  const q = db.selectFrom('error_events');
+  const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(limit).offset(offset).execute();
+  const total = await q.select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return { events: rows.map(camel), total: Number(total.n) };
 }

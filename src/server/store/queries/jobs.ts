@@ -158,14 +158,15 @@ export async function cancel(db: Db, id: string, ownerId: string | null, at: str
 }
 
 export async function history(db: Db, ownerId: string | null, limit: number, offset: number) {
-  let rows = db.selectFrom('jobs').selectAll();
-  let count = db.selectFrom('jobs').select((e) => e.fn.countAll().as('n'));
-  if (ownerId !== null) {
-    rows = rows.where('owner_id', '=', ownerId);
-    count = count.where('owner_id', '=', ownerId);
-  }
-  const page = await rows.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
-  const total = await count.executeTakeFirstOrThrow();
+  const q = ownerId === null ? db.selectFrom('jobs') : db.selectFrom('jobs').where('owner_id', '=', ownerId);
+  const page = await q
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  const total = await q.select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return { jobs: page.map((r) => toJob(r, false)), total: Number(total.n) };
 }
 

@@ -15,14 +15,9 @@ export async function createRuleSet(db: Db, s: RuleSet): Promise<RuleSet> {
 }
 
 export async function ruleSets(db: Db, ownerId: string | null, limit: number, offset: number) {
-  let rows = db.selectFrom('rule_sets').select(SUMMARY);
-  let count = db.selectFrom('rule_sets').select((e) => e.fn.countAll().as('n'));
-  if (ownerId !== null) {
-    rows = rows.where('owner_id', '=', ownerId);
-    count = count.where('owner_id', '=', ownerId);
-  }
-  const list = await rows.orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
-  const total = await count.executeTakeFirstOrThrow();
+  const q = ownerId === null ? db.selectFrom('rule_sets') : db.selectFrom('rule_sets').where('owner_id', '=', ownerId);
+  const list = await q.select(SUMMARY).orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
+  const total = await q.select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return { ruleSets: list.map(camel), total: Number(total.n) };
 }
 

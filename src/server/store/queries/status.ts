@@ -21,10 +21,6 @@ export async function deployments(db: Db, limit: number): Promise<Deployment[]> 
 }
 
 export async function deploymentStats(db: Db) {
-  const total = await db
-    .selectFrom('deployments')
-    .select((e) => e.fn.countAll().as('n'))
-    .executeTakeFirstOrThrow();
   const versions = await db
     .selectFrom('deployments')
     .select((e) => [
@@ -37,7 +33,7 @@ export async function deploymentStats(db: Db) {
     .orderBy((e) => e.fn.max('id'), 'desc')
     .execute();
   return {
-    total: Number(total.n),
+    total: versions.reduce((n, v) => n + Number(v.count), 0),
     versions: versions.map((v) => ({
       version: v.version,
       count: Number(v.count),

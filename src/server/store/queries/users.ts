@@ -38,15 +38,13 @@ export async function listUsers(db: Db, page?: { limit: number; offset: number }
   return (await query.execute()).map(toUser);
 }
 
-export async function countUsers(db: Db): Promise<number> {
-  return Number(
-    (
-      await db
-        .selectFrom('users')
-        .select((e) => e.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+/** One page of users, oldest first, and how many there are (in the caller's transaction). */
+export async function usersPage(db: Db, limit: number, offset: number) {
+  const total = await db
+    .selectFrom('users')
+    .select((e) => e.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return { users: await listUsers(db, { limit, offset }), total: Number(total.n) };
 }
 
 /** Applies the patch (in the caller's transaction); a ban ends every session of the user. */
