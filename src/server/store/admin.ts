@@ -8,15 +8,13 @@ export type Assignment = Selectable<RoleAssignmentsTable>;
 /** One audit log row as written; the store adds `id`. */
 export type AuditEntry = Omit<Selectable<AuditLogTable>, 'id'>;
 
-export interface AuditFilter {
-  actor_id?: string;
-  action?: string;
-  resource_type?: string;
-  resource_id?: string;
-  status?: string;
+/** Audit rows whose columns equal these values, made from `since` to `until`. */
+export type AuditFilter = Partial<
+  Pick<AuditEntry, 'actor_id' | 'action' | 'resource_type' | 'resource_id' | 'status'>
+> & {
   since?: string;
   until?: string;
-}
+};
 
 /** A configuration snapshot as listed: without its bundle. */
 export type Snapshot = Omit<Selectable<Database['config_snapshots']>, 'bundle'>;

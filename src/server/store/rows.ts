@@ -19,6 +19,12 @@ const renamed = (o: object, name: (key: string) => string) =>
 export const camel = <T extends object>(row: T) =>
   renamed(row, (k) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())) as Camel<T>;
 
+/** The columns of `row` whose names begin with `prefix`, without it: a joined table's aliased columns. */
+export const unprefixed = <T extends object, P extends string>(row: T, prefix: P) =>
+  Object.fromEntries(
+    Object.entries(row).flatMap(([k, v]) => (k.startsWith(prefix) ? [[k.slice(prefix.length), v]] : [])),
+  ) as { [K in keyof T as K extends `${P}${infer R}` ? R : never]: T[K] };
+
 /** The record as a row: its fields under the snake_case names of their columns, values as given. */
 export const snake = <T extends object>(record: T) =>
   renamed(record, (k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)) as {

@@ -13,8 +13,5 @@ export type RuleSetSummary = Camel<Omit<RuleSetsTable, 'rules'>>;
 /** A saved rule set. */
 export type RuleSet = RuleSetSummary & { rules: string[] };
 
-export interface RuleSetPatch {
-  name?: string;
-  description?: string | null;
-  rules?: string[];
-}
+/** What an owner may change on a rule set. */
+export type RuleSetPatch = Partial<Pick<RuleSet, 'name' | 'description' | 'rules'>>;
