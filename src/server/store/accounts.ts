@@ -17,14 +17,9 @@ export interface User {
   updatedAt: string;
 }
 
-export interface NewUser {
-  email: string;
-  identifierType?: 'email' | 'phone';
-  name?: string | null;
-  role: 'admin' | 'user';
-  tier: string;
-  password: { hash: string; salt: string; iterations: number };
-}
+/** A user to create: the identifier type defaults to `email`, the name to null. */
+export type NewUser = Pick<User, 'email' | 'role' | 'tier'> &
+  Partial<Pick<User, 'identifierType' | 'name'>> & { password: { hash: string; salt: string; iterations: number } };
 
 /** A session's row without its token's hash. */
 export type Session = Omit<Camel<Database['sessions']>, 'tokenHash'>;
@@ -79,16 +74,10 @@ export interface EndpointOverride {
 }
 
 /** What an admin may change on a user; `banned` true also ends the user's sessions. */
-export interface UserPatch {
-  role?: 'admin' | 'user';
-  tier?: string;
-  apiDisabled?: boolean;
-  banned?: boolean;
-  banReason?: string | null;
-}
+export type UserPatch = Partial<Pick<User, 'role' | 'tier' | 'apiDisabled' | 'banned' | 'banReason'>>;
 
 /** Requests of one user on one UTC day to one route (a `usage_daily` row). */
 export type UsageEntry = Camel<UsageDailyTable>;
 
 /** A user with the password hash, for sign-in and password changes only. */
-export type UserWithPassword = User & { password: { hash: string; salt: string; iterations: number } };
+export type UserWithPassword = User & Pick<NewUser, 'password'>;

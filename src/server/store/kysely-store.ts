@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Pool } from 'pg';
-import type { ApiKey, UsageEntry, User } from './accounts.js';
+import type { ApiKey, UsageEntry } from './accounts.js';
 import type { Database } from './schema.js';
 import type { Engine } from './migrations/columns.js';
 import { type BusyPolicy, DEFAULT_BUSY_POLICY, withRetries } from './failures.js';
@@ -17,7 +17,7 @@ import * as configTables from './queries/config-tables.js';
 import type { AuditEntry } from './admin.js';
 import type { Bundle, SectionName } from './config-sections.js';
 import * as jobs from './queries/jobs.js';
-import { listenForJobs, signalJobs } from './job-signal.js';
+import { listenForJobs } from './job-signal.js';
 import * as flash from './queries/flash.js';
 import * as errorEvents from './queries/error-events.js';
 import * as ruleSets from './queries/rule-sets.js';
@@ -27,12 +27,6 @@ import { LOG_BOUNDS } from './log-bounds.js';
 import { prepareQueryConnection, type QueryConnection } from '../admin/postgres-query-role.js';
 import { QueryGate } from '../admin/query-gate.js';
 import type { StoreLocation } from './location.js';
-
-const withoutPassword = <T extends { password: unknown }>(u: T | null) => {
-  if (!u) return null;
-  const { password: _hash, ...user } = u;
-  return user;
-};
 
 /**
  * The store over kysely, one class for both engines; the queries live in `queries/`, one module
@@ -141,7 +135,7 @@ export class KyselyStore {
   userByEmail = (email: string) => this.run((db) => users.userWhere(db, 'email', email));
   /** With the password hash, for sign-in and password changes only. */
   userWithPassword = (id: string) => this.run((db) => users.userWhere(db, 'id', id));
-  userById = async (id: string): Promise<User | null> => withoutPassword(await this.userWithPassword(id));
+  userById = this.call(users.userById);
   listUsers = () => this.run((db) => users.listUsers(db));
   /** One page of users, oldest first, and how many there are. */
   usersPage = this.call(users.usersPage, { tx: 'read' });
@@ -327,10 +321,7 @@ export class KyselyStore {
   readonly jobs = {
     /** Writes a queued job (on PostgreSQL with the wake-up of `listen`, in the same transaction). */
     enqueue: (job: Parameters<typeof jobs.enqueue>[1]) =>
-      this.transaction(async (trx) => {
-        await jobs.enqueue(trx, job);
-        if (this.engine === 'postgres') await signalJobs(trx);
-      }),
+      this.transaction((trx) => jobs.enqueue(trx, job, this.engine)),
     /**
      * Calls `onJob` when another process makes a job claimable (PostgreSQL's `LISTEN`; nothing on
      * SQLite, where the table is polled); answers the function that stops listening.
@@ -347,11 +338,7 @@ export class KyselyStore {
     /** Ends a running job the lease holder holds; false when it no longer holds it (nothing is written). */
     finish: this.call(jobs.finish, { tx: 'write' }),
     /** Puts the holder's running jobs back in the queue (a server shutting down), for the next run to take. */
-    release: (ids: string[], owner: string) =>
-      this.transaction(async (trx) => {
-        await jobs.release(trx, ids, owner);
-        if (this.engine === 'postgres' && ids.length > 0) await signalJobs(trx);
-      }),
+    release: (ids: string[], owner: string) => this.transaction((trx) => jobs.release(trx, ids, owner, this.engine)),
     /** Cancels a queued or running job of `ownerId` (any owner when null); false when there was none to cancel. */
     cancel: this.call(jobs.cancel),
     /** A page of jobs, newest first; of one owner, or of all when `ownerId` is null. */

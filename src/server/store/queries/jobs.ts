@@ -1,15 +1,14 @@
-import { type ExpressionBuilder, sql } from 'kysely';
-import type { Database } from '../schema.js';
-import type { Job, JobKind, JobState, Lease, WorkflowStep } from '../jobs.js';
-import type { JobsTable } from '../schema.js';
+import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
+import type { Database, JobsTable } from '../schema.js';
+import { FINISHED_STATES, type Job, type JobKind, type JobState, type Lease, type WorkflowStep } from '../jobs.js';
 import { camel, snake } from '../rows.js';
 import type { Db } from './db.js';
+import type { Engine } from '../migrations/columns.js';
+import { signalJobs } from '../job-signal.js';
 
 /** The job table's queries; each change of state is one conditional statement. */
 
-type Row = Omit<JobsTable, 'attempts'> & { attempts: number };
-
-const toJob = ({ lease_owner, lease_until, ...r }: Row, withResult = true): Job => ({
+const toJob = ({ lease_owner, lease_until, ...r }: Selectable<JobsTable>, withResult = true): Job => ({
   ...camel(r),
   payload: JSON.parse(r.payload),
   result: withResult && r.result !== null ? JSON.parse(r.result) : null,
@@ -18,11 +17,13 @@ const toJob = ({ lease_owner, lease_until, ...r }: Row, withResult = true): Job 
 export async function enqueue(
   db: Db,
   job: { id: string; ownerId: string; kind: JobKind; payload: unknown; createdAt: string },
+  engine: Engine,
 ): Promise<void> {
   await db
     .insertInto('jobs')
     .values({ ...snake(job), state: 'queued', payload: JSON.stringify(job.payload) })
     .execute();
+  if (engine === 'postgres') await signalJobs(db);
 }
 
 export async function job(db: Db, id: string): Promise<Job | null> {
@@ -135,7 +136,7 @@ export async function finish(
   return true;
 }
 
-export async function release(db: Db, ids: string[], owner: string): Promise<void> {
+export async function release(db: Db, ids: string[], owner: string, engine: Engine): Promise<void> {
   if (ids.length === 0) return;
   await db
     .updateTable('jobs')
@@ -144,6 +145,7 @@ export async function release(db: Db, ids: string[], owner: string): Promise<voi
     .where('state', '=', 'running')
     .where('lease_owner', '=', owner)
     .execute();
+  if (engine === 'postgres') await signalJobs(db);
 }
 
 export async function cancel(db: Db, id: string, ownerId: string | null, at: string): Promise<boolean> {
@@ -208,14 +210,10 @@ export async function sweep(db: Db, before: string): Promise<number> {
   const old = db
     .selectFrom('jobs')
     .select('id')
-    .where('state', 'in', ['completed', 'failed', 'cancelled'])
+    .where('state', 'in', FINISHED_STATES)
     .where('finished_at', '<', before);
   await db.deleteFrom('workflow_steps').where('job_id', 'in', old).execute();
-  const r = await db
-    .deleteFrom('jobs')
-    .where('state', 'in', ['completed', 'failed', 'cancelled'])
-    .where('finished_at', '<', before)
-    .executeTakeFirst();
+  const r = await db.deleteFrom('jobs').where('id', 'in', old).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
 

@@ -32,6 +32,11 @@ export async function userWhere(db: Db, column: 'id' | 'email', value: string): 
   return row ? toUserWithPassword(row) : null;
 }
 
+export async function userById(db: Db, id: string): Promise<User | null> {
+  const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
 export async function listUsers(db: Db, page?: { limit: number; offset: number }): Promise<User[]> {
   let query = db.selectFrom('users').selectAll().orderBy('created_at').orderBy('email');
   if (page) query = query.limit(page.limit).offset(page.offset);
