@@ -61,10 +61,10 @@ class LibsqlDatabaseForKysely implements SqliteDatabase {
   /** Runs a change in a transaction of its own, unless one is open. */
   private alone<T>(change: () => T): T {
     if (this.db.inTransaction) return change();
-    this.begin(true);
+    this.control('begin immediate');
     try {
       const result = change();
-      this.commit();
+      this.control('commit');
       return result;
     } catch (err) {
       this.rollback();
@@ -72,14 +72,10 @@ class LibsqlDatabaseForKysely implements SqliteDatabase {
     }
   }
 
-  begin(immediate: boolean): void {
+  /** Begins or commits a transaction (through `exec`, see above). */
+  control(statement: 'begin' | 'begin immediate' | 'commit'): void {
     if (this.closed) throw new Error('The store is closed');
-    this.db.exec(immediate ? 'begin immediate' : 'begin');
-  }
-
-  commit(): void {
-    if (this.closed) throw new Error('The store is closed');
-    this.db.exec('commit');
+    this.db.exec(statement);
   }
 
   /** Ends the transaction, if one is open: a BEGIN refused as busy left none. */
@@ -107,11 +103,11 @@ class LibsqlDriver extends SqliteDriver {
 
   /** kysely passes the transaction's settings, though its SQLite driver declares no parameter for them. */
   override async beginTransaction(_connection: DatabaseConnection, settings?: TransactionSettings): Promise<void> {
-    this.db.begin(settings?.accessMode !== 'read only');
+    this.db.control(settings?.accessMode === 'read only' ? 'begin' : 'begin immediate');
   }
 
   override async commitTransaction(): Promise<void> {
-    this.db.commit();
+    this.db.control('commit');
   }
 
   override async rollbackTransaction(): Promise<void> {
