@@ -3,7 +3,7 @@ import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './pack
 import { ABOVE_DUPLICATE, DUPLICATE } from '../transforms/deduplicate.js';
 import type { TransformContext } from '../transforms/types.js';
 import { dropWithAbove } from '../transforms/lines.js';
-import { align, copyList, KERNEL_BASE, tableCapacity } from './kernel.js';
+import { align, copyList, copyPlan, KERNEL_BASE, tableCapacity } from './kernel.js';
 
 /**
  * Deduplicate (`deduplicate.apply`, transforms/deduplicate.ts) on a packed list, by the keep flags
@@ -14,14 +14,15 @@ export function deduplicatePacked(lines: PackedLines, ctx: TransformContext): Pa
   const n = lines.start.length;
   const capacity = tableCapacity(n);
   // The ranges, the keep bytes, a byte per line for its comments, then the table.
-  const inStart = align(KERNEL_BASE + lines.used);
+  const plan = copyPlan(lines);
+  const inStart = align(KERNEL_BASE + plan.size);
   const inEnd = inStart + 4 * n;
   const keep = inEnd + 4 * n;
   const comments = keep + align(n);
   const slots = comments + align(n);
   const entries = slots + 4 * capacity;
   const filter = entries + 6 * capacity;
-  const memory = copyList(lines, inStart, inEnd, filter + capacity);
+  const memory = copyList(lines, plan, inStart, inEnd, filter + capacity);
   if (memory === null) return null;
   const { kernel, memory: wasm } = memory;
   // Which lines are comments, for the kernel (`isCommentAt`, the one byte form of `isComment`),

@@ -125,19 +125,89 @@ export function kernelMemory(size: number): KernelMemory | null {
 }
 
 /**
- * Copies a list into the kernel memory: its bytes from KERNEL_BASE on, its line ranges to
- * `inStart` and `inEnd`, moved with the bytes. Null when the memory cannot be `size` bytes.
+ * Bytes between two lines, in the list's bytes, that a gathered copy (`copyPlan`) still copies
+ * rather than start another piece: a copy call costs about as much as copying that many bytes.
  */
-export function copyList(lines: PackedLines, inStart: number, inEnd: number, size: number): KernelMemory | null {
+const GAP = 256;
+
+/**
+ * The pieces of a gathered copy, in line order: lines `[i, j)` and the bytes `[from, to)` of the
+ * list that hold them. A line joins the piece before it when it starts at most GAP bytes after
+ * that piece's end, else it begins a new one.
+ */
+function pieces({ start, end }: PackedLines, visit: (i: number, j: number, from: number, to: number) => void): void {
+  const n = start.length;
+  let i = 0;
+  while (i < n) {
+    const from = start[i];
+    let to = end[i];
+    let j = i + 1;
+    while (j < n && start[j] >= to && start[j] - to <= GAP) {
+      if (end[j] > to) to = end[j];
+      j += 1;
+    }
+    visit(i, j, from, to);
+    i = j;
+  }
+}
+
+/**
+ * How a list's bytes go into a kernel memory (`copyList`): `size` bytes from KERNEL_BASE on. A
+ * list whose lines leave most of its bytes out (a filter or a step dropped most lines, and its
+ * lines still view the bytes read) has only its lines copied, a run of nearby lines at a time
+ * (`gathered`); else its used bytes are copied whole.
+ */
+export interface CopyPlan {
+  readonly size: number;
+  readonly gathered: boolean;
+}
+
+export function copyPlan(lines: PackedLines): CopyPlan {
+  let size = 0;
+  pieces(lines, (_i, _j, from, to) => {
+    size += to - from;
+  });
+  return size * 2 < lines.used ? { size, gathered: true } : { size: lines.used, gathered: false };
+}
+
+/**
+ * Copies a list into the kernel memory as `plan` says: its bytes from KERNEL_BASE on, its line
+ * ranges to `inStart` and `inEnd`, moved with the bytes (a line's offsets in the kernel are not
+ * its offsets in the list plus KERNEL_BASE when gathered: read them at `inStart`). Null when the
+ * memory cannot be `size` bytes.
+ */
+export function copyList(
+  lines: PackedLines,
+  plan: CopyPlan,
+  inStart: number,
+  inEnd: number,
+  size: number,
+): KernelMemory | null {
   const memory = kernelMemory(size);
   if (memory === null) return null;
-  const n = lines.start.length;
-  new Uint8Array(memory.memory.buffer).set(lines.bytes.subarray(0, lines.used), KERNEL_BASE);
+  const { bytes, start, end } = lines;
+  const into = new Uint8Array(memory.memory.buffer);
   const words = new Int32Array(memory.memory.buffer);
-  words.set(lines.start, inStart >> 2);
-  words.set(lines.end, inEnd >> 2);
-  memory.kernel.rebase(inStart, n, KERNEL_BASE);
-  memory.kernel.rebase(inEnd, n, KERNEL_BASE);
+  if (!plan.gathered) {
+    const n = start.length;
+    into.set(bytes.subarray(0, lines.used), KERNEL_BASE);
+    words.set(start, inStart >> 2);
+    words.set(end, inEnd >> 2);
+    memory.kernel.rebase(inStart, n, KERNEL_BASE);
+    memory.kernel.rebase(inEnd, n, KERNEL_BASE);
+    return memory;
+  }
+  const [starts, ends] = [inStart >> 2, inEnd >> 2];
+  let at = KERNEL_BASE;
+  pieces(lines, (i, j, from, to) => {
+    into.set(bytes.subarray(from, to), at);
+    const shift = at - from;
+    for (let k = i; k < j; k += 1) {
+      words[starts + k] = start[k] + shift;
+      words[ends + k] = end[k] + shift;
+    }
+    at += to - from;
+  });
   return memory;
 }
 
@@ -173,9 +243,10 @@ export function joinInKernel(list: PackedLines): Uint8Array | null {
   if (n === 0) return new Uint8Array(0);
   let size = n - 1;
   for (let i = 0; i < n; i += 1) size += list.end[i] - list.start[i];
-  const inStart = align(KERNEL_BASE + list.used);
+  const plan = copyPlan(list);
+  const inStart = align(KERNEL_BASE + plan.size);
   const out = inStart + 8 * n;
-  const memory = copyList(list, inStart, inStart + 4 * n, out + size);
+  const memory = copyList(list, plan, inStart, inStart + 4 * n, out + size);
   if (memory === null) return null;
   const written = memory.kernel.join(inStart, inStart + 4 * n, n, out);
   return new Uint8Array(memory.memory.buffer, out, written - out).slice();

@@ -65,8 +65,35 @@ export function lineText(list: PackedLines, i: number): string {
   return decodeRange(list.bytes, list.start[i], list.end[i]);
 }
 
-/** Bytes per block of `lineReader`'s table (a power of two). */
+/** Bytes per block of `asciiRuns`' table (a power of two, a multiple of 4). */
 const BLOCK_BITS = 12;
+
+/** `asciiRuns` of the lists read so far, by their bytes: the filters read a list twice. */
+const runsOf = new WeakMap<Uint8Array, { used: number; run: Int32Array }>();
+
+/**
+ * Per block of BLOCK_BITS bytes of `bytes[0, used)`: the first block of its run of blocks of ASCII
+ * bytes, or -1 when it holds another byte. Read four bytes at a time where the bytes sit on a
+ * 4-byte boundary (as the lists read and joined do). The bytes below `used` never change (steps
+ * write after them), so the table of a list serves every list on its bytes.
+ */
+function asciiRuns(bytes: Uint8Array, used: number): Int32Array {
+  const known = runsOf.get(bytes);
+  if (known !== undefined && known.used === used) return known.run;
+  const blocks = (used >>> BLOCK_BITS) + 1;
+  const run = new Int32Array(blocks);
+  const words = bytes.byteOffset % 4 === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, used >>> 2) : null;
+  for (let b = 0; b < blocks; b += 1) {
+    let high = 0;
+    let j = b << BLOCK_BITS;
+    const stop = Math.min(used, (b + 1) << BLOCK_BITS);
+    if (words !== null) for (const last = stop >>> 2; j >>> 2 < last; j += 4) high |= words[j >>> 2];
+    for (; j < stop; j += 1) high |= bytes[j];
+    run[b] = (high & 0x80808080) !== 0 ? -1 : b > 0 && run[b - 1] >= 0 ? run[b - 1] : b;
+  }
+  runsOf.set(bytes, { used, run });
+  return run;
+}
 
 /**
  * `lineText` for a pass over every line (the exclusion and inclusion filters): each run of blocks
@@ -76,14 +103,8 @@ const BLOCK_BITS = 12;
  */
 export function lineReader(list: PackedLines): (i: number) => string {
   const { bytes, used, start, end } = list;
-  const blocks = (used >>> BLOCK_BITS) + 1;
-  // Per block: the first block of its run of ASCII blocks, or -1 when it holds other bytes.
-  const run = new Int32Array(blocks);
-  for (let b = 0; b < blocks; b += 1) {
-    let high = 0;
-    for (let j = b << BLOCK_BITS, stop = Math.min(used, (b + 1) << BLOCK_BITS); j < stop; j += 1) high |= bytes[j];
-    run[b] = high >= 128 ? -1 : b > 0 && run[b - 1] >= 0 ? run[b - 1] : b;
-  }
+  const run = asciiRuns(bytes, used);
+  const blocks = run.length;
   const texts = new Map<number, string>();
   return (i) => {
     const s = start[i];
@@ -105,13 +126,17 @@ export function lineReader(list: PackedLines): (i: number) => string {
 
 /**
  * `Engine.opening` of a packed list: its first byte when ASCII and no byte of the line is 0xE2,
- * which begins U+2028 and U+2029 (a packed line holds no CR or LF); else -1.
+ * which begins U+2028 and U+2029 (a packed line holds no CR or LF); else -1. A line within a run
+ * of ASCII blocks (`asciiRuns`) holds no such byte, unread.
  */
-export function lineOpening({ bytes, start, end }: PackedLines): (i: number) => number {
+export function lineOpening({ bytes, used, start, end }: PackedLines): (i: number) => number {
+  const run = asciiRuns(bytes, used);
   return (i) => {
     const s = start[i];
     const e = end[i];
     if (s === e || bytes[s] >= 128) return -1;
+    const first = run[s >>> BLOCK_BITS];
+    if (first >= 0 && run[(e - 1) >>> BLOCK_BITS] === first) return bytes[s];
     for (let j = s + 1; j < e; j += 1) if (bytes[j] === 0xe2) return -1;
     return bytes[s];
   };
