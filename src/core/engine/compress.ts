@@ -1,8 +1,8 @@
 /** Compress on packed lists, in the WebAssembly kernel. */
 import { duplicateHost, otherCompressible, redundantHost } from '../transforms/compress.js';
 import type { TransformContext } from '../transforms/types.js';
-import { decodeRange, keepWherePacked, lineText, packedLines, type PackedLines } from './packed.js';
-import { align, copyList, copyPlan, KERNEL_BASE, rangesOut, tableCapacity } from './kernel.js';
+import { copyPlan, decodeRange, keepWherePacked, lineText, packedLines, type PackedLines } from './packed.js';
+import { align, copyList, KERNEL_BASE, rangesOut, tableCapacity } from './kernel.js';
 
 /**
  * Compress (`compress.apply`, transforms/compress.ts) on a packed list, in WebAssembly: the

@@ -1,9 +1,9 @@
 /** Deduplicate on packed lists, in the WebAssembly kernel. */
-import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
+import { copyPlan, isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
 import { ABOVE_DUPLICATE, DUPLICATE } from '../transforms/deduplicate.js';
 import type { TransformContext } from '../transforms/types.js';
 import { dropWithAbove } from '../transforms/lines.js';
-import { align, copyList, copyPlan, KERNEL_BASE, tableCapacity } from './kernel.js';
+import { align, copyList, KERNEL_BASE, tableCapacity } from './kernel.js';
 
 /**
  * Deduplicate (`deduplicate.apply`, transforms/deduplicate.ts) on a packed list, by the keep flags

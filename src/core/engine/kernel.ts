@@ -6,7 +6,7 @@
 import { KERNEL_WASM } from './wasm/kernel-binary.js';
 import { ADDRESS_CODE, BYTE_CLASS } from '../rules/rule-text.js';
 import { DOMAIN_CHAR, HOST_CODE } from '../rules/rule-validity.js';
-import { packedLines, type PackedLines } from './packed.js';
+import { type CopyPlan, copyPlan, packedLines, type PackedLines, pieces } from './packed.js';
 import { PSL_RULES } from '../rules/psl-data.js';
 import { TABLE_AT } from './kernel-constants.js';
 
@@ -122,52 +122,6 @@ export function kernelMemory(size: number): KernelMemory | null {
   if (size > KEPT_BYTES) return instance(size);
   if (workspace === undefined) workspace = instance(KEPT_BYTES);
   return workspace;
-}
-
-/**
- * Bytes between two lines, in the list's bytes, that a gathered copy (`copyPlan`) still copies
- * rather than start another piece: a copy call costs about as much as copying that many bytes.
- */
-const GAP = 256;
-
-/**
- * The pieces of a gathered copy, in line order: lines `[i, j)` and the bytes `[from, to)` of the
- * list that hold them. A line joins the piece before it when it starts at most GAP bytes after
- * that piece's end, else it begins a new one.
- */
-function pieces({ start, end }: PackedLines, visit: (i: number, j: number, from: number, to: number) => void): void {
-  const n = start.length;
-  let i = 0;
-  while (i < n) {
-    const from = start[i];
-    let to = end[i];
-    let j = i + 1;
-    while (j < n && start[j] >= to && start[j] - to <= GAP) {
-      if (end[j] > to) to = end[j];
-      j += 1;
-    }
-    visit(i, j, from, to);
-    i = j;
-  }
-}
-
-/**
- * How a list's bytes go into a kernel memory (`copyList`): `size` bytes from KERNEL_BASE on. A
- * list whose lines leave most of its bytes out (a filter or a step dropped most lines, and its
- * lines still view the bytes read) has only its lines copied, a run of nearby lines at a time
- * (`gathered`); else its used bytes are copied whole.
- */
-export interface CopyPlan {
-  readonly size: number;
-  readonly gathered: boolean;
-}
-
-export function copyPlan(lines: PackedLines): CopyPlan {
-  let size = 0;
-  pieces(lines, (_i, _j, from, to) => {
-    size += to - from;
-  });
-  return size * 2 < lines.used ? { size, gathered: true } : { size: lines.used, gathered: false };
 }
 
 /**

@@ -230,14 +230,65 @@ export function slicePacked(list: PackedLines, i: number, to: number): PackedLin
 }
 
 /**
+ * Bytes between two lines, in the list's bytes, that a gathered copy (`copyPlan`) still copies
+ * rather than start another piece: a copy call costs about as much as copying that many bytes.
+ */
+const GAP = 256;
+
+/**
+ * The pieces of a gathered copy, in line order: lines `[i, j)` and the bytes `[from, to)` of the
+ * list that hold them. A line joins the piece before it when it starts at most GAP bytes after
+ * that piece's end, else it begins a new one.
+ */
+export function pieces(
+  { start, end }: PackedLines,
+  visit: (i: number, j: number, from: number, to: number) => void,
+): void {
+  const n = start.length;
+  let i = 0;
+  while (i < n) {
+    const from = start[i];
+    let to = end[i];
+    let j = i + 1;
+    while (j < n && start[j] >= to && start[j] - to <= GAP) {
+      if (end[j] > to) to = end[j];
+      j += 1;
+    }
+    visit(i, j, from, to);
+    i = j;
+  }
+}
+
+/**
+ * How a list's bytes are copied into another buffer (a kernel memory: `copyList`; a list joined:
+ * `concatPacked`): `size` bytes. A list whose lines leave most of its bytes out (a filter or a
+ * step dropped most lines, and its lines still view the bytes read) has only its lines copied, a
+ * run of nearby lines at a time (`gathered`: `pieces`); else its used bytes are copied whole.
+ */
+export interface CopyPlan {
+  readonly size: number;
+  readonly gathered: boolean;
+}
+
+export function copyPlan(lines: PackedLines): CopyPlan {
+  let size = 0;
+  pieces(lines, (_i, _j, from, to) => {
+    size += to - from;
+  });
+  return size * 2 < lines.used ? { size, gathered: true } : { size: lines.used, gathered: false };
+}
+
+/**
  * Concatenates packed lists into one buffer.
  *
  * Byte placement need not follow line order: the largest part's bytes go first, so its offsets
  * stay as they are (headers are the small parts). When its buffer has room after its used
  * bytes, as a rewritten list's has, the others are appended there and nothing large is copied.
  * Otherwise the new buffer gets room for half as much again, where later lines (rewritten ones,
- * `rewriteSome` in line-steps.ts) are appended without copying it. This takes the room after
- * `used`, which belongs to the one list that extends a buffer (pipelines are linear).
+ * `rewriteSome` in line-steps.ts) are appended without copying it; a part whose lines view less
+ * than half its bytes (the sources after the list's filters: `copyPlan`) gives only its lines.
+ * This takes the room after `used`, which belongs to the one list that extends a buffer
+ * (pipelines are linear).
  */
 export function concatPacked(parts: PackedLines[]): PackedLines {
   let count = 0;
@@ -249,6 +300,11 @@ export function concatPacked(parts: PackedLines[]): PackedLines {
   for (const p of placed) used += p.used;
   const shift = new Map<Uint8Array, number>();
   const inPlace = parts.length > 0 && largest.bytes.length - largest.used >= used - largest.used;
+  if (!inPlace && placed.length === parts.length) {
+    // Parts a filter left viewing few of their bytes (the sources of a list) give only their lines.
+    const plans = parts.map(copyPlan);
+    if (plans.some((p) => p.gathered)) return gatherPacked(parts, plans);
+  }
   const bytes = inPlace ? largest.bytes : new Uint8Array(used + (used >> 1));
   let o = 0;
   for (const p of placed) {
@@ -300,4 +356,39 @@ export function countPackedRules(list: PackedLines): number {
     if (c > 32 && c < 127 ? !isCommentAt(list, i) : lineText(list, i).trim().length > 0) n += 1;
   }
   return n;
+}
+
+/**
+ * `concatPacked` of parts of which some view few of their bytes (`copyPlan`), none sharing a
+ * buffer, and none with room for the rest: each part's lines copied, gathered or whole, one part
+ * after another, into a buffer with room for half as much again.
+ */
+function gatherPacked(parts: PackedLines[], plans: CopyPlan[]): PackedLines {
+  let count = 0;
+  let used = 0;
+  parts.forEach((p, i) => {
+    count += p.start.length;
+    used += plans[i].size;
+  });
+  const bytes = new Uint8Array(used + (used >> 1));
+  const start = new Int32Array(count);
+  const end = new Int32Array(count);
+  let o = 0;
+  let k = 0;
+  parts.forEach((p, i) => {
+    const copy = (a: number, b: number, from: number, to: number) => {
+      bytes.set(p.bytes.subarray(from, to), o);
+      const shift = o - from;
+      for (let j = a; j < b; j += 1) {
+        start[k + j] = p.start[j] + shift;
+        end[k + j] = p.end[j] + shift;
+      }
+      o += to - from;
+    };
+    if (plans[i].gathered) pieces(p, copy);
+    else copy(0, p.start.length, 0, p.used);
+    k += p.start.length;
+  });
+  const from = parts.some((p) => p.from) ? concatOrigins(parts.map((p) => [p.from, p.start.length])) : undefined;
+  return packedLines(bytes, used, start, end, from);
 }

@@ -6,8 +6,8 @@ import { rewriteSome } from './line-steps.js';
 import { ABOVE_INVALID } from '../transforms/validate.js';
 import type { TransformContext } from '../transforms/types.js';
 import { fullRuleProblem, SUPPORTED_MODIFIERS, type ValidityOptions } from '../rules/rule-validity.js';
-import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
-import { align, copyList, copyPlan, KERNEL_BASE, PSL_NODE_SLOTS, pslNodeSet } from './kernel.js';
+import { copyPlan, isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
+import { align, copyList, KERNEL_BASE, PSL_NODE_SLOTS, pslNodeSet } from './kernel.js';
 import { VERDICT } from './kernel-constants.js';
 
 const { UNDECIDED, KEPT } = VERDICT;

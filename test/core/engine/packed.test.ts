@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import {
   concatPacked,
+  copyPlan,
   keepWherePacked,
   lineReader,
   lineText,
@@ -16,7 +17,7 @@ import {
 import { splitText } from '../../../src/core/load/split.js';
 import { plainHostRuleHostname } from '../../../src/core/rules/rule-text.js';
 import { TRANSFORMATIONS } from '../../../src/core/transforms/registry.js';
-import { copyPlan, joinInKernel } from '../../../src/core/engine/kernel.js';
+import { joinInKernel } from '../../../src/core/engine/kernel.js';
 import { mayBeIpRule } from '../../../src/core/engine/validate.js';
 import { normalizeIpRule } from '../../../src/core/rules/ip-normalize.js';
 import type { Lines } from '../../../src/core/transforms/lines.js';
