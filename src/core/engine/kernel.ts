@@ -6,7 +6,7 @@
 import { KERNEL_WASM } from './wasm/kernel-binary.js';
 import { ADDRESS_CODE, BYTE_CLASS } from '../rules/rule-text.js';
 import { DOMAIN_CHAR, HOST_CODE } from '../rules/rule-validity.js';
-import { type CopyPlan, copyPlan, packedLines, type PackedLines, pieces } from './packed.js';
+import { copyBytes, type CopyPlan, copyPlan, packedLines, type PackedLines, pieces } from './packed.js';
 import { PSL_RULES } from '../rules/psl-data.js';
 import { TABLE_AT } from './kernel-constants.js';
 
@@ -154,7 +154,7 @@ export function copyList(
   const [starts, ends] = [inStart >> 2, inEnd >> 2];
   let at = KERNEL_BASE;
   pieces(lines, (i, j, from, to) => {
-    into.set(bytes.subarray(from, to), at);
+    copyBytes(bytes, from, to, into, at);
     const shift = at - from;
     for (let k = i; k < j; k += 1) {
       words[starts + k] = start[k] + shift;

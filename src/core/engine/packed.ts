@@ -87,7 +87,10 @@ function asciiRuns(bytes: Uint8Array, used: number): Int32Array {
     let high = 0;
     let j = b << BLOCK_BITS;
     const stop = Math.min(used, (b + 1) << BLOCK_BITS);
-    if (words !== null) for (const last = stop >>> 2; j >>> 2 < last; j += 4) high |= words[j >>> 2];
+    if (words !== null) {
+      for (let w = j >>> 2, last = stop >>> 2; w < last; w += 1) high |= words[w];
+      j = stop & ~3;
+    }
     for (; j < stop; j += 1) high |= bytes[j];
     run[b] = (high & 0x80808080) !== 0 ? -1 : b > 0 && run[b - 1] >= 0 ? run[b - 1] : b;
   }
@@ -106,6 +109,9 @@ export function lineReader(list: PackedLines): (i: number) => string {
   const run = asciiRuns(bytes, used);
   const blocks = run.length;
   const texts = new Map<number, string>();
+  // The run the last line read was in (lines mostly come in byte order).
+  let last = -1;
+  let lastText = '';
   return (i) => {
     const s = start[i];
     const e = end[i];
@@ -113,14 +119,18 @@ export function lineReader(list: PackedLines): (i: number) => string {
     const first = run[s >>> BLOCK_BITS];
     if (first < 0 || run[(e - 1) >>> BLOCK_BITS] !== first) return lineText(list, i);
     const from = first << BLOCK_BITS;
-    let text = texts.get(first);
-    if (text === undefined) {
-      let to = first;
-      while (to < blocks && run[to] === first) to += 1;
-      text = decodeRange(bytes, from, Math.min(used, to << BLOCK_BITS));
-      texts.set(first, text);
+    if (first !== last) {
+      let text = texts.get(first);
+      if (text === undefined) {
+        let to = first;
+        while (to < blocks && run[to] === first) to += 1;
+        text = decodeRange(bytes, from, Math.min(used, to << BLOCK_BITS));
+        texts.set(first, text);
+      }
+      last = first;
+      lastText = text;
     }
-    return text.slice(s - from, e - from);
+    return lastText.slice(s - from, e - from);
   };
 }
 
@@ -259,6 +269,12 @@ export function pieces(
   }
 }
 
+/** Copies `source[from, to)` to `target` at `at`: a short run byte by byte, cheaper than a view and a call. */
+export function copyBytes(source: Uint8Array, from: number, to: number, target: Uint8Array, at: number): void {
+  if (to - from > 64) target.set(source.subarray(from, to), at);
+  else for (let j = from; j < to; j += 1) target[at + j - from] = source[j];
+}
+
 /**
  * How a list's bytes are copied into another buffer (a kernel memory: `copyList`; a list joined:
  * `concatPacked`): `size` bytes. A list whose lines leave most of its bytes out (a filter or a
@@ -271,7 +287,12 @@ export interface CopyPlan {
 }
 
 export function copyPlan(lines: PackedLines): CopyPlan {
+  const { start, end, used } = lines;
+  // The lines' own bytes first: a list whose lines fill half its bytes is copied whole, unsplit.
   let size = 0;
+  for (let i = 0; i < start.length; i += 1) size += end[i] - start[i];
+  if (size * 2 >= used) return { size: used, gathered: false };
+  size = 0;
   pieces(lines, (_i, _j, from, to) => {
     size += to - from;
   });
@@ -377,7 +398,7 @@ function gatherPacked(parts: PackedLines[], plans: CopyPlan[]): PackedLines {
   let k = 0;
   parts.forEach((p, i) => {
     const copy = (a: number, b: number, from: number, to: number) => {
-      bytes.set(p.bytes.subarray(from, to), o);
+      copyBytes(p.bytes, from, to, bytes, o);
       const shift = o - from;
       for (let j = a; j < b; j += 1) {
         start[k + j] = p.start[j] + shift;
