@@ -3,6 +3,9 @@ import { duplicateHost, otherCompressible, redundantHost } from '../transforms/c
 import type { TransformContext } from '../transforms/types.js';
 import { copyPlan, decodeRange, keepWherePacked, lineText, packedLines, type PackedLines } from './packed.js';
 import { align, copyList, KERNEL_BASE, rangesOut, tableCapacity } from './kernel.js';
+import { HASH_TABLE } from './kernel-constants.js';
+
+const { SLOT_BYTES, ENTRY_BYTES, FILTER_BITS } = HASH_TABLE;
 
 /**
  * Compress (`compress.apply`, transforms/compress.ts) on a packed list, in WebAssembly: the
@@ -34,9 +37,9 @@ export function compressPacked(lines: PackedLines, ctx: TransformContext): Packe
   // Per output line, six columns of outCapacity words: its range's start and end, its hostname's,
   // its input line, and where its parent domain starts.
   const rows = take(24 * outCapacity);
-  const slots = take(4 * capacity);
-  const entries = take(12 * (capacity / 2));
-  const filter = take(capacity);
+  const slots = take(SLOT_BYTES * capacity);
+  const entries = take(ENTRY_BYTES * (capacity / 2));
+  const filter = take((FILTER_BITS / 8) * capacity);
   const memory = copyList(lines, plan, inStart, inEnd, top);
   if (memory === null) return null;
   const { kernel: k } = memory;
