@@ -68,6 +68,12 @@ export function lineText(list: PackedLines, i: number): string {
 /** Bytes per block of `asciiRuns`' table (a power of two, a multiple of 4). */
 const BLOCK_BITS = 12;
 
+/**
+ * The most blocks in a run (`asciiRuns`): a run is decoded whole when a line in it is read, and
+ * most lines of many lists are read by no filter (a long stretch of cosmetic rules).
+ */
+const RUN_BLOCKS = 16;
+
 /** `asciiRuns` of the lists read so far, by their bytes: the filters read a list twice. */
 const runsOf = new WeakMap<Uint8Array, { used: number; run: Int32Array }>();
 
@@ -92,7 +98,8 @@ function asciiRuns(bytes: Uint8Array, used: number): Int32Array {
       j = stop & ~3;
     }
     for (; j < stop; j += 1) high |= bytes[j];
-    run[b] = (high & 0x80808080) !== 0 ? -1 : b > 0 && run[b - 1] >= 0 ? run[b - 1] : b;
+    const first = b > 0 ? run[b - 1] : -1;
+    run[b] = (high & 0x80808080) !== 0 ? -1 : first >= 0 && b - first < RUN_BLOCKS ? first : b;
   }
   runsOf.set(bytes, { used, run });
   return run;
