@@ -64,11 +64,9 @@ export async function postgresReadOnlyQuery(
     limits.timeoutMs + 2 * TERMINATE_AFTER_MS,
   );
   const late = () => new QueryRefusedError(`The query took longer than ${limits.timeoutMs} ms and was ended`, 408);
-  const run = (text: string) =>
-    client.query({ text, values: [], rowMode: 'array', queryMode: 'extended' } as never) as unknown as Promise<{
-      fields: { name: string; dataTypeID: number }[];
-      rows: unknown[][];
-    }>;
+  // `queryMode` (pg's, not in its types yet): the extended protocol even without parameters.
+  const extended = { values: [], rowMode: 'array', queryMode: 'extended' } as const;
+  const run = (text: string) => client.query<unknown[]>({ ...extended, text });
   try {
     await client.query('BEGIN READ ONLY');
     await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(limits.timeoutMs))}`);

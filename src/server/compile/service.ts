@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { okBody } from '../routing/route.js';
 import { randomUUID } from 'node:crypto';
 import { sha256 } from '../hash.js';
 import { compile, type CompileResult } from '../../core/pipeline/compile.js';
@@ -237,6 +238,14 @@ export async function explainCompile(
   if (!explanation) throw new Error('the compile answered no explanation');
   return explanation;
 }
+
+/** A compile's answer as `POST /api/compile` (and every entry point answering a list) gives it. */
+export const compiledList = okBody({
+  rules: z.array(z.string()),
+  ruleCount: z.number().int(),
+  compiledAt: z.string(),
+  metrics: z.object({ totalDurationMs: z.number(), sourceCount: z.number().int(), ruleCount: z.number().int() }),
+});
 
 export function resultBody(
   config: Configuration,

@@ -71,8 +71,8 @@ export function evaluateFlag(flag: FlagDefinition, ctx: FlagContext): Evaluation
     ...(rule === undefined ? {} : { rule }),
   });
   if (!flag.enabled) return serve(flag.default_variation, 'disabled');
-  const ordered = flag.rules.map((r, i) => ({ r, i })).sort((a, b) => a.r.priority - b.r.priority || a.i - b.i);
-  for (const { r } of ordered) {
+  // Array sort is stable: rules of one priority keep their listed order.
+  for (const r of [...flag.rules].sort((a, b) => a.priority - b.priority)) {
     if (!r.conditions.every((c) => conditionHolds(c, ctx.attributes))) continue;
     if (r.rollout && rolloutBucket(flag.key, ctx.userId) >= r.rollout.percentage) continue;
     return serve(r.serve_variation, 'rule', r.priority);

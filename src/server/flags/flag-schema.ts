@@ -45,15 +45,8 @@ export const FLAG_KEY = /^[A-Za-z0-9_-]{1,128}$/;
 export type FlagRule = z.infer<typeof ruleSchema>;
 export type Condition = z.infer<typeof conditionSchema>;
 
-export interface FlagDefinition {
-  key: string;
-  enabled: boolean;
-  default_variation: string;
-  variations: Record<string, unknown>;
-  rules: FlagRule[];
-  description: string;
-  type: FlagType;
-}
+const flagDefinition = z.object({ key: z.string(), ...flagFields });
+export type FlagDefinition = z.infer<typeof flagDefinition>;
 
 /** The type of one variation value. */
 export function typeOf(value: unknown): FlagType {

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonBody, jsonResponse } from '../routing/route.js';
+import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
 import { QueryRefusedError } from '../admin/query-result.js';
@@ -39,8 +39,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
       responses: {
         200: jsonResponse(
           'The database',
-          z.object({
-            success: z.literal(true),
+          okBody({
             project: z.object({
               engine: z.enum(['sqlite', 'postgres']),
               version: z.string(),
@@ -66,8 +65,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
       responses: {
         200: jsonResponse(
           'The branches, the database first',
-          z.object({
-            success: z.literal(true),
+          okBody({
             branches: z.array(
               z.object({
                 id: z.string(),
@@ -99,8 +97,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
       responses: {
         200: jsonResponse(
           'The rows',
-          z.object({
-            success: z.literal(true),
+          okBody({
             columns: z.array(z.string()),
             rows: z.array(z.array(z.unknown())),
             rowCount: z.number().int(),
@@ -137,8 +134,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
       responses: {
         200: jsonResponse(
           'The connections, oldest first',
-          z.object({
-            success: z.literal(true),
+          okBody({
             sessions: z.array(
               z.object({
                 id: z.string(),

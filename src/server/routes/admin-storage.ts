@@ -1,9 +1,9 @@
 import { LOG_BOUNDS } from '../store/log-bounds.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonResponse } from '../routing/route.js';
+import { route, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
-import { pageQuery } from './paging.js';
+import { pageOf, pageQuery } from './paging.js';
 
 /** How long finished queue jobs (their results) are kept before a prune removes them: the queue's default. */
 export const RESULT_RETENTION_MS = 86_400_000;
@@ -32,8 +32,7 @@ export function registerAdminStorageRoutes(app: OpenAPIHono, deps: AppDeps): voi
       responses: {
         200: jsonResponse(
           'Every table',
-          z.object({
-            success: z.literal(true),
+          okBody({
             engine,
             tables: z.array(z.object({ name: z.string(), rows: z.number().int() })),
           }),
@@ -60,15 +59,7 @@ export function registerAdminStorageRoutes(app: OpenAPIHono, deps: AppDeps): voi
       responses: {
         200: jsonResponse(
           'The rows, in the order of the first column',
-          z.object({
-            success: z.literal(true),
-            table: z.string(),
-            columns: z.array(z.string()),
-            rows: z.array(z.record(z.string(), z.unknown())),
-            total: z.number().int(),
-            limit: z.number().int(),
-            offset: z.number().int(),
-          }),
+          pageOf('rows', z.record(z.string(), z.unknown())).extend({ table: z.string(), columns: z.array(z.string()) }),
         ),
         404: problemResponse('No such table'),
         422: problemResponse('A bad limit or offset'),
@@ -86,7 +77,7 @@ export function registerAdminStorageRoutes(app: OpenAPIHono, deps: AppDeps): voi
     post(
       '/api/admin/storage/vacuum',
       'Reclaim space and refresh statistics: VACUUM and ANALYZE (admin:write)',
-      z.object({ success: z.literal(true), engine, actions: z.array(z.string()), durationMs: z.number() }),
+      okBody({ engine, actions: z.array(z.string()), durationMs: z.number() }),
     ),
     async (c) => {
       const started = performance.now();
@@ -99,8 +90,7 @@ export function registerAdminStorageRoutes(app: OpenAPIHono, deps: AppDeps): voi
     post(
       '/api/admin/storage/checkpoint',
       "Copy SQLite's write-ahead log into the database and truncate it (admin:write)",
-      z.object({
-        success: z.literal(true),
+      okBody({
         engine,
         performed: z.boolean(),
         detail: z.record(z.string(), z.unknown()),
@@ -112,8 +102,7 @@ export function registerAdminStorageRoutes(app: OpenAPIHono, deps: AppDeps): voi
     post(
       '/api/admin/storage/prune',
       'Delete expired sessions, flash entries, and queue jobs and error reports past their retention (admin:write)',
-      z.object({
-        success: z.literal(true),
+      okBody({
         pruned: z.object({
           sessions: z.number().int(),
           flash: z.number().int(),

@@ -1,6 +1,6 @@
 import { KEYS_SCOPE } from './keys.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, routeEntry, jsonResponse } from '../routing/route.js';
+import { route, routeEntry, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import type { RequestMetrics } from './status.js';
 import { callerOf } from '../access/gate.js';
@@ -34,8 +34,7 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
       responses: {
         200: jsonResponse(
           'The manifest',
-          z.object({
-            success: z.literal(true),
+          okBody({
             routes: z.array(entry),
             /** Non-admin routes where an admin permission reaches other users' data. */
             adminReads: z.array(
@@ -66,7 +65,7 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
       audit: { action: 'context.read_permissions', resource: 'admin_context' },
       summary: "The caller's permissions, resolved from their assigned roles (any administrator)",
       responses: {
-        200: jsonResponse('Permissions', z.object({ success: z.literal(true), permissions: z.array(z.string()) })),
+        200: jsonResponse('Permissions', okBody({ permissions: z.array(z.string()) })),
       },
     }),
     async (c) => c.json({ success: true as const, permissions: [...(await callerOf(c).permissions())].sort() }, 200),
@@ -112,8 +111,7 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
       responses: {
         200: jsonResponse(
           'Authentication settings',
-          z.object({
-            success: z.literal(true),
+          okBody({
             providers: z.array(z.string()),
             signUpEnabled: z.boolean(),
             password: z.object({ algorithm: z.string(), iterations: z.number() }),

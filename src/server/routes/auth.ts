@@ -1,7 +1,7 @@
 import { passwordProblem } from '../auth/password-policy.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { BODY_LIMITS } from './rules.js';
-import { route, jsonBody, jsonResponse } from '../routing/route.js';
+import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
 import type { Context } from 'hono';
 import { clientLimitKey } from '../client-address.js';
 import type { AppDeps } from '../deps.js';
@@ -35,10 +35,10 @@ export const passwordSchema = z.string().superRefine((value, ctx) => {
 const credentials = z.object({ email: emailSchema, password: passwordSchema });
 /** Signing in takes any password an account may hold, whatever the policy said when it was set. */
 const signInCredentials = z.object({ email: emailSchema, password: z.string().min(1).max(1024) });
-const tokenAndUser = {
-  description: 'The session token (shown once) and the user',
-  content: { 'application/json': { schema: z.object({ token: z.string(), user: userSchema }) } },
-};
+const tokenAndUser = jsonResponse(
+  'The session token (shown once) and the user',
+  z.object({ token: z.string(), user: userSchema }),
+);
 
 /** Sign-in attempts: 10 per minute per identifier and address, and 30 per address. */
 export const SIGN_IN_LIMITS = { perIdentifier: 10, perAddress: 30 } as const;
@@ -155,7 +155,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       bodyLimit: BODY_LIMITS.rule,
       summary: 'End the current session',
       responses: {
-        200: jsonResponse('Signed out', z.object({ success: z.literal(true) })),
+        200: jsonResponse('Signed out', okBody({})),
       },
     }),
     async (c) => {

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { jsonBody, jsonResponse, route, okBody } from '../routing/route.js';
 import { streamSSE } from 'hono/streaming';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
@@ -12,6 +12,7 @@ import {
   COMPILE_LIMITS,
   compileBatch,
   compileRequest,
+  compiledList,
   batchRequest,
   forCaller,
   resultBody,
@@ -22,12 +23,7 @@ import {
 import { callerOf } from '../access/gate.js';
 import { usesRuleSets } from '../rule-sets/rule-set-source.js';
 
-const compileResponse = z.object({
-  success: z.literal(true),
-  rules: z.array(z.string()),
-  ruleCount: z.number().int(),
-  compiledAt: z.string(),
-  metrics: z.object({ totalDurationMs: z.number(), sourceCount: z.number().int(), ruleCount: z.number().int() }),
+const compileResponse = compiledList.extend({
   cached: z.boolean().optional(),
   deduplicated: z.boolean().optional(),
 });
@@ -50,16 +46,12 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       challenge: true,
       badBody: 400,
       summary: 'Compile up to 10 configurations',
-      request: { body: { required: true, content: { 'application/json': { schema: batchRequest } } } },
+      request: { body: jsonBody(batchRequest) },
       responses: {
-        200: {
-          description: 'One result per request, in order',
-          content: {
-            'application/json': {
-              schema: z.object({ success: z.literal(true), results: z.array(z.record(z.string(), z.unknown())) }),
-            },
-          },
-        },
+        200: jsonResponse(
+          'One result per request, in order',
+          okBody({ results: z.array(z.record(z.string(), z.unknown())) }),
+        ),
         400: problemResponse('Malformed JSON, more than 10 requests, or duplicate ids'),
       },
     }),
@@ -81,13 +73,10 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       challenge: true,
       badBody: 'envelope',
       summary: 'Compile a filter list and answer with its rules',
-      request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
+      request: { body: jsonBody(compileRequest) },
       responses: {
-        200: { description: 'The compiled list', content: { 'application/json': { schema: compileResponse } } },
-        422: {
-          description: 'Invalid configuration, or a refused source (named)',
-          content: { 'application/json': { schema: failure } },
-        },
+        200: jsonResponse('The compiled list', compileResponse),
+        422: jsonResponse('Invalid configuration, or a refused source (named)', failure),
         502: problemResponse('A source failed upstream'),
       },
     }),
@@ -140,10 +129,10 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
     description:
       'Events: source:start, source:complete, source:error, transformation:start, transformation:complete, ' +
       'progress, log, diagnostic, then result and done (or error). Served at /api/compile/stream and /compile/stream.',
-    request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
+    request: { body: jsonBody(compileRequest) },
     responses: {
       200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
-      422: { description: 'Invalid configuration', content: { 'application/json': { schema: failure } } },
+      422: jsonResponse('Invalid configuration', failure),
     },
   };
   for (const path of ['/api/compile/stream', '/compile/stream']) {

@@ -1,10 +1,10 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonBody, jsonResponse } from '../routing/route.js';
+import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
 import { validateConfiguration } from '../../core/config/parse.js';
 import { ConfigError } from '../../core/errors/index.js';
 import { TRANSFORMATION_NAMES } from '../../core/transforms/types.js';
 import { COMPILE_LIMITS } from '../compile/service.js';
-import { refuse } from '../problem.js';
+import { problemResponse, refuse } from '../problem.js';
 
 const issue = z.object({ path: z.string(), message: z.string() });
 
@@ -30,8 +30,7 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
       responses: {
         200: jsonResponse(
           'Defaults',
-          z.object({
-            success: z.literal(true),
+          okBody({
             defaults: z.record(z.string(), z.unknown()),
             limits: z.object({ maxSources: z.number(), maxExclusions: z.number() }),
             supportedSourceTypes: z.array(z.string()),
@@ -73,18 +72,14 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
         200: jsonResponse(
           'Valid, or the problems by path',
           z.union([
-            z.object({
-              success: z.literal(true),
+            okBody({
               valid: z.literal(true),
               configuration: z.record(z.string(), z.unknown()),
             }),
             z.object({ success: z.literal(false), valid: z.literal(false), errors: z.array(issue) }),
           ]),
         ),
-        400: {
-          description: 'Malformed body',
-          content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } },
-        },
+        400: problemResponse('Malformed body'),
       },
     }),
     (c) => {
@@ -124,14 +119,8 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
         ),
       },
       responses: {
-        200: jsonResponse(
-          'The merged configuration',
-          z.object({ success: z.literal(true), resolved: z.record(z.string(), z.unknown()) }),
-        ),
-        400: {
-          description: 'Malformed or invalid',
-          content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } },
-        },
+        200: jsonResponse('The merged configuration', okBody({ resolved: z.record(z.string(), z.unknown()) })),
+        400: problemResponse('Malformed or invalid'),
       },
     }),
     (c) => {

@@ -1,9 +1,17 @@
 import { callerOf } from '../access/gate.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonBody, jsonResponse } from '../routing/route.js';
+import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
-import { checkedConfiguration, compileRequest, forCaller, resultBody, runCompile, warned } from '../compile/service.js';
+import {
+  checkedConfiguration,
+  compiledList,
+  compileRequest,
+  forCaller,
+  resultBody,
+  runCompile,
+  warned,
+} from '../compile/service.js';
 import { type ContainerCompiler, ContainersBusyError } from '../../node/container-compiler.js';
 
 const limits = z.object({ memoryMb: z.number(), timeoutMs: z.number(), maxConcurrent: z.number() });
@@ -22,14 +30,7 @@ export function registerContainerRoutes(app: OpenAPIHono, deps: AppDeps, contain
       responses: {
         200: jsonResponse(
           'The compiled list, as POST /api/compile answers it, with the limits it ran under',
-          z.object({
-            success: z.literal(true),
-            rules: z.array(z.string()),
-            ruleCount: z.number().int(),
-            compiledAt: z.string(),
-            metrics: z.object({ totalDurationMs: z.number(), sourceCount: z.number(), ruleCount: z.number() }),
-            container: limits,
-          }),
+          compiledList.extend({ container: limits }),
         ),
         422: problemResponse('Invalid configuration, a refused source, or a limit exceeded (named)'),
         503: problemResponse('Every container is in use'),
@@ -59,8 +60,7 @@ export function registerContainerRoutes(app: OpenAPIHono, deps: AppDeps, contain
       responses: {
         200: jsonResponse(
           'Status',
-          z.object({
-            success: z.literal(true),
+          okBody({
             status: z.string(),
             containerized: z.boolean(),
             runtime: z.string(),

@@ -1,8 +1,9 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonResponse } from '../routing/route.js';
+import { route, jsonResponse, okBody } from '../routing/route.js';
 import { ERROR_CODES, resolveErrorCode } from '../error-codes.js';
 
-const definition = z.object({
+/** A code's definition as the registry routes and `GET /api/flash` answer it. */
+export const errorDefinition = z.object({
   message: z.string(),
   severity: z.enum(['low', 'medium', 'high', 'critical']),
   adminMessage: z.string().optional(),
@@ -22,7 +23,7 @@ export function registerErrorCodeRoutes(app: OpenAPIHono): void {
       responses: {
         200: jsonResponse(
           'Every code with its message, severity and call to action',
-          z.object({ success: z.literal(true), codes: z.record(z.enum(codes), definition) }),
+          okBody({ codes: z.record(z.enum(codes), errorDefinition) }),
         ),
       },
     }),
@@ -39,7 +40,7 @@ export function registerErrorCodeRoutes(app: OpenAPIHono): void {
       responses: {
         200: jsonResponse(
           "The code's definition; UNKNOWN's for a code the registry lacks",
-          z.object({ success: z.literal(true), error: definition.extend({ code: z.enum(codes) }) }),
+          okBody({ error: errorDefinition.extend({ code: z.enum(codes) }) }),
         ),
       },
     }),

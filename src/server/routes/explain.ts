@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { jsonBody, jsonResponse, route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { clientMessage, problemResponse, refuse, statusOf } from '../problem.js';
 import { checkedConfiguration, COMPILE_LIMITS, explainCompile, forCaller } from '../compile/service.js';
@@ -55,9 +55,9 @@ export function registerExplainRoutes(app: OpenAPIHono, deps: AppDeps): void {
         'Compiles as POST /api/compile does and answers what flc explain --json prints: the kept rules about ' +
         'the domain and its parents with their source and line, the deciding one, and the rules removed on the ' +
         'way with their step and reason. A rule set (ruleSet) is compiled as saved, without transformations.',
-      request: { body: { required: true, content: { 'application/json': { schema: explainRequest } } } },
+      request: { body: jsonBody(explainRequest) },
       responses: {
-        200: { description: 'The explanation', content: { 'application/json': { schema: explanation } } },
+        200: jsonResponse('The explanation', explanation),
         400: problemResponse('Malformed JSON, no domain, or neither or both of configuration and ruleSet'),
         422: problemResponse('Not a domain name, an invalid configuration, or a refused source (named)'),
         502: problemResponse('A source failed upstream'),

@@ -4,34 +4,22 @@ import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import { resolveErrorCode, resolveErrorPayload } from '../error-codes.js';
 import { takeFlash } from '../flash/flash-messages.js';
+import { problemResponse } from '../problem.js';
+import { errorDefinition } from './error-codes.js';
 
-const resolved = z.object({
-  code: z.string(),
-  message: z.string(),
-  severity: z.enum(['low', 'medium', 'high', 'critical']),
-  adminMessage: z.string().optional(),
-  ctaLabel: z.string().optional(),
-  ctaRoute: z.string().optional(),
-});
+const resolved = errorDefinition.extend({ code: z.string() });
 const flashBody = resolved.extend({ success: z.literal(true), type: z.string(), createdAt: z.string() });
-const problemSchema = z.object({
-  type: z.string(),
-  title: z.string(),
-  status: z.number().int(),
-  detail: z.string(),
-  instance: z.string(),
-});
 
-const NOT_FOUND = JSON.stringify({
+const NOT_FOUND = {
   type: 'about:blank',
   title: 'Not Found',
   status: 404,
   detail: 'No such flash message: the token is unknown, already read or expired',
   instance: '/api/flash',
-});
+};
 
 /** The one 404 of the route: byte for byte the same for unknown, consumed, expired and malformed tokens. */
-const notFound = (c: Context) => c.body(NOT_FOUND, 404, { 'content-type': 'application/problem+json' });
+const notFound = (c: Context) => c.json(NOT_FOUND, 404, { 'content-type': 'application/problem+json' });
 
 /** `GET /api/flash/:token` (read once) and `GET /api/flash?error=<CODE>` (the legacy parameter). */
 export function registerFlashRoutes(app: OpenAPIHono, deps: AppDeps): void {
@@ -44,15 +32,12 @@ export function registerFlashRoutes(app: OpenAPIHono, deps: AppDeps): void {
       request: { params: z.object({ token: z.string() }) },
       responses: {
         200: jsonResponse('The message, resolved through the error-code registry', flashBody),
-        404: {
-          description: 'Unknown, consumed or expired token (one body)',
-          content: { 'application/problem+json': { schema: problemSchema } },
-        },
+        404: problemResponse('Unknown, consumed or expired token (one body)'),
       },
     }),
     async (c) => {
       const entry = await takeFlash(deps.store, c.req.valid('param').token, deps.now());
-      if (!entry) return notFound(c) as never;
+      if (!entry) return notFound(c);
       const payload = resolveErrorPayload({ code: entry.code, message: entry.message });
       return c.json({ success: true as const, ...payload, type: entry.type, createdAt: entry.createdAt }, 200);
     },

@@ -3,7 +3,7 @@ import { route, jsonBody, jsonResponse } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse } from '../problem.js';
 import { ErrorEventWriter, FRONTEND_SOURCE } from '../error-events.js';
-import { pageQuery } from './paging.js';
+import { pageOf, pageQuery } from './paging.js';
 import { clientLimitKey } from '../client-address.js';
 
 /** The specification's Limits: the body and the text fields of a frontend error report. */
@@ -88,16 +88,7 @@ export function registerFrontendErrorRoutes(app: OpenAPIHono, deps: AppDeps, log
       summary: 'Recent browser error reports, newest first (admin:read)',
       request: { query: pageQuery() },
       responses: {
-        200: jsonResponse(
-          'A page of events',
-          z.object({
-            success: z.literal(true),
-            events: z.array(event),
-            total: z.number().int(),
-            limit: z.number().int(),
-            offset: z.number().int(),
-          }),
-        ),
+        200: jsonResponse('A page of events', pageOf('events', event)),
         422: problemResponse('A bad limit or offset'),
       },
     }),

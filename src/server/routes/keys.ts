@@ -1,7 +1,7 @@
 import { nameSchema } from '../auth/identifiers.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { BODY_LIMITS } from './rules.js';
-import { route, jsonBody, jsonResponse } from '../routing/route.js';
+import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
 import { issueApiKey } from '../auth/identity.js';
@@ -43,7 +43,7 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       access: { tier: 'free' },
       summary: "The caller's API keys (never their text)",
       responses: {
-        200: jsonResponse('Keys', z.object({ success: z.literal(true), keys: z.array(apiKey) })),
+        200: jsonResponse('Keys', okBody({ keys: z.array(apiKey) })),
       },
     }),
     async (c) => {
@@ -115,7 +115,7 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       summary: 'Revoke an API key',
       request: { params: z.object({ id: z.string() }) },
       responses: {
-        200: jsonResponse('Revoked', z.object({ success: z.literal(true) })),
+        200: jsonResponse('Revoked', okBody({})),
         404: problemResponse('No such live key of yours (for a key without the keys scope: other than itself)'),
       },
     }),

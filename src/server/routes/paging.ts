@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { okBody } from '../routing/route.js';
 
 /** `limit` (1–`max`, default `fallback`) and `offset` (0 up) query parameters of a paged list. */
 export function pageQuery(max = 100, fallback = 50) {
@@ -17,5 +18,16 @@ export function pageQuery(max = 100, fallback = 50) {
       .max(Number.MAX_SAFE_INTEGER)
       .default(0)
       .openapi({ param: { name: 'offset', in: 'query' } }),
+  });
+}
+
+/** A page of a list as answered: `{success, <key>: items, total, limit, offset}`. */
+export function pageOf<K extends string, T extends z.ZodType>(key: K, item: T) {
+  const items = { [key]: z.array(item) } as { [P in K]: z.ZodArray<T> };
+  return okBody({
+    ...items,
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
   });
 }

@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { BODY_LIMITS } from './rules.js';
-import { route, jsonBody } from '../routing/route.js';
+import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
@@ -12,11 +12,6 @@ import { passwordSchema, refuseOverLimits } from './auth.js';
 
 /** Password changes: 10 attempts per minute per account (a stolen session cannot guess the password fast). */
 export const CHANGE_PASSWORD_LIMITS = { perAccount: 10 } as const;
-
-const ok = <T extends z.ZodRawShape>(description: string, shape: T) => ({
-  description,
-  content: { 'application/json': { schema: z.object({ success: z.literal(true), ...shape }) } },
-});
 
 /**
  * A signed-in user's own password and sessions: `change-password` (with the current password;
@@ -35,9 +30,10 @@ export function registerPasswordRoutes(app: OpenAPIHono, deps: AppDeps, attempts
         body: jsonBody(z.object({ currentPassword: z.string().min(1).max(1024), newPassword: passwordSchema })),
       },
       responses: {
-        200: ok('Changed; this session goes on, every other one has ended', {
-          sessionsEnded: z.number().int(),
-        }),
+        200: jsonResponse(
+          'Changed; this session goes on, every other one has ended',
+          okBody({ sessionsEnded: z.number().int() }),
+        ),
         403: problemResponse('The current password is wrong'),
         422: problemResponse('Invalid new password'),
         429: problemResponse('Too many attempts'),
@@ -74,7 +70,7 @@ export function registerPasswordRoutes(app: OpenAPIHono, deps: AppDeps, attempts
       bodyLimit: BODY_LIMITS.rule,
       summary: 'End every session of the signed-in user, this one included (API keys stay)',
       responses: {
-        200: ok('Signed out everywhere', { sessionsEnded: z.number().int() }),
+        200: jsonResponse('Signed out everywhere', okBody({ sessionsEnded: z.number().int() })),
       },
     }),
     async (c) => {

@@ -1,15 +1,13 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonResponse } from '../routing/route.js';
+import { route, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { parseDsn } from '../notify/targets.js';
 
-const turnstileConfig = z.object({
-  success: z.literal(true),
+const turnstileConfig = okBody({
   enabled: z.boolean().describe('true when POSTs to the compile, walk and configuration routes need a token'),
   siteKey: z.string().nullable().optional().describe('the public site key (null when only the secret is set)'),
 });
-const sentryConfig = z.object({
-  success: z.literal(true),
+const sentryConfig = okBody({
   enabled: z.boolean(),
   dsn: z.string().optional().describe('the public DSN: scheme, public key, host and project, never a secret key'),
 });

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route } from '../routing/route.js';
+import { jsonBody, jsonResponse, route, okBody } from '../routing/route.js';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { randomUUID } from 'node:crypto';
@@ -17,10 +17,10 @@ import {
 } from '../compile/service.js';
 import { FINISHED_STATES, type Job, type JobKind } from '../store/jobs.js';
 import type { JobRunner } from '../queue/runner.js';
+import { pageOf, pageQuery } from './paging.js';
 
-const accepted = z.object({ success: z.literal(true), requestId: z.string(), status: z.literal('queued') });
-export const jobView = z.object({
-  success: z.literal(true),
+const accepted = okBody({ requestId: z.string(), status: z.literal('queued') });
+export const jobView = okBody({
   requestId: z.string(),
   kind: z.string(),
   status: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']),
@@ -75,11 +75,22 @@ export async function enqueueJob(c: Context, deps: AppDeps, queue: JobRunner, ki
   return { success: true as const, requestId: id, status: 'queued' as const };
 }
 
+/** Refuses what the caller's tier would refuse of the configuration's compile, then queues it as a `kind` job. */
+export async function enqueueCompile(
+  c: Context,
+  deps: AppDeps,
+  queue: JobRunner,
+  kind: 'compile' | 'workflow',
+  configuration: unknown,
+) {
+  const { features } = forCaller(deps, callerOf(c));
+  checkTierRequest(features, { async: true });
+  checkedConfiguration(configuration, features);
+  return enqueueJob(c, deps, queue, kind, { configuration });
+}
+
 /** `POST /api/compile/async`, `/api/compile/batch/async` and the `/api/queue/*` routes. */
 export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobRunner): void {
-  const enqueue = async (c: Context, kind: JobKind, payload: unknown) =>
-    c.json(await enqueueJob(c, deps, queue, kind, payload), 202);
-
   app.openapi(
     route({
       method: 'post',
@@ -89,19 +100,10 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
       challenge: true,
       badBody: 'envelope',
       summary: 'Queue a compile; its result is read from /api/queue/results/:id',
-      request: { body: { required: true, content: { 'application/json': { schema: compileRequest } } } },
-      responses: {
-        202: { description: 'Queued', content: { 'application/json': { schema: accepted } } },
-        422: problemResponse('Invalid configuration'),
-      },
+      request: { body: jsonBody(compileRequest) },
+      responses: { 202: jsonResponse('Queued', accepted), 422: problemResponse('Invalid configuration') },
     }),
-    async (c) => {
-      const { configuration } = c.req.valid('json');
-      const { features } = forCaller(deps, callerOf(c));
-      checkTierRequest(features, { async: true });
-      checkedConfiguration(configuration, features);
-      return enqueue(c, 'compile', { configuration });
-    },
+    async (c) => c.json(await enqueueCompile(c, deps, queue, 'compile', c.req.valid('json').configuration), 202),
   );
 
   app.openapi(
@@ -113,16 +115,16 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
       challenge: true,
       badBody: 400,
       summary: 'Queue a batch of up to 10 compiles as one job',
-      request: { body: { required: true, content: { 'application/json': { schema: batchRequest } } } },
+      request: { body: jsonBody(batchRequest) },
       responses: {
-        202: { description: 'Queued', content: { 'application/json': { schema: accepted } } },
+        202: jsonResponse('Queued', accepted),
         400: problemResponse('Malformed JSON, more than 10 requests, or duplicate ids'),
       },
     }),
     async (c) => {
       const requests = c.req.valid('json').requests.map(({ id, configuration }) => ({ id, configuration }));
       checkTierRequest(forCaller(deps, callerOf(c)).features, { async: true, batch: requests.length });
-      return enqueue(c, 'batch', { requests });
+      return c.json(await enqueueJob(c, deps, queue, 'batch', { requests }), 202);
     },
   );
 
@@ -135,7 +137,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
       summary: "A queued job's state, and its result once it has one",
       request: { params: idParam },
       responses: {
-        200: { description: 'The job', content: { 'application/json': { schema: jobView } } },
+        200: jsonResponse('The job', jobView),
         404: problemResponse('No such job of the caller'),
       },
     }),
@@ -155,7 +157,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
       summary: 'Cancel a queued or running job',
       request: { params: idParam },
       responses: {
-        200: { description: 'Cancelled', content: { 'application/json': { schema: jobView } } },
+        200: jsonResponse('Cancelled', jobView),
         404: problemResponse('No such job of the caller'),
         409: problemResponse('The job has already finished'),
       },
@@ -178,23 +180,19 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
       access: { tier: 'free', scope: 'compile' },
       summary: "The queue's counts and timings (all jobs kept, every owner)",
       responses: {
-        200: {
-          description: 'Statistics',
-          content: {
-            'application/json': {
-              schema: z.object({
-                pending: z.number(),
-                completed: z.number(),
-                failed: z.number(),
-                cancelled: z.number(),
-                totalProcessingTime: z.number(),
-                averageProcessingTime: z.number(),
-                processingRate: z.number(),
-                queueLag: z.number(),
-              }),
-            },
-          },
-        },
+        200: jsonResponse(
+          'Statistics',
+          z.object({
+            pending: z.number(),
+            completed: z.number(),
+            failed: z.number(),
+            cancelled: z.number(),
+            totalProcessingTime: z.number(),
+            averageProcessingTime: z.number(),
+            processingRate: z.number(),
+            queueLag: z.number(),
+          }),
+        ),
       },
     }),
     async (c) => {
@@ -225,27 +223,13 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
       badBody: 'envelope',
       summary: "The caller's jobs, newest first (an administrator's `all=true`: everyone's)",
       request: {
-        query: z.object({
-          limit: z.coerce.number().int().min(1).max(100).default(20),
-          offset: z.coerce.number().int().min(0).default(0),
-          all: z.enum(['true', 'false']).optional(),
-        }),
+        query: pageQuery(100, 20).extend({ all: z.enum(['true', 'false']).optional() }),
       },
       responses: {
-        200: {
-          description: 'A page of jobs (without their results)',
-          content: {
-            'application/json': {
-              schema: z.object({
-                success: z.literal(true),
-                jobs: z.array(jobView.extend({ ownerId: z.string().optional() })),
-                total: z.number().int(),
-                limit: z.number().int(),
-                offset: z.number().int(),
-              }),
-            },
-          },
-        },
+        200: jsonResponse(
+          'A page of jobs (without their results)',
+          pageOf('jobs', jobView.extend({ ownerId: z.string().optional() })),
+        ),
       },
     }),
     async (c) => {
@@ -278,7 +262,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
     async (c) => {
       const job = await ownJob(deps, c, c.req.valid('param').id);
       if (!job) refuse(404, 'No such job');
-      return watchJob(c, deps, queue, job) as never;
+      return watchJob(c, deps, queue, job);
     },
   );
 }

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { jsonBody, jsonResponse, route } from '../routing/route.js';
+import { jsonBody, jsonResponse, route, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from '../access/gate.js';
 import { problemResponse } from '../problem.js';
@@ -11,7 +11,7 @@ import {
   ruleSetService,
   ruleSetSummarySchema,
 } from '../rule-sets/rule-sets.js';
-import { pageQuery } from './paging.js';
+import { pageOf, pageQuery } from './paging.js';
 
 const refusals = {
   403: problemResponse('Tier, scope or (for all=true) administrator missing'),
@@ -19,7 +19,7 @@ const refusals = {
   422: problemResponse('The body or a parameter fails the schema, or the per-user limit is reached'),
 };
 const idParam = z.object({ id: ruleSetId.shape.id.openapi({ param: { name: 'id', in: 'path' } }) });
-const one = z.object({ success: z.literal(true), ruleSet: ruleSetSchema });
+const one = okBody({ ruleSet: ruleSetSchema });
 
 /** `/api/rules` and `/api/rules/:id`: saved rule sets, each its creator's. */
 export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
@@ -38,16 +38,7 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       summary: "The caller's saved rule sets (without their rules); all=true: everyone's, for administrators",
       request: { query: listQuery },
       responses: {
-        200: jsonResponse(
-          'A page of rule sets, oldest first',
-          z.object({
-            success: z.literal(true),
-            ruleSets: z.array(ruleSetSummarySchema),
-            total: z.number().int(),
-            limit: z.number().int(),
-            offset: z.number().int(),
-          }),
-        ),
+        200: jsonResponse('A page of rule sets, oldest first', pageOf('ruleSets', ruleSetSummarySchema)),
         ...refusals,
       },
     }),
@@ -107,7 +98,7 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       summary: 'Delete one of your rule sets',
       request: { params: idParam },
       responses: {
-        200: jsonResponse('Deleted', z.object({ success: z.literal(true), deleted: z.object({ id: z.string() }) })),
+        200: jsonResponse('Deleted', okBody({ deleted: z.object({ id: z.string() }) })),
         ...refusals,
       },
     }),

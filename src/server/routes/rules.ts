@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { jsonBody, jsonResponse, route } from '../routing/route.js';
+import { jsonBody, jsonResponse, route, okBody } from '../routing/route.js';
 import { validateRule, validateRuleRequestSchema, validateRuleWithoutRegex } from '../../core/ast/validate-rule.js';
 import { astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRulesRequestSchema, validateListRequestSchema } from '../../core/ast/list.js';
@@ -14,8 +14,7 @@ import { poolShare } from '../compile/service.js';
 
 const failure = z.object({ success: z.literal(false), error: z.string() });
 
-const validateRuleResponse = z.object({
-  success: z.literal(true),
+const validateRuleResponse = okBody({
   valid: z.boolean(),
   rule: z.string(),
   ruleType: z.string(),
@@ -40,8 +39,7 @@ const validateRuleResponse = z.object({
     .describe("whether each Validate transformation of a compile keeps the rule (compile's verdict, not AGTree's)"),
 });
 
-const walkResponse = z.object({
-  success: z.literal(true),
+const walkResponse = okBody({
   nodes: z.array(
     z.object({
       type: z.enum(NODE_TYPES),
@@ -160,8 +158,7 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
       responses: {
         200: jsonResponse(
           'Per-rule results',
-          z.object({
-            success: z.literal(true),
+          okBody({
             results: z.array(z.record(z.string(), z.unknown())),
             duration: z.string(),
           }),
@@ -184,8 +181,7 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
       responses: {
         200: jsonResponse(
           'Per-line errors and totals',
-          z.object({
-            success: z.literal(true),
+          okBody({
             valid: z.boolean(),
             totals: z.record(z.string(), z.number()),
             errors: z.array(z.object({ line: z.number().int(), rule: z.string(), error: z.string() })),

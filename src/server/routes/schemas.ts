@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonResponse } from '../routing/route.js';
+import { route, jsonResponse, okBody } from '../routing/route.js';
 import { z as zod } from 'zod';
 import { configurationSchema } from '../../core/config/schema.js';
 import { validateRuleRequestSchema } from '../../core/ast/validate-rule.js';
@@ -28,10 +28,7 @@ export function registerSchemaRoutes(app: OpenAPIHono): void {
       access: 'public',
       summary: 'JSON Schemas of the request bodies and the compile configuration',
       responses: {
-        200: jsonResponse(
-          'Schemas by name',
-          z.object({ success: z.literal(true), schemas: z.record(z.string(), z.unknown()) }),
-        ),
+        200: jsonResponse('Schemas by name', okBody({ schemas: z.record(z.string(), z.unknown()) })),
       },
     }),
     (c) => c.json({ success: true as const, schemas }, 200),

@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonResponse } from '../routing/route.js';
+import { route, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { refuse } from '../problem.js';
+import { problemResponse, refuse } from '../problem.js';
 
 /** Counts of requests by route and status since this process started. */
 export interface RequestMetrics {
@@ -39,7 +39,7 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       summary: 'Recent starts of the server, newest first',
       request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).optional() }) },
       responses: {
-        200: jsonResponse('Deployments', z.object({ success: z.literal(true), deployments: z.array(deployment) })),
+        200: jsonResponse('Deployments', okBody({ deployments: z.array(deployment) })),
       },
     }),
     async (c) =>
@@ -57,8 +57,7 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       responses: {
         200: jsonResponse(
           'Counts',
-          z.object({
-            success: z.literal(true),
+          okBody({
             currentVersion: z.string(),
             total: z.number(),
             versions: z.array(
@@ -85,8 +84,7 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       responses: {
         200: jsonResponse(
           'The check, or null before the first',
-          z.object({
-            success: z.literal(true),
+          okBody({
             check: z.object({ status: z.string(), version: z.string(), checkedAt: z.string() }).nullable(),
           }),
         ),
@@ -101,14 +99,8 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       access: 'public',
       summary: 'Write, read back and delete a row in the store',
       responses: {
-        200: jsonResponse(
-          'The store works',
-          z.object({ success: z.literal(true), ok: z.literal(true), latencyMs: z.number() }),
-        ),
-        503: {
-          description: 'The store does not work',
-          content: { 'application/problem+json': { schema: z.object({ detail: z.string() }) } },
-        },
+        200: jsonResponse('The store works', okBody({ ok: z.literal(true), latencyMs: z.number() })),
+        503: problemResponse('The store does not work'),
       },
     }),
     async (c) => {
@@ -133,8 +125,7 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       responses: {
         200: jsonResponse(
           'Counters',
-          z.object({
-            success: z.literal(true),
+          okBody({
             uptimeSeconds: z.number(),
             requests: z.object({
               total: z.number(),

@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { trpcServer } from '@hono/trpc-server';
 import type { AppDeps } from '../deps.js';
-import { featureApp, plainRoute, type RouteFacts } from '../routing/route.js';
+import { featureApp, jsonResponse, plainRoute, type RouteFacts } from '../routing/route.js';
 import { problem } from '../problem.js';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { createTrpcRouter, trpcCodeOf } from '../trpc/router.js';
@@ -43,10 +43,8 @@ export const trpcEnvelope: MiddlewareHandler = async (c, next) => {
   c.res = new Response(JSON.stringify(body), { status: c.res.status, headers });
 };
 
-const envelope = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: z.object({ result: z.unknown() }).or(z.object({ error: z.unknown() })) } },
-});
+const envelope = (description: string) =>
+  jsonResponse(description, z.object({ result: z.unknown() }).or(z.object({ error: z.unknown() })));
 
 /**
  * `POST /api/trpc/<procedure>`: tRPC v11 over HTTP. Calls are not batched, so each procedure has

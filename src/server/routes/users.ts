@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { jsonBody, jsonResponse, route } from '../routing/route.js';
+import { jsonBody, jsonResponse, route, okBody } from '../routing/route.js';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { User, UserPatch } from '../store/accounts.js';
@@ -11,7 +11,7 @@ import { recordAudit } from '../audit/trail.js';
 import type { UsageRecorder } from '../access/usage.js';
 import { passwordSchema, userSchema } from './auth.js';
 import { emailProblem, IDENTIFIER_LIMITS } from '../auth/identifiers.js';
-import { pageQuery } from './paging.js';
+import { pageOf, pageQuery } from './paging.js';
 
 /** The local-users list: limit 1–100 (default 50). Usage: 1–90 days back (default 30). */
 export const USER_LIMITS = { pageMax: 100, pageDefault: 50, usageDaysMax: 90, usageDaysDefault: 30 } as const;
@@ -65,8 +65,7 @@ const identifier = z
     return z.NEVER;
   });
 
-const usage = z.object({
-  success: z.literal(true),
+const usage = okBody({
   userId: z.string(),
   total: z.object({ count: z.number().int(), firstSeen: z.string().nullable(), lastSeen: z.string().nullable() }),
   days: z.array(
@@ -144,10 +143,10 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
    * under `/api/admin/users`, the specification's local-user records under `/admin/local-users`.
    * They differ in the API-access field of a change: `apiDisabled` (a boolean) or `api_disabled` (0 or 1).
    */
-  function registerView<S extends z.ZodType>(
+  function registerView(
     prefix: string,
-    schema: S,
-    show: (u: User) => z.infer<S>,
+    schema: typeof userSchema | typeof localUser,
+    show: (u: User) => z.infer<typeof userSchema> | z.infer<typeof localUser>,
     what: string,
     resource: 'user' | 'local_user',
     patch: { summary: string; api: 'apiDisabled' | 'api_disabled'; value: z.ZodType<boolean | 0 | 1> },
@@ -162,22 +161,13 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         summary: `List ${what}, oldest first (admin, users:read)`,
         request: { query: page },
         responses: {
-          200: jsonResponse(
-            `A page of ${what}`,
-            z.object({
-              success: z.literal(true),
-              users: z.array(schema),
-              total: z.number().int(),
-              limit: z.number().int(),
-              offset: z.number().int(),
-            }),
-          ),
+          200: jsonResponse(`A page of ${what}`, pageOf('users', schema)),
         },
       }),
       async (c) => {
         const { limit, offset } = c.req.valid('query');
         const { users, total } = await deps.store.usersPage(limit, offset);
-        return c.json({ success: true as const, users: users.map(show), total, limit, offset } as never, 200);
+        return c.json({ success: true as const, users: users.map(show), total, limit, offset }, 200);
       },
     );
 
@@ -190,7 +180,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         summary: `One of the ${what} (admin, users:read)`,
         request: { params: idParam },
         responses: {
-          200: jsonResponse('The user', z.object({ success: z.literal(true), user: schema })),
+          200: jsonResponse('The user', okBody({ user: schema })),
           404: notFound,
         },
       }),
@@ -198,7 +188,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         const { id } = c.req.valid('param');
         const user = await deps.store.userById(id);
         if (!user) refuse(404, `No user with id ${id}`);
-        return c.json({ success: true as const, user: show(user) } as never, 200);
+        return c.json({ success: true as const, user: show(user) }, 200);
       },
     );
 
@@ -211,7 +201,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         summary: 'Delete a user with their sessions, keys, roles and usage (admin, users:manage)',
         request: { params: idParam },
         responses: {
-          200: jsonResponse('Deleted', z.object({ success: z.literal(true), message: z.string() })),
+          200: jsonResponse('Deleted', okBody({ message: z.string() })),
           404: notFound,
         },
       }),
@@ -243,7 +233,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
           ),
         },
         responses: {
-          200: jsonResponse('The updated user', z.object({ success: z.literal(true), user: schema })),
+          200: jsonResponse('The updated user', okBody({ user: schema })),
           404: notFound,
           422: problemResponse('Invalid change'),
         },
@@ -263,7 +253,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
           tier: tier ?? (role ? defaultTier(role) : undefined),
           apiDisabled: api === undefined ? undefined : api === true || api === 1,
         });
-        return c.json({ success: true as const, user: show(done.user) } as never, 200);
+        return c.json({ success: true as const, user: show(done.user) }, 200);
       },
     );
   }
@@ -281,47 +271,34 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
 
   // ---- /api/admin/users ----------------------------------------------------------------
 
-  for (const action of ['ban', 'unban'] as const) {
-    app.openapi(
-      route({
-        method: 'post',
-        path: `/api/admin/users/{id}/${action}`,
-        access: { admin: 'users:manage' },
-        audit: { action: `user.${action}`, resource: 'user' },
-        summary:
-          action === 'ban'
-            ? 'Ban a user: their sessions end and their keys stop working (admin, users:manage)'
-            : 'Lift a ban (admin, users:manage)',
-        request: {
-          params: idParam,
-          ...(action === 'ban'
-            ? {
-                body: {
-                  required: false,
-                  content: {
-                    'application/json': { schema: z.object({ reason: z.string().trim().max(500).optional() }) },
-                  },
-                },
-              }
-            : {}),
-        },
-        responses: {
-          200: jsonResponse('The user', z.object({ success: z.literal(true), user: userSchema })),
-          404: notFound,
-        },
-      }),
-      async (c) => {
-        const reason =
-          action === 'ban' ? ((c.req.valid('json' as never) as { reason?: string } | undefined)?.reason ?? null) : null;
-        const done = await change(
-          c,
-          c.req.valid('param').id,
-          action === 'ban' ? { banned: true, banReason: reason } : { banned: false },
-        );
-        return c.json({ success: true as const, user: done.user }, 200);
-      },
-    );
-  }
+  const banRoute = (action: 'ban' | 'unban', summary: string) => ({
+    method: 'post' as const,
+    path: `/api/admin/users/{id}/${action}`,
+    access: { admin: 'users:manage' },
+    audit: { action: `user.${action}`, resource: 'user' },
+    summary,
+    responses: {
+      200: jsonResponse('The user', okBody({ user: userSchema })),
+      404: notFound,
+    },
+  });
+  const banReason = z.object({ reason: z.string().trim().max(500).optional() });
+  app.openapi(
+    route({
+      ...banRoute('ban', 'Ban a user: their sessions end and their keys stop working (admin, users:manage)'),
+      request: { params: idParam, body: { required: false, content: { 'application/json': { schema: banReason } } } },
+    }),
+    async (c) => {
+      const reason = c.req.valid('json')?.reason ?? null;
+      const done = await change(c, c.req.valid('param').id, { banned: true, banReason: reason });
+      return c.json({ success: true as const, user: done.user }, 200);
+    },
+  );
+  app.openapi(
+    route({ ...banRoute('unban', 'Lift a ban (admin, users:manage)'), request: { params: idParam } }),
+    async (c) =>
+      c.json({ success: true as const, user: (await change(c, c.req.valid('param').id, { banned: false })).user }, 200),
+  );
 
   // ---- /admin/local-users ----------------------------------------------------------------
 
@@ -343,7 +320,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         ),
       },
       responses: {
-        201: jsonResponse('The new user', z.object({ success: z.literal(true), user: localUser })),
+        201: jsonResponse('The new user', okBody({ user: localUser })),
         409: problemResponse('The identifier is taken'),
         422: problemResponse('Invalid user'),
       },
@@ -378,7 +355,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         body: jsonBody(z.object({ password: passwordSchema })),
       },
       responses: {
-        200: jsonResponse('Reset', z.object({ success: z.literal(true), sessionsEnded: z.number().int() })),
+        200: jsonResponse('Reset', okBody({ sessionsEnded: z.number().int() })),
         404: notFound,
         422: problemResponse('Invalid password'),
       },

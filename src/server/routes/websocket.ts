@@ -107,6 +107,9 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
       }, timing.drainMs ?? WS_LIMITS.drainMs!);
       draining.unref();
     };
+    /** An `error` message: its text, its stable code and the compilation it is about, if any. */
+    const fail = (ws: WSContext, code: string, error: string, sessionId?: string) =>
+      send(ws, { type: 'error', error, code, ...(sessionId === undefined ? {} : { sessionId }) });
     /** Idle: no message from the client and no compilation running for `idleMs`. */
     const touch = (ws: WSContext) => {
       clearTimeout(idle);
@@ -116,26 +119,17 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
 
     const compileSession = async (ws: WSContext, sessionId: string, raw: unknown, metered: boolean) => {
       if (sessions.has(sessionId))
-        return send(ws, {
-          type: 'error',
-          error: `session ${sessionId} is already compiling`,
-          code: 'SESSION_EXISTS',
-          sessionId,
-        });
+        return fail(ws, 'SESSION_EXISTS', `session ${sessionId} is already compiling`, sessionId);
       if (sessions.size >= timing.maxConcurrentCompilations) {
-        return send(ws, {
-          type: 'error',
-          error: `at most ${timing.maxConcurrentCompilations} compilations at once per connection`,
-          code: 'TOO_MANY_COMPILATIONS',
-          sessionId,
-        });
+        const most = `at most ${timing.maxConcurrentCompilations} compilations at once per connection`;
+        return fail(ws, 'TOO_MANY_COMPILATIONS', most, sessionId);
       }
       const controller = new AbortController();
       sessions.set(sessionId, controller);
       try {
         // Each compile counts against the caller's rate limit as a `POST /api/compile` would.
         const limited = metered ? null : await caller.meter();
-        if (limited) return send(ws, { type: 'error', error: limited, code: 'RATE_LIMITED', sessionId });
+        if (limited) return fail(ws, 'RATE_LIMITED', limited, sessionId);
         const checked = checkedConfiguration(raw, own.features);
         live?.compileStarted(liveId, sessionId, checked.config.name ?? null);
         send(ws, { type: 'compile:started', sessionId, configurationName: checked.config.name });
@@ -169,22 +163,12 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
       try {
         parsed = clientMessage.parse(JSON.parse(text));
       } catch {
-        return send(ws, {
-          type: 'error',
-          error: 'expected JSON {type: "compile" | "cancel" | "ping", …}',
-          code: 'INVALID_MESSAGE',
-        });
+        return fail(ws, 'INVALID_MESSAGE', 'expected JSON {type: "compile" | "cancel" | "ping", …}');
       }
       if (parsed.type === 'ping') return send(ws, { type: 'pong', timestamp: new Date(deps.now()).toISOString() });
       if (parsed.type === 'cancel') {
         const controller = sessions.get(parsed.sessionId);
-        if (!controller)
-          return send(ws, {
-            type: 'error',
-            error: `no compilation ${parsed.sessionId}`,
-            code: 'UNKNOWN_SESSION',
-            sessionId: parsed.sessionId,
-          });
+        if (!controller) return fail(ws, 'UNKNOWN_SESSION', `no compilation ${parsed.sessionId}`, parsed.sessionId);
         return controller.abort(new Error('cancelled by the client'));
       }
       void compileSession(ws, parsed.sessionId, parsed.configuration, metered);
@@ -230,21 +214,20 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
         const text = () => String(data);
         // Small messages are read at once, unless earlier ones wait for the meter (order is kept).
         if (!large && waiting === 0) return read(ws, text(), false);
-        if (waiting >= MESSAGES_WAITING) {
-          return send(ws, {
-            type: 'error',
-            error: `at most ${MESSAGES_WAITING} large messages may wait to be read; wait for answers`,
-            code: 'RATE_LIMITED',
-          });
-        }
+        if (waiting >= MESSAGES_WAITING)
+          return fail(
+            ws,
+            'RATE_LIMITED',
+            `at most ${MESSAGES_WAITING} large messages may wait to be read; wait for answers`,
+          );
         waiting += 1;
         inOrder = inOrder.then(async () => {
           try {
             const limited = large ? await caller.meter() : null;
-            if (limited) return send(ws, { type: 'error', error: limited, code: 'RATE_LIMITED' });
+            if (limited) return fail(ws, 'RATE_LIMITED', limited);
             read(ws, text(), large);
           } catch {
-            send(ws, { type: 'error', error: 'the message could not be counted; try again', code: 'INTERNAL' });
+            fail(ws, 'INTERNAL', 'the message could not be counted; try again');
           } finally {
             waiting -= 1;
           }

@@ -1,16 +1,9 @@
-import { callerOf } from '../access/gate.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonBody, jsonResponse } from '../routing/route.js';
+import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
-import {
-  checkedConfiguration,
-  checkTierRequest,
-  COMPILE_LIMITS,
-  compileRequest,
-  forCaller,
-} from '../compile/service.js';
-import { enqueueJob, jobView, ownJob, viewOf } from './queue.js';
+import { COMPILE_LIMITS, compileRequest } from '../compile/service.js';
+import { enqueueCompile, jobView, ownJob, viewOf } from './queue.js';
 import type { JobRunner } from '../queue/runner.js';
 import { workflowStepNames } from '../queue/workflow.js';
 
@@ -39,8 +32,7 @@ export function registerWorkflowRoutes(app: OpenAPIHono, deps: AppDeps, queue: J
       responses: {
         202: jsonResponse(
           'Queued',
-          z.object({
-            success: z.literal(true),
+          okBody({
             requestId: z.string(),
             workflowId: z.string(),
             status: z.literal('queued'),
@@ -50,11 +42,7 @@ export function registerWorkflowRoutes(app: OpenAPIHono, deps: AppDeps, queue: J
       },
     }),
     async (c) => {
-      const { configuration } = c.req.valid('json');
-      const { features } = forCaller(deps, callerOf(c));
-      checkTierRequest(features, { async: true });
-      checkedConfiguration(configuration, features);
-      const accepted = await enqueueJob(c, deps, queue, 'workflow', { configuration });
+      const accepted = await enqueueCompile(c, deps, queue, 'workflow', c.req.valid('json').configuration);
       return c.json({ ...accepted, workflowId: accepted.requestId }, 202);
     },
   );

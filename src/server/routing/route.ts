@@ -1,4 +1,4 @@
-import { createRoute, type Hook, OpenAPIHono, type RouteConfig, type z } from '@hono/zod-openapi';
+import { createRoute, type Hook, OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
 import type { Context, Env, Handler, MiddlewareHandler } from 'hono';
 import type { RouterRoute } from 'hono/types';
 import { issueMessages } from '../../core/ast/issues.js';
@@ -188,6 +188,9 @@ export const jsonResponse = <T extends z.ZodType>(description: string, schema: T
   description,
   content: { 'application/json': { schema } },
 });
+
+/** The schema of a `{ success: true, … }` answer. */
+export const okBody = <T extends z.ZodRawShape>(shape: T) => z.object({ success: z.literal(true), ...shape });
 
 /** A required JSON request body validated by `schema`. */
 export const jsonBody = <T extends z.ZodType>(schema: T) => ({

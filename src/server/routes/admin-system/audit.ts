@@ -1,6 +1,7 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../../deps.js';
 import { adminRoute, audited } from './route.js';
+import { pageQuery } from '../paging.js';
 
 /** The audit list: 50 rows unless asked, never more than 100. */
 export const AUDIT_LIMITS = { pageDefault: 50, pageMax: 100 } as const;
@@ -17,7 +18,7 @@ export function registerAuditRoutes(app: OpenAPIHono, deps: AppDeps): void {
       path: '/admin/system/audit',
       ...audited('audit:read', 'audit.read', 'audit_log'),
       summary: 'The audit log, newest first',
-      query: z.object({
+      query: pageQuery(AUDIT_LIMITS.pageMax, AUDIT_LIMITS.pageDefault).extend({
         actor_id: text,
         action: text,
         resource_type: text,
@@ -25,8 +26,6 @@ export function registerAuditRoutes(app: OpenAPIHono, deps: AppDeps): void {
         status: z.enum(['success', 'failure', 'denied']).optional(),
         since: when,
         until: when,
-        limit: z.coerce.number().int().min(1).max(AUDIT_LIMITS.pageMax).default(AUDIT_LIMITS.pageDefault),
-        offset: z.coerce.number().int().min(0).default(0),
       }),
     },
     async (c, { query }) => {

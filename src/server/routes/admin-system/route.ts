@@ -1,5 +1,5 @@
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { route, type RouteFacts } from '../../routing/route.js';
+import { type OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
+import { jsonBody, jsonResponse, route, type RouteFacts } from '../../routing/route.js';
 import type { Context } from 'hono';
 import { problemResponse } from '../../problem.js';
 
@@ -12,7 +12,7 @@ export interface AdminRouteDef extends Pick<RouteFacts, 'audit' | 'gateway'> {
   summary: string;
   body?: z.ZodType;
   query?: z.ZodObject;
-  params?: z.ZodObject;
+  params?: z.ZodObject<Record<string, z.ZodString>>;
   /** The success status (200 unless said). */
   status?: 200 | 201;
   /** Extra documented failures. */
@@ -29,6 +29,18 @@ export interface AdminInput {
 
 /** Every admin response is JSON with `success`; the fields beyond it are described in docs/server.md. */
 const ok = z.object({ success: z.boolean() }).passthrough();
+
+/**
+ * An admin route's config as `app.openapi` types its handler: a JSON body, a query and string path
+ * parameters. A route has only those its def declares, and its handler reads only those.
+ */
+type AdminConfig = Omit<RouteConfig, 'request'> & {
+  request: {
+    body: ReturnType<typeof jsonBody<z.ZodType>>;
+    query: z.ZodObject;
+    params: z.ZodObject<Record<string, z.ZodString>>;
+  };
+};
 
 /** Declares an admin route with zod schemas (validation and `/api/openapi.json` from one place). */
 export function adminRoute(
@@ -47,22 +59,19 @@ export function adminRoute(
     gateway: def.gateway,
     summary: def.summary,
     request: {
-      ...(def.body ? { body: { content: { 'application/json': { schema: def.body } }, required: true } } : {}),
+      ...(def.body ? { body: jsonBody(def.body) } : {}),
       ...(def.query ? { query: def.query } : {}),
       ...(def.params ? { params: def.params } : {}),
     },
-    responses: {
-      [def.status ?? 200]: { description: 'Done', content: { 'application/json': { schema: ok } } },
-      ...failures,
-    },
-  });
-  const run = (c: Context) =>
+    responses: { [def.status ?? 200]: jsonResponse('Done', ok), ...failures },
+  }) as AdminConfig;
+  app.openapi(config, (c) =>
     handler(c, {
-      body: def.body ? c.req.valid('json' as never) : undefined,
-      query: def.query ? c.req.valid('query' as never) : {},
-      params: def.params ? c.req.valid('param' as never) : {},
-    });
-  app.openapi(config, run as never);
+      body: def.body ? c.req.valid('json') : undefined,
+      query: def.query ? c.req.valid('query') : {},
+      params: def.params ? c.req.valid('param') : {},
+    }),
+  );
 }
 
 /** An admin route's access rule (its permission; null: any administrator) and audit action, in one line. */
