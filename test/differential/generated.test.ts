@@ -234,6 +234,32 @@ describe('exclusions and inclusions', () => {
     expect(out).toContain('ex\u2028||start.example^');
   });
 
+  test('a list-level inclusion keeping few of the bytes read, then the kernel steps (regex-inclusion)', async () => {
+    // Long lines the inclusion drops between the rules it keeps: the sources are joined from the
+    // lines kept (gathered), and Compress, Validate, Deduplicate and the output copy only those.
+    const long = (i: number) => [`example.org##.ad-${i}-${'x'.repeat(400)}`, `! ${'-'.repeat(300)} ${i}`];
+    const lines = (n: number, seed: number) =>
+      Array.from({ length: n }, (_, i) => [
+        ...long(i),
+        `||h${i % 97}.s${seed}.example^`,
+        `||sub.h${i % 89}.s${seed}.example^$third-party`,
+        `@@||ok${i}.example^`,
+        `0.0.0.0 hosts${i}.example`,
+      ]).flat();
+    writeFileSync(file('sparse-1.txt'), lines(400, 1).join('\n'));
+    writeFileSync(file('sparse-2.txt'), lines(300, 2).join('\r\n'));
+    writeFileSync(file('sparse-3.txt'), lines(350, 3).join('\n'));
+    const out = await same({
+      name: 'Gen',
+      // Together more than the largest's room after its bytes (as much again), so joined anew.
+      sources: ['sparse-1.txt', 'a.txt', 'sparse-2.txt', 'sparse-3.txt'].map((f) => ({ source: file(f) })),
+      inclusions: ['/^(?![!#])(?!.*#[@$?%]?#)(@@)?\\|\\|[^\\/\\s]+\\^(\\$[a-z~,-]+)?$/'],
+      transformations: ['RemoveComments', 'Compress', 'Validate', 'Deduplicate', 'InsertFinalNewLine'],
+    });
+    expect(out).toContain('||h5.s2.example^');
+    expect(out).not.toContain('hosts1.example');
+  });
+
   test('an inclusion of every line (`*`), and an exclusion of every line', async () => {
     const out = await same({
       name: 'Gen',

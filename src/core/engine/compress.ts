@@ -1,8 +1,11 @@
 /** Compress on packed lists, in the WebAssembly kernel. */
 import { duplicateHost, otherCompressible, redundantHost } from '../transforms/compress.js';
 import type { TransformContext } from '../transforms/types.js';
-import { decodeRange, keepWherePacked, lineText, packedLines, type PackedLines } from './packed.js';
+import { copyPlan, decodeRange, keepWherePacked, lineText, packedLines, type PackedLines } from './packed.js';
 import { align, copyList, KERNEL_BASE, rangesOut, tableCapacity } from './kernel.js';
+import { HASH_TABLE } from './kernel-constants.js';
+
+const { SLOT_BYTES, ENTRY_BYTES, FILTER_BITS } = HASH_TABLE;
 
 /**
  * Compress (`compress.apply`, transforms/compress.ts) on a packed list, in WebAssembly: the
@@ -16,9 +19,10 @@ import { align, copyList, KERNEL_BASE, rangesOut, tableCapacity } from './kernel
  */
 export function compressPacked(lines: PackedLines, ctx: TransformContext): PackedLines | null {
   const n = lines.start.length;
-  const used = lines.used;
+  const plan = copyPlan(lines);
+  const used = plan.size;
   const capacity = tableCapacity(n + 1024);
-  // The list's bytes go to KERNEL_BASE on, their offsets moved with them; then room for the
+  // The list's bytes go to KERNEL_BASE on (`copyPlan`), their offsets moved with them; then room for the
   // kernel's rewrites (a line becomes `||name^`: its length + 3) and the names handed back.
   const bytesLimit = align(KERNEL_BASE + 2 * used + 4 * n + 65536);
   const outCapacity = n + (n >> 1) + 1024;
@@ -33,19 +37,20 @@ export function compressPacked(lines: PackedLines, ctx: TransformContext): Packe
   // Per output line, six columns of outCapacity words: its range's start and end, its hostname's,
   // its input line, and where its parent domain starts.
   const rows = take(24 * outCapacity);
-  const slots = take(4 * capacity);
-  const entries = take(12 * (capacity / 2));
-  const filter = take(capacity);
-  const memory = copyList(lines, inStart, inEnd, top);
+  const slots = take(SLOT_BYTES * capacity);
+  const entries = take(ENTRY_BYTES * (capacity / 2));
+  const filter = take((FILTER_BITS / 8) * capacity);
+  const memory = copyList(lines, plan, inStart, inEnd, top);
   if (memory === null) return null;
   const { kernel: k } = memory;
   const bytes = new Uint8Array(memory.memory.buffer);
+  const words = new Int32Array(memory.memory.buffer);
   const [report, log2] = [ctx.reporting ? 1 : 0, Math.log2(capacity)];
   k.init(KERNEL_BASE + used, inStart, inEnd, rows, report, slots, entries, filter, log2, bytesLimit, outCapacity);
   try {
     for (let i = k.run(0, n); i < n; i = k.run(i + 1, n)) {
-      const s = KERNEL_BASE + lines.start[i];
-      const e = KERNEL_BASE + lines.end[i];
+      const s = words[(inStart >> 2) + i];
+      const e = words[(inEnd >> 2) + i];
       const found = otherCompressible(decodeRange(bytes, s, e));
       if (!found) {
         k.push(s, e, -1, -1, i);

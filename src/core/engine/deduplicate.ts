@@ -1,9 +1,12 @@
 /** Deduplicate on packed lists, in the WebAssembly kernel. */
-import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
+import { copyPlan, isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
 import { ABOVE_DUPLICATE, DUPLICATE } from '../transforms/deduplicate.js';
 import type { TransformContext } from '../transforms/types.js';
 import { dropWithAbove } from '../transforms/lines.js';
 import { align, copyList, KERNEL_BASE, tableCapacity } from './kernel.js';
+import { HASH_TABLE } from './kernel-constants.js';
+
+const { SLOT_BYTES, ENTRY_BYTES, FILTER_BITS } = HASH_TABLE;
 
 /**
  * Deduplicate (`deduplicate.apply`, transforms/deduplicate.ts) on a packed list, by the keep flags
@@ -14,14 +17,15 @@ export function deduplicatePacked(lines: PackedLines, ctx: TransformContext): Pa
   const n = lines.start.length;
   const capacity = tableCapacity(n);
   // The ranges, the keep bytes, a byte per line for its comments, then the table.
-  const inStart = align(KERNEL_BASE + lines.used);
+  const plan = copyPlan(lines);
+  const inStart = align(KERNEL_BASE + plan.size);
   const inEnd = inStart + 4 * n;
   const keep = inEnd + 4 * n;
   const comments = keep + align(n);
   const slots = comments + align(n);
-  const entries = slots + 4 * capacity;
-  const filter = entries + 6 * capacity;
-  const memory = copyList(lines, inStart, inEnd, filter + capacity);
+  const entries = slots + SLOT_BYTES * capacity;
+  const filter = entries + ENTRY_BYTES * (capacity / 2);
+  const memory = copyList(lines, plan, inStart, inEnd, filter + (FILTER_BITS / 8) * capacity);
   if (memory === null) return null;
   const { kernel, memory: wasm } = memory;
   // Which lines are comments, for the kernel (`isCommentAt`, the one byte form of `isComment`),

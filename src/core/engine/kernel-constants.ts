@@ -15,6 +15,14 @@ export const TABLE_AT = { BYTE_CLASS_AT: 0, ADDRESS_CODE_AT: 256, HOST_CODE_AT: 
  */
 export const VERDICT = { UNDECIDED: 0, KEPT: 1, DROPPED_IP: 2, DROPPED_CHARACTER: 3, DROPPED_MODIFIER: 4 } as const;
 
+/**
+ * The kernel's hash table (wasm/hash-table.wat) in the regions Compress and Deduplicate give it
+ * (compress.ts, deduplicate.ts): a slot of SLOT_BYTES per place (an i32), an entry of ENTRY_BYTES
+ * per key (its start, end and hash), at most half as many entries as slots, and FILTER_BITS bits of
+ * filter per slot.
+ */
+export const HASH_TABLE = { SLOT_BYTES: 4, ENTRY_BYTES: 12, FILTER_BITS: 8 } as const;
+
 /** Every constant the kernel's text names, by that name. */
 export const KERNEL_CONSTANTS: Readonly<Record<string, number>> = {
   ...TABLE_AT,
@@ -26,4 +34,7 @@ export const KERNEL_CONSTANTS: Readonly<Record<string, number>> = {
   MIN_PATTERN_LENGTH,
   ...NAME_LIMITS,
   ...VERDICT,
+  ENTRY_BYTES: HASH_TABLE.ENTRY_BYTES,
+  // A filter bit's index is a hash's top bits: 32 less the bits of capacity * FILTER_BITS.
+  FILTER_SHIFT: 32 - Math.log2(HASH_TABLE.FILTER_BITS),
 };

@@ -6,7 +6,7 @@
 import { KERNEL_WASM } from './wasm/kernel-binary.js';
 import { ADDRESS_CODE, BYTE_CLASS } from '../rules/rule-text.js';
 import { DOMAIN_CHAR, HOST_CODE } from '../rules/rule-validity.js';
-import { packedLines, type PackedLines } from './packed.js';
+import { copyBytes, type CopyPlan, copyPlan, packedLines, type PackedLines, pieces } from './packed.js';
 import { PSL_RULES } from '../rules/psl-data.js';
 import { TABLE_AT } from './kernel-constants.js';
 
@@ -125,19 +125,43 @@ export function kernelMemory(size: number): KernelMemory | null {
 }
 
 /**
- * Copies a list into the kernel memory: its bytes from KERNEL_BASE on, its line ranges to
- * `inStart` and `inEnd`, moved with the bytes. Null when the memory cannot be `size` bytes.
+ * Copies a list into the kernel memory as `plan` says: its bytes from KERNEL_BASE on, its line
+ * ranges to `inStart` and `inEnd`, moved with the bytes (a line's offsets in the kernel are not
+ * its offsets in the list plus KERNEL_BASE when gathered: read them at `inStart`). Null when the
+ * memory cannot be `size` bytes.
  */
-export function copyList(lines: PackedLines, inStart: number, inEnd: number, size: number): KernelMemory | null {
+export function copyList(
+  lines: PackedLines,
+  plan: CopyPlan,
+  inStart: number,
+  inEnd: number,
+  size: number,
+): KernelMemory | null {
   const memory = kernelMemory(size);
   if (memory === null) return null;
-  const n = lines.start.length;
-  new Uint8Array(memory.memory.buffer).set(lines.bytes.subarray(0, lines.used), KERNEL_BASE);
+  const { bytes, start, end } = lines;
+  const into = new Uint8Array(memory.memory.buffer);
   const words = new Int32Array(memory.memory.buffer);
-  words.set(lines.start, inStart >> 2);
-  words.set(lines.end, inEnd >> 2);
-  memory.kernel.rebase(inStart, n, KERNEL_BASE);
-  memory.kernel.rebase(inEnd, n, KERNEL_BASE);
+  if (!plan.gathered) {
+    const n = start.length;
+    into.set(bytes.subarray(0, lines.used), KERNEL_BASE);
+    words.set(start, inStart >> 2);
+    words.set(end, inEnd >> 2);
+    memory.kernel.rebase(inStart, n, KERNEL_BASE);
+    memory.kernel.rebase(inEnd, n, KERNEL_BASE);
+    return memory;
+  }
+  const [starts, ends] = [inStart >> 2, inEnd >> 2];
+  let at = KERNEL_BASE;
+  pieces(lines, (i, j, from, to) => {
+    copyBytes(bytes, from, to, into, at);
+    const shift = at - from;
+    for (let k = i; k < j; k += 1) {
+      words[starts + k] = start[k] + shift;
+      words[ends + k] = end[k] + shift;
+    }
+    at += to - from;
+  });
   return memory;
 }
 
@@ -173,9 +197,10 @@ export function joinInKernel(list: PackedLines): Uint8Array | null {
   if (n === 0) return new Uint8Array(0);
   let size = n - 1;
   for (let i = 0; i < n; i += 1) size += list.end[i] - list.start[i];
-  const inStart = align(KERNEL_BASE + list.used);
+  const plan = copyPlan(list);
+  const inStart = align(KERNEL_BASE + plan.size);
   const out = inStart + 8 * n;
-  const memory = copyList(list, inStart, inStart + 4 * n, out + size);
+  const memory = copyList(list, plan, inStart, inStart + 4 * n, out + size);
   if (memory === null) return null;
   const written = memory.kernel.join(inStart, inStart + 4 * n, n, out);
   return new Uint8Array(memory.memory.buffer, out, written - out).slice();

@@ -65,8 +65,45 @@ export function lineText(list: PackedLines, i: number): string {
   return decodeRange(list.bytes, list.start[i], list.end[i]);
 }
 
-/** Bytes per block of `lineReader`'s table (a power of two). */
+/** Bytes per block of `asciiRuns`' table (a power of two, a multiple of 4). */
 const BLOCK_BITS = 12;
+
+/**
+ * The most blocks in a run (`asciiRuns`): a run is decoded whole when a line in it is read, and
+ * most lines of many lists are read by no filter (a long stretch of cosmetic rules).
+ */
+const RUN_BLOCKS = 16;
+
+/** `asciiRuns` of the lists read so far, by their bytes: the filters read a list twice. */
+const runsOf = new WeakMap<Uint8Array, { used: number; run: Int32Array }>();
+
+/**
+ * Per block of BLOCK_BITS bytes of `bytes[0, used)`: the first block of its run of blocks of ASCII
+ * bytes, or -1 when it holds another byte. Read four bytes at a time where the bytes sit on a
+ * 4-byte boundary (as the lists read and joined do). The bytes below `used` never change (steps
+ * write after them), so the table of a list serves every list on its bytes.
+ */
+function asciiRuns(bytes: Uint8Array, used: number): Int32Array {
+  const known = runsOf.get(bytes);
+  if (known !== undefined && known.used === used) return known.run;
+  const blocks = (used >>> BLOCK_BITS) + 1;
+  const run = new Int32Array(blocks);
+  const words = bytes.byteOffset % 4 === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, used >>> 2) : null;
+  for (let b = 0; b < blocks; b += 1) {
+    let high = 0;
+    let j = b << BLOCK_BITS;
+    const stop = Math.min(used, (b + 1) << BLOCK_BITS);
+    if (words !== null) {
+      for (let w = j >>> 2, last = stop >>> 2; w < last; w += 1) high |= words[w];
+      j = stop & ~3;
+    }
+    for (; j < stop; j += 1) high |= bytes[j];
+    const first = b > 0 ? run[b - 1] : -1;
+    run[b] = (high & 0x80808080) !== 0 ? -1 : first >= 0 && b - first < RUN_BLOCKS ? first : b;
+  }
+  runsOf.set(bytes, { used, run });
+  return run;
+}
 
 /**
  * `lineText` for a pass over every line (the exclusion and inclusion filters): each run of blocks
@@ -76,15 +113,12 @@ const BLOCK_BITS = 12;
  */
 export function lineReader(list: PackedLines): (i: number) => string {
   const { bytes, used, start, end } = list;
-  const blocks = (used >>> BLOCK_BITS) + 1;
-  // Per block: the first block of its run of ASCII blocks, or -1 when it holds other bytes.
-  const run = new Int32Array(blocks);
-  for (let b = 0; b < blocks; b += 1) {
-    let high = 0;
-    for (let j = b << BLOCK_BITS, stop = Math.min(used, (b + 1) << BLOCK_BITS); j < stop; j += 1) high |= bytes[j];
-    run[b] = high >= 128 ? -1 : b > 0 && run[b - 1] >= 0 ? run[b - 1] : b;
-  }
+  const run = asciiRuns(bytes, used);
+  const blocks = run.length;
   const texts = new Map<number, string>();
+  // The run the last line read was in (lines mostly come in byte order).
+  let last = -1;
+  let lastText = '';
   return (i) => {
     const s = start[i];
     const e = end[i];
@@ -92,26 +126,34 @@ export function lineReader(list: PackedLines): (i: number) => string {
     const first = run[s >>> BLOCK_BITS];
     if (first < 0 || run[(e - 1) >>> BLOCK_BITS] !== first) return lineText(list, i);
     const from = first << BLOCK_BITS;
-    let text = texts.get(first);
-    if (text === undefined) {
-      let to = first;
-      while (to < blocks && run[to] === first) to += 1;
-      text = decodeRange(bytes, from, Math.min(used, to << BLOCK_BITS));
-      texts.set(first, text);
+    if (first !== last) {
+      let text = texts.get(first);
+      if (text === undefined) {
+        let to = first;
+        while (to < blocks && run[to] === first) to += 1;
+        text = decodeRange(bytes, from, Math.min(used, to << BLOCK_BITS));
+        texts.set(first, text);
+      }
+      last = first;
+      lastText = text;
     }
-    return text.slice(s - from, e - from);
+    return lastText.slice(s - from, e - from);
   };
 }
 
 /**
  * `Engine.opening` of a packed list: its first byte when ASCII and no byte of the line is 0xE2,
- * which begins U+2028 and U+2029 (a packed line holds no CR or LF); else -1.
+ * which begins U+2028 and U+2029 (a packed line holds no CR or LF); else -1. A line within a run
+ * of ASCII blocks (`asciiRuns`) holds no such byte, unread.
  */
-export function lineOpening({ bytes, start, end }: PackedLines): (i: number) => number {
+export function lineOpening({ bytes, used, start, end }: PackedLines): (i: number) => number {
+  const run = asciiRuns(bytes, used);
   return (i) => {
     const s = start[i];
     const e = end[i];
     if (s === e || bytes[s] >= 128) return -1;
+    const first = run[s >>> BLOCK_BITS];
+    if (first >= 0 && run[(e - 1) >>> BLOCK_BITS] === first) return bytes[s];
     for (let j = s + 1; j < e; j += 1) if (bytes[j] === 0xe2) return -1;
     return bytes[s];
   };
@@ -205,14 +247,76 @@ export function slicePacked(list: PackedLines, i: number, to: number): PackedLin
 }
 
 /**
+ * Bytes between two lines, in the list's bytes, that a gathered copy (`copyPlan`) still copies
+ * rather than start another piece: a copy call costs about as much as copying that many bytes.
+ */
+const GAP = 256;
+
+/**
+ * The pieces of a gathered copy, in line order: lines `[i, j)` and the bytes `[from, to)` of the
+ * list that hold them. A line joins the piece before it when it starts at most GAP bytes after
+ * that piece's end, else it begins a new one.
+ */
+export function pieces(
+  { start, end }: PackedLines,
+  visit: (i: number, j: number, from: number, to: number) => void,
+): void {
+  const n = start.length;
+  let i = 0;
+  while (i < n) {
+    const from = start[i];
+    let to = end[i];
+    let j = i + 1;
+    while (j < n && start[j] >= to && start[j] - to <= GAP) {
+      if (end[j] > to) to = end[j];
+      j += 1;
+    }
+    visit(i, j, from, to);
+    i = j;
+  }
+}
+
+/** Copies `source[from, to)` to `target` at `at`: a short run byte by byte, cheaper than a view and a call. */
+export function copyBytes(source: Uint8Array, from: number, to: number, target: Uint8Array, at: number): void {
+  if (to - from > 64) target.set(source.subarray(from, to), at);
+  else for (let j = from; j < to; j += 1) target[at + j - from] = source[j];
+}
+
+/**
+ * How a list's bytes are copied into another buffer (a kernel memory: `copyList`; a list joined:
+ * `concatPacked`): `size` bytes. A list whose lines leave most of its bytes out (a filter or a
+ * step dropped most lines, and its lines still view the bytes read) has only its lines copied, a
+ * run of nearby lines at a time (`gathered`: `pieces`); else its used bytes are copied whole.
+ */
+export interface CopyPlan {
+  readonly size: number;
+  readonly gathered: boolean;
+}
+
+export function copyPlan(lines: PackedLines): CopyPlan {
+  const { start, end, used } = lines;
+  // The lines' own bytes first: a list whose lines fill half its bytes is copied whole, unsplit.
+  let size = 0;
+  for (let i = 0; i < start.length; i += 1) size += end[i] - start[i];
+  if (size * 2 >= used) return { size: used, gathered: false };
+  size = 0;
+  pieces(lines, (_i, _j, from, to) => {
+    size += to - from;
+  });
+  return size * 2 < lines.used ? { size, gathered: true } : { size: lines.used, gathered: false };
+}
+
+/**
  * Concatenates packed lists into one buffer.
  *
  * Byte placement need not follow line order: the largest part's bytes go first, so its offsets
  * stay as they are (headers are the small parts). When its buffer has room after its used
  * bytes, as a rewritten list's has, the others are appended there and nothing large is copied.
  * Otherwise the new buffer gets room for half as much again, where later lines (rewritten ones,
- * `rewriteSome` in line-steps.ts) are appended without copying it. This takes the room after
- * `used`, which belongs to the one list that extends a buffer (pipelines are linear).
+ * `rewriteSome` in line-steps.ts) are appended without copying it; a part whose lines view less
+ * than half its bytes (the sources after the list's filters: `copyPlan`) gives only its lines.
+ * This takes the room after `used`, which belongs to the one list that extends a buffer
+ * (pipelines are linear).
  */
 export function concatPacked(parts: PackedLines[]): PackedLines {
   let count = 0;
@@ -224,6 +328,11 @@ export function concatPacked(parts: PackedLines[]): PackedLines {
   for (const p of placed) used += p.used;
   const shift = new Map<Uint8Array, number>();
   const inPlace = parts.length > 0 && largest.bytes.length - largest.used >= used - largest.used;
+  if (!inPlace && placed.length === parts.length) {
+    // Parts a filter left viewing few of their bytes (the sources of a list) give only their lines.
+    const plans = parts.map(copyPlan);
+    if (plans.some((p) => p.gathered)) return gatherPacked(parts, plans);
+  }
   const bytes = inPlace ? largest.bytes : new Uint8Array(used + (used >> 1));
   let o = 0;
   for (const p of placed) {
@@ -275,4 +384,39 @@ export function countPackedRules(list: PackedLines): number {
     if (c > 32 && c < 127 ? !isCommentAt(list, i) : lineText(list, i).trim().length > 0) n += 1;
   }
   return n;
+}
+
+/**
+ * `concatPacked` of parts of which some view few of their bytes (`copyPlan`), none sharing a
+ * buffer, and none with room for the rest: each part's lines copied, gathered or whole, one part
+ * after another, into a buffer with room for half as much again.
+ */
+function gatherPacked(parts: PackedLines[], plans: CopyPlan[]): PackedLines {
+  let count = 0;
+  let used = 0;
+  parts.forEach((p, i) => {
+    count += p.start.length;
+    used += plans[i].size;
+  });
+  const bytes = new Uint8Array(used + (used >> 1));
+  const start = new Int32Array(count);
+  const end = new Int32Array(count);
+  let o = 0;
+  let k = 0;
+  parts.forEach((p, i) => {
+    const copy = (a: number, b: number, from: number, to: number) => {
+      copyBytes(p.bytes, from, to, bytes, o);
+      const shift = o - from;
+      for (let j = a; j < b; j += 1) {
+        start[k + j] = p.start[j] + shift;
+        end[k + j] = p.end[j] + shift;
+      }
+      o += to - from;
+    };
+    if (plans[i].gathered) pieces(p, copy);
+    else copy(0, p.start.length, 0, p.used);
+    k += p.start.length;
+  });
+  const from = parts.some((p) => p.from) ? concatOrigins(parts.map((p) => [p.from, p.start.length])) : undefined;
+  return packedLines(bytes, used, start, end, from);
 }

@@ -6,7 +6,7 @@ import { rewriteSome } from './line-steps.js';
 import { ABOVE_INVALID } from '../transforms/validate.js';
 import type { TransformContext } from '../transforms/types.js';
 import { fullRuleProblem, SUPPORTED_MODIFIERS, type ValidityOptions } from '../rules/rule-validity.js';
-import { isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
+import { copyPlan, isCommentAt, keepWherePacked, lineText, type PackedLines } from './packed.js';
 import { align, copyList, KERNEL_BASE, PSL_NODE_SLOTS, pslNodeSet } from './kernel.js';
 import { VERDICT } from './kernel-constants.js';
 
@@ -31,14 +31,15 @@ const MODIFIER_NAMES = Uint8Array.from([
 export function kernelVerdicts(lines: PackedLines, allowIp = false): Uint8Array | null {
   const n = lines.start.length;
   const mods = MODIFIER_NAMES;
-  const inStart = align(KERNEL_BASE + lines.used);
+  const plan = copyPlan(lines);
+  const inStart = align(KERNEL_BASE + plan.size);
   const inEnd = inStart + 4 * n;
   const flags = inEnd + 4 * n;
   const psl = align(flags + n);
   const modsAt = psl + 4 * PSL_NODE_SLOTS;
   // Before the copy: the set is built in the same memory.
   const set = pslNodeSet();
-  const memory = copyList(lines, inStart, inEnd, modsAt + mods.length);
+  const memory = copyList(lines, plan, inStart, inEnd, modsAt + mods.length);
   if (memory === null) return null;
   const { buffer } = memory.memory;
   if (set !== null) new Int32Array(buffer, psl, PSL_NODE_SLOTS).set(set);

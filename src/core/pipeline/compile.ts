@@ -126,48 +126,60 @@ function removalRecorder(run: Run, scope: Scope, transformation: string): Transf
 
 /** Runs one named step, emitting its start/complete events and recording its counts. */
 function step(run: Run, scope: Scope, name: string, lines: List, fn: (ctx: TransformContext) => List): List {
+  return stepOver(run, scope, name, [lines], (ctx) => [fn(ctx)])[0];
+}
+
+/** `step` over the parts of a list (the filters' input), its counts the whole list's. */
+function stepOver(run: Run, scope: Scope, name: string, parts: List[], fn: (ctx: TransformContext) => List[]): List[] {
   checkAborted(run.signal);
-  const inputCount = run.engine.count(lines);
+  const count = (lists: List[]) => lists.reduce((n: number, l) => n + run.engine.count(l), 0);
+  const inputCount = count(parts);
   run.emit({ type: 'transformation:start', scope, name, inputCount });
   const started = performance.now();
   const out = fn(removalRecorder(run, scope, name));
   const durationMs = performance.now() - started;
-  const stat = { name, inputCount, outputCount: run.engine.count(out), durationMs };
+  const stat = { name, inputCount, outputCount: count(out), durationMs };
   run.emit({ type: 'transformation:complete', scope, ...stat });
   run.report?.transformations.push({ scope: scopeKey(scope), ...stat });
   return out;
 }
 
-function filterStep(run: Run, scope: Scope, lines: List, set: PatternSet, exclude: boolean): List {
-  if (set.size === 0) return lines;
+/**
+ * Exclusions or inclusions over the parts a list is joined from, each part read alone: the list is
+ * joined from the lines they keep (`applyScope`), not copied whole before most are dropped.
+ */
+function filterStep(run: Run, scope: Scope, parts: List[], set: PatternSet, exclude: boolean): List[] {
+  if (set.size === 0) return parts;
+  const name = exclude ? 'Exclusions' : 'Inclusions';
+  return stepOver(run, scope, name, parts, (ctx) => parts.map((lines) => filterLines(run, lines, set, exclude, ctx)));
+}
+
+function filterLines(run: Run, lines: List, set: PatternSet, exclude: boolean, ctx: TransformContext): List {
   const { engine } = run;
-  return step(run, scope, exclude ? 'Exclusions' : 'Inclusions', lines, (ctx) => {
-    const keep = new Uint8Array(engine.count(lines));
-    // A first pattern of `*` only: every line is included, unread (an exclusion reports each).
-    if (set.everyLine !== null && !exclude) return engine.keep(lines, keep.fill(1));
-    const text = engine.reader(lines);
-    if (!ctx.reporting) {
-      // No pattern to name: whether one matches is enough, and a line opening with what no pattern
-      // opens with matches none, unread.
-      const { openings } = set;
-      const opening = engine.opening(lines);
-      for (let i = 0; i < keep.length; i += 1) {
-        const unit = openings === null ? -1 : opening(i);
-        const hit = unit < 0 ? set.has(text(i)) : openings![unit] === 1 && set.has(text(i));
-        if (hit !== exclude) keep[i] = 1;
-      }
-      return engine.keep(lines, keep);
-    }
+  const keep = new Uint8Array(engine.count(lines));
+  // A first pattern of `*` only: every line is included, unread (an exclusion reports each).
+  if (set.everyLine !== null && !exclude) return engine.keep(lines, keep.fill(1));
+  const text = engine.reader(lines);
+  if (!ctx.reporting) {
+    // No pattern to name: whether one matches is enough; a line opening with what no pattern opens
+    // with matches none, unread; and a line known to hold no line terminator is not searched for one.
+    const { openings } = set;
+    const opening = engine.opening(lines);
     for (let i = 0; i < keep.length; i += 1) {
-      const line = text(i);
-      const hit = set.match(line);
-      if ((hit !== null) !== exclude) keep[i] = 1;
-      else if (ctx.reporting && exclude)
-        ctx.removed(line, engine.origin(lines, i), 'excluded', `matches exclusion ${hit}`);
-      else if (ctx.reporting) ctx.removed(line, engine.origin(lines, i), 'not-included', 'matches no inclusion');
+      const unit = opening(i);
+      const hit = unit < 0 ? set.has(text(i)) : (openings === null || openings[unit] === 1) && set.has(text(i), true);
+      if (hit !== exclude) keep[i] = 1;
     }
     return engine.keep(lines, keep);
-  });
+  }
+  for (let i = 0; i < keep.length; i += 1) {
+    const line = text(i);
+    const hit = set.match(line);
+    if ((hit !== null) !== exclude) keep[i] = 1;
+    else if (exclude) ctx.removed(line, engine.origin(lines, i), 'excluded', `matches exclusion ${hit}`);
+    else ctx.removed(line, engine.origin(lines, i), 'not-included', 'matches no inclusion');
+  }
+  return engine.keep(lines, keep);
 }
 
 /**
@@ -269,14 +281,15 @@ function allowStep(run: Run, scope: Scope, lines: List, allow: Allowlist): List 
   });
 }
 
-async function applyScope(run: Run, scope: Scope, lines: List, cfg: SourceConfig | Configuration) {
+/** A scope's filters, allowlist and transformations over its list, given as the parts it is joined from. */
+async function applyScope(run: Run, scope: Scope, parts: List[], cfg: SourceConfig | Configuration) {
   const [exclusions, inclusions, allow] = await Promise.all([
     patternSet(run, 'exclusions file', cfg.exclusions, cfg.exclusions_sources),
     patternSet(run, 'inclusions file', cfg.inclusions, cfg.inclusions_sources),
     allowlist(run, cfg.allow, cfg.allow_sources),
   ]);
-  let out = filterStep(run, scope, lines, exclusions, true);
-  out = filterStep(run, scope, out, inclusions, false);
+  const kept = filterStep(run, scope, filterStep(run, scope, parts, exclusions, true), inclusions, false);
+  let out = kept.length === 1 ? kept[0] : run.engine.concat(kept, run.load.tracked);
   // Where the rest of this scope runs on strings (slower), the log says so (printed with -v).
   const where = scope.kind === 'global' ? 'list' : `source ${scope.index + 1}`;
   const note = (why: string | null, then: string) => why !== null && engineNote(run, `${where}: ${why}, so ${then}`);
@@ -345,7 +358,7 @@ async function compileSource(
   if (run.report) run.report.sources[index] = { source: source.source, lineCount, durationMs, ...failed };
   const why = run.engine.fallback(lines);
   if (why !== null) engineNote(run, `source ${index + 1}: ${why}, so it and the whole list compile on strings`);
-  const out = await applyScope(run, { kind: 'source', index, source: source.source }, lines, source);
+  const out = await applyScope(run, { kind: 'source', index, source: source.source }, [lines], source);
   run.emit({ type: 'progress', phase: 'load', completed: index + 1, total });
   return out;
 }
@@ -528,7 +541,7 @@ export async function compile(config: Configuration, options: CompileOptions): P
       const lines = perSource[i];
       return lines ? [engine.synthetic(sourceHeader(source)), lines] : [];
     });
-    let list = await applyScope(run, { kind: 'global' }, engine.concat(parts, tracked), config);
+    let list = await applyScope(run, { kind: 'global' }, parts, config);
     if (options.deadDomains) list = await deadDomainStep(run, list, options.deadDomains);
     const compiledAt = (options.now ?? (() => new Date()))();
     list = engine.concat([engine.synthetic(listHeader(config, compiledAt, options.compiler)), list], tracked);

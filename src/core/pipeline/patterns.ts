@@ -246,11 +246,12 @@ export class PatternSet {
   /**
    * Whether some pattern matches the line: `match(line) !== null`, for a compile that names no
    * pattern (no report). Order does not matter then, so the first hit ends the search, and joined
-   * regexes are tried without the groups that tell their alternatives apart.
+   * regexes are tried without the groups that tell their alternatives apart. `unbroken`: the caller
+   * knows the line holds no line terminator (`Engine.opening`), so it is not looked for.
    */
-  has(line: string): boolean {
+  has(line: string, unbroken = false): boolean {
     if (this.all !== NONE) return true;
-    if (this.sticky && LINE_TERMINATOR.test(line)) return this.matchEach(line) !== null;
+    if (this.sticky && !unbroken && LINE_TERMINATOR.test(line)) return this.matchEach(line) !== null;
     for (const { any } of this.joined) {
       any.lastIndex = 0;
       if (any.test(line)) return true;

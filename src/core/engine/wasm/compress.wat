@@ -4,7 +4,7 @@
   ;; KERNEL_BASE on, their offsets moved with them, then room for rewrites and names up to
   ;; bytesLimit; then, each aligned to 8, inS and inE (n words each), outS, outE, hostS, hostE,
   ;; from and parent (outCapacity words each, one after the other from $out), the slots (a word
-  ;; each, capacity = 2^capLog2 of them), the entries (12 bytes each: start, end, hash; capacity / 2
+  ;; each, capacity = 2^capLog2 of them), the entries ({{ENTRY_BYTES}} bytes each: start, end, hash; capacity / 2
   ;; of them) and the filter (a bit per hash, 8 per slot: capacity bytes).
   (global $used (mut i32) (i32.const 0))
   (global $inS (mut i32) (i32.const 0))
@@ -44,7 +44,7 @@
     (global.set $entries (local.get $entries))
     (global.set $filter (local.get $filter))
     (global.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $capLog2)) (i32.const 1)))
-    (global.set $filterShift (i32.sub (i32.const 29) (local.get $capLog2)))
+    (global.set $filterShift (i32.sub (i32.const {{FILTER_SHIFT}}) (local.get $capLog2)))
     (global.set $bytesLimit (local.get $bytesLimit))
     (global.set $outCapacity (local.get $outCapacity))
     (global.set $count (i32.const 0))

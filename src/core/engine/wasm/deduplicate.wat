@@ -34,7 +34,7 @@
     (global.set $entries (local.get $entries))
     (global.set $filter (local.get $filter))
     (global.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $capLog2)) (i32.const 1)))
-    (global.set $filterShift (i32.sub (i32.const 29) (local.get $capLog2)))
+    (global.set $filterShift (i32.sub (i32.const {{FILTER_SHIFT}}) (local.get $capLog2)))
     (call $clearTable (local.get $capLog2))
     (local.set $i (local.get $n))
     (block $done

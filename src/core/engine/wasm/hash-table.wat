@@ -1,7 +1,8 @@
 ;; The open-addressing table of byte ranges that Compress (compress.wat) and Deduplicate
 ;; (deduplicate.wat) keep their hostnames and lines in: slots of a word each (an entry's index + 1,
-;; 0 for empty; capacity = 2^capLog2 of them), entries of 12 bytes (start, end, hash; capacity / 2
-;; of them) and a filter of a bit per hash (8 per slot: capacity bytes), in regions its users give.
+;; 0 for empty; capacity = 2^capLog2 of them), entries of {{ENTRY_BYTES}} bytes (start, end, hash;
+;; capacity / 2 of them) and a filter of a bit per hash (HASH_TABLE.FILTER_BITS per slot, whence
+;; the shift {{FILTER_SHIFT}} less capLog2), in regions its users give (HASH_TABLE, kernel-constants.ts).
   (global $slots (mut i32) (i32.const 0))
   (global $entries (mut i32) (i32.const 0))
   (global $filter (mut i32) (i32.const 0))
@@ -36,7 +37,7 @@
   ;; Whether b[s, e) equals entry k's range.
   (func $equals (param $s i32) (param $e i32) (param $k i32) (result i32)
     (local $p i32) (local $ks i32) (local $n i32) (local $j i32)
-    (local.set $p (i32.add (global.get $entries) (i32.mul (local.get $k) (i32.const 12))))
+    (local.set $p (i32.add (global.get $entries) (i32.mul (local.get $k) (i32.const {{ENTRY_BYTES}}))))
     (local.set $ks (i32.load (local.get $p)))
     (local.set $n (i32.sub (local.get $e) (local.get $s)))
     (if (i32.ne (i32.sub (i32.load offset=4 (local.get $p)) (local.get $ks)) (local.get $n))
@@ -60,8 +61,9 @@
       (loop $probe
         (local.set $slot (i32.load (i32.add (global.get $slots) (i32.shl (local.get $i) (i32.const 2)))))
         (br_if $found (i32.eqz (local.get $slot)))
-        (if (i32.eq (i32.load (i32.add (global.get $entries)
-                                       (i32.sub (i32.mul (local.get $slot) (i32.const 12)) (i32.const 4))))
+        (if (i32.eq (i32.load offset=8 (i32.add (global.get $entries)
+                                                (i32.mul (i32.sub (local.get $slot) (i32.const 1))
+                                                         (i32.const {{ENTRY_BYTES}}))))
                     (local.get $h))
           (then (br_if $found (call $equals (local.get $s) (local.get $e) (i32.sub (local.get $slot) (i32.const 1))))))
         (local.set $i (i32.and (i32.add (local.get $i) (i32.const 1)) (global.get $mask)))
@@ -77,7 +79,7 @@
     (local.set $k (global.get $entryCount))
     ;; At most half full: the entries region holds capacity / 2.
     (if (i32.ge_u (i32.shl (local.get $k) (i32.const 1)) (global.get $mask)) (then (unreachable)))
-    (local.set $p (i32.add (global.get $entries) (i32.mul (local.get $k) (i32.const 12))))
+    (local.set $p (i32.add (global.get $entries) (i32.mul (local.get $k) (i32.const {{ENTRY_BYTES}}))))
     (i32.store (local.get $p) (local.get $s))
     (i32.store offset=4 (local.get $p) (local.get $e))
     (i32.store offset=8 (local.get $p) (local.get $h))
