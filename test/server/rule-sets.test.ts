@@ -227,7 +227,7 @@ describe('a configuration naming a saved rule set', () => {
     expect((await compile(aliceKey, `flc-ruleset:${id}`)).status).toBe(200);
   });
 
-  test("a rule set named in a list of exclusions: another user's same compile at the same moment is not shared", async () => {
+  test("a rule set named in exclusions: another user's same compile at that moment is not shared", async () => {
     const configuration = {
       name: 'shared?',
       sources: [{ source: SLOW }],
