@@ -3,6 +3,7 @@
  * it is read, and its directives resolved on its bytes.
  */
 import type { Directive } from '../load/conditions.js';
+import type { ListBytes } from '../load/source-reader.js';
 import {
   diffPathKeep,
   INCLUDE,
@@ -30,6 +31,23 @@ import {
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
+/** The buffers lists were given by their readers, with the room after their bytes. */
+const givenBuffers = new WeakSet<ArrayBufferLike>();
+
+/**
+ * A reader's bytes as a list may hold them: the room after them (see ListBytes) goes to the first
+ * list given that buffer only. A buffer given again (standard input listed as two sources, a reader
+ * that keeps what it read) is viewed without its room, so that no list writes where another's
+ * rewrites are.
+ */
+function ownBytes({ bytes, length }: ListBytes): Uint8Array {
+  if (!givenBuffers.has(bytes.buffer)) {
+    givenBuffers.add(bytes.buffer);
+    return bytes;
+  }
+  return bytes.subarray(0, length);
+}
+
 /**
  * `loadList`, but the list comes back packed (see engine/packed.ts) unless its text cannot be,
  * with each line's provenance where `ctx.tracked`.
@@ -37,7 +55,7 @@ const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 export async function loadListPacked(location: string, ctx: LoadContext, chain = [location]): Promise<ListData> {
   const options = includeOptions(location, chain);
   const given = ctx.reader.readBytes ? await ctx.reader.readBytes(location, ctx.signal, options) : null;
-  let packed = given ? packBytes(given.bytes, given.length) : null;
+  let packed = given ? packBytes(ownBytes(given), given.length) : null;
   let text: string | undefined;
   if (!packed) {
     text = given
