@@ -4,6 +4,7 @@
  */
 import type { Directive } from '../load/conditions.js';
 import type { ListBytes } from '../load/source-reader.js';
+import { splitDirectives } from './kernel.js';
 import {
   diffPathKeep,
   INCLUDE,
@@ -101,13 +102,10 @@ async function resolvePacked(
   chain: string[],
   lineNo: (i: number) => number,
 ): Promise<ListData> {
-  const { bytes, start, end } = list;
+  const { start } = list;
   const directives: Directive[] = [];
-  for (let i = 0; i < start.length; i += 1) {
-    const s = start[i];
-    if (end[i] - s >= 2 && bytes[s] === 33 && bytes[s + 1] === 35)
-      directives.push({ index: i, text: lineText(list, i) });
-  }
+  for (const index of splitDirectives(list) ?? directiveLines(list))
+    directives.push({ index, text: lineText(list, index) });
   if (directives.length === 0) return list;
   const keep = resolved(location, start.length, directives, lineNo);
   // The kept lines between live `!#include` lines, and in place of each the list it names.
@@ -126,6 +124,19 @@ async function resolvePacked(
   parts.push(rest);
   if (parts.every(isPacked)) return concatPacked(parts as PackedLines[]);
   return concatLines(parts.map(asLines), ctx.tracked);
+}
+
+/**
+ * The lines of a list that open with `!#` (directives), in order; the kernel's split notes them
+ * as it splits (`splitDirectives`).
+ */
+export function directiveLines({ bytes, start, end }: PackedLines): number[] {
+  const found: number[] = [];
+  for (let i = 0; i < start.length; i += 1) {
+    const s = start[i];
+    if (end[i] - s >= 2 && bytes[s] === 33 && bytes[s + 1] === 35) found.push(i);
+  }
+  return found;
 }
 
 /** An included list without its `! Diff-Path:` lines (`diffPathKeep`). */
