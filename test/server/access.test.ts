@@ -304,72 +304,96 @@ describe('endpoint overrides', () => {
 
   test('an override makes a route public, raises its tier or asks for scopes; the most specific wins', async () => {
     expect(await call('POST', '/api/validate-rule')).toBe(401);
-    await overridden.createEndpointOverride({
-      pathPattern: '/api/validate-rule',
-      method: 'POST',
-      requiredTier: null,
-      requiredScopes: null,
-      isPublic: true,
-    });
+    await overridden.createConfigRow(
+      'endpoints',
+      {
+        path_pattern: '/api/validate-rule',
+        method: 'POST',
+        required_tier: null,
+        required_scopes: null,
+        is_public: true,
+      },
+      new Date(clock).toISOString(),
+    );
     expect(await call('POST', '/api/validate-rule')).toBe(200);
 
     const free = (await startSession(overridden, user, clock)).token;
     expect(await call('POST', '/api/validate', free)).toBe(422);
-    await overridden.createEndpointOverride({
-      pathPattern: '/api/*',
-      method: '*',
-      requiredTier: 'pro',
-      requiredScopes: null,
-      isPublic: false,
-    });
+    await overridden.createConfigRow(
+      'endpoints',
+      {
+        path_pattern: '/api/*',
+        method: '*',
+        required_tier: 'pro',
+        required_scopes: null,
+        is_public: false,
+      },
+      new Date(clock).toISOString(),
+    );
     expect(await call('POST', '/api/validate', free)).toBe(403);
     expect(await call('POST', '/api/validate', (await startSession(overridden, proUser, clock)).token)).toBe(422);
     // The exact override on validate-rule is more specific than the prefix.
     expect(await call('POST', '/api/validate-rule')).toBe(200);
     // Public routes under the prefix now need the tier too.
     expect(await call('GET', '/api/version', free)).toBe(403);
-    await overridden.createEndpointOverride({
-      pathPattern: '/api/version',
-      method: 'GET',
-      requiredTier: 'anonymous',
-      requiredScopes: null,
-      isPublic: false,
-    });
+    await overridden.createConfigRow(
+      'endpoints',
+      {
+        path_pattern: '/api/version',
+        method: 'GET',
+        required_tier: 'anonymous',
+        required_scopes: null,
+        is_public: false,
+      },
+      new Date(clock).toISOString(),
+    );
     expect(await call('GET', '/api/version')).toBe(200);
 
     const rulesKey = (await issueApiKey(overridden, proUser, { name: 'k', scopes: ['rules'] }, clock)).text;
     expect(await call('GET', '/api/keys', rulesKey)).toBe(200);
-    await overridden.createEndpointOverride({
-      pathPattern: '/api/keys',
-      method: 'GET',
-      requiredTier: null,
-      requiredScopes: ['compile'],
-      isPublic: false,
-    });
+    await overridden.createConfigRow(
+      'endpoints',
+      {
+        path_pattern: '/api/keys',
+        method: 'GET',
+        required_tier: null,
+        required_scopes: ['compile'],
+        is_public: false,
+      },
+      new Date(clock).toISOString(),
+    );
     expect(await call('GET', '/api/keys', rulesKey)).toBe(403);
   });
 
   test('overrides never open an admin route', async () => {
-    await overridden.createEndpointOverride({
-      pathPattern: '/api/admin/*',
-      method: '*',
-      requiredTier: null,
-      requiredScopes: null,
-      isPublic: true,
-    });
+    await overridden.createConfigRow(
+      'endpoints',
+      {
+        path_pattern: '/api/admin/*',
+        method: '*',
+        required_tier: null,
+        required_scopes: null,
+        is_public: true,
+      },
+      new Date(clock).toISOString(),
+    );
     expect(await call('GET', '/api/admin/users')).toBe(401);
     expect(await call('GET', '/api/admin/users', (await startSession(overridden, admin, clock)).token)).toBe(200);
   });
 
   test('overrides never change the kind of credential a session-only route takes', async () => {
     for (const path of ['/api/auth/sign-out-all', '/api/auth/change-password'])
-      await overridden.createEndpointOverride({
-        pathPattern: path,
-        method: 'POST',
-        requiredTier: 'anonymous',
-        requiredScopes: null,
-        isPublic: true,
-      });
+      await overridden.createConfigRow(
+        'endpoints',
+        {
+          path_pattern: path,
+          method: 'POST',
+          required_tier: 'anonymous',
+          required_scopes: null,
+          is_public: true,
+        },
+        new Date(clock).toISOString(),
+      );
     const k = (await issueApiKey(overridden, user, { name: 'k', scopes: ['compile', 'rules'] }, clock)).text;
     // Neither an API key nor no one: still "a signed-in session, not an API key".
     expect(await call('POST', '/api/auth/sign-out-all', k)).toBe(403);

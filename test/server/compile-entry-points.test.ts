@@ -226,15 +226,16 @@ describe('every compile entry point of a real server', () => {
 
 describe('the tier’s features on every compile entry point', () => {
   beforeAll(async () => {
-    await store.updateTier(
-      'pro',
+    await store.updateConfigRow(
+      'tiers',
+      { tier_name: 'pro' },
       { features: { maxSources: 1, maxBatch: 1, asyncCompile: true } },
       new Date().toISOString(),
     );
     // The server re-reads the access tables another process changed within a second.
     await new Promise((r) => setTimeout(r, 1_100));
   });
-  afterAll(() => store.updateTier('pro', { features: {} }, new Date().toISOString()));
+  afterAll(() => store.updateConfigRow('tiers', { tier_name: 'pro' }, { features: {} }, new Date().toISOString()));
 
   test.each(ENTRY_POINTS)(
     '%s refuses more sources than the tier allows',
@@ -255,7 +256,12 @@ describe('the tier’s features on every compile entry point', () => {
       expect(res.status, path).toBe(422);
       expect((await res.json()).error).toMatch(/at most 1 requests in a batch for the pro tier/);
     }
-    await store.updateTier('pro', { features: { asyncCompile: false } }, new Date().toISOString());
+    await store.updateConfigRow(
+      'tiers',
+      { tier_name: 'pro' },
+      { features: { asyncCompile: false } },
+      new Date().toISOString(),
+    );
     await new Promise((r) => setTimeout(r, 1_100));
     for (const path of ['/api/compile/async', '/api/workflow/compile']) {
       const res = await call('POST', path, { configuration });

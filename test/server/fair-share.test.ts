@@ -96,7 +96,12 @@ describe("a user's compiles at once are capped by their tier (maxConcurrentCompi
   }, 30_000);
 
   test("a tier's features raise the cap", async () => {
-    await store.updateTier('admin', { features: { maxConcurrentCompiles: 4 } }, new Date().toISOString());
+    await store.updateConfigRow(
+      'tiers',
+      { tier_name: 'admin' },
+      { features: { maxConcurrentCompiles: 4 } },
+      new Date().toISOString(),
+    );
     const before = held.started.length;
     const four = ['r1', 'r2', 'r3', 'r4'].map((n) => compile(n));
     await settle(() => held.started.length === before + 1 && pool.health().waiting === 3);
@@ -130,7 +135,12 @@ describe("a user's queued jobs are capped by their tier (maxQueuedJobs)", async 
 
   test('one more than the cap is answered 429 naming it', async () => {
     await ready;
-    await store.updateTier('admin', { features: { maxQueuedJobs: 3 } }, new Date().toISOString());
+    await store.updateConfigRow(
+      'tiers',
+      { tier_name: 'admin' },
+      { features: { maxQueuedJobs: 3 } },
+      new Date().toISOString(),
+    );
     for (let i = 0; i < 3; i++) expect((await submit()).status).toBe(202);
     const refused = await submit();
     expect(refused.status).toBe(429);

@@ -9,8 +9,8 @@ const start = Date.parse('2026-03-01T00:00:00Z');
 let clock = start;
 const store = await openStore(':memory:');
 // These tests read many tokens from one address; the anonymous limit is the access tests' subject.
-await store.updateTier('anonymous', { rateLimit: 0 }, new Date(start).toISOString());
-await store.updateTier('free', { rateLimit: 0 }, new Date(start).toISOString());
+await store.updateConfigRow('tiers', { tier_name: 'anonymous' }, { rate_limit: 0 }, new Date(start).toISOString());
+await store.updateConfigRow('tiers', { tier_name: 'free' }, { rate_limit: 0 }, new Date(start).toISOString());
 const settings = { lifetimeMs: 60_000, loginLocation: '/login?from=api' };
 const app = createApp({
   store,

@@ -6,7 +6,7 @@ import { FRONTEND_ERROR_LIMITS } from '../../src/server/routes/frontend-errors.j
 
 const now = Date.parse('2026-04-01T12:00:00Z');
 const store = await openStore(':memory:');
-await store.updateTier('anonymous', { rateLimit: 0 }, new Date(now).toISOString());
+await store.updateConfigRow('tiers', { tier_name: 'anonymous' }, { rate_limit: 0 }, new Date(now).toISOString());
 const app = createApp({
   store,
   version: '1',

@@ -29,7 +29,12 @@ function server(p: CompilePool) {
   const { request, ready } = testApp({ pool: p });
   // Six tasks at once from the one tester below: their tier's share of the pool lets them in.
   const raised = ready.then(({ store }) =>
-    store.updateTier('admin', { features: { maxConcurrentCompiles: 6 } }, new Date().toISOString()),
+    store.updateConfigRow(
+      'tiers',
+      { tier_name: 'admin' },
+      { features: { maxConcurrentCompiles: 6 } },
+      new Date().toISOString(),
+    ),
   );
   const post = async (path: string, body: unknown) => {
     await raised;

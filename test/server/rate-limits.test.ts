@@ -97,13 +97,13 @@ describe('per-tier rate limits', () => {
     tick(120_000);
     const token = (await startSession(store, await user('changing@example.org', 'free'), clock)).token;
     expect((await burst(10, '/api/keys', token)).statuses.every((s) => s === 200)).toBe(true);
-    await store.updateTier('free', { rateLimit: 10 }, new Date(clock).toISOString());
+    await store.updateConfigRow('tiers', { tier_name: 'free' }, { rate_limit: 10 }, new Date(clock).toISOString());
     const limited = await get('/api/keys', token);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('x-ratelimit-limit')).toBe('10');
-    await store.updateTier('free', { rateLimit: 0 }, new Date(clock).toISOString());
+    await store.updateConfigRow('tiers', { tier_name: 'free' }, { rate_limit: 0 }, new Date(clock).toISOString());
     expect((await burst(100, '/api/keys', token)).statuses.every((s) => s === 200)).toBe(true);
-    await store.updateTier('free', { rateLimit: 60 }, new Date(clock).toISOString());
+    await store.updateConfigRow('tiers', { tier_name: 'free' }, { rate_limit: 60 }, new Date(clock).toISOString());
   });
 
   test('the health probe is never limited', async () => {

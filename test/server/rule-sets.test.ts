@@ -12,7 +12,8 @@ const now = Date.parse('2026-05-01T00:00:00Z');
 const LIST = 'https://lists.example/extra.txt';
 const RULES = ['||ads.example^', '||ads.example^', '! a comment', 'sub.ads.example', '@@||good.example^'];
 const store = await openStore(':memory:');
-for (const tier of ['free', 'admin']) await store.updateTier(tier, { rateLimit: 0 }, new Date(now).toISOString());
+for (const tier of ['free', 'admin'])
+  await store.updateConfigRow('tiers', { tier_name: tier }, { rate_limit: 0 }, new Date(now).toISOString());
 const app = createApp({
   store,
   version: '1',

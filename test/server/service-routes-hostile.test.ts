@@ -12,7 +12,8 @@ const now = Date.parse('2026-08-01T00:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'flc-hostile-'));
 // A store file, so that the read-only query runs its real path (a second connection).
 const store = await openStore(join(dir, 'flc.db'));
-for (const tier of ['anonymous', 'free']) await store.updateTier(tier, { rateLimit: 0 }, new Date(now).toISOString());
+for (const tier of ['anonymous', 'free'])
+  await store.updateConfigRow('tiers', { tier_name: tier }, { rate_limit: 0 }, new Date(now).toISOString());
 const app = createApp({
   store,
   version: '1',

@@ -37,7 +37,7 @@ describe('two flc serve processes on one PostgreSQL database', () => {
     expect(added.status, added.stderr).toBe(0);
     // The free tier allows 10 requests a minute on this database, for the rate-limit part below.
     store = await openStore(db);
-    await store.updateTier('free', { rateLimit: 10 }, new Date().toISOString());
+    await store.updateConfigRow('tiers', { tier_name: 'free' }, { rate_limit: 10 }, new Date().toISOString());
 
     const [a, b] = await Promise.all([
       startServe(['--db', withPassword.toString(), '--trust-proxy', '127.0.0.1']),

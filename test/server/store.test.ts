@@ -4,7 +4,7 @@ import { MIGRATION_NAMES } from '../../src/server/store/migrations/index.js';
 import { ConflictError } from '../../src/core/errors/index.js';
 import type { Store } from '../../src/server/store/store.js';
 import type { UsageEntry } from '../../src/server/store/accounts.js';
-import { ENGINES, freshStore } from '../support/stores.js';
+import { applied, ENGINES, freshStore } from '../support/stores.js';
 
 const password = { hash: 'h', salt: 's', iterations: 1 };
 const at = '2026-01-01T00:00:00.000Z';
@@ -31,13 +31,13 @@ describe.each(ENGINES)('$engine store', (engine) => {
     const location = await engine.location();
     const first = await openStore(location);
     expect(first.engine).toBe(engine.engine);
-    expect(await first.migrations()).toEqual(MIGRATION_NAMES);
+    expect(await applied(first)).toEqual(MIGRATION_NAMES);
     await first.recordDeployment({ version: '1.0.0', nodeVersion: 'v20', startedAt: '2026-01-01T00:00:00.000Z' });
     await first.close();
     const second = await openStore(location);
     open.push(second);
     await second.recordDeployment({ version: '1.1.0', nodeVersion: 'v20', startedAt: '2026-01-02T00:00:00.000Z' });
-    expect(await second.migrations()).toEqual(MIGRATION_NAMES);
+    expect(await applied(second)).toEqual(MIGRATION_NAMES);
     expect((await second.deployments(10)).map((d) => d.version)).toEqual(['1.1.0', '1.0.0']);
     expect(await second.deploymentStats()).toEqual({
       total: 2,
@@ -63,7 +63,7 @@ describe.each(ENGINES)('$engine store', (engine) => {
     const location = await engine.location();
     const both = await Promise.all([openStore(location), openStore(location)]);
     open.push(...both);
-    for (const store of both) expect(await store.migrations()).toEqual(MIGRATION_NAMES);
+    for (const store of both) expect(await applied(store)).toEqual(MIGRATION_NAMES);
     expect((await both[1].tiers()).map((t) => t.name)).toEqual(['anonymous', 'free', 'pro', 'admin']);
   });
 
@@ -120,7 +120,7 @@ describe.each(ENGINES)('$engine store', (engine) => {
     const banned = await store.updateUser(a.id, { banned: true, banReason: 'spam', tier: 'pro' }, at);
     expect(banned).toMatchObject({ banned: true, banReason: 'spam', tier: 'pro', updatedAt: at });
     expect(store.accountGeneration()).toBeGreaterThan(before);
-    expect(await store.sessionByTokenHash('s1')).toBeNull();
+    expect((await store.sessionsWithUsers(['s1'])).size).toBe(0);
     expect(await store.updateUser(a.id, { banned: false }, at)).toMatchObject({ banned: false, banReason: null });
     expect(await store.updateUser('nobody', { banned: true }, at)).toBeNull();
     expect(await store.removeUser('a@example.org')).toBe(true);
@@ -157,11 +157,10 @@ describe.each(ENGINES)('$engine store', (engine) => {
     const next = { hash: 'h2', salt: 's2', iterations: 2 };
     expect(await store.setPassword(u.id, next, 't2', '2026-02-01T00:00:00.000Z')).toBe(1);
     expect((await store.userByEmail('s@example.org'))?.password).toEqual(next);
-    expect(await store.sessionByTokenHash('t2')).not.toBeNull();
-    expect(await store.sessionByTokenHash('t3')).toBeNull();
+    expect([...(await store.sessionsWithUsers(['t2', 't3'])).keys()]).toEqual(['t2']);
     expect(await store.setPassword('nobody', next, null, at)).toBeNull();
     expect(await store.deleteSessions(u.id)).toBe(1);
-    expect(await store.sessionByTokenHash('t2')).toBeNull();
+    expect((await store.sessionsWithUsers(['t2'])).size).toBe(0);
   });
 
   test('API keys: created, listed, found with their owner, touched, revoked once', async () => {
@@ -182,37 +181,44 @@ describe.each(ENGINES)('$engine store', (engine) => {
     );
     expect(key).toMatchObject({ id: 'k1', revokedAt: null, lastUsedAt: null });
     expect(await store.apiKeys(u.id)).toEqual([key]);
-    expect(await store.apiKeyByHash('hash1')).toEqual(key);
     expect(await store.apiKeysWithUsers(['hash1', 'nope'])).toEqual(new Map([['hash1', { key, user: u }]]));
     await store.touchApiKey('k1', '2026-01-02T00:00:00.000Z');
-    expect((await store.apiKeyByHash('hash1'))?.lastUsedAt).toBe('2026-01-02T00:00:00.000Z');
+    expect((await store.apiKeysWithUsers(['hash1'])).get('hash1')?.key.lastUsedAt).toBe('2026-01-02T00:00:00.000Z');
     expect(await store.revokeApiKey(other.id, 'k1', at)).toBe(false);
     expect(await store.revokeApiKey(u.id, 'k1', at)).toBe(true);
     expect(await store.revokeApiKey(u.id, 'k1', at)).toBe(false);
-    expect((await store.apiKeyByHash('hash1'))?.revokedAt).toBe(at);
+    expect((await store.apiKeysWithUsers(['hash1'])).get('hash1')?.key.revokedAt).toBe(at);
     await expect(store.createApiKey({ ...key, id: 'k2' }, 'hash1')).rejects.toBeInstanceOf(ConflictError);
   });
 
   test('tiers and endpoint overrides change, and say so through the access generation', async () => {
     const store = await fresh();
     const before = store.accessGeneration();
-    expect(await store.updateTier('free', { rateLimit: 10, features: { maxSources: 5 } }, at)).toEqual({
+    await store.updateConfigRow('tiers', { tier_name: 'free' }, { rate_limit: 10, features: { maxSources: 5 } }, at);
+    expect((await store.tiers()).find((t) => t.name === 'free')).toEqual({
       name: 'free',
       orderRank: 1,
       rateLimit: 10,
       features: { maxSources: 5 },
     });
-    expect(await store.updateTier('nope', { rateLimit: 1 }, at)).toBeNull();
-    await store.updateTier('pro', { isActive: false }, at);
+    expect(await store.updateConfigRow('tiers', { tier_name: 'nope' }, { rate_limit: 1 }, at)).toBeNull();
+    await store.updateConfigRow('tiers', { tier_name: 'pro' }, { is_active: false }, at);
     expect((await store.tiers()).map((t) => t.name)).toEqual(['anonymous', 'free', 'admin']);
-    const o = await store.createEndpointOverride({
-      pathPattern: '/api/x/*',
-      method: '*',
-      requiredTier: 'free',
-      requiredScopes: ['rules'],
-      isPublic: false,
-    });
-    expect(await store.endpointOverrides()).toEqual([o]);
+    const o = await store.createConfigRow(
+      'endpoints',
+      { path_pattern: '/api/x/*', method: '*', required_tier: 'free', required_scopes: ['rules'], is_public: false },
+      at,
+    );
+    expect(await store.endpointOverrides()).toEqual([
+      {
+        id: o.id,
+        pathPattern: '/api/x/*',
+        method: '*',
+        requiredTier: 'free',
+        requiredScopes: ['rules'],
+        isPublic: false,
+      },
+    ]);
     expect(store.accessGeneration()).toBeGreaterThanOrEqual(before + 3);
   });
 

@@ -68,3 +68,9 @@ export function storesFor(engine: EngineUnderTest): () => Promise<Store> {
     return store;
   };
 }
+
+/** The names of the migrations the store has applied, in order, as the admin storage view reads them. */
+export async function applied(store: Store): Promise<string[]> {
+  const page = await store.databaseAdmin().tablePage('kysely_migration', 1_000, 0);
+  return (page?.rows ?? []).map((r) => String(r.name));
+}

@@ -1,4 +1,5 @@
-import type { AccountStore, UsageEntry } from '../store/accounts.js';
+import type { UsageEntry } from '../store/accounts.js';
+import type { Store } from '../store/store.js';
 
 /**
  * Counts requests per user, UTC day and route in memory and writes them to the store in one
@@ -12,7 +13,7 @@ export class UsageRecorder {
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly store: AccountStore,
+    private readonly store: Store,
     private readonly now: () => number,
     private readonly flushEveryMs = 1_000,
     private readonly log: (message: string) => void = () => undefined,

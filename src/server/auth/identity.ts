@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sha256 } from '../hash.js';
-import type { AccountStore, ApiKey, Session, User } from '../store/accounts.js';
+import type { ApiKey, Session, User } from '../store/accounts.js';
+import type { Store } from '../store/store.js';
 import { resolveSession } from './sessions.js';
 import { batchedLookups, directLookups, type IdentityLookups } from './lookups.js';
 
@@ -22,7 +23,7 @@ const TOUCH_EVERY_MS = 60_000;
 
 /** Creates a key: the text is returned once; only its hash is stored. */
 export async function issueApiKey(
-  store: AccountStore,
+  store: Store,
   user: User,
   /** `notAfter` (ms since the epoch): the latest expiry allowed, which is also the default. */
   opts: { name: string; scopes: string[]; expiresInDays?: number; notAfter?: number | null; parentId?: string | null },
@@ -50,7 +51,7 @@ export async function issueApiKey(
 
 /** Resolves a bearer token: `flc_…` keys (live and unexpired), else sessions. */
 export async function resolveIdentity(
-  store: AccountStore,
+  store: Store,
   token: string | null,
   now: number,
   lookups: IdentityLookups = directLookups(store),
@@ -69,7 +70,7 @@ export async function resolveIdentity(
 }
 
 /** Bookkeeping that never fails or holds up the request (a busy store just misses one). */
-function touch(store: AccountStore, key: ApiKey, now: number): void {
+function touch(store: Store, key: ApiKey, now: number): void {
   if (!key.lastUsedAt || now - Date.parse(key.lastUsedAt) >= TOUCH_EVERY_MS) {
     key.lastUsedAt = new Date(now).toISOString();
     store.touchApiKey(key.id, key.lastUsedAt).catch(() => undefined);
@@ -90,7 +91,7 @@ export class IdentityResolver {
   private readonly lookups: IdentityLookups;
 
   constructor(
-    private readonly store: AccountStore,
+    private readonly store: Store,
     private readonly maxAgeMs = 1_000,
     private readonly maxEntries = 10_000,
   ) {

@@ -1,4 +1,5 @@
-import type { AccountStore, ApiKey, Session, User } from '../store/accounts.js';
+import type { ApiKey, Session, User } from '../store/accounts.js';
+import type { Store } from '../store/store.js';
 
 /** How a bearer token's hash is looked up: as a session, or as an API key, each with its user. */
 export interface IdentityLookups {
@@ -7,7 +8,7 @@ export interface IdentityLookups {
 }
 
 /** One query per lookup. */
-export function directLookups(store: AccountStore): IdentityLookups {
+export function directLookups(store: Store): IdentityLookups {
   return {
     session: async (hash) => (await store.sessionsWithUsers([hash])).get(hash),
     key: async (hash) => (await store.apiKeysWithUsers([hash])).get(hash),
@@ -15,7 +16,7 @@ export function directLookups(store: AccountStore): IdentityLookups {
 }
 
 /** Lookups that share queries under load (see `batchedLookup`). */
-export function batchedLookups(store: AccountStore): IdentityLookups {
+export function batchedLookups(store: Store): IdentityLookups {
   return {
     session: batchedLookup((hashes) => store.sessionsWithUsers(hashes)),
     key: batchedLookup((hashes) => store.apiKeysWithUsers(hashes)),

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { sha256 } from '../hash.js';
-import type { AccountStore, Session, User } from '../store/accounts.js';
+import type { Session, User } from '../store/accounts.js';
+import type { Store } from '../store/store.js';
 import { directLookups, type IdentityLookups } from './lookups.js';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
 
 /** Starts a session; the token is random and only its hash is stored. */
 export async function startSession(
-  store: AccountStore,
+  store: Store,
   user: User,
   now: number,
 ): Promise<{ token: string; session: Session }> {
@@ -29,7 +30,7 @@ export function bearerToken(header: string | undefined): string | null {
 
 /** The live session and user of a token; expired sessions are deleted and count as none. */
 export async function resolveSession(
-  store: AccountStore,
+  store: Store,
   token: string | null,
   now: number,
   lookups: IdentityLookups = directLookups(store),
@@ -46,6 +47,6 @@ export async function resolveSession(
   return found;
 }
 
-export async function endSession(store: AccountStore, token: string): Promise<void> {
+export async function endSession(store: Store, token: string): Promise<void> {
   await store.deleteSession(sha256(token));
 }

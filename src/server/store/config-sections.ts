@@ -11,19 +11,17 @@ export interface SectionSpec {
   columns: readonly string[];
   /** Columns kept as JSON text in the store and as values in records and bundles. */
   json: readonly string[];
-  /** Columns that may be null. */
-  nullable: readonly string[];
   /** Whether the table has `created_at` / `updated_at`. */
   stamped: boolean;
 }
 
+/** The sections in an order their references allow writing them in (tiers before the scopes naming them). */
 export const SECTIONS = {
   tiers: {
     table: 'tiers',
     keys: ['tier_name'],
     columns: ['tier_name', 'order_rank', 'rate_limit', 'display_name', 'description', 'features', 'is_active'],
     json: ['features'],
-    nullable: [],
     stamped: true,
   },
   scopes: {
@@ -31,7 +29,6 @@ export const SECTIONS = {
     keys: ['scope_name'],
     columns: ['scope_name', 'display_name', 'description', 'required_tier', 'is_active'],
     json: [],
-    nullable: [],
     stamped: false,
   },
   endpoints: {
@@ -39,7 +36,6 @@ export const SECTIONS = {
     keys: ['path_pattern', 'method'],
     columns: ['path_pattern', 'method', 'required_tier', 'required_scopes', 'is_public', 'is_active'],
     json: ['required_scopes'],
-    nullable: ['required_tier', 'required_scopes'],
     stamped: false,
   },
   announcements: {
@@ -47,7 +43,6 @@ export const SECTIONS = {
     keys: ['id'],
     columns: ['id', 'title', 'body', 'severity', 'active_from', 'active_until', 'is_active', 'created_by'],
     json: [],
-    nullable: ['active_from', 'active_until'],
     stamped: true,
   },
   roles: {
@@ -55,7 +50,6 @@ export const SECTIONS = {
     keys: ['role_name'],
     columns: ['role_name', 'display_name', 'description', 'permissions', 'is_active'],
     json: ['permissions'],
-    nullable: [],
     stamped: true,
   },
   user_groups: {
@@ -63,7 +57,6 @@ export const SECTIONS = {
     keys: ['group_name'],
     columns: ['group_name', 'display_name', 'description', 'is_active'],
     json: [],
-    nullable: [],
     stamped: true,
   },
   api_groups: {
@@ -71,7 +64,6 @@ export const SECTIONS = {
     keys: ['group_name'],
     columns: ['group_name', 'display_name', 'description', 'scopes', 'is_active'],
     json: ['scopes'],
-    nullable: [],
     stamped: true,
   },
 } as const satisfies Record<string, SectionSpec>;

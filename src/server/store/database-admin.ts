@@ -5,62 +5,10 @@ import { jsonValue, type QueryAnswer, QueryRefusedError } from '../admin/query-r
 import { sqliteReadOnlyQuery } from '../admin/sqlite-query.js';
 import { postgresReadOnlyQuery } from '../admin/postgres-query.js';
 import { refuseStatement } from '../admin/sql-guard.js';
-import { QueryGate } from '../admin/query-gate.js';
+import type { QueryGate } from '../admin/query-gate.js';
 import type { QueryConnection } from '../admin/postgres-query-role.js';
 import { isSecretColumn, REDACTED } from './secret-columns.js';
-
-export interface TableInfo {
-  name: string;
-  rows: number;
-}
-
-export interface TablePage {
-  table: string;
-  columns: string[];
-  rows: Record<string, unknown>[];
-  total: number;
-}
-
-export interface DatabaseInfo {
-  engine: 'sqlite' | 'postgres';
-  version: string;
-  /** The file, or the URL without its password. */
-  location: string;
-  /** The database's size in bytes (SQLite: the file's pages; PostgreSQL: the whole database). */
-  sizeBytes: number;
-  /** PostgreSQL: the schema the store lives in and the size of its tables. */
-  schema?: string;
-  schemaSizeBytes?: number;
-  tables: number;
-  migrations: number;
-}
-
-export interface Branch {
-  id: string;
-  name: string;
-  kind: 'database' | 'snapshot';
-  primary: boolean;
-  current: boolean;
-  parentId: string | null;
-  createdAt: string | null;
-  createdBy?: string;
-}
-
-export interface PruneCounts {
-  sessions: number;
-  flash: number;
-  /** Finished queue jobs (and their results) past their retention; null where there is no queue table. */
-  results: number | null;
-  /** Browser error reports older than their retention. */
-  errorEvents: number;
-}
-
-/** The query route's limits: rows, bytes of JSON and time. */
-export interface QueryLimits {
-  timeoutMs: number;
-  maxRows: number;
-  maxBytes: number;
-}
+import { FINISHED_STATES } from './jobs.js';
 
 /** The local database as the admin storage and database views see it; one implementation for both engines. */
 export class DatabaseAdmin {
@@ -72,9 +20,9 @@ export class DatabaseAdmin {
     /** PostgreSQL: the query route's low-privilege connection. */
     private readonly queries: () => Promise<QueryConnection>,
     /** Runs a call as the store runs its own: a busy database is retried, then 503. */
-    private readonly retry: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
+    private readonly retry: <T>(work: () => Promise<T>) => Promise<T>,
     /** The store's cap on queries running at once (one per store, shared by every DatabaseAdmin). */
-    private readonly gate: QueryGate = new QueryGate(),
+    private readonly gate: QueryGate,
   ) {}
 
   // biome-ignore lint/suspicious/noExplicitAny: tables of other releases are not in the typed schema
@@ -101,7 +49,8 @@ export class DatabaseAdmin {
     return Number(row.n);
   }
 
-  tables(): Promise<TableInfo[]> {
+  /** Every table of the store with its number of rows. */
+  tables() {
     return this.retry(async () => {
       const names = await this.tableNames();
       return Promise.all(names.map(async (name) => ({ name, rows: await this.count(name) })));
@@ -109,7 +58,7 @@ export class DatabaseAdmin {
   }
 
   /** A page of `table`'s rows in the order of its first column; null for a table that is not there. */
-  tablePage(table: string, limit: number, offset: number): Promise<TablePage | null> {
+  tablePage(table: string, limit: number, offset: number) {
     return this.retry(async () => {
       if (!(await this.tableNames()).includes(table)) return null;
       const rows = (await this.any
@@ -160,43 +109,35 @@ export class DatabaseAdmin {
   }
 
   /**
-   * Deletes expired sessions and flash entries, finished queue jobs that finished before
-   * `resultsBefore` and browser error reports made before `eventsBefore`.
+   * Deletes expired sessions and flash entries, finished queue jobs (and their results) that
+   * finished before `resultsBefore` and browser error reports made before `eventsBefore`; answers
+   * how many of each.
    */
-  prune(now: string, resultsBefore: string, eventsBefore: string): Promise<PruneCounts> {
+  prune(now: string, resultsBefore: string, eventsBefore: string) {
     return this.retry(async () => {
-      const sessions = await this.db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
-      const flash = await this.db.deleteFrom('flash_messages').where('expires_at', '<=', now).executeTakeFirst();
-      let results: number | null = null;
-      if ((await this.tableNames()).includes('jobs')) {
-        const r = await this.any
-          .deleteFrom('jobs')
-          .where('state', 'in', ['completed', 'failed', 'cancelled'])
-          .where('finished_at', '<=', resultsBefore)
-          .executeTakeFirst();
-        results = Number(r.numDeletedRows);
-      }
-      const events = await this.db.deleteFrom('error_events').where('created_at', '<', eventsBefore).executeTakeFirst();
+      const deleted = async (query: { executeTakeFirst(): Promise<{ numDeletedRows: bigint }> }) =>
+        Number((await query.executeTakeFirst()).numDeletedRows);
       return {
-        sessions: Number(sessions.numDeletedRows),
-        flash: Number(flash.numDeletedRows),
-        results,
-        errorEvents: Number(events.numDeletedRows),
+        sessions: await deleted(this.db.deleteFrom('sessions').where('expires_at', '<=', now)),
+        flash: await deleted(this.db.deleteFrom('flash_messages').where('expires_at', '<=', now)),
+        results: await deleted(
+          this.db.deleteFrom('jobs').where('state', 'in', FINISHED_STATES).where('finished_at', '<=', resultsBefore),
+        ),
+        errorEvents: await deleted(this.db.deleteFrom('error_events').where('created_at', '<', eventsBefore)),
       };
     });
   }
 
-  info(): Promise<DatabaseInfo> {
+  /**
+   * The engine, its version, the location (the file, or the URL without its password), the
+   * database's size in bytes (SQLite: the file's pages; PostgreSQL: the whole database and, apart,
+   * the schema the store lives in and the size of its tables), and how many tables and migrations
+   * it has.
+   */
+  info() {
     return this.retry(async () => {
       const tables = (await this.tableNames()).length;
-      const migrations = Number(
-        (
-          await this.any
-            .selectFrom('kysely_migration')
-            .select((e) => e.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+      const migrations = await this.count('kysely_migration');
       const location = this.description.replace(/^(SQLite|PostgreSQL) /, '');
       if (this.engine === 'sqlite') {
         const r = (
@@ -205,7 +146,14 @@ export class DatabaseAdmin {
             this.db,
           )
         ).rows[0];
-        return { engine: 'sqlite', version: `SQLite ${r.v}`, location, sizeBytes: Number(r.size), tables, migrations };
+        return {
+          engine: 'sqlite' as const,
+          version: `SQLite ${r.v}`,
+          location,
+          sizeBytes: Number(r.size),
+          tables,
+          migrations,
+        };
       }
       const r = (
         await sql<{ v: string; size: string; schema: string; schema_size: string }>`select version() as v,
@@ -215,7 +163,7 @@ export class DatabaseAdmin {
             as schema_size`.execute(this.db)
       ).rows[0];
       return {
-        engine: 'postgres',
+        engine: 'postgres' as const,
         version: r.v.split(' on ')[0],
         location,
         sizeBytes: Number(r.size),
@@ -229,32 +177,30 @@ export class DatabaseAdmin {
 
   /**
    * The database itself as the one primary branch, and each configuration snapshot (the admin
-   * system's `config_snapshots`, when this store has it) as a branch of it.
+   * system's `config_snapshots`) as a branch of it.
    */
-  branches(): Promise<Branch[]> {
+  branches() {
     return this.retry(async () => {
       const first = await this.any
         .selectFrom('kysely_migration')
         .select((e) => e.fn.min('timestamp').as('at'))
         .executeTakeFirst();
-      const main: Branch = {
-        id: 'main',
-        name: 'main',
-        kind: 'database',
-        primary: true,
-        current: true,
-        parentId: null,
-        createdAt: first?.at ? String(first.at) : null,
-      };
-      if (!(await this.tableNames()).includes('config_snapshots')) return [main];
-      const snapshots = (await this.any
+      const snapshots = await this.db
         .selectFrom('config_snapshots')
         .select(['id', 'created_at', 'created_by', 'reason'])
         .orderBy('id', 'desc')
         .limit(100)
-        .execute()) as { id: unknown; created_at: string; created_by: string; reason: string }[];
+        .execute();
       return [
-        main,
+        {
+          id: 'main',
+          name: 'main',
+          kind: 'database' as const,
+          primary: true,
+          current: true,
+          parentId: null,
+          createdAt: first?.at ? String(first.at) : null,
+        },
         ...snapshots.map((s) => ({
           id: `snapshot-${s.id}`,
           name: s.reason,
@@ -274,7 +220,7 @@ export class DatabaseAdmin {
    * the store's non-secret columns (SQLite: a checked plan over redacting views in a process of its
    * own; PostgreSQL: the query role), capped in rows, bytes and time.
    */
-  async readOnlyQuery(text: string, limits: QueryLimits): Promise<QueryAnswer> {
+  async readOnlyQuery(text: string, limits: Parameters<typeof sqliteReadOnlyQuery>[2]): Promise<QueryAnswer> {
     const refused = refuseStatement(text, this.engine);
     if (refused) throw new QueryRefusedError(refused);
     if (this.location?.engine === 'postgres') {

@@ -11,13 +11,9 @@ export const DEFAULT_BUSY_POLICY: BusyPolicy = { budgetMs: 5_000, retryAfterSeco
 type DbError = Error & { code?: unknown; rawCode?: unknown };
 
 /** SQLite's busy/locked, PostgreSQL's serialization failure and deadlock: worth another try soon. */
-function isBusy(err: DbError): boolean {
-  const code = String(err.code ?? '');
-  return /^SQLITE_(BUSY|LOCKED)/.test(code) || code === '40001' || code === '40P01';
-}
+const isBusy = (code: string) => /^SQLITE_(BUSY|LOCKED)/.test(code) || code === '40001' || code === '40P01';
 
-function isUniqueViolation(err: DbError): boolean {
-  const code = String(err.code ?? '');
+function isUniqueViolation(err: DbError, code: string): boolean {
   // 2067 and 1555: SQLITE_CONSTRAINT_UNIQUE and _PRIMARYKEY, when only the primary code is named.
   return (
     code === '23505' ||
@@ -28,8 +24,7 @@ function isUniqueViolation(err: DbError): boolean {
 }
 
 /** A server that cannot be reached or went away, a lock that waited too long (PostgreSQL). */
-function isUnreachable(err: DbError): boolean {
-  const code = String(err.code ?? '');
+function isUnreachable(err: DbError, code: string): boolean {
   return (
     /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EPIPE)$/.test(code) ||
     /^(08|57P0)/.test(code) ||
@@ -60,10 +55,11 @@ export async function withRetries<T>(
       return await attempt();
     } catch (e) {
       const err = e as DbError;
-      if (isUniqueViolation(err)) throw new ConflictError(conflict, { cause: err });
-      if (isUnreachable(err))
+      const code = String(err.code ?? '');
+      if (isUniqueViolation(err, code)) throw new ConflictError(conflict, { cause: err });
+      if (isUnreachable(err, code))
         throw new StoreUnavailableError('The store cannot be reached', policy.retryAfterSeconds, { cause: err });
-      if (!isBusy(err)) throw err;
+      if (!isBusy(code)) throw err;
       onBusy?.();
       if (Date.now() - started + pause > policy.budgetMs)
         throw new StoreUnavailableError('The store is busy; try again shortly', policy.retryAfterSeconds, {

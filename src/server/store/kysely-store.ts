@@ -1,12 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Pool } from 'pg';
-import type { Deployment, HealthCheck, Store } from './store.js';
-import type { ApiKey, EndpointOverride, NewUser, Session, TierPatch, UsageEntry, UserPatch } from './accounts.js';
+import type { ApiKey, UsageEntry } from './accounts.js';
 import type { Database } from './schema.js';
 import type { Engine } from './migrations/columns.js';
-import { appliedMigrations } from './migrate.js';
 import { type BusyPolicy, DEFAULT_BUSY_POLICY, withRetries } from './failures.js';
 import { memoryRateLimiter, postgresRateLimiter, type RateLimiter } from '../rate-limit.js';
+import type { Db } from './queries/db.js';
 import * as status from './queries/status.js';
 import * as users from './queries/users.js';
 import * as keys from './queries/keys.js';
@@ -15,26 +14,19 @@ import * as usage from './queries/usage.js';
 import * as adminSystem from './queries/admin-system.js';
 import * as bundles from './queries/bundle.js';
 import * as configTables from './queries/config-tables.js';
-import type { Assignment, AuditEntry, AuditFilter, StoredFlag } from './admin.js';
-import type { Bundle, ConfigRecord, SectionName } from './config-sections.js';
+import type { AuditEntry } from './admin.js';
+import type { Bundle, SectionName } from './config-sections.js';
 import * as jobs from './queries/jobs.js';
-import type { JobStore } from './jobs.js';
-import { listenForJobs, signalJobs } from './job-signal.js';
+import { listenForJobs } from './job-signal.js';
 import * as flash from './queries/flash.js';
 import * as errorEvents from './queries/error-events.js';
 import * as ruleSets from './queries/rule-sets.js';
-import type { ErrorEvent, FlashEntry, RuleSet, RuleSetPatch } from './service-records.js';
+import type { ErrorEvent } from './service-records.js';
 import { DatabaseAdmin } from './database-admin.js';
 import { LOG_BOUNDS } from './log-bounds.js';
 import { prepareQueryConnection, type QueryConnection } from '../admin/postgres-query-role.js';
 import { QueryGate } from '../admin/query-gate.js';
 import type { StoreLocation } from './location.js';
-
-const withoutPassword = <T extends { password: unknown }>(u: T | null) => {
-  if (!u) return null;
-  const { password: _hash, ...user } = u;
-  return user;
-};
 
 /**
  * The store over kysely, one class for both engines; the queries live in `queries/`, one module
@@ -42,10 +34,11 @@ const withoutPassword = <T extends { password: unknown }>(u: T | null) => {
  * back whole, and one that meets a busy database is tried again after a pause (never blocking
  * the event loop) until `busy.budgetMs`, then fails with StoreUnavailableError (503 and
  * `Retry-After` at the server). A duplicate unique value fails with ConflictError (409).
+ * The server uses it as `Store` (store.ts): its public members only.
  */
-export class KyselyStore implements Store {
-  private accounts = 0;
-  private generation = 0;
+export class KyselyStore {
+  /** This process's counters of changes to accounts and to what the access gate reads. */
+  private readonly generations = { accounts: 0, access: 0 };
   private readonly limiters = new Map<string, RateLimiter>();
   private queries: Promise<QueryConnection> | null = null;
   /** Writes of each bounded log by this process: every `LOG_BOUNDS.pruneEvery`th prunes it. */
@@ -54,6 +47,7 @@ export class KyselyStore implements Store {
   constructor(
     private readonly db: Kysely<Database>,
     readonly engine: Engine,
+    /** The engine and where, for logs and settings; never a password. */
     readonly description: string,
     private readonly pool: Pool | null,
     private readonly busy: BusyPolicy = DEFAULT_BUSY_POLICY,
@@ -81,7 +75,36 @@ export class KyselyStore implements Store {
     return withRetries(attempt, this.busy, conflict, this.onBusy);
   }
 
+  /**
+   * A store call of `query`: one statement, or one write or read-only transaction (`tx`); with
+   * `bumps`, the generation it names counts up after it (cached identities or access rules of this
+   * process are then read again); `conflict` says what a duplicate unique value was.
+   */
+  private call<A extends unknown[], R>(
+    query: (db: Db, ...args: A) => Promise<R>,
+    how: { tx?: 'write' | 'read'; bumps?: 'accounts' | 'access'; conflict?: (...args: A) => string } = {},
+  ) {
+    return (...args: A): Promise<R> => {
+      const conflict = how.conflict?.(...args);
+      const done = how.tx
+        ? this.transaction((trx) => query(trx, ...args), how.tx === 'read', conflict)
+        : this.run((db) => query(db, ...args), conflict);
+      return how.bumps ? this.changing(how.bumps, done) : done;
+    };
+  }
+
+  /** Counts the generation up once `change` is over, whether it succeeded or not. */
+  private async changing<T>(generation: 'accounts' | 'access', change: Promise<T>): Promise<T> {
+    try {
+      return await change;
+    } finally {
+      this.generations[generation] += 1;
+    }
+  }
+
+  /** False since a write met a busy database (another process holds the lock), until a write succeeds. */
   writesOk = () => !this.writesFailing;
+  /** While writes fail, tries an empty write transaction once (no retries); resolves to `writesOk()`. */
   probeWrites = async () => {
     if (this.writesFailing)
       await this.db
@@ -96,110 +119,93 @@ export class KyselyStore implements Store {
     return !this.writesFailing;
   };
 
-  /** Runs a change to accounts; cached identities of this process are dropped after it. */
-  private async changingAccounts<T>(change: Promise<T>): Promise<T> {
-    try {
-      return await change;
-    } finally {
-      this.accounts += 1;
-    }
-  }
+  recordDeployment = this.call(status.recordDeployment);
+  deployments = this.call(status.deployments);
+  deploymentStats = this.call(status.deploymentStats);
+  recordHealth = this.call(status.recordHealth, { tx: 'write' });
+  latestHealth = this.call(status.latestHealth);
+  /** Writes, reads back and deletes a row in one transaction; throws when the store cannot. */
+  smoke = this.call(status.smoke, { tx: 'write' });
 
-  private async changingAccess<T>(change: Promise<T>): Promise<T> {
-    try {
-      return await change;
-    } finally {
-      this.generation += 1;
-    }
-  }
-
-  migrations = () => this.run(appliedMigrations);
-  recordDeployment = (d: Omit<Deployment, 'id'>) => this.run((db) => status.recordDeployment(db, d));
-  deployments = (limit: number) => this.run((db) => status.deployments(db, limit));
-  deploymentStats = () => this.transaction(status.deploymentStats, true);
-  recordHealth = (check: HealthCheck) => this.transaction((trx) => status.recordHealth(trx, check));
-  latestHealth = () => this.run(status.latestHealth);
-  smoke = (at: string) => this.transaction((trx) => status.smoke(trx, at));
-
-  createUser = (user: NewUser) =>
-    this.run((db) => users.createUser(db, user), `An account with the identifier ${user.email} already exists`);
+  /** Throws ConflictError when the email is taken (also when two sign-ups race). */
+  createUser = this.call(users.createUser, {
+    conflict: (user) => `An account with the identifier ${user.email} already exists`,
+  });
+  /** With the password hash, for sign-in and password changes only. */
   userByEmail = (email: string) => this.run((db) => users.userWhere(db, 'email', email));
+  /** With the password hash, for sign-in and password changes only. */
   userWithPassword = (id: string) => this.run((db) => users.userWhere(db, 'id', id));
-  userById = async (id: string) => withoutPassword(await this.userWithPassword(id));
+  userById = this.call(users.userById);
   listUsers = () => this.run((db) => users.listUsers(db));
-  usersPage = (limit: number, offset: number) =>
-    this.transaction(
-      async (trx) => ({ users: await users.listUsers(trx, { limit, offset }), total: await users.countUsers(trx) }),
-      true,
-    );
-  updateUser = (id: string, patch: UserPatch, at: string) =>
-    this.changingAccounts(this.transaction((trx) => users.updateUser(trx, id, patch, at)));
-  removeUser = (email: string) => this.changingAccounts(this.run((db) => users.deleteUserWhere(db, 'email', email)));
-  deleteUser = (id: string) => this.changingAccounts(this.run((db) => users.deleteUserWhere(db, 'id', id)));
-  setPassword = (id: string, password: NewUser['password'], keep: string | null, at: string, revokeKeys = false) =>
-    this.changingAccounts(this.transaction((trx) => users.setPassword(trx, id, password, keep, at, revokeKeys)));
-  accountGeneration = () => this.accounts;
+  /** One page of users, oldest first, and how many there are. */
+  usersPage = this.call(users.usersPage, { tx: 'read' });
+  /** Applies the patch (one transaction); null when there is no such user. */
+  updateUser = this.call(users.updateUser, { tx: 'write', bumps: 'accounts' });
+  removeUser = this.call((db, email: string) => users.deleteUserWhere(db, 'email', email), { bumps: 'accounts' });
+  /** Deletes the user with their sessions, keys, role assignments and usage. */
+  deleteUser = this.call((db, id: string) => users.deleteUserWhere(db, 'id', id), { bumps: 'accounts' });
+  /**
+   * Sets a password and ends the user's sessions (but `keep`'s); with `revokeKeys` (an
+   * administrator's reset) every key of the user is revoked too. The number of sessions ended, or
+   * null for an unknown user.
+   */
+  setPassword = this.call(users.setPassword, { tx: 'write', bumps: 'accounts' });
+  /** Changes whenever this process changes or removes a user, session or key. */
+  accountGeneration = () => this.generations.accounts;
 
-  createSession = (tokenHash: string, session: Session) =>
-    this.run((db) => users.createSession(db, tokenHash, session));
-  sessionByTokenHash = (tokenHash: string) => this.run((db) => users.sessionByTokenHash(db, tokenHash));
-  sessionsWithUsers = (tokenHashes: string[]) => this.run((db) => users.sessionsWithUsers(db, tokenHashes));
-  deleteSession = async (tokenHash: string) => {
-    await this.changingAccounts(this.run((db) => users.deleteSessions(db, { tokenHash })));
-  };
-  deleteSessions = (userId: string) => this.changingAccounts(this.run((db) => users.deleteSessions(db, { userId })));
+  createSession = this.call(users.createSession);
+  /** Sessions with their users, by token hash, in one query (unknown hashes are absent). */
+  sessionsWithUsers = this.call(users.sessionsWithUsers);
+  deleteSession = this.call((db, tokenHash: string) => users.deleteSessions(db, { tokenHash }), { bumps: 'accounts' });
+  /** Ends every session of the user; returns how many there were. */
+  deleteSessions = this.call((db, userId: string) => users.deleteSessions(db, { userId }), { bumps: 'accounts' });
 
   createApiKey = (key: Omit<ApiKey, 'revokedAt' | 'lastUsedAt'>, keyHash: string) =>
     this.transaction((trx) => keys.createApiKey(trx, key, keyHash, this.engine), false, 'That key already exists');
-  apiKeys = (userId: string) => this.run((db) => keys.apiKeys(db, userId));
-  apiKeyByHash = (keyHash: string) => this.run((db) => keys.apiKeyByHash(db, keyHash));
-  apiKeysWithUsers = (keyHashes: string[]) => this.run((db) => keys.apiKeysWithUsers(db, keyHashes));
-  revokeApiKey = (userId: string, id: string, at: string) =>
-    this.changingAccounts(this.transaction((trx) => keys.revokeApiKey(trx, userId, id, at)));
-  touchApiKey = (id: string, at: string) => this.run((db) => keys.touchApiKey(db, id, at));
+  apiKeys = this.call(keys.apiKeys);
+  /** Keys with their owners, by key hash, in one query (unknown hashes are absent). */
+  apiKeysWithUsers = this.call(keys.apiKeysWithUsers);
+  /** Marks the key revoked, and every key made with it; false when the user has no such live key. */
+  revokeApiKey = this.call(keys.revokeApiKey, { tx: 'write', bumps: 'accounts' });
+  touchApiKey = this.call(keys.touchApiKey);
 
-  tiers = () => this.run(access.tiers);
-  updateTier = (name: string, patch: TierPatch, at: string) =>
-    this.changingAccess(this.transaction((trx) => access.updateTier(trx, name, patch, at)));
-  scopes = () => this.run(access.scopes);
-  endpointOverrides = () => this.run(access.endpointOverrides);
-  createEndpointOverride = (o: Omit<EndpointOverride, 'id'>) =>
-    this.changingAccess(this.run((db) => access.createEndpointOverride(db, o)));
-  accessGeneration = () => this.generation;
-  roles = () => this.run(access.roles);
-  assignRole = (userId: string, role: string, assignedBy: string, at: string) =>
-    this.run((db) => access.assignRole(db, userId, role, assignedBy, at));
-  rolesOf = (userId: string, at: string) => this.run((db) => access.rolesOf(db, userId, at));
+  tiers = this.call(access.tiers);
+  scopes = this.call(access.scopes);
+  endpointOverrides = this.call(access.endpointOverrides);
+  /** Changes whenever this process changes tiers, scopes or overrides. */
+  accessGeneration = () => this.generations.access;
+  roles = this.call(access.roles);
+  /** Assigns an admin role (idempotent). */
+  assignRole = this.call(access.assignRole);
+  /** The user's live admin roles. */
+  rolesOf = this.call(access.rolesOf);
 
+  /** Adds counts (one transaction), merging entries of the same user, day and route. */
   addUsage = async (entries: UsageEntry[]) => {
     if (entries.length > 0) await this.transaction((trx) => usage.addUsage(trx, entries));
   };
-  usage = (userId: string, fromDay: string) => this.run((db) => usage.usage(db, userId, fromDay));
+  /** A user's usage rows from `fromDay` (YYYY-MM-DD) on, oldest first. */
+  usage = this.call(usage.usage);
 
+  // The admin system: configuration rows by section, role assignments, the append-only audit log,
+  // feature flags, configuration snapshots and data-subject requests. Every change of several rows
+  // is one transaction; changes to what the access gate reads bump `accessGeneration`.
   configRows = (section: SectionName, where: Record<string, unknown> = {}) =>
     this.run((db) => configTables.listRows(db, section, where));
-  createConfigRow = (section: SectionName, values: ConfigRecord, at: string) =>
-    this.changingAccess(
-      this.run((db) => configTables.insertRow(db, section, values, at), `That ${section} entry already exists`),
-    );
-  updateConfigRow = (section: SectionName, where: Record<string, unknown>, patch: ConfigRecord, at: string) =>
-    this.changingAccess(this.transaction((trx) => configTables.updateRow(trx, section, where, patch, at)));
-  deleteConfigRow = (section: SectionName, where: Record<string, unknown>) =>
-    this.changingAccess(
-      this.transaction(async (trx) => {
-        if (section === 'roles' && typeof where.id === 'number')
-          await trx
-            .deleteFrom('role_assignments')
-            .where('role_name', 'in', trx.selectFrom('roles').select('role_name').where('id', '=', where.id))
-            .execute();
-        return configTables.deleteRow(trx, section, where);
-      }),
-    );
+  createConfigRow = this.call(configTables.insertRow, {
+    bumps: 'access',
+    conflict: (section) => `That ${section} entry already exists`,
+  });
+  /** The row before and after, or null when none matches `where`. */
+  updateConfigRow = this.call(configTables.updateRow, { tx: 'write', bumps: 'access' });
+  /** The deleted row, or null. Deleting a role removes its assignments in the same transaction. */
+  deleteConfigRow = this.call(configTables.deleteRow, { tx: 'write', bumps: 'access' });
 
-  assignments = (filter: { identity_user_id?: string; role_name?: string }) =>
-    this.run((db) => adminSystem.assignments(db, filter));
-  assign = (a: Omit<Assignment, 'id'>) => this.transaction((trx) => adminSystem.assign(trx, a));
-  revoke = (userId: string, role: string) => this.transaction((trx) => adminSystem.revoke(trx, userId, role));
+  assignments = this.call(adminSystem.assignments);
+  /** Assigns, or updates the existing assignment of that user and role. */
+  assign = this.call(adminSystem.assign, { tx: 'write' });
+  /** The revoked assignment, or null when there was none. */
+  revoke = this.call(adminSystem.revoke, { tx: 'write' });
   appendAudit = async (entry: AuditEntry) => {
     await this.transaction((trx) => adminSystem.appendAudit(trx, entry));
     // Each class is pruned by its own writes only (log-bounds.ts).
@@ -210,33 +216,44 @@ export class KyselyStore implements Store {
       await this.run((db) => adminSystem.pruneAudit(db, kind, before, maxRows));
     }
   };
-  audit = (filter: AuditFilter, limit: number, offset: number) =>
-    this.transaction((trx) => adminSystem.audit(trx, filter, limit, offset), true);
-  auditOfUser = (userId: string, limit: number) =>
-    this.transaction((trx) => adminSystem.auditOfUser(trx, userId, limit), true);
-  flags = () => this.run(adminSystem.flags);
-  flag = (key: string) => this.run((db) => adminSystem.flag(db, key));
-  putFlag = (flag: StoredFlag) => this.run((db) => adminSystem.putFlag(db, flag));
-  deleteFlag = (key: string) => this.run((db) => adminSystem.deleteFlag(db, key));
-  groupMemberships = (userId: string) => this.run((db) => adminSystem.groupMemberships(db, userId));
-  addGroupMember = (group: string, userId: string, at: string) =>
-    this.run((db) => adminSystem.addGroupMember(db, group, userId, at));
-  eraseAdminData = (userId: string) => this.transaction((trx) => adminSystem.eraseAdminData(trx, userId));
+  /** Newest first. */
+  audit = this.call(adminSystem.audit, { tx: 'read' });
+  /** Audit rows naming the user as actor or resource, newest first, and how many there are. */
+  auditOfUser = this.call(adminSystem.auditOfUser, { tx: 'read' });
+  flags = this.call(adminSystem.flags);
+  flag = this.call(adminSystem.flag);
+  /** Creates or replaces a flag. */
+  putFlag = this.call(adminSystem.putFlag);
+  deleteFlag = this.call(adminSystem.deleteFlag);
+  groupMemberships = this.call(adminSystem.groupMemberships);
+  addGroupMember = this.call(adminSystem.addGroupMember);
+  /** Removes the user's role assignments and group memberships (one transaction); how many of each. */
+  eraseAdminData = this.call(adminSystem.eraseAdminData, { tx: 'write' });
 
-  configBundle = () => this.transaction(bundles.readBundle, true);
-  applyBundle = (bundle: Bundle, o: { by: string; reason: string; replace: boolean; at: string }) =>
-    this.changingAccess(
-      this.transaction(async (trx) => {
-        const snapshotId = await bundles.createSnapshot(trx, o.by, o.reason, await bundles.readBundle(trx), o.at);
-        const applied = await bundles.writeBundle(trx, this.engine, bundle, o.replace, o.at);
-        return { snapshotId, applied };
-      }),
-    );
-  snapshots = () => this.run(bundles.snapshots);
-  snapshot = (id: number) => this.run((db) => bundles.snapshot(db, id));
+  /** The current configuration as a bundle (one read transaction). */
+  configBundle = this.call(bundles.readBundle, { tx: 'read' });
+  /**
+   * One transaction: snapshots the current configuration (`reason`), then writes the bundle:
+   * upserts by natural key, and with `replace` also deletes rows the bundle lacks.
+   */
+  applyBundle = this.call(
+    async (trx, bundle: Bundle, o: { by: string; reason: string; replace: boolean; at: string }) => {
+      const snapshotId = await bundles.createSnapshot(trx, o.by, o.reason, await bundles.readBundle(trx), o.at);
+      const applied = await bundles.writeBundle(trx, this.engine, bundle, o.replace, o.at);
+      return { snapshotId, applied };
+    },
+    { tx: 'write', bumps: 'access' },
+  );
+  snapshots = this.call(bundles.snapshots);
+  snapshot = this.call(bundles.snapshot);
 
-  putFlash = (entry: FlashEntry) => this.transaction((trx) => flash.putFlash(trx, entry));
-  takeFlash = (token: string, now: string) => this.run((db) => flash.takeFlash(db, token, now));
+  /** Stores a flash entry (and drops entries that expired by its `createdAt`). */
+  putFlash = this.call(flash.putFlash, { tx: 'write' });
+  /**
+   * Takes the entry of `token` in one statement (deleting it), or null when it is unknown, already
+   * taken or expired at `now`: of two concurrent reads, exactly one gets the entry.
+   */
+  takeFlash = this.call(flash.takeFlash);
   addErrorEvent = async (event: ErrorEvent) => {
     await this.run((db) => errorEvents.addErrorEvent(db, event));
     if (this.logWrites.errorEvents++ % LOG_BOUNDS.pruneEvery === 0) {
@@ -245,41 +262,47 @@ export class KyselyStore implements Store {
       await this.run((db) => errorEvents.pruneErrorEvents(db, before, maxRows));
     }
   };
-  errorEvents = (limit: number, offset: number) =>
-    this.transaction((trx) => errorEvents.errorEvents(trx, limit, offset), true);
-  createRuleSet = (ruleSet: RuleSet) => this.run((db) => ruleSets.createRuleSet(db, ruleSet));
-  ruleSets = (ownerId: string | null, limit: number, offset: number) =>
-    this.transaction((trx) => ruleSets.ruleSets(trx, ownerId, limit, offset), true);
-  ruleSet = (id: string) => this.run((db) => ruleSets.ruleSet(db, id));
-  updateRuleSet = (id: string, ownerId: string, patch: RuleSetPatch, at: string) =>
-    this.transaction((trx) => ruleSets.updateRuleSet(trx, id, ownerId, patch, at));
-  deleteRuleSet = (id: string, ownerId: string) => this.run((db) => ruleSets.deleteRuleSet(db, id, ownerId));
+  /** The newest events first. */
+  errorEvents = this.call(errorEvents.errorEvents, { tx: 'read' });
+  createRuleSet = this.call(ruleSets.createRuleSet);
+  /** Rule sets of `ownerId`, or of everyone when it is null; oldest first. */
+  ruleSets = this.call(ruleSets.ruleSets, { tx: 'read' });
+  ruleSet = this.call(ruleSets.ruleSet);
+  /** Changes the rule set of `ownerId`; null when there is none with that id. */
+  updateRuleSet = this.call(ruleSets.updateRuleSet, { tx: 'write' });
+  /** Deletes the rule set of `ownerId`; false when there is none with that id. */
+  deleteRuleSet = this.call(ruleSets.deleteRuleSet);
 
   private readonly queryGate = new QueryGate();
 
+  /** The database itself, for the admin storage and database views. */
   databaseAdmin = () =>
     new DatabaseAdmin(
       this.db,
       this.engine,
       this.location,
       this.description,
-      () => this.queryConnection(),
+      // Only a PostgreSQL store's query route asks, and it has a pool: the connection is prepared.
+      () => this.prepareQueries().then(() => this.queries as Promise<QueryConnection>),
       (work) => withRetries(work, this.busy),
       this.queryGate,
     );
 
-  /** PostgreSQL: the query route's own low-privilege connection, prepared once (postgres-query-role.ts). */
+  /**
+   * PostgreSQL: prepares the query route's own low-privilege connection once (`queryUrl`, else a
+   * role the store's connection makes; postgres-query-role.ts); resolves to why the route cannot
+   * serve, or null. SQLite: null.
+   */
   prepareQueries(queryUrl?: string): Promise<string | null> {
     if (!this.pool || this.location?.engine !== 'postgres') return Promise.resolve(null);
     this.queries ??= prepareQueryConnection(this.pool, this.location.url, queryUrl);
     return this.queries.then((q) => q.refusal);
   }
 
-  private async queryConnection(): Promise<QueryConnection> {
-    await this.prepareQueries();
-    return (await this.queries) ?? { pool: null, role: null, stop: null, refusal: 'not a PostgreSQL store' };
-  }
-
+  /**
+   * A per-minute request counter named `name`: in this process's memory on SQLite, in the
+   * database on PostgreSQL, so that every process on it counts together.
+   */
   rateLimiter(name: string): RateLimiter {
     let limiter = this.limiters.get(name);
     if (!limiter) {
@@ -289,32 +312,45 @@ export class KyselyStore implements Store {
     return limiter;
   }
 
-  readonly jobs: JobStore = {
-    enqueue: (job) =>
-      this.transaction(async (trx) => {
-        await jobs.enqueue(trx, job);
-        if (this.engine === 'postgres') await signalJobs(trx);
-      }),
-    listen: (onJob, log) =>
+  /**
+   * The durable job queue's table (asynchronous compiles and workflows). Every change of state is
+   * one conditional statement, so two processes can never both move a job: a claim takes only a
+   * queued job (or one whose lease lapsed), and a result is written only by the lease's holder
+   * while the job is still running, in the statement that ends it.
+   */
+  readonly jobs = {
+    /** Writes a queued job (on PostgreSQL with the wake-up of `listen`, in the same transaction). */
+    enqueue: (job: Parameters<typeof jobs.enqueue>[1]) =>
+      this.transaction((trx) => jobs.enqueue(trx, job, this.engine)),
+    /**
+     * Calls `onJob` when another process makes a job claimable (PostgreSQL's `LISTEN`; nothing on
+     * SQLite, where the table is polled); answers the function that stops listening.
+     */
+    listen: (onJob: () => void, log: (message: string) => void): Promise<() => Promise<void>> =>
       this.location?.engine === 'postgres'
         ? listenForJobs(this.location.url, onJob, log)
         : Promise.resolve(() => Promise.resolve()),
-    job: (id) => this.run((db) => jobs.job(db, id)),
-    claim: (lease, now) => this.run((db) => jobs.claim(db, lease, now)),
-    renew: (ids, lease) => this.run((db) => jobs.renew(db, ids, lease)),
-    finish: (id, owner, end) => this.transaction((trx) => jobs.finish(trx, id, owner, end)),
-    release: (ids, owner) =>
-      this.transaction(async (trx) => {
-        await jobs.release(trx, ids, owner);
-        if (this.engine === 'postgres' && ids.length > 0) await signalJobs(trx);
-      }),
-    cancel: (id, ownerId, at) => this.run((db) => jobs.cancel(db, id, ownerId, at)),
-    history: (ownerId, limit, offset) => this.transaction((trx) => jobs.history(trx, ownerId, limit, offset), true),
-    counts: (since) => this.transaction((trx) => jobs.counts(trx, since), true),
-    sweep: (before) => this.transaction((trx) => jobs.sweep(trx, before)),
-    steps: (jobId) => this.run((db) => jobs.steps(db, jobId)),
-    startStep: (jobId, index, name, at) => this.run((db) => jobs.startStep(db, jobId, index, name, at)),
-    endStep: (jobId, index, end) => this.run((db) => jobs.endStep(db, jobId, index, end)),
+    job: this.call(jobs.job),
+    /** Takes the oldest job that is queued, or running under a lapsed lease; null when there is none. */
+    claim: this.call(jobs.claim),
+    /** Extends the lease of the holder's running jobs; answers the ids it no longer holds (cancelled, taken). */
+    renew: this.call(jobs.renew),
+    /** Ends a running job the lease holder holds; false when it no longer holds it (nothing is written). */
+    finish: this.call(jobs.finish, { tx: 'write' }),
+    /** Puts the holder's running jobs back in the queue (a server shutting down), for the next run to take. */
+    release: (ids: string[], owner: string) => this.transaction((trx) => jobs.release(trx, ids, owner, this.engine)),
+    /** Cancels a queued or running job of `ownerId` (any owner when null); false when there was none to cancel. */
+    cancel: this.call(jobs.cancel),
+    /** A page of jobs, newest first; of one owner, or of all when `ownerId` is null. */
+    history: this.call(jobs.history, { tx: 'read' }),
+    counts: this.call(jobs.counts, { tx: 'read' }),
+    /** Removes finished jobs that ended before `before`; answers how many. */
+    sweep: this.call(jobs.sweep, { tx: 'write' }),
+    /** A workflow's recorded steps, in order (outputs included). */
+    steps: this.call(jobs.steps),
+    /** Records that a step started (again: its attempts count up). */
+    startStep: this.call(jobs.startStep),
+    endStep: this.call(jobs.endStep),
   };
 
   close = async () => {

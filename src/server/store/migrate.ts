@@ -27,13 +27,6 @@ export async function migrate(db: Kysely<any>, engine: Engine): Promise<void> {
   }
 }
 
-/** The names of the migrations applied, in order. */
-// biome-ignore lint/suspicious/noExplicitAny: reads kysely's own table
-export async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
-  const rows = await db.selectFrom('kysely_migration').select('name').orderBy('name').execute();
-  return rows.map((r) => r.name as string);
-}
-
 /**
  * Stores made by earlier releases list their applied SQL files (`001-initial.sql`, …) in
  * `schema_migrations`. Their names are copied once into kysely's table, so those migrations are

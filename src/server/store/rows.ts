@@ -4,6 +4,33 @@ import type { ApiKeysTable, EndpointOverridesTable, TiersTable, UsersTable } fro
 
 /** Rows as the store reads them, turned into the shapes the rest of the server uses. */
 
+type CamelName<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelName<T>>}` : S;
+type SnakeName<S extends string> = S extends `${infer C}${infer R}`
+  ? `${C extends Lowercase<C> ? C : `_${Lowercase<C>}`}${SnakeName<R>}`
+  : S;
+
+/** A row's columns under camelCase names (`created_at`: `createdAt`), as the server's records have them. */
+export type Camel<T> = { [K in keyof T & string as CamelName<K>]: T[K] };
+
+const renamed = (o: object, name: (key: string) => string) =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [name(k), v]));
+
+/** The row as a record: its columns under camelCase names, values as read. */
+export const camel = <T extends object>(row: T) =>
+  renamed(row, (k) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())) as Camel<T>;
+
+/** The columns of `row` whose names begin with `prefix`, without it: a joined table's aliased columns. */
+export const unprefixed = <T extends object, P extends string>(row: T, prefix: P) =>
+  Object.fromEntries(
+    Object.entries(row).flatMap(([k, v]) => (k.startsWith(prefix) ? [[k.slice(prefix.length), v]] : [])),
+  ) as { [K in keyof T as K extends `${P}${infer R}` ? R : never]: T[K] };
+
+/** The record as a row: its fields under the snake_case names of their columns, values as given. */
+export const snake = <T extends object>(record: T) =>
+  renamed(record, (k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)) as {
+    [K in keyof T & string as SnakeName<K>]: T[K];
+  };
+
 export function toUser(r: Selectable<UsersTable>): User {
   return {
     id: String(r.id),
@@ -27,19 +54,8 @@ export function toUserWithPassword(r: Selectable<UsersTable>): UserWithPassword 
   };
 }
 
-export function toApiKey(r: Selectable<ApiKeysTable>): ApiKey {
-  return {
-    id: String(r.id),
-    userId: String(r.user_id),
-    name: String(r.name),
-    prefix: String(r.prefix),
-    scopes: JSON.parse(r.scopes) as string[],
-    createdAt: String(r.created_at),
-    expiresAt: r.expires_at ?? null,
-    revokedAt: r.revoked_at ?? null,
-    lastUsedAt: r.last_used_at ?? null,
-    ...(r.parent_id ? { parentId: r.parent_id } : {}),
-  };
+export function toApiKey({ key_hash, parent_id, ...r }: Selectable<ApiKeysTable>): ApiKey {
+  return { ...camel(r), scopes: JSON.parse(r.scopes) as string[], ...(parent_id ? { parentId: parent_id } : {}) };
 }
 
 export function toTier(r: Pick<Selectable<TiersTable>, 'tier_name' | 'order_rank' | 'rate_limit' | 'features'>): Tier {
@@ -51,13 +67,7 @@ export function toTier(r: Pick<Selectable<TiersTable>, 'tier_name' | 'order_rank
   };
 }
 
-export function toOverride(r: Selectable<EndpointOverridesTable>): EndpointOverride {
-  return {
-    id: Number(r.id),
-    pathPattern: r.path_pattern,
-    method: r.method,
-    requiredTier: r.required_tier ?? null,
-    requiredScopes: r.required_scopes == null ? null : (JSON.parse(r.required_scopes) as string[]),
-    isPublic: Number(r.is_public) === 1,
-  };
+export function toOverride({ is_active, ...r }: Selectable<EndpointOverridesTable>): EndpointOverride {
+  const requiredScopes = r.required_scopes === null ? null : (JSON.parse(r.required_scopes) as string[]);
+  return { ...camel(r), requiredScopes, isPublic: Number(r.is_public) === 1 };
 }

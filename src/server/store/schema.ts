@@ -1,8 +1,11 @@
 import type { Generated } from 'kysely';
+import type { JobKind, JobState } from './jobs.js';
 
 /**
  * The store's tables as the query builder sees them, one interface per table. Timestamps are
- * ISO-8601 text and flags are 0/1 integers on both engines, so one query serves both.
+ * ISO-8601 text and flags are 0/1 integers on both engines, so one query serves both. The
+ * configuration tables that only their section descriptors reach (announcements, user and API
+ * groups: `config-sections.ts` lists their columns) are not repeated here.
  */
 export interface Database {
   deployments: { id: Generated<number>; version: string; node_version: string; started_at: string };
@@ -17,12 +20,9 @@ export interface Database {
   role_assignments: RoleAssignmentsTable;
   endpoint_overrides: EndpointOverridesTable;
   usage_daily: UsageDailyTable;
-  announcements: AnnouncementsTable;
   audit_log: AuditLogTable;
   feature_flags: { flag_key: string; definition: string; updated_at: string; updated_by: string };
-  user_groups: UserGroupsTable;
   user_group_members: { group_name: string; identity_user_id: string; added_at: string };
-  api_groups: ApiGroupsTable;
   config_snapshots: { id: Generated<number>; created_at: string; created_by: string; reason: string; bundle: string };
   jobs: JobsTable;
   workflow_steps: WorkflowStepsTable;
@@ -120,26 +120,16 @@ export interface EndpointOverridesTable {
   is_active: Generated<number>;
 }
 
+/** Requests of one user on one UTC day to one route. */
 export interface UsageDailyTable {
   user_id: string;
+  /** YYYY-MM-DD (UTC). */
   day: string;
+  /** Method and route pattern, e.g. `POST /api/compile`. */
   route: string;
   count: number;
   first_seen: string;
   last_seen: string;
-}
-
-export interface AnnouncementsTable {
-  id: Generated<number>;
-  title: string;
-  body: Generated<string>;
-  severity: Generated<string>;
-  active_from: string | null;
-  active_until: string | null;
-  is_active: Generated<number>;
-  created_by: Generated<string>;
-  created_at: Generated<string>;
-  updated_at: Generated<string>;
 }
 
 export interface AuditLogTable {
@@ -158,28 +148,12 @@ export interface AuditLogTable {
   created_at: string;
 }
 
-export interface UserGroupsTable {
-  id: Generated<number>;
-  group_name: string;
-  display_name: string;
-  description: Generated<string>;
-  is_active: Generated<number>;
-  created_at: Generated<string>;
-  updated_at: Generated<string>;
-}
-
-export interface ApiGroupsTable extends UserGroupsTable {
-  /** A JSON array of scope names the group's keys may carry. */
-  scopes: Generated<string>;
-}
-
 export interface JobsTable {
   id: string;
   owner_id: string;
-  /** `compile`, `batch` or `workflow`. */
-  kind: string;
-  /** `queued`, `running`, `completed`, `failed` or `cancelled`. */
-  state: string;
+  kind: JobKind;
+  /** See `docs/server.md` ("Asynchronous compiles") for the transitions. */
+  state: JobState;
   /** A JSON object: what to compile. */
   payload: string;
   /** A JSON object, written with the state `completed` in one statement. */
@@ -198,8 +172,7 @@ export interface WorkflowStepsTable {
   job_id: string;
   step_index: number;
   name: string;
-  /** `running`, `completed` or `failed`. */
-  state: string;
+  state: 'running' | 'completed' | 'failed';
   attempts: Generated<number>;
   started_at: string | null;
   finished_at: string | null;
@@ -209,22 +182,26 @@ export interface WorkflowStepsTable {
   error: string | null;
 }
 
+/** A one-time message behind a flash token. */
 export interface FlashMessagesTable {
   token: string;
+  /** An error code of the registry (`src/server/error-codes.ts`), if the message is an error's. */
   code: string | null;
   message: string;
+  /** `info` by default (the specification's field). */
   type: string;
   created_at: string;
   expires_at: string;
 }
 
+/** A browser's error report. */
 export interface ErrorEventsTable {
   id: string;
   source: string;
-  severity: string;
+  severity: 'low' | 'medium' | 'high' | 'critical';
   message: string;
   stack: string | null;
-  /** JSON text. */
+  /** The client's context object, as JSON text. */
   context: string | null;
   url: string | null;
   user_agent: string | null;

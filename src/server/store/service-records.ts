@@ -1,75 +1,17 @@
-/** Records of the service routes: flash messages, browser error events, saved rule sets. */
+import type { Camel } from './rows.js';
+import type { ErrorEventsTable, FlashMessagesTable, RuleSetsTable } from './schema.js';
 
-/** A one-time message behind a flash token. */
-export interface FlashEntry {
-  token: string;
-  /** An error code of the registry (`src/server/error-codes.ts`), if the message is an error's. */
-  code: string | null;
-  message: string;
-  /** `info` by default (the specification's field). */
-  type: string;
-  createdAt: string;
-  expiresAt: string;
-}
+/** Records of the service routes, their tables' rows in camelCase: flash messages, error events, rule sets. */
 
-/** One row of `error_events`. */
-export interface ErrorEvent {
-  id: string;
-  source: string;
-  severity: 'low' | 'medium' | 'high' | 'critical';
-  message: string;
-  stack: string | null;
-  /** The client's context object, as JSON text. */
-  context: string | null;
-  url: string | null;
-  userAgent: string | null;
-  sessionId: string | null;
-  createdAt: string;
-}
+export type FlashEntry = Camel<FlashMessagesTable>;
 
-/** A saved rule set. */
-export interface RuleSet {
-  id: string;
-  ownerId: string;
-  name: string;
-  description: string | null;
-  rules: string[];
-  ruleCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export type ErrorEvent = Camel<ErrorEventsTable>;
 
 /** A rule set as listed: without its rules. */
-export type RuleSetSummary = Omit<RuleSet, 'rules'>;
+export type RuleSetSummary = Camel<Omit<RuleSetsTable, 'rules'>>;
 
-export interface RuleSetPatch {
-  name?: string;
-  description?: string | null;
-  rules?: string[];
-}
+/** A saved rule set. */
+export type RuleSet = RuleSetSummary & { rules: string[] };
 
-/** The store's part for these records. */
-export interface ServiceRecordStore {
-  /** Stores a flash entry (and drops entries that expired by its `createdAt`). */
-  putFlash(entry: FlashEntry): Promise<void>;
-  /**
-   * Takes the entry of `token` in one statement (deleting it), or null when it is unknown, already
-   * taken or expired at `now`: of two concurrent reads, exactly one gets the entry.
-   */
-  takeFlash(token: string, now: string): Promise<FlashEntry | null>;
-  addErrorEvent(event: ErrorEvent): Promise<void>;
-  /** The newest events first. */
-  errorEvents(limit: number, offset: number): Promise<{ events: ErrorEvent[]; total: number }>;
-  createRuleSet(ruleSet: RuleSet): Promise<RuleSet>;
-  /** Rule sets of `ownerId`, or of everyone when it is null; oldest first. */
-  ruleSets(
-    ownerId: string | null,
-    limit: number,
-    offset: number,
-  ): Promise<{ ruleSets: RuleSetSummary[]; total: number }>;
-  ruleSet(id: string): Promise<RuleSet | null>;
-  /** Changes the rule set of `ownerId`; null when there is none with that id. */
-  updateRuleSet(id: string, ownerId: string, patch: RuleSetPatch, at: string): Promise<RuleSet | null>;
-  /** Deletes the rule set of `ownerId`; false when there is none with that id. */
-  deleteRuleSet(id: string, ownerId: string): Promise<boolean>;
-}
+/** What an owner may change on a rule set. */
+export type RuleSetPatch = Partial<Pick<RuleSet, 'name' | 'description' | 'rules'>>;

@@ -1,20 +1,16 @@
 import type Database from 'libsql';
 import {
-  type CompiledQuery,
   type DatabaseConnection,
-  type DatabaseIntrospector,
-  type Dialect,
   type Driver,
-  type Kysely,
-  type QueryResult,
   SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
+  type SqliteDatabase,
+  SqliteDialect,
+  SqliteDriver,
+  type SqliteStatement,
   type TransactionSettings,
 } from 'kysely';
 
 type LibsqlDatabase = InstanceType<typeof Database>;
-type Statement = ReturnType<LibsqlDatabase['prepare']>;
 
 /** Prepared statements kept per SQL text; the store's queries are a few dozen texts. */
 const MAX_STATEMENTS = 500;
@@ -22,39 +18,53 @@ const MAX_STATEMENTS = 500;
 /** The statements run in a transaction of their own outside one: changes of rows. */
 const WRITE = /^\s*(insert|update|delete|replace|with)\b/i;
 
-/** One libsql connection; statements are compiled once per SQL text. */
-class LibsqlConnection implements DatabaseConnection {
-  private readonly statements = new Map<string, Statement>();
+/**
+ * The libsql database as kysely's SQLite driver takes it (better-sqlite3's API), with statements
+ * compiled once per SQL text and transaction control of its own.
+ *
+ * A change outside a transaction runs in one of its own, BEGIN IMMEDIATE, so that only BEGIN
+ * meets another process's lock. libsql never resets a statement that failed: one refused as busy
+ * stays active, holding its implicit transaction open, and every later write of the connection
+ * would be answered and never committed (nor can a ROLLBACK end it). Transaction control goes
+ * through `exec`, whose statements SQLite finalizes whatever happened. A lone SELECT runs as it
+ * is (WAL readers meet no lock; one that still failed is reset when it next runs).
+ */
+class LibsqlDatabaseForKysely implements SqliteDatabase {
+  private readonly statements = new Map<string, SqliteStatement>();
   /** libsql aborts the process when a closed database is asked whether it is in a transaction. */
-  closed = false;
+  private closed = false;
 
-  constructor(readonly db: LibsqlDatabase) {}
+  constructor(
+    private readonly db: LibsqlDatabase,
+    /** A database held open alongside (one server per file), closed with this one. */
+    private readonly lock?: LibsqlDatabase,
+  ) {}
 
-  private prepare(sql: string): Statement {
+  prepare(sql: string): SqliteStatement {
+    if (this.closed) throw new Error('The store is closed');
     let stmt = this.statements.get(sql);
     if (!stmt) {
-      stmt = this.db.prepare(sql);
+      stmt = this.db.prepare(sql) as unknown as SqliteStatement;
       if (this.statements.size >= MAX_STATEMENTS) this.statements.clear();
       this.statements.set(sql, stmt);
     }
-    return stmt;
+    if (!WRITE.test(sql)) return stmt;
+    const prepared = stmt;
+    return {
+      reader: prepared.reader,
+      all: (parameters) => this.alone(() => prepared.all(parameters)),
+      run: (parameters) => this.alone(() => prepared.run(parameters)),
+      iterate: (parameters) => prepared.iterate(parameters),
+    };
   }
 
-  /**
-   * A change outside a transaction runs in one of its own, BEGIN IMMEDIATE, so that only BEGIN
-   * meets another process's lock. libsql never resets a statement that failed: one refused as busy
-   * stays active, holding its implicit transaction open, and every later write of the connection
-   * would be answered and never committed (nor can a ROLLBACK end it). Transaction control goes
-   * through `exec`, whose statements SQLite finalizes whatever happened. A lone SELECT runs as it
-   * is (WAL readers meet no lock; one that still failed is reset when it next runs).
-   */
-  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.closed) throw new Error('The store is closed');
-    if (!WRITE.test(query.sql) || this.db.inTransaction) return this.execute(query);
-    this.begin(true);
+  /** Runs a change in a transaction of its own, unless one is open. */
+  private alone<T>(change: () => T): T {
+    if (this.db.inTransaction) return change();
+    this.control('begin immediate');
     try {
-      const result = this.execute<R>(query);
-      this.commit();
+      const result = change();
+      this.control('commit');
       return result;
     } catch (err) {
       this.rollback();
@@ -62,14 +72,10 @@ class LibsqlConnection implements DatabaseConnection {
     }
   }
 
-  begin(immediate: boolean): void {
+  /** Begins or commits a transaction (through `exec`, see above). */
+  control(statement: 'begin' | 'begin immediate' | 'commit'): void {
     if (this.closed) throw new Error('The store is closed');
-    this.db.exec(immediate ? 'begin immediate' : 'begin');
-  }
-
-  commit(): void {
-    if (this.closed) throw new Error('The store is closed');
-    this.db.exec('commit');
+    this.db.exec(statement);
   }
 
   /** Ends the transaction, if one is open: a BEGIN refused as busy left none. */
@@ -77,73 +83,35 @@ class LibsqlConnection implements DatabaseConnection {
     if (!this.closed && this.db.inTransaction) this.db.exec('rollback');
   }
 
-  private execute<R>(query: CompiledQuery): QueryResult<R> {
-    const stmt = this.prepare(query.sql);
-    const parameters = query.parameters as unknown[];
-    if (stmt.reader) return { rows: stmt.all(parameters) as R[] };
-    const { changes, lastInsertRowid } = stmt.run(parameters);
-    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
-  }
-
-  // biome-ignore lint/correctness/useYield: the store never streams
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
-    throw new Error('streaming is not supported by the SQLite store');
+  close(): void {
+    this.closed = true;
+    this.db.close();
+    this.lock?.close();
   }
 }
 
 /**
- * kysely's driver over libsql's synchronous, better-sqlite3-style API: one connection, taken in
- * turn. Write transactions begin IMMEDIATE, so a database another process holds fails at once at
- * BEGIN (with `busy_timeout` 0 nothing ever waits inside SQLite and blocks the event loop; the
- * store retries asynchronously), and a transaction never fails halfway when it turns to writing.
+ * kysely's SQLite driver (one connection, taken in turn) with write transactions that begin
+ * IMMEDIATE, so a database another process holds fails at once at BEGIN (with `busy_timeout` 0
+ * nothing ever waits inside SQLite and blocks the event loop; the store retries asynchronously),
+ * and a transaction never fails halfway when it turns to writing.
  */
-class LibsqlDriver implements Driver {
-  private readonly connection: LibsqlConnection;
-  private queue: Promise<void> = Promise.resolve();
-  private release: (() => void) | undefined;
-
-  constructor(
-    db: LibsqlDatabase,
-    private readonly lock?: LibsqlDatabase,
-  ) {
-    this.connection = new LibsqlConnection(db);
+class LibsqlDriver extends SqliteDriver {
+  constructor(private readonly db: LibsqlDatabaseForKysely) {
+    super({ database: db });
   }
 
-  async init(): Promise<void> {}
-
-  async acquireConnection(): Promise<DatabaseConnection> {
-    const previous = this.queue;
-    let release!: () => void;
-    this.queue = new Promise((resolve) => {
-      release = resolve;
-    });
-    await previous;
-    this.release = release;
-    return this.connection;
+  /** kysely passes the transaction's settings, though its SQLite driver declares no parameter for them. */
+  override async beginTransaction(_connection: DatabaseConnection, settings?: TransactionSettings): Promise<void> {
+    this.db.control(settings?.accessMode === 'read only' ? 'begin' : 'begin immediate');
   }
 
-  async beginTransaction(_connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    this.connection.begin(settings.accessMode !== 'read only');
+  override async commitTransaction(): Promise<void> {
+    this.db.control('commit');
   }
 
-  async commitTransaction(): Promise<void> {
-    this.connection.commit();
-  }
-
-  async rollbackTransaction(): Promise<void> {
-    this.connection.rollback();
-  }
-
-  async releaseConnection(): Promise<void> {
-    const release = this.release;
-    this.release = undefined;
-    release?.();
-  }
-
-  async destroy(): Promise<void> {
-    this.connection.closed = true;
-    this.connection.db.close();
-    this.lock?.close();
+  override async rollbackTransaction(): Promise<void> {
+    this.db.rollback();
   }
 }
 
@@ -154,28 +122,22 @@ class TransactionalSqliteAdapter extends SqliteAdapter {
   }
 }
 
-/** kysely's SQLite dialect (its query compiler, adapter, introspector) over an open libsql database. */
-export class LibsqlDialect implements Dialect {
+/** kysely's SQLite dialect (its query compiler, introspector, driver) over an open libsql database. */
+export class LibsqlDialect extends SqliteDialect {
+  private readonly database: LibsqlDatabaseForKysely;
+
   /** `lock`: a database held open alongside (one server per file), closed with the store. */
-  constructor(
-    private readonly db: LibsqlDatabase,
-    private readonly lock?: LibsqlDatabase,
-  ) {}
-
-  createDriver(): Driver {
-    return new LibsqlDriver(this.db, this.lock);
+  constructor(db: LibsqlDatabase, lock?: LibsqlDatabase) {
+    const database = new LibsqlDatabaseForKysely(db, lock);
+    super({ database });
+    this.database = database;
   }
 
-  createQueryCompiler() {
-    return new SqliteQueryCompiler();
+  override createDriver(): Driver {
+    return new LibsqlDriver(this.database);
   }
 
-  createAdapter() {
+  override createAdapter() {
     return new TransactionalSqliteAdapter();
-  }
-
-  // biome-ignore lint/suspicious/noExplicitAny: kysely's own signature
-  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
-    return new SqliteIntrospector(db);
   }
 }

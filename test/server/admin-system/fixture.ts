@@ -24,7 +24,7 @@ export async function adminFixture(store?: Store, extra: Partial<Parameters<type
   const at = () => new Date(clock.now).toISOString();
   // Anonymous refusals count against the address, and every in-process request has the same one
   // ('unknown'): the matrix asks hundreds of refused questions, so the address limit is lifted here.
-  await s.updateTier('anonymous', { rateLimit: 0 }, at());
+  await s.updateConfigRow('tiers', { tier_name: 'anonymous' }, { rate_limit: 0 }, at());
   const make = async (email: string, role: 'admin' | 'user', tier: string, roles: string[] = []) => {
     const user = await s.createUser({ email, role, tier, password });
     for (const r of roles) await s.assignRole(user.id, r, 'test', at());

@@ -29,7 +29,7 @@ const app = createApp({
 });
 // Anonymous refusals count against the address ('unknown' for every in-process request): lifted
 // here, where the anonymous caller is refused route after route.
-await store.updateTier('anonymous', { rateLimit: 0 }, new Date().toISOString());
+await store.updateConfigRow('tiers', { tier_name: 'anonymous' }, { rate_limit: 0 }, new Date().toISOString());
 const password = { hash: 'h', salt: 's', iterations: 1 };
 const make = (email: string, role: 'admin' | 'user', tier: string) => store.createUser({ email, role, tier, password });
 const free = await make('free@example.org', 'user', 'free');

@@ -69,7 +69,12 @@ async function crashAndRecover(db: string) {
   });
   const token = (await startSession(store, user, Date.now())).token;
   // Fifty jobs queued at once: more than a tier holds by default (maxQueuedJobs, 20).
-  await store.updateTier('admin', { features: { maxQueuedJobs: JOBS } }, new Date().toISOString());
+  await store.updateConfigRow(
+    'tiers',
+    { tier_name: 'admin' },
+    { features: { maxQueuedJobs: JOBS } },
+    new Date().toISOString(),
+  );
   await store.close();
   const args = ['--db', db, '--allow-private-sources', '--queue-workers', '3', '--queue-lease', '2'];
 

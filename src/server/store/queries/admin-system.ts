@@ -4,20 +4,11 @@ import type { Db } from './db.js';
 
 /** Role assignments, the audit log, feature flags and group memberships. */
 
-const toAssignment = (r: Record<string, unknown>): Assignment => ({
-  id: Number(r.id),
-  identity_user_id: String(r.identity_user_id),
-  role_name: String(r.role_name),
-  assigned_by: String(r.assigned_by),
-  assigned_at: String(r.assigned_at),
-  expires_at: (r.expires_at as string | null) ?? null,
-});
-
 export async function assignments(db: Db, f: { identity_user_id?: string; role_name?: string }) {
   let q = db.selectFrom('role_assignments').selectAll();
   if (f.identity_user_id) q = q.where('identity_user_id', '=', f.identity_user_id);
   if (f.role_name) q = q.where('role_name', '=', f.role_name);
-  return (await q.orderBy('id').execute()).map(toAssignment);
+  return q.orderBy('id').execute();
 }
 
 export async function assign(db: Db, a: Omit<Assignment, 'id'>) {
@@ -79,8 +70,6 @@ export async function pruneAudit(db: Db, kind: AuditClass, before: string, keep:
   if (last) await db.deleteFrom('audit_log').where('status', op, 'success').where('id', '<=', last.id).execute();
 }
 
-const toAudit = (r: Record<string, unknown>) => ({ ...(r as unknown as AuditEntry), id: Number(r.id) });
-
 export async function audit(db: Db, f: AuditFilter, limit: number, offset: number) {
   let q = db.selectFrom('audit_log');
   for (const k of ['actor_id', 'action', 'resource_type', 'resource_id', 'status'] as const) {
@@ -90,15 +79,15 @@ export async function audit(db: Db, f: AuditFilter, limit: number, offset: numbe
   if (f.since) q = q.where('created_at', '>=', f.since);
   if (f.until) q = q.where('created_at', '<=', f.until);
   const total = await q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
-  return { logs: rows.map(toAudit), total: Number(total.n) };
+  const logs = await q.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  return { logs, total: Number(total.n) };
 }
 
 export async function auditOfUser(db: Db, userId: string, limit: number) {
   const q = db.selectFrom('audit_log').where((e) => e.or([e('actor_id', '=', userId), e('resource_id', '=', userId)]));
   const total = await q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q.selectAll().orderBy('id', 'desc').limit(limit).execute();
-  return { logs: rows.map(toAudit), total: Number(total.n) };
+  const logs = await q.selectAll().orderBy('id', 'desc').limit(limit).execute();
+  return { logs, total: Number(total.n) };
 }
 
 const toFlag = (r: { flag_key: string; definition: string; updated_at: string; updated_by: string }): StoredFlag => ({

@@ -25,17 +25,6 @@ export async function readBundle(db: Db): Promise<Bundle> {
 const keyWhere = (section: SectionName, row: ConfigRecord) =>
   Object.fromEntries(SECTIONS[section].keys.map((k) => [k, row[k]]));
 
-/** Sections in the order their references allow writing them (tiers before the scopes naming them). */
-const WRITE_ORDER: SectionName[] = [
-  'tiers',
-  'scopes',
-  'endpoints',
-  'roles',
-  'announcements',
-  'user_groups',
-  'api_groups',
-];
-
 /**
  * Writes a bundle in the caller's transaction: rows are created or updated by natural key; with
  * `replace` the rows the bundle lacks are deleted afterwards (in reverse order, so that nothing
@@ -50,7 +39,7 @@ export async function writeBundle(
 ): Promise<ApplyReport> {
   const report = {} as ApplyReport;
   const current = await readBundle(db);
-  for (const s of WRITE_ORDER) {
+  for (const s of SECTION_NAMES) {
     const r = { created: 0, updated: 0, deleted: 0, failed: 0 };
     report[s] = r;
     const existing = new Map(current[s].map((row) => [naturalKey(s, row), canonical(row)]));
@@ -67,12 +56,10 @@ export async function writeBundle(
     }
   }
   if (replace) {
-    for (const s of [...WRITE_ORDER].reverse()) {
+    for (const s of [...SECTION_NAMES].reverse()) {
       const wanted = new Set(bundle[s].map((row) => naturalKey(s, row)));
       for (const row of current[s]) {
         if (wanted.has(naturalKey(s, row))) continue;
-        if (s === 'roles')
-          await db.deleteFrom('role_assignments').where('role_name', '=', String(row.role_name)).execute();
         await deleteRow(db, s, keyWhere(s, row));
         report[s].deleted += 1;
       }
@@ -95,18 +82,16 @@ export async function createSnapshot(db: Db, by: string, reason: string, bundle:
   return Number(row.id);
 }
 
-export async function snapshots(db: Db): Promise<Snapshot[]> {
-  const rows = await db
+export function snapshots(db: Db): Promise<Snapshot[]> {
+  return db
     .selectFrom('config_snapshots')
     .select(['id', 'created_at', 'created_by', 'reason'])
     .orderBy('id', 'desc')
     .execute();
-  return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
 export async function snapshot(db: Db, id: number) {
   const row = await db.selectFrom('config_snapshots').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return null;
-  const { bundle, ...rest } = row;
-  return { ...rest, id: Number(rest.id), bundle: JSON.parse(bundle) as Bundle };
+  return { ...row, bundle: JSON.parse(row.bundle) as Bundle };
 }

@@ -81,10 +81,12 @@ export async function updateRow(db: Db, section: SectionName, where: Where, patc
   return { before, after: (await getRow(db, section, where)) as ConfigRecord };
 }
 
-/** Deletes the row matching `where`; the row it was, or null. */
+/** Deletes the row matching `where` (a role with its assignments); the row it was, or null. */
 export async function deleteRow(db: Db, section: SectionName, where: Where): Promise<ConfigRecord | null> {
   const before = await getRow(db, section, where);
   if (!before) return null;
+  if (section === 'roles')
+    await db.deleteFrom('role_assignments').where('role_name', '=', String(before.role_name)).execute();
   let q = loose(db).deleteFrom(SECTIONS[section].table);
   for (const [k, v] of Object.entries(where)) q = q.where(k, '=', v);
   await q.execute();

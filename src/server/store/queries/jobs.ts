@@ -1,43 +1,29 @@
-import { type ExpressionBuilder, sql } from 'kysely';
-import type { Database } from '../schema.js';
-import type { Job, JobKind, JobState, Lease, QueueCounts, WorkflowStep } from '../jobs.js';
-import type { JobsTable } from '../schema.js';
+import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
+import type { Database, JobsTable } from '../schema.js';
+import { FINISHED_STATES, type Job, type JobKind, type JobState, type Lease, type WorkflowStep } from '../jobs.js';
+import { camel, snake } from '../rows.js';
 import type { Db } from './db.js';
+import type { Engine } from '../migrations/columns.js';
+import { signalJobs } from '../job-signal.js';
 
 /** The job table's queries; each change of state is one conditional statement. */
 
-type Row = Omit<JobsTable, 'attempts'> & { attempts: number };
-
-const toJob = (r: Row, withResult = true): Job => ({
-  id: r.id,
-  ownerId: r.owner_id,
-  kind: r.kind as JobKind,
-  state: r.state as JobState,
+const toJob = ({ lease_owner, lease_until, ...r }: Selectable<JobsTable>, withResult = true): Job => ({
+  ...camel(r),
   payload: JSON.parse(r.payload),
   result: withResult && r.result !== null ? JSON.parse(r.result) : null,
-  error: r.error,
-  attempts: Number(r.attempts),
-  createdAt: r.created_at,
-  startedAt: r.started_at,
-  finishedAt: r.finished_at,
-  durationMs: r.duration_ms === null ? null : Number(r.duration_ms),
 });
 
 export async function enqueue(
   db: Db,
   job: { id: string; ownerId: string; kind: JobKind; payload: unknown; createdAt: string },
+  engine: Engine,
 ): Promise<void> {
   await db
     .insertInto('jobs')
-    .values({
-      id: job.id,
-      owner_id: job.ownerId,
-      kind: job.kind,
-      state: 'queued',
-      payload: JSON.stringify(job.payload),
-      created_at: job.createdAt,
-    })
+    .values({ ...snake(job), state: 'queued', payload: JSON.stringify(job.payload) })
     .execute();
+  if (engine === 'postgres') await signalJobs(db);
 }
 
 export async function job(db: Db, id: string): Promise<Job | null> {
@@ -49,7 +35,7 @@ const claimable = (now: string) => (e: ExpressionBuilder<Database, 'jobs'>) =>
   e.or([e('state', '=', 'queued'), e.and([e('state', '=', 'running'), e('lease_until', '<', now)])]);
 
 const claiming = (lease: Lease, now: string) => ({
-  state: 'running',
+  state: 'running' as const,
   lease_owner: lease.owner,
   lease_until: lease.until,
   started_at: now,
@@ -150,7 +136,7 @@ export async function finish(
   return true;
 }
 
-export async function release(db: Db, ids: string[], owner: string): Promise<void> {
+export async function release(db: Db, ids: string[], owner: string, engine: Engine): Promise<void> {
   if (ids.length === 0) return;
   await db
     .updateTable('jobs')
@@ -159,6 +145,7 @@ export async function release(db: Db, ids: string[], owner: string): Promise<voi
     .where('state', '=', 'running')
     .where('lease_owner', '=', owner)
     .execute();
+  if (engine === 'postgres') await signalJobs(db);
 }
 
 export async function cancel(db: Db, id: string, ownerId: string | null, at: string): Promise<boolean> {
@@ -173,18 +160,19 @@ export async function cancel(db: Db, id: string, ownerId: string | null, at: str
 }
 
 export async function history(db: Db, ownerId: string | null, limit: number, offset: number) {
-  let rows = db.selectFrom('jobs').selectAll();
-  let count = db.selectFrom('jobs').select((e) => e.fn.countAll().as('n'));
-  if (ownerId !== null) {
-    rows = rows.where('owner_id', '=', ownerId);
-    count = count.where('owner_id', '=', ownerId);
-  }
-  const page = await rows.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
-  const total = await count.executeTakeFirstOrThrow();
+  const q = ownerId === null ? db.selectFrom('jobs') : db.selectFrom('jobs').where('owner_id', '=', ownerId);
+  const page = await q
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  const total = await q.select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return { jobs: page.map((r) => toJob(r, false)), total: Number(total.n) };
 }
 
-export async function counts(db: Db, since: string): Promise<QueueCounts> {
+export async function counts(db: Db, since: string) {
   const byState = await db
     .selectFrom('jobs')
     .select((e) => ['state', e.fn.countAll().as('n'), e.fn.sum<number | string | null>('duration_ms').as('ms')])
@@ -222,14 +210,10 @@ export async function sweep(db: Db, before: string): Promise<number> {
   const old = db
     .selectFrom('jobs')
     .select('id')
-    .where('state', 'in', ['completed', 'failed', 'cancelled'])
+    .where('state', 'in', FINISHED_STATES)
     .where('finished_at', '<', before);
   await db.deleteFrom('workflow_steps').where('job_id', 'in', old).execute();
-  const r = await db
-    .deleteFrom('jobs')
-    .where('state', 'in', ['completed', 'failed', 'cancelled'])
-    .where('finished_at', '<', before)
-    .executeTakeFirst();
+  const r = await db.deleteFrom('jobs').where('id', 'in', old).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
 
@@ -240,16 +224,10 @@ export async function steps(db: Db, jobId: string): Promise<WorkflowStep[]> {
     .where('job_id', '=', jobId)
     .orderBy('step_index')
     .execute();
-  return rows.map((r) => ({
-    index: Number(r.step_index),
-    name: r.name,
-    state: r.state as WorkflowStep['state'],
-    attempts: Number(r.attempts),
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-    durationMs: r.duration_ms === null ? null : Number(r.duration_ms),
+  return rows.map(({ job_id, step_index, ...r }) => ({
+    index: step_index,
+    ...camel(r),
     output: r.output === null ? null : JSON.parse(r.output),
-    error: r.error,
   }));
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { ApiKey, User } from '../accounts.js';
-import { toApiKey, toUser } from '../rows.js';
+import { snake, toApiKey, toUser, unprefixed } from '../rows.js';
 import type { Db } from './db.js';
 import type { Engine } from '../migrations/columns.js';
 import { ForbiddenError } from '../../../core/errors/index.js';
@@ -28,17 +28,7 @@ export async function createApiKey(
   }
   await db
     .insertInto('api_keys')
-    .values({
-      id: key.id,
-      user_id: key.userId,
-      name: key.name,
-      prefix: key.prefix,
-      key_hash: keyHash,
-      scopes: JSON.stringify(key.scopes),
-      created_at: key.createdAt,
-      expires_at: key.expiresAt,
-      parent_id: key.parentId ?? null,
-    })
+    .values({ ...snake(key), key_hash: keyHash, scopes: JSON.stringify(key.scopes), parent_id: key.parentId ?? null })
     .execute();
   return { ...key, revokedAt: null, lastUsedAt: null };
 }
@@ -54,11 +44,6 @@ export async function apiKeys(db: Db, userId: string): Promise<ApiKey[]> {
   return rows.map(toApiKey);
 }
 
-export async function apiKeyByHash(db: Db, keyHash: string): Promise<ApiKey | null> {
-  const r = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
-  return r ? toApiKey(r) : null;
-}
-
 /** Keys with their owners, by key hash, in one query (every request with a key asks). */
 export async function apiKeysWithUsers(db: Db, keyHashes: string[]): Promise<Map<string, { key: ApiKey; user: User }>> {
   const rows = await db
@@ -66,37 +51,21 @@ export async function apiKeysWithUsers(db: Db, keyHashes: string[]): Promise<Map
     .innerJoin('users', 'users.id', 'k.user_id')
     .selectAll('users')
     .select([
-      'k.id as key_id',
-      'k.name as key_name',
-      'k.prefix as key_prefix',
-      'k.key_hash as key_hash',
-      'k.scopes as key_scopes',
-      'k.created_at as key_created_at',
-      'k.expires_at as key_expires_at',
-      'k.revoked_at as key_revoked_at',
-      'k.last_used_at as key_last_used_at',
-      'k.parent_id as key_parent_id',
+      'k.id as k_id',
+      'k.user_id as k_user_id',
+      'k.name as k_name',
+      'k.prefix as k_prefix',
+      'k.key_hash as k_key_hash',
+      'k.scopes as k_scopes',
+      'k.created_at as k_created_at',
+      'k.expires_at as k_expires_at',
+      'k.revoked_at as k_revoked_at',
+      'k.last_used_at as k_last_used_at',
+      'k.parent_id as k_parent_id',
     ])
     .where('k.key_hash', 'in', keyHashes)
     .execute();
-  return new Map(
-    rows.map((r) => {
-      const key = toApiKey({
-        id: r.key_id,
-        user_id: r.id,
-        name: r.key_name,
-        prefix: r.key_prefix,
-        key_hash: r.key_hash,
-        scopes: r.key_scopes,
-        created_at: r.key_created_at,
-        expires_at: r.key_expires_at,
-        revoked_at: r.key_revoked_at,
-        last_used_at: r.key_last_used_at,
-        parent_id: r.key_parent_id,
-      });
-      return [r.key_hash, { key, user: toUser(r) }];
-    }),
-  );
+  return new Map(rows.map((r) => [r.k_key_hash, { key: toApiKey(unprefixed(r, 'k_')), user: toUser(r) }]));
 }
 
 export async function revokeApiKey(db: Db, userId: string, id: string, at: string): Promise<boolean> {

@@ -1,62 +1,29 @@
-import type { RuleSet, RuleSetPatch, RuleSetSummary } from '../service-records.js';
+import type { RuleSet, RuleSetPatch } from '../service-records.js';
+import { camel, snake } from '../rows.js';
 import type { Db } from './db.js';
 
 /** Saved rule sets; the rules are one JSON array of lines. */
 
 const SUMMARY = ['id', 'owner_id', 'name', 'description', 'rule_count', 'created_at', 'updated_at'] as const;
 
-type SummaryRow = {
-  id: string;
-  owner_id: string;
-  name: string;
-  description: string | null;
-  rule_count: number;
-  created_at: string;
-  updated_at: string;
-};
-
-const summary = (r: SummaryRow): RuleSetSummary => ({
-  id: r.id,
-  ownerId: r.owner_id,
-  name: r.name,
-  description: r.description,
-  ruleCount: Number(r.rule_count),
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-
 export async function createRuleSet(db: Db, s: RuleSet): Promise<RuleSet> {
   await db
     .insertInto('rule_sets')
-    .values({
-      id: s.id,
-      owner_id: s.ownerId,
-      name: s.name,
-      description: s.description,
-      rules: JSON.stringify(s.rules),
-      rule_count: s.rules.length,
-      created_at: s.createdAt,
-      updated_at: s.updatedAt,
-    })
+    .values({ ...snake(s), rules: JSON.stringify(s.rules), rule_count: s.rules.length })
     .execute();
   return { ...s, ruleCount: s.rules.length };
 }
 
 export async function ruleSets(db: Db, ownerId: string | null, limit: number, offset: number) {
-  let rows = db.selectFrom('rule_sets').select(SUMMARY);
-  let count = db.selectFrom('rule_sets').select((e) => e.fn.countAll().as('n'));
-  if (ownerId !== null) {
-    rows = rows.where('owner_id', '=', ownerId);
-    count = count.where('owner_id', '=', ownerId);
-  }
-  const list = await rows.orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
-  const total = await count.executeTakeFirstOrThrow();
-  return { ruleSets: list.map(summary), total: Number(total.n) };
+  const q = ownerId === null ? db.selectFrom('rule_sets') : db.selectFrom('rule_sets').where('owner_id', '=', ownerId);
+  const list = await q.select(SUMMARY).orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
+  const total = await q.select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  return { ruleSets: list.map(camel), total: Number(total.n) };
 }
 
 export async function ruleSet(db: Db, id: string): Promise<RuleSet | null> {
   const row = await db.selectFrom('rule_sets').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? { ...summary(row), rules: JSON.parse(row.rules) as string[] } : null;
+  return row ? { ...camel(row), rules: JSON.parse(row.rules) as string[] } : null;
 }
 
 /** In the caller's transaction: the change, then the row as it now is. */

@@ -1,15 +1,12 @@
 import { sql } from 'kysely';
-import type { Deployment, DeploymentStats, HealthCheck } from '../store.js';
+import type { Deployment, HealthCheck } from '../store.js';
+import { camel, snake } from '../rows.js';
 import type { Db } from './db.js';
 
 /** Deployments, health checks and the smoke test. */
 
 export async function recordDeployment(db: Db, d: Omit<Deployment, 'id'>): Promise<Deployment> {
-  const row = await db
-    .insertInto('deployments')
-    .values({ version: d.version, node_version: d.nodeVersion, started_at: d.startedAt })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = await db.insertInto('deployments').values(snake(d)).returning('id').executeTakeFirstOrThrow();
   return { id: Number(row.id), ...d };
 }
 
@@ -20,19 +17,10 @@ export async function deployments(db: Db, limit: number): Promise<Deployment[]> 
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({
-    id: Number(r.id),
-    version: r.version,
-    nodeVersion: r.node_version,
-    startedAt: r.started_at,
-  }));
+  return rows.map(camel);
 }
 
-export async function deploymentStats(db: Db): Promise<DeploymentStats> {
-  const total = await db
-    .selectFrom('deployments')
-    .select((e) => e.fn.countAll().as('n'))
-    .executeTakeFirstOrThrow();
+export async function deploymentStats(db: Db) {
   const versions = await db
     .selectFrom('deployments')
     .select((e) => [
@@ -45,7 +33,7 @@ export async function deploymentStats(db: Db): Promise<DeploymentStats> {
     .orderBy((e) => e.fn.max('id'), 'desc')
     .execute();
   return {
-    total: Number(total.n),
+    total: versions.reduce((n, v) => n + Number(v.count), 0),
     versions: versions.map((v) => ({
       version: v.version,
       count: Number(v.count),
@@ -57,10 +45,7 @@ export async function deploymentStats(db: Db): Promise<DeploymentStats> {
 
 /** Records a check and keeps the last thousand (one transaction: `db` is one). */
 export async function recordHealth(db: Db, check: HealthCheck): Promise<void> {
-  await db
-    .insertInto('health_checks')
-    .values({ status: check.status, version: check.version, checked_at: check.checkedAt })
-    .execute();
+  await db.insertInto('health_checks').values(snake(check)).execute();
   await db
     .deleteFrom('health_checks')
     .where('id', '<=', (e) => e.selectFrom('health_checks').select(sql<number>`max(id) - 1000`.as('m')))
@@ -74,7 +59,7 @@ export async function latestHealth(db: Db): Promise<HealthCheck | null> {
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return row ? { status: row.status, version: row.version, checkedAt: row.checked_at } : null;
+  return row ? camel(row) : null;
 }
 
 /** Writes, reads back and deletes a row (in the caller's transaction). */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { UsageEntry } from '../accounts.js';
+import { camel, snake } from '../rows.js';
 import type { Db } from './db.js';
 
 /** Requests per user, UTC day and route. */
@@ -19,14 +20,7 @@ export async function addUsage(db: Db, entries: UsageEntry[]): Promise<void> {
 function upsert(db: Db, e: UsageEntry) {
   return db
     .insertInto('usage_daily')
-    .values({
-      user_id: e.userId,
-      day: e.day,
-      route: e.route,
-      count: e.count,
-      first_seen: e.firstSeen,
-      last_seen: e.lastSeen,
-    })
+    .values(snake(e))
     .onConflict((oc) =>
       oc.columns(['user_id', 'day', 'route']).doUpdateSet({
         count: sql`usage_daily.count + excluded.count`,
@@ -48,12 +42,5 @@ export async function usage(db: Db, userId: string, fromDay: string): Promise<Us
     .orderBy('day')
     .orderBy('route')
     .execute();
-  return rows.map((r) => ({
-    userId: r.user_id,
-    day: r.day,
-    route: r.route,
-    count: Number(r.count),
-    firstSeen: r.first_seen,
-    lastSeen: r.last_seen,
-  }));
+  return rows.map(camel);
 }

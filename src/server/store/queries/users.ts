@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NewUser, Session, User, UserPatch, UserWithPassword } from '../accounts.js';
-import { toUser, toUserWithPassword } from '../rows.js';
+import { snake, toUser, toUserWithPassword } from '../rows.js';
 import type { Db } from './db.js';
 
 /** Local users and their sessions. */
@@ -32,21 +32,24 @@ export async function userWhere(db: Db, column: 'id' | 'email', value: string): 
   return row ? toUserWithPassword(row) : null;
 }
 
+export async function userById(db: Db, id: string): Promise<User | null> {
+  const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
 export async function listUsers(db: Db, page?: { limit: number; offset: number }): Promise<User[]> {
   let query = db.selectFrom('users').selectAll().orderBy('created_at').orderBy('email');
   if (page) query = query.limit(page.limit).offset(page.offset);
   return (await query.execute()).map(toUser);
 }
 
-export async function countUsers(db: Db): Promise<number> {
-  return Number(
-    (
-      await db
-        .selectFrom('users')
-        .select((e) => e.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+/** One page of users, oldest first, and how many there are (in the caller's transaction). */
+export async function usersPage(db: Db, limit: number, offset: number) {
+  const total = await db
+    .selectFrom('users')
+    .select((e) => e.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return { users: await listUsers(db, { limit, offset }), total: Number(total.n) };
 }
 
 /** Applies the patch (in the caller's transaction); a ban ends every session of the user. */
@@ -115,18 +118,8 @@ export async function setPassword(
 export async function createSession(db: Db, tokenHash: string, session: Session): Promise<void> {
   await db
     .insertInto('sessions')
-    .values({
-      token_hash: tokenHash,
-      user_id: session.userId,
-      created_at: session.createdAt,
-      expires_at: session.expiresAt,
-    })
+    .values({ token_hash: tokenHash, ...snake(session) })
     .execute();
-}
-
-export async function sessionByTokenHash(db: Db, tokenHash: string): Promise<Session | null> {
-  const r = await db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
-  return r ? { userId: r.user_id, createdAt: r.created_at, expiresAt: r.expires_at } : null;
 }
 
 /** Sessions with their users, by token hash, in one query (every signed-in request asks). */
