@@ -3,7 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Readable } from 'node:stream';
 import { DEFAULT_HTTP, NodeSourceReader } from '../../src/node/source-reader.js';
+import { compile } from '../../src/core/pipeline/compile.js';
+import type { Configuration } from '../../src/core/config/schema.js';
 
 let dir: string;
 const reader = () => new NodeSourceReader({ ...DEFAULT_HTTP, baseDir: dir, cacheDir: null, userAgent: 'flc-test' });
@@ -66,6 +69,38 @@ describe('NodeSourceReader.readBytes', () => {
     await expect(r.readBytes(join(dir, 'missing.txt'))).rejects.toThrow(/no such file/);
     await expect(r.readBytes('ftp://lists.example/list.txt')).rejects.toThrow(/unsupported URL scheme/);
     await expect(r.readBytes(dir)).rejects.toThrow(/is a directory/);
+  });
+});
+
+describe('standard input listed as two sources', () => {
+  // One read of standard input serves both; each source's rewrites are its own, not written over by the other's.
+  test('each list keeps its own rewrites, as the string engine gives them', async () => {
+    const input = '||x.example^$third-party\n||b\u00fccher.example^\n||y.example^$important\n';
+    const config: Configuration = {
+      name: 'Twice',
+      sources: [
+        { source: '-', transformations: ['RemoveModifiers'] },
+        { source: '-', transformations: ['ConvertToAscii'] },
+      ],
+    };
+    const outputs = [];
+    for (const packed of [true, false]) {
+      const r = new NodeSourceReader({
+        ...DEFAULT_HTTP,
+        baseDir: dir,
+        cacheDir: null,
+        userAgent: 'flc-test',
+        stdin: Readable.from([Buffer.from(input)]),
+      });
+      outputs.push(
+        (await compile(config, { reader: r, packed, compiler: 'flc-test' })).lines.filter(
+          (l) => !l.startsWith('! Last modified'),
+        ),
+      );
+    }
+    expect(outputs[0]).toContain('||x.example^');
+    expect(outputs[0]).toContain('||xn--bcher-kva.example^');
+    expect(outputs[0]).toEqual(outputs[1]);
   });
 });
 

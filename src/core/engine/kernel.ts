@@ -56,7 +56,7 @@ export interface Kernel {
   ): void;
   pslBuild(text: number, textEnd: number, psl: number, pslMask: number, stack: number): void;
   join(inStart: number, inEnd: number, n: number, out: number): number;
-  split(from: number, to: number, start: number, end: number): number;
+  split(from: number, to: number, start: number, end: number, dir: number): number;
 }
 
 /** The kernel instance and its memory. */
@@ -171,21 +171,38 @@ export function rangesOut(memory: KernelMemory, at: number, n: number): Int32Arr
   return new Int32Array(memory.memory.buffer, at, n).slice();
 }
 
+/** The lines that open with `!#` of the lists `splitInKernel` made, by their `start`. */
+const directivesOf = new WeakMap<Int32Array, Int32Array>();
+
 /**
  * Splits the list text `bytes[from, to)` (trimmed: `packText`, `packBytes`) into lines on runs of
  * CR/LF, in the kernel: `bytes[0, used)` is copied in and split there, and the line ranges copied
- * out; the list views `bytes`. Null without a memory that large.
+ * out; the list views `bytes`. The split notes the lines that open with `!#` (`splitDirectives`).
+ * Null without a memory that large.
  */
 export function splitInKernel(bytes: Uint8Array, used: number, from: number, to: number): PackedLines | null {
   // Lines hold at least a byte and are a break apart.
   const most = ((to - from) >> 1) + 2;
   const starts = align(KERNEL_BASE + used);
   const ends = starts + 4 * most;
-  const memory = kernelMemory(ends + 4 * most);
+  const dir = ends + 4 * most;
+  const memory = kernelMemory(dir + 4 * (most + 1));
   if (memory === null) return null;
   new Uint8Array(memory.memory.buffer).set(bytes.subarray(0, used), KERNEL_BASE);
-  const n = memory.kernel.split(KERNEL_BASE + from, KERNEL_BASE + to, starts, ends);
-  return packedLines(bytes, used, rangesOut(memory, starts, n), rangesOut(memory, ends, n));
+  const n = memory.kernel.split(KERNEL_BASE + from, KERNEL_BASE + to, starts, ends, dir);
+  const found = new Int32Array(memory.memory.buffer, dir + 4, new Int32Array(memory.memory.buffer, dir, 1)[0]).slice();
+  const start = rangesOut(memory, starts, n);
+  directivesOf.set(start, found);
+  return packedLines(bytes, used, start, rangesOut(memory, ends, n));
+}
+
+/**
+ * The lines of a list with the line ranges `splitInKernel` gave it (its lines as read, whatever
+ * view of them) that open with `!#`, in order, as the split noted them; undefined for other lists.
+ * `directiveLines` (load-packed.ts) is the readable form.
+ */
+export function splitDirectives(list: PackedLines): Int32Array | undefined {
+  return directivesOf.get(list.start);
 }
 
 /**

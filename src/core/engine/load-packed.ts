@@ -3,6 +3,8 @@
  * it is read, and its directives resolved on its bytes.
  */
 import type { Directive } from '../load/conditions.js';
+import type { ListBytes } from '../load/source-reader.js';
+import { splitDirectives } from './kernel.js';
 import {
   diffPathKeep,
   INCLUDE,
@@ -30,6 +32,23 @@ import {
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
+/** The buffers lists were given by their readers, with the room after their bytes. */
+const givenBuffers = new WeakSet<ArrayBufferLike>();
+
+/**
+ * A reader's bytes as a list may hold them: the room after them (see ListBytes) goes to the first
+ * list given that buffer only. A buffer given again (standard input listed as two sources, a reader
+ * that keeps what it read) is viewed without its room, so that no list writes where another's
+ * rewrites are.
+ */
+function ownBytes({ bytes, length }: ListBytes): Uint8Array {
+  if (!givenBuffers.has(bytes.buffer)) {
+    givenBuffers.add(bytes.buffer);
+    return bytes;
+  }
+  return bytes.subarray(0, length);
+}
+
 /**
  * `loadList`, but the list comes back packed (see engine/packed.ts) unless its text cannot be,
  * with each line's provenance where `ctx.tracked`.
@@ -37,7 +56,7 @@ const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 export async function loadListPacked(location: string, ctx: LoadContext, chain = [location]): Promise<ListData> {
   const options = includeOptions(location, chain);
   const given = ctx.reader.readBytes ? await ctx.reader.readBytes(location, ctx.signal, options) : null;
-  let packed = given ? packBytes(given.bytes, given.length) : null;
+  let packed = given ? packBytes(ownBytes(given), given.length) : null;
   let text: string | undefined;
   if (!packed) {
     text = given
@@ -83,13 +102,10 @@ async function resolvePacked(
   chain: string[],
   lineNo: (i: number) => number,
 ): Promise<ListData> {
-  const { bytes, start, end } = list;
+  const { start } = list;
   const directives: Directive[] = [];
-  for (let i = 0; i < start.length; i += 1) {
-    const s = start[i];
-    if (end[i] - s >= 2 && bytes[s] === 33 && bytes[s + 1] === 35)
-      directives.push({ index: i, text: lineText(list, i) });
-  }
+  for (const index of splitDirectives(list) ?? directiveLines(list))
+    directives.push({ index, text: lineText(list, index) });
   if (directives.length === 0) return list;
   const keep = resolved(location, start.length, directives, lineNo);
   // The kept lines between live `!#include` lines, and in place of each the list it names.
@@ -108,6 +124,19 @@ async function resolvePacked(
   parts.push(rest);
   if (parts.every(isPacked)) return concatPacked(parts as PackedLines[]);
   return concatLines(parts.map(asLines), ctx.tracked);
+}
+
+/**
+ * The lines of a list that open with `!#` (directives), in order; the kernel's split notes them
+ * as it splits (`splitDirectives`).
+ */
+export function directiveLines({ bytes, start, end }: PackedLines): number[] {
+  const found: number[] = [];
+  for (let i = 0; i < start.length; i += 1) {
+    const s = start[i];
+    if (end[i] - s >= 2 && bytes[s] === 33 && bytes[s + 1] === 35) found.push(i);
+  }
+  return found;
 }
 
 /** An included list without its `! Diff-Path:` lines (`diffPathKeep`). */

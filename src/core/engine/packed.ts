@@ -107,14 +107,19 @@ function asciiRuns(bytes: Uint8Array, used: number): Int32Array {
 
 /**
  * `lineText` for a pass over every line (the exclusion and inclusion filters): each run of blocks
- * of ASCII bytes decoded once, when a line in it is first read, and its lines read as slices of
- * that text; a line with a block of other bytes decoded alone. Decoding a line at a time costs more
+ * of ASCII bytes decoded when a line in it is read (once for lines read in byte order, at most
+ * twice otherwise), and its lines read as slices of that text; a line with a block of other bytes
+ * decoded alone. Decoding a line at a time costs more
  * than finding the ASCII blocks, and ASCII decodes to one-byte strings.
  */
 export function lineReader(list: PackedLines): (i: number) => string {
   const { bytes, used, start, end } = list;
   const run = asciiRuns(bytes, used);
   const blocks = run.length;
+  // A run's text is kept once it is decoded a second time (a list not in byte order), else only
+  // while its lines are read: texts kept for the whole pass (a list's size) would be copied by
+  // every collection of the young generation, and moved to the old one.
+  const decoded = new Uint8Array(blocks);
   const texts = new Map<number, string>();
   // The run the last line read was in (lines mostly come in byte order).
   let last = -1;
@@ -132,7 +137,8 @@ export function lineReader(list: PackedLines): (i: number) => string {
         let to = first;
         while (to < blocks && run[to] === first) to += 1;
         text = decodeRange(bytes, from, Math.min(used, to << BLOCK_BITS));
-        texts.set(first, text);
+        if (decoded[first] === 1) texts.set(first, text);
+        decoded[first] = 1;
       }
       last = first;
       lastText = text;

@@ -38,7 +38,8 @@ export interface ReadOptions {
  * A list's bytes, handed over to the compile: `bytes[0, length)` is the list, and the rest of
  * `bytes` is room the compile may write into. Compress appends its `||name^` rewrites and the
  * list gets its headers there, so a reader that leaves room (the file reader leaves as much
- * again) spares a long list being copied into a larger buffer, twice.
+ * again) spares a long list being copied into a larger buffer, twice. A reader may give one
+ * buffer to more than one list (standard input listed twice): its room goes to the first only.
  */
 export interface ListBytes {
   bytes: Uint8Array;

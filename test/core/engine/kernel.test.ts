@@ -15,8 +15,10 @@ import {
   kernelMemory,
   PSL_NODE_SLOTS,
   pslNodeSet,
+  splitDirectives,
   splitInKernel,
 } from '../../../src/core/engine/kernel.js';
+import { directiveLines } from '../../../src/core/engine/load-packed.js';
 import {
   concatPacked,
   isPacked,
@@ -319,6 +321,29 @@ describe('the WebAssembly kernel (kernel.ts, wasm/*.wat)', () => {
       const closing = given(`${pad('a')}\n!`);
       expect(lines(packBytes(closing.bytes, closing.length)!).at(-1)).toBe('!');
       expect(lines(splitInKernel(new Uint8Array(8), 0, 0, 0)!)).toEqual(['']);
+    });
+
+    test('notes the lines that open with `!#` as a look at each line finds them', () => {
+      const texts = fc.stringMatching(/^[!#a \r\n]{0,40}$/).map((t) => t.trim());
+      const check = (text: string) => {
+        const { bytes, length } = given(text);
+        const list = packBytes(bytes, length)!;
+        expect([...splitDirectives(list)!], JSON.stringify(text)).toEqual(directiveLines(list));
+      };
+      for (const text of ['!#if a', 'a\n!#', '!\n#', 'a\r\n!#include x\r\n!#', '!', '#!#', `${pad('a')}\n!#endif`])
+        check(text);
+      const blocks = given('a\n!#if b\nc\n!#endif');
+      expect(splitDirectives(packBytes(blocks.bytes, blocks.length)!)).toEqual(Int32Array.of(1, 3));
+      // A `!` closing the list, with a `#` after it in the room: no directive.
+      const closing = given('a\n!');
+      closing.bytes[closing.length] = 35;
+      expect(splitDirectives(packBytes(closing.bytes, closing.length)!)).toEqual(new Int32Array(0));
+      fc.assert(
+        fc.property(texts, (text) => check(text)),
+        { numRuns: 500 },
+      );
+      // Lists not split in the kernel have none noted.
+      expect(splitDirectives(packStrings(['!#if a']))).toBeUndefined();
     });
   });
 

@@ -262,6 +262,12 @@ describe('packing', () => {
         const list = packedLines(packed.bytes, packed.used, packed.start.reverse(), packed.end.reverse());
         const read = lineReader(list);
         for (let i = 0; i < list.start.length; i += 1) expect(read(i)).toBe(lineText(list, i));
+        // Read again, back and forth between the two halves: runs decoded a second and a third time.
+        const n = list.start.length;
+        for (let k = 0; k < 2 * n; k += 1) {
+          const i = k % 2 === 0 ? (k >> 1) % n : n - 1 - ((k >> 1) % n);
+          expect(read(i)).toBe(lineText(list, i));
+        }
       }),
       { numRuns: 200 },
     );

@@ -1,10 +1,12 @@
   ;; splitText (load/split.ts) of the list b[from, to), trimmed, without line numbers: each run
-  ;; of CR/LF ends a line; the lines' ranges go to start and end. Returns how many lines
+  ;; of CR/LF ends a line; the lines' ranges go to start and end, and the indices of the lines
+  ;; that open with `!#` (directives) from dir + 4 on, their count at dir. Returns how many lines
   ;; (kernel.ts, `splitInKernel`).
   (func (export "split") (param $from i32) (param $to i32)
-    (param $start i32) (param $end i32) (result i32)
-    (local $i i32) (local $j i32) (local $k i32) (local $c i32) (local $w i64)
+    (param $start i32) (param $end i32) (param $dir i32) (result i32)
+    (local $i i32) (local $j i32) (local $k i32) (local $c i32) (local $w i64) (local $d i32)
     (i32.store (local.get $start) (local.get $from))
+    (local.set $d (call $directive (local.get $from) (local.get $to) (i32.const 0) (local.get $dir) (i32.const 0)))
     (local.set $i (local.get $from))
     (block $done
       (loop $next
@@ -40,10 +42,22 @@
             (br $break)))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (i32.store (i32.add (local.get $start) (i32.shl (local.get $k) (i32.const 2))) (local.get $j))
+        (local.set $d (call $directive (local.get $j) (local.get $to) (local.get $k) (local.get $dir) (local.get $d)))
         (local.set $i (local.get $j))
         (br $next)))
     (i32.store (i32.add (local.get $end) (i32.shl (local.get $k) (i32.const 2))) (local.get $to))
+    (i32.store (local.get $dir) (local.get $d))
     (i32.add (local.get $k) (i32.const 1)))
+
+  ;; For split: line k, starting at s (before to), noted at dir + 4 + 4d when it opens with `!#`
+  ;; (0x21 0x23, read as one little-endian half-word). Returns the count of lines noted.
+  (func $directive (param $s i32) (param $to i32) (param $k i32) (param $dir i32) (param $d i32) (result i32)
+    (if (i32.and (i32.lt_s (i32.add (local.get $s) (i32.const 1)) (local.get $to))
+                 (i32.eq (i32.load16_u (local.get $s)) (i32.const 0x2321)))
+      (then
+        (i32.store offset=4 (i32.add (local.get $dir) (i32.shl (local.get $d) (i32.const 2))) (local.get $k))
+        (return (i32.add (local.get $d) (i32.const 1)))))
+    (local.get $d))
 
   ;; The n lines whose ranges are at inStart and inEnd joined at out, one LF between each two.
   ;; Returns the end of what it wrote (kernel.ts, `joinInKernel`, makes room for them).
