@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { jsonBody, jsonResponse, route, okBody } from '../routing/route.js';
+import { jsonBody, jsonResponse, route, serializedJson, okBody } from '../routing/route.js';
 import { streamSSE } from 'hono/streaming';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
@@ -96,7 +96,7 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
           const hit = await cache.lookup(key, deps.now(), (location, o) => reader.read(location, undefined, o));
           if (hit) {
             c.header('x-cache', 'HIT');
-            return c.json({ ...unpacked(hit), cached: true, ...warned(warnings) }, 200);
+            return serializedJson(c, answerText(hit, { cached: true, ...warned(warnings) }));
           }
         } finally {
           await reader.close();
@@ -150,15 +150,15 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
 /** One compilation as an event stream; a client that goes away cancels it. */
 type Answer = z.infer<typeof compileResponse>;
 /**
- * A cached answer keeps its list as one string, not one string a line: the collector traces one
- * object instead of hundreds of thousands, so a full cache does not lengthen the main thread's pauses.
+ * A cached answer keeps its list as its JSON text, one string: the collector traces one object
+ * instead of hundreds of thousands, so a full cache does not lengthen the main thread's pauses, and
+ * a hit writes that text as it is rather than splitting and serializing the list again.
  */
-type Cached = Omit<Answer, 'rules'> & { rules: string; lineCount: number };
-const packed = (body: Answer): Cached => ({ ...body, rules: body.rules.join('\n'), lineCount: body.rules.length });
-const unpacked = ({ rules, lineCount, ...rest }: Cached): Answer => ({
-  ...rest,
-  rules: lineCount === 0 ? [] : rules.split('\n'),
-});
+type Cached = Omit<Answer, 'rules'> & { rules: string };
+const packed = (body: Answer): Cached => ({ ...body, rules: JSON.stringify(body.rules) });
+/** The answer's JSON: its other fields and `extra`, then its list (a key's place in an object means nothing). */
+const answerText = ({ rules, ...rest }: Cached, extra: object) =>
+  `${JSON.stringify({ ...rest, ...extra }).slice(0, -1)},"rules":${rules}}`;
 /** The memory a string takes: one byte a character, two when any is past U+00FF. */
 const stringBytes = (text: string) => (/[\u0100-\uffff]/.test(text) ? 2 : 1) * text.length;
 

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { jsonBody, jsonResponse, route, okBody } from '../routing/route.js';
+import { jsonBody, jsonResponse, route, okBody, serializedJson } from '../routing/route.js';
 import { validateRule, validateRuleRequestSchema, validateRuleWithoutRegex } from '../../core/ast/validate-rule.js';
 import { astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRulesRequestSchema, validateListRequestSchema } from '../../core/ast/list.js';
@@ -91,16 +91,6 @@ export function listAnswerJson(
  */
 export const poolCall = (c: Context): PoolCall => ({ share: poolShare(callerOf(c)), signal: c.req.raw.signal });
 
-/**
- * A 200 answer already serialized (by `listAnswerBytes`, from the values the route's schema
- * describes): typed as any answer of the route, which the typed `c.json` cannot say of bytes.
- */
-const jsonBytes = (bytes: Uint8Array): never =>
-  new Response(bytes as Uint8Array<ArrayBuffer>, {
-    status: 200,
-    headers: { 'content-type': 'application/json' },
-  }) as never;
-
 /** Body-size limits, enforced before the body is parsed (413 beyond). */
 export const BODY_LIMITS = { rule: 64 * 1024, list: 3 * 1024 * 1024 } as const;
 
@@ -143,7 +133,7 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
         500: problemResponse('Unexpected walker failure'),
       },
     }),
-    async (c) => jsonBytes(await listAnswerJson('walk', c.req.valid('json'), pool, poolCall(c))),
+    async (c) => serializedJson(c, await listAnswerJson('walk', c.req.valid('json'), pool, poolCall(c))),
   );
 
   app.openapi(
@@ -166,7 +156,7 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
         422: jsonResponse('Schema failure; past the deadline or the answer limit', failure),
       },
     }),
-    async (c) => jsonBytes(await listAnswerJson('parse', c.req.valid('json'), pool, poolCall(c))),
+    async (c) => serializedJson(c, await listAnswerJson('parse', c.req.valid('json'), pool, poolCall(c))),
   );
 
   app.openapi(
@@ -191,6 +181,6 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
         422: jsonResponse('Schema failure; past the deadline or the answer limit', failure),
       },
     }),
-    async (c) => jsonBytes(await listAnswerJson('validate', c.req.valid('json'), pool, poolCall(c))),
+    async (c) => serializedJson(c, await listAnswerJson('validate', c.req.valid('json'), pool, poolCall(c))),
   );
 }
