@@ -85,9 +85,9 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
   /**
    * Refuses a change to user `id`: 404 when there is no such user, 403 for the caller's own
    * account (administrators do not ban, delete, demote or disable themselves and so lock
-   * everyone out).
+   * everyone out). The user as they are before the change otherwise.
    */
-  async function mayChange(c: Context, id: string): Promise<void> {
+  async function mayChange(c: Context, id: string): Promise<User> {
     const target = await deps.store.userById(id);
     if (!target) refuse(404, `No user with id ${id}`);
     const caller = callerOf(c);
@@ -95,19 +95,18 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     // No grant above the grantor: a more privileged account is not reset, demoted, banned or deleted.
     const refusal = await actOnRefusal(deps.store, await caller.permissions(), target, at());
     if (refusal) refuse(403, refusal);
+    return target;
   }
 
   async function change(c: Context, id: string, patch: UserPatch): Promise<{ user: User }> {
-    await mayChange(c, id);
-    const before = await deps.store.userById(id);
+    const before = await mayChange(c, id);
     const user = (await deps.store.updateUser(id, patch, at()))!;
     await recordAudit(c, deps, { oldValues: before, newValues: user });
     return { user };
   }
 
   async function remove(c: Context, id: string): Promise<void> {
-    await mayChange(c, id);
-    const before = await deps.store.userById(id);
+    const before = await mayChange(c, id);
     await deps.store.deleteUser(id);
     await recordAudit(c, deps, { oldValues: before });
   }
