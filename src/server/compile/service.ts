@@ -275,10 +275,9 @@ export async function compileBatch(
   const results = [];
   for (const request of requests) {
     try {
-      const { config, warnings } = checkedConfiguration(request.configuration, features);
-      const body = resultBody(config, await runCompile(deps, config, undefined, signal));
-      const { rules, ruleCount, compiledAt } = body;
-      results.push({ id: request.id, success: true, rules, ruleCount, compiledAt, ...warned(warnings) });
+      const checked = checkedConfiguration(request.configuration, features);
+      const { metrics: _metrics, ...answer } = await streamedCompile(deps, checked, undefined, signal);
+      results.push({ id: request.id, success: true, ...answer });
     } catch (e) {
       if (signal?.aborted) throw e;
       results.push({ id: request.id, success: false, error: clientMessage(e) });
@@ -294,19 +293,21 @@ export const warned = (warnings: string[]) => (warnings.length > 0 ? { warnings 
 export type EventSend = (event: string, data: unknown) => void;
 
 /**
- * One compile as every streaming entry point runs it (SSE, WebSocket, the queue): the deprecation
- * warnings first, as `log` events of level `warn`, then the core's events, downloads and cache
- * uses, then the answer `POST /api/compile` would give.
+ * One compile as the entry points answering a list run it (REST batch, SSE, WebSocket, tRPC, the
+ * queue, containers): with `send`, the deprecation warnings first, as `log` events of level
+ * `warn`, then the core's events, downloads and cache uses; then the answer `POST /api/compile`
+ * would give. `runner`: where it runs, the worker pool unless said.
  */
 export async function streamedCompile(
   deps: AppDeps,
   { config, warnings }: CheckedConfiguration,
-  send: EventSend,
+  send?: EventSend,
   signal?: AbortSignal,
   runner?: Pick<CompilePool, 'compile'>,
 ) {
-  for (const message of warnings) send('log', { level: 'warn', message });
-  const outcome = await runCompile(deps, config, (e) => send(e.type, ssePayload(e, deps.now())), signal, send, runner);
+  for (const message of warnings) send?.('log', { level: 'warn', message });
+  const onEvent = send && ((e: CompileEvent) => send(e.type, ssePayload(e, deps.now())));
+  const outcome = await runCompile(deps, config, onEvent, signal, send, runner);
   return { ...resultBody(config, outcome), ...warned(warnings) };
 }
 

@@ -6,7 +6,7 @@ import { ConfigError } from '../../core/errors/index.js';
 import { validateRuleRequestSchema } from '../../core/ast/validate-rule.js';
 import { astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRulesRequestSchema } from '../../core/ast/list.js';
-import { checkedConfiguration, compileRequest, forCaller, resultBody, runCompile, warned } from '../compile/service.js';
+import { checkedConfiguration, streamedCompile, compileRequest, forCaller } from '../compile/service.js';
 import { clientMessage, statusOf } from '../problem.js';
 import { listAnswerJson, poolCall, validateRuleAnswer } from '../routes/rules.js';
 import { serializedAnswer } from './serialized.js';
@@ -81,9 +81,8 @@ export function createTrpcRouter(deps: AppDeps, log: (message: string) => void) 
   return t.router({
     compile: procedure.input(compileRequest).mutation(async ({ input, ctx }) => {
       const own = forCaller(deps, callerOf(ctx.c));
-      const { config, warnings } = checkedConfiguration(input.configuration, own.features);
-      const outcome = await runCompile(own.deps, config, undefined, ctx.c.req.raw.signal);
-      return { success: true as const, ...resultBody(config, outcome), ...warned(warnings) };
+      const checked = checkedConfiguration(input.configuration, own.features);
+      return { success: true as const, ...(await streamedCompile(own.deps, checked, undefined, ctx.c.req.raw.signal)) };
     }),
     validateRule: procedure
       .input(validateRuleRequestSchema)
