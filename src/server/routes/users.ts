@@ -22,7 +22,7 @@ const defaultTier = (role: 'admin' | 'user') => (role === 'admin' ? 'admin' : 'f
 
 const notFound = problemResponse('No such user');
 const page = pageQuery(USER_LIMITS.pageMax, USER_LIMITS.pageDefault);
-const idParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
+const idParam = z.object({ id: z.string() });
 
 /** The specification's Local auth user record. */
 const localUser = z.object({
@@ -381,15 +381,9 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         audit: { action: 'usage.read', resource: 'usage' },
         summary: "A user's requests per day and route (admin, users:read)",
         request: {
-          params: z.object({ userId: z.string().openapi({ param: { name: 'userId', in: 'path' } }) }),
+          params: z.object({ userId: z.string() }),
           query: z.object({
-            days: z.coerce
-              .number()
-              .int()
-              .min(1)
-              .max(USER_LIMITS.usageDaysMax)
-              .default(USER_LIMITS.usageDaysDefault)
-              .openapi({ param: { name: 'days', in: 'query' } }),
+            days: z.coerce.number().int().min(1).max(USER_LIMITS.usageDaysMax).default(USER_LIMITS.usageDaysDefault),
           }),
         },
         responses: { 200: jsonResponse('The usage record', usage), 404: notFound },
