@@ -71,11 +71,10 @@ export function consoleSession(): MiddlewareHandler {
   return async (c, next) => {
     if (!isConsolePath(c.req.path)) return next();
     const token = sessionToken(c);
-    if (token && !c.req.header('authorization')) {
-      const headers = new Headers(c.req.raw.headers);
-      headers.set('authorization', `Bearer ${token}`);
-      c.req.raw = new Request(c.req.raw, { headers });
-    }
+    // Set on the request's own headers: a new Request made from it would take its body as a
+    // stream, which then holds the socket's data from the body limit's reader (a form over a few
+    // hundred KiB hung until the server's request timeout).
+    if (token && !c.req.header('authorization')) c.req.raw.headers.set('authorization', `Bearer ${token}`);
     return sameOrigin(c, next);
   };
 }

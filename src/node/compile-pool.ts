@@ -339,11 +339,15 @@ export class CompilePool {
     const both = signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal;
     let outcome: WorkerOutcome<T>;
     try {
-      const turn = this.turns.run(share?.key ?? '', () => {
-        if (both.aborted) throw both.reason;
-        return this.pool.run(task, { transferList: [task.port], signal: both }) as Promise<WorkerOutcome<T>>;
-      });
-      // A task cancelled while it waits for its turn answers at once (its turn then ends at once).
+      const turn = this.turns.run(
+        share?.key ?? '',
+        () => {
+          if (both.aborted) throw both.reason;
+          return this.pool.run(task, { transferList: [task.port], signal: both }) as Promise<WorkerOutcome<T>>;
+        },
+        both,
+      );
+      // A task cancelled while it waits for its turn answers at once and leaves the line.
       turn.catch(() => undefined);
       outcome = await (signal ? Promise.race([turn, aborted(signal)]) : turn);
     } catch (e) {
@@ -388,19 +392,58 @@ export class FairTurns {
     return count;
   }
 
-  async run<T>(caller: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in its turn. A task whose `signal` aborts while it waits leaves the line at once
+   * (rejected with the signal's reason): a caller that went away holds no place, no memory and no
+   * turn, however many tasks it sent and left.
+   */
+  async run<T>(caller: string, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    signal?.throwIfAborted();
     if (this.running < this.size && this.waiting.size === 0) this.start(caller);
-    else
-      await new Promise<void>((wake) => {
-        const queue = this.waiting.get(caller);
-        if (queue) queue.push(wake);
-        else this.waiting.set(caller, [wake]);
-      });
+    else await this.wait(caller, signal);
     try {
       return await work();
     } finally {
       this.end(caller);
     }
+  }
+
+  /** Waits in `caller`'s line until `end` gives it a turn, or leaves the line when `signal` aborts. */
+  private wait(caller: string, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        signal?.removeEventListener('abort', leave);
+        resolve();
+      };
+      const leave = () => {
+        const queue = this.waiting.get(caller);
+        const at = queue ? queue.indexOf(wake) : -1;
+        if (!queue || at < 0) return;
+        queue.splice(at, 1);
+        if (queue.length === 0) {
+          this.waiting.delete(caller);
+          this.forget();
+        }
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', leave, { once: true });
+      const queue = this.waiting.get(caller);
+      if (queue) queue.push(wake);
+      else this.waiting.set(caller, [wake]);
+    });
+  }
+
+  /**
+   * Forgets the callers with nothing here that were served before every caller now waiting: they
+   * would come back first anyway. A caller served since is remembered, so that ending its task
+   * and sending the next does not make it new (first in line): two callers taking turns at that
+   * kept a third, served once, waiting for ever.
+   */
+  private forget(): void {
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const waiting of this.waiting.keys()) oldest = Math.min(oldest, this.callers.get(waiting)?.servedAt ?? 0);
+    for (const [caller, state] of this.callers)
+      if (state.running === 0 && !this.waiting.has(caller) && state.servedAt < oldest) this.callers.delete(caller);
   }
 
   private start(caller: string): void {
@@ -414,8 +457,7 @@ export class FairTurns {
     this.running--;
     const state = this.callers.get(caller);
     if (state) state.running--;
-    // Kept while the caller waits (when it was served counts), forgotten once it has nothing here.
-    if (state?.running === 0 && !this.waiting.has(caller)) this.callers.delete(caller);
+    this.forget();
     let chosen: string | undefined;
     let best = { running: Number.POSITIVE_INFINITY, servedAt: Number.POSITIVE_INFINITY };
     for (const waiting of this.waiting.keys()) {

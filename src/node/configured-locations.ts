@@ -10,14 +10,20 @@ import { fromWire, toWire, type WireError } from './wire-error.js';
  */
 export type ConfiguredLocations = [source: string, resolved: { location: string } | { error: WireError }][];
 
-export function configuredLocations(config: Configuration, reader: SourceReader): ConfiguredLocations {
-  // Every location the configuration names: its sources and the lists of patterns and allowed names.
+/** Every location a configuration names: its sources and the lists of patterns and allowed names, at both levels. */
+export function namedLocations(
+  config: Pick<Configuration, 'sources' | 'exclusions_sources' | 'inclusions_sources' | 'allow_sources'>,
+): string[] {
   const lists = [config, ...config.sources].flatMap((s) => [
     ...(s.exclusions_sources ?? []),
     ...(s.inclusions_sources ?? []),
     ...(s.allow_sources ?? []),
   ]);
-  return [...new Set([...config.sources.map((s) => s.source), ...lists])].map((source) => {
+  return [...new Set([...config.sources.map((s) => s.source), ...lists])];
+}
+
+export function configuredLocations(config: Configuration, reader: SourceReader): ConfiguredLocations {
+  return namedLocations(config).map((source) => {
     try {
       return [source, { location: reader.resolve(source, null) }];
     } catch (e) {

@@ -18,18 +18,35 @@ export function configurationKey(configuration: unknown): string {
   return sha256(stableJson(configuration));
 }
 
-/** A list a compile read: its content hash, and how it was read (an include: held to its origin). */
+/**
+ * A list a compile read: its content hash (null when the read failed, and the compile went on
+ * without it), and how it was read (an include: held to its origin).
+ */
 export interface RecordedRead {
-  hash: string;
+  hash: string | null;
   options?: ReadOptions;
 }
 
-/** Wraps a reader and records the content hash of every list it reads. */
+/**
+ * Wraps a reader and records the outcome of every list it reads: its content hash, or that it
+ * failed. A failed read is recorded too: a compile that skipped a source (`onSourceError: "skip"`)
+ * is valid only while that source still fails, not once it reads again.
+ */
 export function recordingReader<R extends SourceReader>(reader: R): { reader: R; read: Map<string, RecordedRead> } {
   const read = new Map<string, RecordedRead>();
   const wrapped = Object.create(reader) as R;
+  const failed = (location: string, signal: AbortSignal | undefined, options: ReadOptions | undefined) => {
+    // A read cut short because the compile ended is no outcome of the list's.
+    if (!signal?.aborted) read.set(location, { hash: null, ...(options ? { options } : {}) });
+  };
   wrapped.read = async (location, signal, options) => {
-    const text = await reader.read(location, signal, options);
+    let text: string;
+    try {
+      text = await reader.read(location, signal, options);
+    } catch (e) {
+      failed(location, signal, options);
+      throw e;
+    }
     read.set(location, { hash: sha256(text), ...(options ? { options } : {}) });
     return text;
   };
@@ -38,7 +55,13 @@ export function recordingReader<R extends SourceReader>(reader: R): { reader: R;
   // reader that has them cannot slip a read past the record.
   if (reader.readBytes) {
     wrapped.readBytes = async (location, signal, options) => {
-      const given = await reader.readBytes!(location, signal, options);
+      let given: Awaited<ReturnType<NonNullable<SourceReader['readBytes']>>>;
+      try {
+        given = await reader.readBytes!(location, signal, options);
+      } catch (e) {
+        failed(location, signal, options);
+        throw e;
+      }
       if (given) {
         read.set(location, { hash: sha256(given.bytes.subarray(0, given.length)), ...(options ? { options } : {}) });
       }
@@ -98,8 +121,9 @@ export class CompileCache<T> {
   }
 
   /**
-   * A cached value whose inputs all still hash the same, or null. Each input is read again as it
-   * was read (an include held to its origin again).
+   * A cached value whose inputs all still read the same, or null: each list that was read hashes
+   * the same, each that failed still fails. Each input is read again as it was read (an include
+   * held to its origin again).
    */
   async lookup(
     key: string,
@@ -113,9 +137,10 @@ export class CompileCache<T> {
       try {
         text = await reread(location, options);
       } catch {
+        if (hash === null) continue;
         return null;
       }
-      if (sha256(text) !== hash) return null;
+      if (hash === null || sha256(text) !== hash) return null;
     }
     return entry.value;
   }

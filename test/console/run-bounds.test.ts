@@ -5,7 +5,7 @@ import { openStore } from '../../src/server/store/open.js';
 import { startSession } from '../../src/server/auth/sessions.js';
 import { hashPassword } from '../../src/server/auth/password.js';
 import { mountConsole } from '../../src/console/index.js';
-import { RUN_LIMITS, Runs } from '../../src/console/compile/runs.js';
+import { addEvent, RUN_LIMITS, Runs } from '../../src/console/compile/runs.js';
 import { CompilePool } from '../../src/node/compile-pool.js';
 import { compile } from '../../src/core/pipeline/compile.js';
 import type { RemovedLine } from '../../src/core/pipeline/report.js';
@@ -173,5 +173,17 @@ describe('the removal report of a pooled compile', () => {
     });
     expect(whole.report?.removed.length).toBeGreaterThanOrEqual(5_000);
     expect(dropped).toBe((whole.report?.removed.length ?? 0) - 1_200);
+  });
+
+  test('a running run keeps its events up to RUN_LIMITS.eventBytes: past it, counted, not kept', () => {
+    const run = new Runs(() => 0).start('u', 'n', 'adblock', {});
+    if (typeof run === 'string') throw new Error(run);
+    const source = `https://lists.example/${'p'.repeat(60_000)}`;
+    for (let i = 0; i < 100; i += 1)
+      addEvent(run, { event: 'source:start', data: { type: 'source:start', index: i, source } });
+    // 100 events of 60 KB (6 MB) were sent: 1 MiB of them is kept, the rest only counted.
+    expect(run.events.length).toBe(Math.floor(RUN_LIMITS.eventBytes / 60_100));
+    expect(run.events.length + run.eventsDropped).toBe(100);
+    expect(run.heldBytes.events).toBeLessThanOrEqual(RUN_LIMITS.eventBytes);
   });
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { flcOutput, referenceOutput } from '../support/reference.js';
 import type { Configuration } from '../../src/core/config/schema.js';
+import { validateConfiguration } from '../../src/core/config/parse.js';
 
 /**
  * Every divergence from @adguard/hostlist-compiler listed in docs/compatibility.md,
@@ -90,6 +91,19 @@ describe('documented divergences', () => {
     const main = file('nested/main.txt', `!#include ${target}`);
     await expect(referenceOutput({ name: 'D', sources: [{ source: main }] })).rejects.toThrow();
     expect(await flcOutput({ name: 'D', sources: [{ source: main }] })).toContain('||abs.example^');
+  });
+
+  test('a line break in a header field is a configuration error', async () => {
+    const list = file('header.txt', '||kept.example^');
+    const config = { name: 'D\n||injected.example^', sources: [{ source: list }] };
+    // The reference's list, written out, has the field's second line as a rule of its own.
+    expect((await referenceOutput(config)).join('\n').split('\n')).toContain('||injected.example^');
+    for (const bad of [
+      config,
+      { name: 'D', description: 'a\r\n||x^', sources: [{ source: list }] },
+      { name: 'D', sources: [{ source: list, name: 'S\n||x^' }] },
+    ])
+      expect(() => validateConfiguration(bad)).toThrow(/must be one line \(no line break\)/);
   });
 });
 

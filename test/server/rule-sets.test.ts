@@ -14,15 +14,37 @@ const RULES = ['||ads.example^', '||ads.example^', '! a comment', 'sub.ads.examp
 const store = await openStore(':memory:');
 for (const tier of ['free', 'admin'])
   await store.updateConfigRow('tiers', { tier_name: tier }, { rate_limit: 0 }, new Date(now).toISOString());
+const SLOW = 'https://lists.example/slow.txt';
+const INCLUDING = 'https://lists.example/including.txt';
+/** Holds every read of SLOW until `release()`, so that two compiles of it overlap. */
+let release = () => {};
+let held = Promise.resolve();
+const hold = () => {
+  held = new Promise<void>((r) => {
+    release = r;
+  });
+};
 const app = createApp({
   store,
   version: '1',
   now: () => now,
   startedAt: now,
-  makeReader: () => ({
-    ...memoryReader({ [LIST]: RULES.join('\n'), 'https://lists.example/other.txt': '||other.example^' }),
-    close: async () => undefined,
-  }),
+  makeReader: () => {
+    const reader = memoryReader({
+      [LIST]: RULES.join('\n'),
+      'https://lists.example/other.txt': '||other.example^',
+      [SLOW]: '||ads.example^\n||kept.example^',
+      [INCLUDING]: `||public.example^\n!#include flc-ruleset:${id}`,
+    });
+    return {
+      ...reader,
+      read: async (location: string) => {
+        if (location === SLOW) await held;
+        return reader.read(location);
+      },
+      close: async () => undefined,
+    };
+  },
 });
 const password = { hash: 'h', salt: 's', iterations: 1 };
 const alice = await store.createUser({ email: 'alice@example.org', role: 'user', tier: 'free', password });
@@ -203,6 +225,32 @@ describe('a configuration naming a saved rule set', () => {
       expect((await res.json()).error).toMatch(/flc-ruleset:.*no saved rule set of yours/);
     }
     expect((await compile(aliceKey, `flc-ruleset:${id}`)).status).toBe(200);
+  });
+
+  test("a rule set named in exclusions: another user's same compile at that moment is not shared", async () => {
+    const configuration = {
+      name: 'shared?',
+      sources: [{ source: SLOW }],
+      exclusions_sources: [`flc-ruleset:${id}`],
+    };
+    hold();
+    const alices = call('POST', '/api/compile', A, { configuration });
+    await new Promise((r) => setTimeout(r, 20));
+    const bobs = call('POST', '/api/compile', B, { configuration });
+    await new Promise((r) => setTimeout(r, 20));
+    release();
+    const [a, b] = await Promise.all([alices, bobs]);
+    expect(a.status).toBe(200);
+    expect((await a.json()).rules).not.toContain('||ads.example^');
+    expect(b.status).toBe(422);
+    expect(b.headers.get('x-request-deduplication')).toBeNull();
+    expect((await b.json()).error).toMatch(/no saved rule set of yours/);
+  });
+
+  test("a list's include cannot name a saved rule set, even the caller's own", async () => {
+    const res = await compile(A, INCLUDING);
+    expect(res.status).toBe(422);
+    expect((await res.json()).error).toMatch(/an include cannot name a saved rule set/);
   });
 });
 

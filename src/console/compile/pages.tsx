@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { compile } from '../../core/pipeline/compile.js';
-import { formatOf, parseConfigText, type ConfigFormat } from '../../core/config/parse.js';
+import { formatOf } from '../../core/config/parse.js';
 import { ConfigError } from '../../core/errors/index.js';
 import { OUTPUT_FORMATS } from '../../core/output/formats.js';
 import { callerOf } from '../../server/access/gate.js';
@@ -16,6 +16,7 @@ import { challengeSiteKey, type ConsoleContext, pageHandler, render } from '../f
 import { CsrfForm, FormError } from '../layout.js';
 import { consoleRoute } from '../pages.js';
 import { CSRF_FIELD, csrfMatches, csrfToken, sessionToken } from '../session.js';
+import { ParsersBusyError, parseConfigTextApart } from './config-text.js';
 import { addEvent, addRemoved, RUN_LIMITS, type Run, type RunRefusal, Runs } from './runs.js';
 import { Outcome, type ReportFilter, ReportTable, Step } from './views.js';
 
@@ -35,19 +36,21 @@ const EXAMPLE = JSON.stringify(
 const RUN_REFUSED: Record<RunRefusal, string> = {
   'owner-busy': 'Three of your compiles are still running; wait for one to end or cancel it.',
   'server-busy': 'The server is running as many console compiles as it takes; try again in a minute.',
+  'format-compiled':
+    'This configuration has been compiled in that format already; to compile it again, send the form again.',
 };
 const FILE_EXTENSION: Record<string, string> = { dnsmasq: 'conf', unbound: 'conf', rpz: 'zone' };
 
-/** Reads a configuration in the syntax given, or the one its text or file name shows. */
+/**
+ * Reads a configuration in the syntax given, or the one its text or file name shows; YAML and
+ * TOML in a worker thread of their own, under a deadline (`parseConfigTextApart`).
+ */
 async function readConfiguration(text: string, syntax: string, fileName?: string): Promise<unknown> {
-  if (syntax === 'json' || syntax === 'yaml' || syntax === 'toml') return parseConfigText(text, syntax);
-  if (fileName) return parseConfigText(text, formatOf(fileName));
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('{')) return parseConfigText(text, 'json');
+  if (syntax === 'json' || syntax === 'yaml' || syntax === 'toml') return parseConfigTextApart(text, syntax);
+  if (fileName) return parseConfigTextApart(text, formatOf(fileName));
+  if (text.trimStart().startsWith('{')) return parseConfigTextApart(text, 'json');
   // YAML reads most TOML as one string: a document that is not a mapping is tried as TOML.
-  const yaml = await parseConfigText(text, 'yaml').catch(() => null);
-  if (yaml && typeof yaml === 'object' && !Array.isArray(yaml)) return yaml;
-  return parseConfigText(text, 'toml' as ConfigFormat);
+  return parseConfigTextApart(text, 'auto');
 }
 
 /** The compile's runner: the server's pool (or, in-process, the core) with the removed lines reported to the run. */
@@ -92,8 +95,9 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
     ownerId: string,
     deps: AppDeps,
     checked: ReturnType<typeof checkedConfiguration>,
+    from?: Run,
   ): Run | RunRefusal => {
-    const run = runs.start(ownerId, checked.config.name, checked.config.format ?? 'adblock', checked.config);
+    const run = runs.start(ownerId, checked.config.name, checked.config.format ?? 'adblock', checked.config, from);
     if (typeof run === 'string') return run;
     streamedCompile(
       deps,
@@ -233,6 +237,7 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
           format && raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as object), format } : raw;
         checked = checkedConfiguration(withFormat, features);
       } catch (err) {
+        if (err instanceof ParsersBusyError) return again(429, `${err.message}; try again in a moment.`);
         if (err instanceof ConfigError)
           return again(
             422,
@@ -363,8 +368,8 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
       } catch (err) {
         return c.text(clientMessage(err), 422);
       }
-      const next = launch(caller.user?.id ?? '', deps, checked);
-      if (typeof next === 'string') return c.text(RUN_REFUSED[next], 429);
+      const next = launch(caller.user?.id ?? '', deps, checked, run);
+      if (typeof next === 'string') return c.text(RUN_REFUSED[next], next === 'format-compiled' ? 409 : 429);
       return c.redirect(`/console/compile/runs/${next.id}`, 303);
     },
   );

@@ -159,6 +159,8 @@ export function Report({ run, filter }: { run: Run; filter: ReportFilter }) {
 /** What a run came to: running (with Cancel), its result and report, its error, or cancelled. */
 export function Outcome({ run, csrf, filter }: { run: Run; csrf: string; filter: ReportFilter }) {
   const base = `/console/compile/runs/${run.id}`;
+  // Each format once from one form: those its configuration has not been compiled in yet.
+  const others = OUTPUT_FORMATS.filter((f) => !run.formats.has(f));
   if (run.state === 'running')
     return (
       <div id="outcome" sse-swap="end" hx-swap="outerHTML">
@@ -186,17 +188,19 @@ export function Outcome({ run, csrf, filter }: { run: Run; csrf: string; filter:
             </a>{' '}
             · <a href="/console/compile">Compile again</a>
           </p>
-          <CsrfForm action={`${base}/format`} csrf={csrf} class="inline">
-            <label for="other-format">Another output format</label>
-            <select id="other-format" name="format">
-              {OUTPUT_FORMATS.filter((f) => f !== run.format).map((f) => (
-                <option value={f}>{f}</option>
-              ))}
-            </select>
-            <button type="submit" class="secondary" id="compile-format">
-              Compile in this format
-            </button>
-          </CsrfForm>
+          {others.length > 0 ? (
+            <CsrfForm action={`${base}/format`} csrf={csrf} class="inline">
+              <label for="other-format">Another output format</label>
+              <select id="other-format" name="format">
+                {others.map((f) => (
+                  <option value={f}>{f}</option>
+                ))}
+              </select>
+              <button type="submit" class="secondary" id="compile-format">
+                Compile in this format
+              </button>
+            </CsrfForm>
+          ) : null}
           <Report run={run} filter={filter} />
         </>
       ) : run.state === 'cancelled' ? (

@@ -7,6 +7,12 @@ import { age, publishSchema } from './publish-schema.js';
 
 const patterns = z.array(z.string());
 
+/**
+ * Text the list's header writes on a line of its own (`! Title: …`, `! Source: …`): a line break
+ * in it would end the comment and put the rest in the list as rules.
+ */
+const oneLine = z.string().refine((text) => !/[\r\n]/.test(text), { error: 'must be one line (no line break)' });
+
 /** flc's `allow`: domains (IDN or punycode) whose rules are removed with their subdomains'. */
 const domains = z.array(
   z.string().refine((text) => dnsName(text.trim()) !== null, {
@@ -23,8 +29,8 @@ const transformations = z.array(z.enum(TRANSFORMATION_NAMES)).superRefine((list,
 });
 
 export const sourceSchema = z.strictObject({
-  source: z.string().min(1),
-  name: z.string().min(1).optional(),
+  source: oneLine.min(1),
+  name: oneLine.min(1).optional(),
   type: z.enum(['adblock', 'hosts']).optional(),
   transformations: transformations.optional(),
   exclusions: patterns.optional(),
@@ -41,11 +47,11 @@ export const sourceSchema = z.strictObject({
  */
 export const configurationSchema = z
   .strictObject({
-    name: z.string().min(1),
-    description: z.string().optional(),
-    homepage: z.string().optional(),
-    license: z.string().optional(),
-    version: z.string().optional(),
+    name: oneLine.min(1),
+    description: oneLine.optional(),
+    homepage: oneLine.optional(),
+    license: oneLine.optional(),
+    version: oneLine.optional(),
     sources: z.array(sourceSchema).min(1),
     transformations: transformations.optional(),
     exclusions: patterns.optional(),

@@ -2,15 +2,21 @@ import { SourceRefusedError } from '../../core/errors/index.js';
 import type { ReadOptions } from '../../core/load/source-reader.js';
 import type { AppDeps, ReaderFactory } from '../deps.js';
 import type { Store } from '../store/store.js';
+import type { Configuration } from '../../core/config/schema.js';
+import { namedLocations } from '../../node/configured-locations.js';
 
 /** A configuration source naming a saved rule set: `flc-ruleset:<id>`. */
 export const RULE_SET_SCHEME = 'flc-ruleset:';
 
 export const isRuleSetSource = (location: string) => location.toLowerCase().startsWith(RULE_SET_SCHEME);
 
-/** Whether a configuration names a saved rule set (its compile then depends on who asks). */
-export function usesRuleSets(config: { sources: readonly { source: string }[] }): boolean {
-  return config.sources.some((s) => isRuleSetSource(s.source));
+/**
+ * Whether a configuration names a saved rule set anywhere (a source, or a list of exclusions,
+ * inclusions or allowed names, at either level): its compile then depends on who asks. Includes
+ * cannot name one (`ruleSetReaders` refuses them), so the configuration alone tells.
+ */
+export function usesRuleSets(config: Configuration): boolean {
+  return namedLocations(config).some(isRuleSetSource);
 }
 
 /**
@@ -22,8 +28,14 @@ export function ruleSetReaders(base: ReaderFactory, store: Store, ownerId: strin
   return (hooks) => {
     const reader = base(hooks);
     return {
-      resolve: (ref, from) =>
-        isRuleSetSource(ref) ? ref : reader.resolve(ref, from && !isRuleSetSource(from) ? from : null),
+      resolve: (ref, from) => {
+        if (!isRuleSetSource(ref)) return reader.resolve(ref, from && !isRuleSetSource(from) ? from : null);
+        // A list's include naming a saved rule set would make a compile of public lists read the
+        // caller's private rules, unseen in the configuration that keys shared compiles.
+        if (from !== null)
+          throw new SourceRefusedError(ref, 'an include cannot name a saved rule set; name it in the configuration');
+        return ref;
+      },
       read: async (location, signal, options) => {
         if (!isRuleSetSource(location)) return reader.read(location, signal, options);
         const id = location.slice(RULE_SET_SCHEME.length);

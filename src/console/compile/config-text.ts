@@ -1,0 +1,92 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { parseConfigText } from '../../core/config/parse.js';
+import { ConfigError } from '../../core/errors/index.js';
+
+/**
+ * How the console reads a configuration pasted or uploaded as YAML or TOML: in a worker thread
+ * of its own, stopped after `PARSE_LIMITS.ms`, at most `PARSE_LIMITS.running` at once in the
+ * process. Both parsers take far more than linear time on some hostile documents (900 KB of YAML
+ * flow nesting held the main thread 5 s, 300 KB of repeated anchors 54 s), which the main thread
+ * must never run. JSON is parsed where it is (V8's parser is linear and ends deep nesting with
+ * an error at once).
+ */
+export const PARSE_LIMITS = { ms: 2_000, running: 2, heapMb: 64 } as const;
+
+/** The configuration could not be read now: as many are being read as the process takes. */
+export class ParsersBusyError extends Error {}
+
+const req = createRequire(import.meta.url);
+const PARSERS = { yaml: req.resolve('yaml'), toml: req.resolve('@iarna/toml') };
+
+/** The worker: parses `text` as YAML or TOML ('auto': YAML when it reads as a mapping, else TOML). */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { text, syntax, parsers } = workerData;
+const yaml = () => require(parsers.yaml).parse(text, { prettyErrors: true });
+const toml = () => require(parsers.toml).parse(text);
+let format = syntax;
+try {
+  let value;
+  if (syntax === 'yaml') value = yaml();
+  else if (syntax === 'toml') value = toml();
+  else {
+    let read = null;
+    try { read = yaml(); } catch {}
+    if (read && typeof read === 'object' && !Array.isArray(read)) value = read;
+    else { format = 'toml'; value = toml(); }
+  }
+  parentPort.postMessage({ value });
+} catch (e) {
+  parentPort.postMessage({ format, message: String((e && e.message) || e).trimEnd() });
+}
+`;
+
+let running = 0;
+
+/** Reads configuration text as `syntax` (`auto`: YAML, else TOML); syntax errors become a ConfigError. */
+export async function parseConfigTextApart(text: string, syntax: 'json' | 'yaml' | 'toml' | 'auto'): Promise<unknown> {
+  if (syntax === 'json') return parseConfigText(text, 'json');
+  if (running >= PARSE_LIMITS.running)
+    throw new ParsersBusyError('as many configurations are being read as the server takes');
+  running += 1;
+  try {
+    return await inWorker(text, syntax);
+  } finally {
+    running -= 1;
+  }
+}
+
+function inWorker(text: string, syntax: 'yaml' | 'toml' | 'auto'): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { text, syntax, parsers: PARSERS },
+      resourceLimits: { maxOldGenerationSizeMb: PARSE_LIMITS.heapMb },
+    });
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void worker.terminate();
+      fn();
+    };
+    const refused = (message: string) => new ConfigError([{ path: '', message }]);
+    const timer = setTimeout(
+      () => settle(() => reject(refused(`the configuration took more than ${PARSE_LIMITS.ms / 1000} s to read`))),
+      PARSE_LIMITS.ms,
+    );
+    worker.once('message', (m: { value?: unknown; format?: string; message?: string }) =>
+      settle(() =>
+        m.message === undefined
+          ? resolve(m.value)
+          : reject(refused(`${String(m.format).toUpperCase()} syntax error: ${m.message}`)),
+      ),
+    );
+    worker.once('error', (e) =>
+      settle(() => reject(refused(`the configuration could not be read: ${(e as Error).message}`))),
+    );
+    worker.once('exit', () => settle(() => reject(refused('the configuration could not be read'))));
+  });
+}
