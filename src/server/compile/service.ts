@@ -58,7 +58,6 @@ export function tierFeatures(tier: Pick<Tier, 'name' | 'features'>) {
   };
 }
 export type TierFeatures = ReturnType<typeof tierFeatures>;
-const DEFAULT_FEATURES: TierFeatures = tierFeatures({ name: 'default', features: {} });
 
 /** A configuration the server accepted, with the deprecation warnings of its aliases. */
 export interface CheckedConfiguration {
@@ -83,7 +82,7 @@ function publishingRefusals(config: Configuration) {
 }
 
 /** Validates the configuration and applies the server's limits and the caller's tier features on it. */
-export function checkedConfiguration(raw: unknown, features = DEFAULT_FEATURES): CheckedConfiguration {
+export function checkedConfiguration(raw: unknown, features: TierFeatures): CheckedConfiguration {
   const { config, warnings } = validateConfiguration(raw);
   const issues = [];
   if (config.sources.length > features.maxSources) {
@@ -269,8 +268,8 @@ export function resultBody(
 export async function compileBatch(
   deps: AppDeps,
   requests: { id: string; configuration: unknown }[],
-  signal?: AbortSignal,
-  features = DEFAULT_FEATURES,
+  signal: AbortSignal | undefined,
+  features: TierFeatures,
 ) {
   const results = [];
   for (const request of requests) {

@@ -39,7 +39,7 @@ export async function runWorkflow(
   job: Job,
   signal: AbortSignal,
   emit: JobEmit,
-  features?: TierFeatures,
+  features: TierFeatures,
 ): Promise<unknown> {
   const checked = checkedConfiguration((job.payload as CompilePayload).configuration, features);
   const { config } = checked;
