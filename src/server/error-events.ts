@@ -27,25 +27,17 @@ export class ErrorEventWriter {
     return randomBytes(16).toString('hex');
   }
 
-  /** Stores `event` after the answer, whatever its source. */
-  schedule(event: ErrorEvent): void {
-    this.scheduleFrom(undefined, event);
-  }
-
   /**
-   * Stores `event` after the answer; with `sourceKey` (the client's rate-limit key) only while
-   * that source has stored fewer than `LOG_BOUNDS.errorEventsPerAddress` reports this minute, so
-   * that one source's flood cannot fill the log with its own reports. A report over it is dropped
-   * (the answer, already sent, is the same).
+   * Stores `event` after the answer, while its source (`sourceKey`, the client's rate-limit key)
+   * has stored fewer than `LOG_BOUNDS.errorEventsPerAddress` reports this minute, so that one
+   * source's flood cannot fill the log with its own reports. A report over it is dropped (the
+   * answer, already sent, is the same).
    */
-  scheduleFrom(sourceKey: string | undefined, event: ErrorEvent): void {
+  schedule(sourceKey: string, event: ErrorEvent): void {
     const write = new Promise<void>((resolve) => setImmediate(resolve))
       .then(async () => {
-        if (sourceKey !== undefined) {
-          const hit = await this.limiter.hit(`frontend-error:${sourceKey}`, LOG_BOUNDS.errorEventsPerAddress);
-          if (hit.limited) return;
-        }
-        await this.store.addErrorEvent(event);
+        const hit = await this.limiter.hit(`frontend-error:${sourceKey}`, LOG_BOUNDS.errorEventsPerAddress);
+        if (!hit.limited) await this.store.addErrorEvent(event);
       })
       .catch((err: Error) => this.log(`frontend-error: cannot store event ${event.id}: ${err.message}`))
       .finally(() => this.pending.delete(write));

@@ -124,8 +124,8 @@ describe('ErrorEventWriter', () => {
     const writer = new ErrorEventWriter(own, (m) => logged.push(m));
     const base = { source: 'frontend', severity: 'low' as const, message: 'm', stack: null, context: null, url: null };
     const event = { ...base, userAgent: null, sessionId: null, createdAt: '2026-01-01T00:00:00.000Z' };
-    writer.schedule({ ...event, id: 'a' });
-    writer.schedule({ ...event, id: 'a' }); // the same id again: its insert fails
+    writer.schedule('client', { ...event, id: 'a' });
+    writer.schedule('client', { ...event, id: 'a' }); // the same id again: its insert fails
     await writer.flush();
     expect((await own.errorEvents(10, 0)).total).toBe(1);
     expect(logged).toEqual([expect.stringMatching(/^frontend-error: cannot store event a: /)]);

@@ -286,44 +286,32 @@ export function accessGate(
     const permissionsOnce = () =>
       (permissions ??= 'user' in identity ? permissionsOf(t, identity.user, at) : Promise.resolve(new Set<string>()));
     const denial = rule.public ? null : await deny(t, rule, identity, permissionsOnce);
-    if (denial) {
-      // A refusal is counted as the caller's requests are: an account's against its tier's limit,
-      // anyone else's (no or unusable credentials) against the address's anonymous limit. So
-      // refused requests, and what they write (the audit rows of refused admin calls), are limited too.
-      const who = 'user' in identity ? identity.user : null;
-      const counted = who ? tierOf(t, who) : (t.tiers.get('anonymous') ?? SEEDED_ANONYMOUS);
-      if (metered && counted.rateLimit > 0) {
-        const hit = await limiter.hit(who ? `user:${who.id}` : `ip:${clientLimitKey(c)}`, counted.rateLimit);
-        if (hit.limited) {
-          c.header('retry-after', String(hit.resetSeconds));
-          return problem(
-            c,
-            429,
-            `Rate limit exceeded: ${counted.rateLimit} requests per minute for the ${counted.name} tier`,
-          );
-        }
-      }
-      return problem(c, denial[0], denial[1]);
-    }
     // On public routes unusable credentials (unknown, expired, banned, disabled) count as none.
     const known = identity.kind === 'session' || identity.kind === 'key' ? identity : null;
     const usable = known !== null && !known.user.banned && !known.user.apiDisabled;
     const user = usable ? known.user : null;
     const key = usable && known.kind === 'key' ? known.key : null;
-    const tier = tierOf(t, user);
-
-    const limitKey = user ? `user:${user.id}` : `ip:${clientLimitKey(c)}`;
+    // A refusal is counted as the caller's requests are: an account's against its tier's limit,
+    // anyone else's (no or unusable credentials) against the address's anonymous limit. So
+    // refused requests, and what they write (the audit rows of refused admin calls), are limited too.
+    const counted = denial && 'user' in identity ? identity.user : user;
+    const tier = tierOf(t, counted);
+    const limitKey = counted ? `user:${counted.id}` : `ip:${clientLimitKey(c)}`;
     const exceeded = `Rate limit exceeded: ${tier.rateLimit} requests per minute for the ${tier.name} tier`;
     if (metered && tier.rateLimit > 0) {
       const hit = await limiter.hit(limitKey, tier.rateLimit);
-      c.header('x-ratelimit-limit', String(tier.rateLimit));
-      c.header('x-ratelimit-remaining', String(hit.remaining));
-      c.header('x-ratelimit-reset', String(hit.resetSeconds));
+      // A refused request's answer tells its refusal, not the caller's remaining requests.
+      if (!denial) {
+        c.header('x-ratelimit-limit', String(tier.rateLimit));
+        c.header('x-ratelimit-remaining', String(hit.remaining));
+        c.header('x-ratelimit-reset', String(hit.resetSeconds));
+      }
       if (hit.limited) {
         c.header('retry-after', String(hit.resetSeconds));
         return problem(c, 429, exceeded);
       }
     }
+    if (denial) return problem(c, denial[0], denial[1]);
 
     // Scopes and permissions are worked out only for the routes that ask (keys, my-permissions).
     let scopes: Set<string> | undefined;

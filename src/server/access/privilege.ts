@@ -21,20 +21,9 @@ export function lacking(g: Grantor, wanted: Iterable<string>): string[] {
   return [...new Set(wanted)].filter((p) => !held.has(p)).sort();
 }
 
-/** A role row's permissions, whether stored as JSON text or already an array. */
-export function rolePermissions(row: { permissions?: unknown }): string[] {
-  const p = row.permissions;
-  if (Array.isArray(p)) return p.map(String);
-  if (typeof p === 'string') {
-    try {
-      const parsed: unknown = JSON.parse(p);
-      return Array.isArray(parsed) ? parsed.map(String) : [];
-    } catch {
-      return [];
-    }
-  }
-  return [];
-}
+/** A role row's permissions (the store and bundles keep them decoded; none when the row has no role). */
+export const rolePermissions = (row: { permissions?: unknown }): string[] =>
+  Array.isArray(row.permissions) ? row.permissions.map(String) : [];
 
 /**
  * Why the grantor may not create, change, activate, remove, assign or revoke a role carrying
@@ -57,7 +46,7 @@ export function grantRefusal(g: Grantor, what: string, permissions: Iterable<str
  */
 export async function assignedPermissions(store: Store, userId: string, at: string): Promise<Set<string>> {
   const [roles, held] = await Promise.all([store.configRows('roles'), store.rolesOf(userId, at)]);
-  const byName = new Map(roles.map((r) => [String(r.role_name), (r.permissions ?? []) as string[]]));
+  const byName = new Map(roles.map((r) => [String(r.role_name), rolePermissions(r)]));
   const out = new Set<string>();
   for (const name of held) for (const p of byName.get(name) ?? []) out.add(p);
   return out;

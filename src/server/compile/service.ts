@@ -58,7 +58,6 @@ export function tierFeatures(tier: Pick<Tier, 'name' | 'features'>) {
   };
 }
 export type TierFeatures = ReturnType<typeof tierFeatures>;
-const DEFAULT_FEATURES: TierFeatures = tierFeatures({ name: 'default', features: {} });
 
 /** A configuration the server accepted, with the deprecation warnings of its aliases. */
 export interface CheckedConfiguration {
@@ -83,7 +82,7 @@ function publishingRefusals(config: Configuration) {
 }
 
 /** Validates the configuration and applies the server's limits and the caller's tier features on it. */
-export function checkedConfiguration(raw: unknown, features = DEFAULT_FEATURES): CheckedConfiguration {
+export function checkedConfiguration(raw: unknown, features: TierFeatures): CheckedConfiguration {
   const { config, warnings } = validateConfiguration(raw);
   const issues = [];
   if (config.sources.length > features.maxSources) {
@@ -269,16 +268,15 @@ export function resultBody(
 export async function compileBatch(
   deps: AppDeps,
   requests: { id: string; configuration: unknown }[],
-  signal?: AbortSignal,
-  features = DEFAULT_FEATURES,
+  signal: AbortSignal | undefined,
+  features: TierFeatures,
 ) {
   const results = [];
   for (const request of requests) {
     try {
-      const { config, warnings } = checkedConfiguration(request.configuration, features);
-      const body = resultBody(config, await runCompile(deps, config, undefined, signal));
-      const { rules, ruleCount, compiledAt } = body;
-      results.push({ id: request.id, success: true, rules, ruleCount, compiledAt, ...warned(warnings) });
+      const checked = checkedConfiguration(request.configuration, features);
+      const { metrics: _metrics, ...answer } = await streamedCompile(deps, checked, undefined, signal);
+      results.push({ id: request.id, success: true, ...answer });
     } catch (e) {
       if (signal?.aborted) throw e;
       results.push({ id: request.id, success: false, error: clientMessage(e) });
@@ -294,19 +292,21 @@ export const warned = (warnings: string[]) => (warnings.length > 0 ? { warnings 
 export type EventSend = (event: string, data: unknown) => void;
 
 /**
- * One compile as every streaming entry point runs it (SSE, WebSocket, the queue): the deprecation
- * warnings first, as `log` events of level `warn`, then the core's events, downloads and cache
- * uses, then the answer `POST /api/compile` would give.
+ * One compile as the entry points answering a list run it (REST batch, SSE, WebSocket, tRPC, the
+ * queue, containers): with `send`, the deprecation warnings first, as `log` events of level
+ * `warn`, then the core's events, downloads and cache uses; then the answer `POST /api/compile`
+ * would give. `runner`: where it runs, the worker pool unless said.
  */
 export async function streamedCompile(
   deps: AppDeps,
   { config, warnings }: CheckedConfiguration,
-  send: EventSend,
+  send?: EventSend,
   signal?: AbortSignal,
   runner?: Pick<CompilePool, 'compile'>,
 ) {
-  for (const message of warnings) send('log', { level: 'warn', message });
-  const outcome = await runCompile(deps, config, (e) => send(e.type, ssePayload(e, deps.now())), signal, send, runner);
+  for (const message of warnings) send?.('log', { level: 'warn', message });
+  const onEvent = send && ((e: CompileEvent) => send(e.type, ssePayload(e, deps.now())));
+  const outcome = await runCompile(deps, config, onEvent, signal, send, runner);
   return { ...resultBody(config, outcome), ...warned(warnings) };
 }
 

@@ -17,6 +17,13 @@ const volatile = {
   created_at: z.string().optional(),
   updated_at: z.string().optional(),
 };
+/** An endpoint override's path (a prefix when it ends in `/*`) and method (`*`: any), here and in its route. */
+export const overridePath = z.string().regex(/^\/\S*$/, 'a path starting with /, optionally ending in /*');
+export const overrideMethod = z
+  .string()
+  .regex(/^(\*|[A-Za-z]+)$/)
+  .transform((m) => m.toUpperCase())
+  .default('*');
 const row = <T extends z.ZodRawShape>(shape: T) => z.strictObject({ ...volatile, ...shape });
 
 const ROW_SCHEMAS: Record<SectionName, z.ZodType> = {
@@ -37,12 +44,8 @@ const ROW_SCHEMAS: Record<SectionName, z.ZodType> = {
     is_active: flag,
   }),
   endpoints: row({
-    path_pattern: z.string().regex(/^\/\S*$/, 'a path starting with /'),
-    method: z
-      .string()
-      .regex(/^(\*|[A-Za-z]+)$/)
-      .transform((m) => m.toUpperCase())
-      .default('*'),
+    path_pattern: overridePath,
+    method: overrideMethod,
     required_tier: z.string().min(1).nullable().default(null),
     required_scopes: z.array(z.string()).nullable().default(null),
     is_public: flag.default(0),

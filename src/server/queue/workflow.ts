@@ -39,7 +39,7 @@ export async function runWorkflow(
   job: Job,
   signal: AbortSignal,
   emit: JobEmit,
-  features?: TierFeatures,
+  features: TierFeatures,
 ): Promise<unknown> {
   const checked = checkedConfiguration((job.payload as CompilePayload).configuration, features);
   const { config } = checked;
@@ -58,22 +58,20 @@ export async function runWorkflow(
     await deps.store.jobs.startStep(job.id, index, name, iso());
     emit('workflow:step', { index, name, state: 'running' });
     const started = performance.now();
+    const end = async (outcome: { state: 'completed'; output: T } | { state: 'failed'; error: string }) => {
+      const durationMs = Math.round(performance.now() - started);
+      await deps.store.jobs.endStep(job.id, index, { ...outcome, at: iso(), durationMs });
+      return durationMs;
+    };
     try {
       const output = await work();
-      const durationMs = Math.round(performance.now() - started);
-      await deps.store.jobs.endStep(job.id, index, { state: 'completed', output, at: iso(), durationMs });
-      emit('workflow:step', { index, name, state: 'completed', durationMs });
+      emit('workflow:step', { index, name, state: 'completed', durationMs: await end({ state: 'completed', output }) });
       return output;
     } catch (e) {
       if (!signal.aborted) {
-        const durationMs = Math.round(performance.now() - started);
-        await deps.store.jobs.endStep(job.id, index, {
-          state: 'failed',
-          error: (e as Error).message,
-          at: iso(),
-          durationMs,
-        });
-        emit('workflow:step', { index, name, state: 'failed', error: (e as Error).message });
+        const error = (e as Error).message;
+        await end({ state: 'failed', error });
+        emit('workflow:step', { index, name, state: 'failed', error });
       }
       throw e;
     }

@@ -49,10 +49,7 @@ export function registerAdminStorageRoutes(app: OpenAPIHono, deps: AppDeps): voi
       summary: "A page of one table's rows, secrets redacted (admin:read)",
       request: {
         params: z.object({
-          name: z
-            .string()
-            .max(128)
-            .openapi({ param: { name: 'name', in: 'path' } }),
+          name: z.string().max(128),
         }),
         query: pageQuery(500, 50),
       },

@@ -88,8 +88,6 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       // Saved rule sets read differently for each caller: their compiles are never shared across users.
       const key = usesRuleSets(config) ? `${configurationKey(config)}\u0000${owner}` : configurationKey(config);
       const bypass = /no-cache|no-store/i.test(c.req.header('cache-control') ?? '');
-      // `no-store`: neither the answer nor the lists downloaded for it are kept.
-      const noStore = isNoStore(c);
       if (!bypass) {
         const reader = own.makeReader();
         try {
@@ -104,9 +102,10 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       }
       const { value, shared } = await cache.shared(key, async () => {
         // Not tied to this request's signal: another request may be waiting on it.
-        const outcome = await runCompile(noStore ? withoutStoring(own) : own, config);
+        // `no-store`: neither the answer nor the lists downloaded for it are kept.
+        const outcome = await runCompile(storingAsAsked(c, own), config);
         const body = { success: true as const, ...resultBody(config, outcome) };
-        if (!noStore) cache.store(key, outcome.inputs, packed(body), deps.now());
+        if (!isNoStore(c)) cache.store(key, outcome.inputs, packed(body), deps.now());
         return body;
       });
       c.header('x-cache', 'MISS');

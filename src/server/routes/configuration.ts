@@ -3,7 +3,7 @@ import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
 import { validateConfiguration } from '../../core/config/parse.js';
 import { ConfigError } from '../../core/errors/index.js';
 import { TRANSFORMATION_NAMES } from '../../core/transforms/types.js';
-import { COMPILE_LIMITS } from '../compile/service.js';
+import { COMPILE_LIMITS, compileRequest } from '../compile/service.js';
 import { problemResponse, refuse } from '../problem.js';
 
 const issue = z.object({ path: z.string(), message: z.string() });
@@ -65,9 +65,7 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
       challenge: true,
       badBody: 400,
       summary: 'Validate a configuration',
-      request: {
-        body: jsonBody(z.object({ configuration: z.unknown(), challengeToken: z.string().optional() })),
-      },
+      request: { body: jsonBody(compileRequest) },
       responses: {
         200: jsonResponse(
           'Valid, or the problems by path',

@@ -1,20 +1,13 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.js';
-import { problem } from '../problem.js';
+import { refuse } from '../problem.js';
 import { callerOf } from '../access/gate.js';
 import { recordAudit } from '../audit/trail.js';
 import { adminRoute, audited, pathParam } from './admin-system/route.js';
 import { checkFlag, FLAG_KEY, type FlagDefinition, flagFields } from '../flags/flag-schema.js';
 import type { StoredFlag } from '../store/admin.js';
 
-const partial = z.object({
-  enabled: flagFields.enabled.optional(),
-  default_variation: flagFields.default_variation.optional(),
-  variations: flagFields.variations.optional(),
-  rules: flagFields.rules.optional(),
-  description: flagFields.description.optional(),
-  type: flagFields.type.optional(),
-});
+const partial = z.object(flagFields).partial();
 
 /** Feature flags kept in flc's own store (`/admin/config/feature-flags`): no outside service. */
 export function registerFeatureFlagRoutes(app: OpenAPIHono, deps: AppDeps): void {
@@ -23,7 +16,7 @@ export function registerFeatureFlagRoutes(app: OpenAPIHono, deps: AppDeps): void
     f: Omit<FlagDefinition, 'type'> & { type?: FlagDefinition['type'] },
   ) => {
     const { problems, type } = checkFlag(f);
-    if (problems.length > 0) return { problems };
+    if (problems.length > 0) refuse(422, problems.join('; '));
     const stored: StoredFlag = {
       ...f,
       type,
@@ -31,7 +24,7 @@ export function registerFeatureFlagRoutes(app: OpenAPIHono, deps: AppDeps): void
       updated_by: callerOf(c).user?.email ?? 'unknown',
     };
     await deps.store.putFlag(stored);
-    return { stored };
+    return stored;
   };
 
   adminRoute(
@@ -66,11 +59,10 @@ export function registerFeatureFlagRoutes(app: OpenAPIHono, deps: AppDeps): void
       failures: { 409: 'A flag with that key exists', 422: 'Invalid flag' },
     },
     async (c, { body }) => {
-      if (await deps.store.flag(body.key)) return problem(c, 409, `A flag ${body.key} already exists`);
-      const saved = await save(c, body);
-      if (saved.problems) return problem(c, 422, saved.problems.join('; '));
-      await recordAudit(c, deps, { resourceId: body.key, newValues: saved.stored });
-      return c.json({ success: true, flag: saved.stored }, 201);
+      if (await deps.store.flag(body.key)) refuse(409, `A flag ${body.key} already exists`);
+      const flag = await save(c, body);
+      await recordAudit(c, deps, { resourceId: body.key, newValues: flag });
+      return c.json({ success: true, flag }, 201);
     },
   );
   adminRoute(
@@ -86,15 +78,14 @@ export function registerFeatureFlagRoutes(app: OpenAPIHono, deps: AppDeps): void
     },
     async (c, { params, body }) => {
       const current = await deps.store.flag(params.key);
-      if (!current) return problem(c, 404, `No flag ${params.key}`);
+      if (!current) refuse(404, `No flag ${params.key}`);
       const { updated_at: _a, updated_by: _b, ...definition } = current;
       // A new set of variations without a type re-infers it; otherwise the stored type stays.
       const type = body.type ?? (body.variations ? undefined : (definition.type as FlagDefinition['type']));
       const merged = { ...(definition as unknown as FlagDefinition), ...body, key: params.key, type };
-      const saved = await save(c, merged);
-      if (saved.problems) return problem(c, 422, saved.problems.join('; '));
-      await recordAudit(c, deps, { oldValues: current, newValues: saved.stored });
-      return c.json({ success: true, flag: saved.stored });
+      const flag = await save(c, merged);
+      await recordAudit(c, deps, { oldValues: current, newValues: flag });
+      return c.json({ success: true, flag });
     },
   );
   adminRoute(
@@ -109,7 +100,7 @@ export function registerFeatureFlagRoutes(app: OpenAPIHono, deps: AppDeps): void
     },
     async (c, { params }) => {
       const current = await deps.store.flag(params.key);
-      if (!current || !(await deps.store.deleteFlag(params.key))) return problem(c, 404, `No flag ${params.key}`);
+      if (!current || !(await deps.store.deleteFlag(params.key))) refuse(404, `No flag ${params.key}`);
       await recordAudit(c, deps, { oldValues: current });
       return c.json({ success: true, message: `Deleted the flag ${params.key}` });
     },

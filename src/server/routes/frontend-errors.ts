@@ -65,7 +65,7 @@ export function registerFrontendErrorRoutes(app: OpenAPIHono, deps: AppDeps, log
     }),
     (c) => {
       const r = c.req.valid('json');
-      writer.scheduleFrom(clientLimitKey(c), {
+      writer.schedule(clientLimitKey(c), {
         id: ErrorEventWriter.newId(),
         source: FRONTEND_SOURCE,
         severity: r.severity,

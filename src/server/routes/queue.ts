@@ -32,7 +32,13 @@ export const jobView = okBody({
   result: z.unknown().optional(),
   error: z.string().optional(),
 });
-const idParam = z.object({ id: z.string() });
+/** What the routes of one of the caller's jobs share: their access rule, the job's id, and its 404. */
+const ownJobRoute = {
+  access: { tier: 'free', scope: 'compile' },
+  badBody: 'envelope',
+  request: { params: z.object({ id: z.string() }) },
+} as const;
+const noJob = problemResponse('No such job of the caller');
 
 /** A job as the owner sees it; the result only once it is there. */
 export function viewOf(job: Job) {
@@ -51,11 +57,15 @@ export function viewOf(job: Job) {
   };
 }
 
-/** The caller's own job; another owner's job is as unknown as one that never was. */
-export async function ownJob(deps: AppDeps, c: Context, id: string): Promise<Job | null> {
+/**
+ * The caller's own job of `kind` (any kind unless said), else 404: another owner's job is as
+ * unknown as one that never was.
+ */
+export async function ownJob(deps: AppDeps, c: Context, id: string, kind?: JobKind): Promise<Job> {
   const user = callerOf(c).user;
   const job = await deps.store.jobs.job(id);
-  return job && user && job.ownerId === user.id ? job : null;
+  if (!job || !user || job.ownerId !== user.id || (kind && job.kind !== kind)) refuse(404, `No such ${kind ?? 'job'}`);
+  return job;
 }
 
 /** Writes a job for the caller and wakes the queue; the 202 answer's fields. */
@@ -132,18 +142,15 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
     route({
       method: 'get',
       path: '/api/queue/results/{id}',
-      access: { tier: 'free', scope: 'compile' },
-      badBody: 'envelope',
+      ...ownJobRoute,
       summary: "A queued job's state, and its result once it has one",
-      request: { params: idParam },
       responses: {
         200: jsonResponse('The job', jobView),
-        404: problemResponse('No such job of the caller'),
+        404: noJob,
       },
     }),
     async (c) => {
       const job = await ownJob(deps, c, c.req.valid('param').id);
-      if (!job) refuse(404, 'No such job');
       return c.json(viewOf(job), 200);
     },
   );
@@ -152,19 +159,16 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
     route({
       method: 'delete',
       path: '/api/queue/cancel/{id}',
-      access: { tier: 'free', scope: 'compile' },
-      badBody: 'envelope',
+      ...ownJobRoute,
       summary: 'Cancel a queued or running job',
-      request: { params: idParam },
       responses: {
         200: jsonResponse('Cancelled', jobView),
-        404: problemResponse('No such job of the caller'),
+        404: noJob,
         409: problemResponse('The job has already finished'),
       },
     }),
     async (c) => {
       const job = await ownJob(deps, c, c.req.valid('param').id);
-      if (!job) refuse(404, 'No such job');
       const cancelled = await deps.store.jobs.cancel(job.id, job.ownerId, new Date(deps.now()).toISOString());
       queue.abort(job.id);
       const now = (await deps.store.jobs.job(job.id)) ?? job;
@@ -247,21 +251,18 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
     route({
       method: 'get',
       path: '/api/queue/events/{id}',
-      access: { tier: 'free', scope: 'compile' },
-      badBody: 'envelope',
+      ...ownJobRoute,
       summary: "A job's progress as server-sent events (the events of /api/compile/stream)",
       description:
         'While the job runs in the process that answers: the compile events, then result and done (or error). ' +
         'Then, or for a job that runs elsewhere: a status event on each change of state, and end with the final one.',
-      request: { params: idParam },
       responses: {
         200: { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
-        404: problemResponse('No such job of the caller'),
+        404: noJob,
       },
     }),
     async (c) => {
       const job = await ownJob(deps, c, c.req.valid('param').id);
-      if (!job) refuse(404, 'No such job');
       return watchJob(c, deps, queue, job);
     },
   );

@@ -18,17 +18,14 @@ const refusals = {
   404: problemResponse("No such rule set (or another user's)"),
   422: problemResponse('The body or a parameter fails the schema, or the per-user limit is reached'),
 };
-const idParam = z.object({ id: ruleSetId.shape.id.openapi({ param: { name: 'id', in: 'path' } }) });
+const idParam = ruleSetId;
 const one = okBody({ ruleSet: ruleSetSchema });
 
 /** `/api/rules` and `/api/rules/:id`: saved rule sets, each its creator's. */
 export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const service = ruleSetService(deps);
   const listQuery = pageQuery().extend({
-    all: z
-      .enum(['true', 'false'])
-      .default('false')
-      .openapi({ param: { name: 'all', in: 'query' }, description: "administrators: every user's rule sets" }),
+    all: z.enum(['true', 'false']).default('false').openapi({ description: "administrators: every user's rule sets" }),
   });
   app.openapi(
     route({

@@ -94,15 +94,16 @@ export const poolCall = (c: Context): PoolCall => ({ share: poolShare(callerOf(c
 /** Body-size limits, enforced before the body is parsed (413 beyond). */
 export const BODY_LIMITS = { rule: 64 * 1024, list: 3 * 1024 * 1024 } as const;
 
+/** What the rule routes share: a POST of the `rules` scope, a schema failure answered as `{success, error}`. */
+const ruleRoute = { method: 'post', access: { tier: 'free', scope: 'rules' }, badBody: 'envelope' } as const;
+
 /** `/api/validate-rule`, `/api/validate`, `/api/ast/parse`, `/api/ast/walk`. */
 export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
   app.openapi(
     route({
-      method: 'post',
+      ...ruleRoute,
       path: '/api/validate-rule',
-      access: { tier: 'free', scope: 'rules' },
       bodyLimit: BODY_LIMITS.rule,
-      badBody: 'envelope',
       summary: 'Parse one filter rule and report its validity',
       request: { body: jsonBody(validateRuleRequestSchema) },
       responses: {
@@ -115,12 +116,10 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
 
   app.openapi(
     route({
-      method: 'post',
+      ...ruleRoute,
       path: '/api/ast/walk',
-      access: { tier: 'free', scope: 'rules' },
       bodyLimit: BODY_LIMITS.list,
       challenge: true,
-      badBody: 'envelope',
       summary: 'Parse rules or a list and walk the syntax tree',
       request: { body: jsonBody(astWalkRequestSchema) },
       responses: {
@@ -138,11 +137,9 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
 
   app.openapi(
     route({
-      method: 'post',
+      ...ruleRoute,
       path: '/api/ast/parse',
-      access: { tier: 'free', scope: 'rules' },
       bodyLimit: BODY_LIMITS.list,
-      badBody: 'envelope',
       summary: 'Parse rules: type, category, dialect, validity and tree per rule',
       request: { body: jsonBody(parseRulesRequestSchema) },
       responses: {
@@ -161,11 +158,9 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
 
   app.openapi(
     route({
-      method: 'post',
+      ...ruleRoute,
       path: '/api/validate',
-      access: { tier: 'free', scope: 'rules' },
       bodyLimit: BODY_LIMITS.list,
-      badBody: 'envelope',
       summary: 'Validate every line of a list',
       request: { body: jsonBody(validateListRequestSchema) },
       responses: {

@@ -22,7 +22,7 @@ const defaultTier = (role: 'admin' | 'user') => (role === 'admin' ? 'admin' : 'f
 
 const notFound = problemResponse('No such user');
 const page = pageQuery(USER_LIMITS.pageMax, USER_LIMITS.pageDefault);
-const idParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
+const idParam = z.object({ id: z.string() });
 
 /** The specification's Local auth user record. */
 const localUser = z.object({
@@ -85,9 +85,9 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
   /**
    * Refuses a change to user `id`: 404 when there is no such user, 403 for the caller's own
    * account (administrators do not ban, delete, demote or disable themselves and so lock
-   * everyone out).
+   * everyone out). The user as they are before the change otherwise.
    */
-  async function mayChange(c: Context, id: string): Promise<void> {
+  async function mayChange(c: Context, id: string): Promise<User> {
     const target = await deps.store.userById(id);
     if (!target) refuse(404, `No user with id ${id}`);
     const caller = callerOf(c);
@@ -95,19 +95,18 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     // No grant above the grantor: a more privileged account is not reset, demoted, banned or deleted.
     const refusal = await actOnRefusal(deps.store, await caller.permissions(), target, at());
     if (refusal) refuse(403, refusal);
+    return target;
   }
 
   async function change(c: Context, id: string, patch: UserPatch): Promise<{ user: User }> {
-    await mayChange(c, id);
-    const before = await deps.store.userById(id);
+    const before = await mayChange(c, id);
     const user = (await deps.store.updateUser(id, patch, at()))!;
     await recordAudit(c, deps, { oldValues: before, newValues: user });
     return { user };
   }
 
   async function remove(c: Context, id: string): Promise<void> {
-    await mayChange(c, id);
-    const before = await deps.store.userById(id);
+    const before = await mayChange(c, id);
     await deps.store.deleteUser(id);
     await recordAudit(c, deps, { oldValues: before });
   }
@@ -382,15 +381,9 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         audit: { action: 'usage.read', resource: 'usage' },
         summary: "A user's requests per day and route (admin, users:read)",
         request: {
-          params: z.object({ userId: z.string().openapi({ param: { name: 'userId', in: 'path' } }) }),
+          params: z.object({ userId: z.string() }),
           query: z.object({
-            days: z.coerce
-              .number()
-              .int()
-              .min(1)
-              .max(USER_LIMITS.usageDaysMax)
-              .default(USER_LIMITS.usageDaysDefault)
-              .openapi({ param: { name: 'days', in: 'query' } }),
+            days: z.coerce.number().int().min(1).max(USER_LIMITS.usageDaysMax).default(USER_LIMITS.usageDaysDefault),
           }),
         },
         responses: { 200: jsonResponse('The usage record', usage), 404: notFound },

@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { problemResponse, refuse } from '../problem.js';
+import { problemResponse } from '../problem.js';
 import { COMPILE_LIMITS, compileRequest } from '../compile/service.js';
 import { enqueueCompile, jobView, ownJob, viewOf } from './queue.js';
 import type { JobRunner } from '../queue/runner.js';
@@ -61,8 +61,7 @@ export function registerWorkflowRoutes(app: OpenAPIHono, deps: AppDeps, queue: J
       },
     }),
     async (c) => {
-      const job = await ownJob(deps, c, c.req.valid('param').id);
-      if (job?.kind !== 'workflow') refuse(404, 'No such workflow');
+      const job = await ownJob(deps, c, c.req.valid('param').id, 'workflow');
       const recorded = await deps.store.jobs.steps(job.id);
       const sources = (job.payload as { configuration: { sources: { source: string }[] } }).configuration.sources;
       const steps = workflowStepNames(sources).map((name, index) => {

@@ -3,10 +3,12 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import { ConfigError } from '../../core/errors/index.js';
+import { issueMessages } from '../../core/ast/issues.js';
+import type { ZodError } from 'zod';
 import { validateRuleRequestSchema } from '../../core/ast/validate-rule.js';
 import { astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRulesRequestSchema } from '../../core/ast/list.js';
-import { checkedConfiguration, compileRequest, forCaller, resultBody, runCompile, warned } from '../compile/service.js';
+import { checkedConfiguration, streamedCompile, compileRequest, forCaller } from '../compile/service.js';
 import { clientMessage, statusOf } from '../problem.js';
 import { listAnswerJson, poolCall, validateRuleAnswer } from '../routes/rules.js';
 import { serializedAnswer } from './serialized.js';
@@ -35,16 +37,6 @@ export function trpcCodeOf(status: number): TRPC_ERROR_CODE_KEY {
   return CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
 }
 
-/** Input issues as the REST routes word them: `path: message`, joined by `; `. */
-function issueText(issues: readonly { path?: readonly unknown[]; message: string }[]): string {
-  return issues
-    .map((i) => {
-      const path = (i.path ?? []).map((p) => String((p as { key?: unknown })?.key ?? p)).join('.');
-      return path && !i.message.startsWith(path) ? `${path}: ${i.message}` : i.message;
-    })
-    .join('; ');
-}
-
 /**
  * The procedures of `/api/trpc`, over the REST routes' own input schemas and functions. A
  * failure gets the status every path gives it (`statusOf`) as its tRPC code, and the message a
@@ -54,12 +46,13 @@ export function createTrpcRouter(deps: AppDeps, log: (message: string) => void) 
   const t = initTRPC.context<TrpcContext>().create({
     isDev: false,
     errorFormatter: ({ shape, error }) => {
+      // Input issues (zod's, through tRPC's Standard Schema call) as the REST routes word them.
       const cause = error.cause as { issues?: unknown } | undefined;
-      const issues = error.code === 'BAD_REQUEST' && Array.isArray(cause?.issues) ? cause.issues : null;
+      const issues = error.code === 'BAD_REQUEST' && Array.isArray(cause?.issues) ? (cause as ZodError) : null;
       const { stack: _stack, ...data } = shape.data as typeof shape.data & { stack?: string };
       return {
         ...shape,
-        message: issues ? issueText(issues) : shape.message,
+        message: issues ? issueMessages(issues).join('; ') : shape.message,
         data: { ...data, ...(error.cause instanceof ConfigError ? { errors: error.cause.issues } : {}) },
       };
     },
@@ -81,9 +74,8 @@ export function createTrpcRouter(deps: AppDeps, log: (message: string) => void) 
   return t.router({
     compile: procedure.input(compileRequest).mutation(async ({ input, ctx }) => {
       const own = forCaller(deps, callerOf(ctx.c));
-      const { config, warnings } = checkedConfiguration(input.configuration, own.features);
-      const outcome = await runCompile(own.deps, config, undefined, ctx.c.req.raw.signal);
-      return { success: true as const, ...resultBody(config, outcome), ...warned(warnings) };
+      const checked = checkedConfiguration(input.configuration, own.features);
+      return { success: true as const, ...(await streamedCompile(own.deps, checked, undefined, ctx.c.req.raw.signal)) };
     }),
     validateRule: procedure
       .input(validateRuleRequestSchema)

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps.js';
 import { refuse } from '../../problem.js';
 import { jsonText } from './json-columns.js';
 import { registerSectionRoutes } from './section-routes.js';
+import { overrideMethod, overridePath } from '../../config-bundle/validate.js';
 
 /** The tiers the gate itself goes by (anonymous callers, signed-in users, administrators): never deleted. */
 const BUILT_IN_TIERS = new Set(['anonymous', 'free', 'pro', 'admin']);
@@ -96,14 +97,7 @@ export function registerAccessConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     listSummary: 'Endpoint overrides',
     create: {
       summary: 'Create an endpoint override',
-      body: override.extend({
-        path_pattern: z.string().regex(/^\/\S*$/, 'a path starting with /, optionally ending in /*'),
-        method: z
-          .string()
-          .regex(/^(\*|[A-Za-z]+)$/)
-          .transform((m) => m.toUpperCase())
-          .default('*'),
-      }),
+      body: override.extend({ path_pattern: overridePath, method: overrideMethod }),
       failures: {
         409: 'An override of that path and method exists',
         422: 'Unknown tier, or a path and method reaching no route or only administrators’ routes',

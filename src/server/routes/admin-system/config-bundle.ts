@@ -1,6 +1,6 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppDeps } from '../../deps.js';
-import { problem } from '../../problem.js';
+import { refuse } from '../../problem.js';
 import { callerOf } from '../../access/gate.js';
 import { recordAudit } from '../../audit/trail.js';
 import { adminRoute, audited, idParam } from './route.js';
@@ -61,7 +61,7 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
     async (c, { query }) => {
       if (!query.dryRun) {
         const refusal = await gatewayRefusal(c, deps.gateway);
-        if (refusal) return problem(c, 403, refusal);
+        if (refusal) refuse(403, refusal);
       }
       const report = await importConfig(deps.store, await c.req.text(), query.format, {
         apply: !query.dryRun,
@@ -105,7 +105,7 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
     },
     async (c, { params }) => {
       const snapshot = await deps.store.snapshot(Number(params.id));
-      if (!snapshot) return problem(c, 404, `No snapshot ${params.id}`);
+      if (!snapshot) refuse(404, `No snapshot ${params.id}`);
       return c.json({ success: true, snapshot });
     },
   );
@@ -125,7 +125,7 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
         at: at(),
         writer: await callerOf(c).permissions(),
       });
-      if (!done) return problem(c, 404, `No snapshot ${params.id}`);
+      if (!done) refuse(404, `No snapshot ${params.id}`);
       await recordAudit(c, deps, {
         newValues: done.applied,
         metadata: { preRevertSnapshotId: done.preRevertSnapshotId },

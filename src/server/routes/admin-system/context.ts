@@ -35,7 +35,7 @@ export function registerContextRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const expiries = live.map((a) => a.expires_at).filter((e): e is string => e !== null);
       const attributes = { id: user?.id, email: user?.email, role: user?.role, tier: user?.tier };
       const context = {
-        identity: user ? { id: user.id, email: user.email, role: user.role, tier: user.tier } : null,
+        identity: user ? attributes : null,
         via: caller.key ? 'api_key' : 'session',
         role: live.map((a) => a.role_name).join(',') || null,
         roles: live.map((a) => a.role_name),

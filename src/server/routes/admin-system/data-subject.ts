@@ -4,7 +4,7 @@ import { recordAudit } from '../../audit/trail.js';
 import { adminRoute, audited, pathParam } from './route.js';
 import { callerOf } from '../../access/gate.js';
 import { actOnRefusal } from '../../access/privilege.js';
-import { problem } from '../../problem.js';
+import { refuse } from '../../problem.js';
 
 /** At most this many audit rows go into one export (newest first); `audit_log_truncated` says when more exist. */
 export const DATA_EXPORT_AUDIT_CAP = 1_000;
@@ -68,14 +68,14 @@ export function registerDataSubjectRoutes(app: OpenAPIHono, deps: AppDeps): void
     async (c, { params: { userId } }) => {
       // Erasing removes role assignments: the caller's own, or those of an account above them, are not theirs to take.
       const caller = callerOf(c);
-      if (caller.user?.id === userId) return problem(c, 403, "No one erases their own account's admin records");
+      if (caller.user?.id === userId) refuse(403, "No one erases their own account's admin records");
       const refusal = await actOnRefusal(
         deps.store,
         await caller.permissions(),
         (await deps.store.userById(userId)) ?? { id: userId, email: userId },
         new Date(deps.now()).toISOString(),
       );
-      if (refusal) return problem(c, 403, refusal);
+      if (refusal) refuse(403, refusal);
       const deleted = await deps.store.eraseAdminData(userId);
       const audit = await deps.store.auditOfUser(userId, 0);
       const erasure = {

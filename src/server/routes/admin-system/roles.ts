@@ -1,7 +1,7 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppDeps } from '../../deps.js';
-import { problem, refuse } from '../../problem.js';
+import { refuse } from '../../problem.js';
 import { callerOf } from '../../access/gate.js';
 import { recordAudit } from '../../audit/trail.js';
 import { adminRoute, audited } from './route.js';
@@ -23,20 +23,20 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
    * role; 403 for the caller's own assignments, a role carrying a permission the caller lacks, or
    * an account holding one.
    */
-  async function assignmentRefusal(c: Context, body: z.infer<typeof who>, revoking = false): Promise<Response | null> {
+  async function mayAssign(c: Context, body: z.infer<typeof who>, revoking = false): Promise<void> {
     const target = await deps.store.userById(body.identity_user_id);
-    if (!target) return problem(c, 404, `No user ${body.identity_user_id}`);
+    if (!target) refuse(404, `No user ${body.identity_user_id}`);
     const [role] = await deps.store.configRows('roles', { role_name: body.role_name });
     // An assignment of a role since removed can still be revoked: the role grants nothing.
-    if (!role && !revoking) return problem(c, 404, `No role ${body.role_name}`);
+    if (!role && !revoking) refuse(404, `No role ${body.role_name}`);
     const caller = callerOf(c);
     if (caller.user?.id === target.id)
-      return problem(c, 403, 'No one assigns or revokes their own roles: another administrator must');
+      refuse(403, 'No one assigns or revokes their own roles: another administrator must');
     const held = await caller.permissions();
     const refusal =
       grantRefusal(held, `Role ${body.role_name}`, rolePermissions(role ?? {})) ??
       (await actOnRefusal(deps.store, held, target, at()));
-    return refusal ? problem(c, 403, refusal) : null;
+    if (refusal) refuse(403, refusal);
   }
   registerSectionRoutes(app, deps, {
     section: 'roles',
@@ -105,8 +105,7 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
       },
     },
     async (c, { body }) => {
-      const refused = await assignmentRefusal(c, body);
-      if (refused) return refused;
+      await mayAssign(c, body);
       const caller = callerOf(c).user;
       const expires = body.expires_at === null ? null : new Date(body.expires_at).toISOString();
       const { before, after } = await deps.store.assign({
@@ -134,10 +133,9 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
       },
     },
     async (c, { body }) => {
-      const refused = await assignmentRefusal(c, body, true);
-      if (refused) return refused;
+      await mayAssign(c, body, true);
       const gone = await deps.store.revoke(body.identity_user_id, body.role_name);
-      if (!gone) return problem(c, 404, `${body.identity_user_id} has no role ${body.role_name}`);
+      if (!gone) refuse(404, `${body.identity_user_id} has no role ${body.role_name}`);
       await recordAudit(c, deps, { resourceId: body.identity_user_id, oldValues: gone });
       return c.json({ success: true, message: `Revoked ${body.role_name} from ${body.identity_user_id}` });
     },

@@ -80,19 +80,8 @@ export const audited = (permission: string | null, action: string, resource: str
   audit: { action, resource },
 });
 
-/** A path parameter for the OpenAPI document. */
-export const pathParam = (name: string) =>
-  z.object({
-    [name]: z
-      .string()
-      .min(1)
-      .openapi({ param: { name, in: 'path' } }),
-  });
+/** A path parameter (the OpenAPI document names it and places it in the path from its key). */
+export const pathParam = (name: string) => z.object({ [name]: z.string().min(1) });
 
 /** An integer id in the path. */
-export const idParam = z.object({
-  id: z
-    .string()
-    .regex(/^\d+$/, 'must be an integer id')
-    .openapi({ param: { name: 'id', in: 'path' } }),
-});
+export const idParam = z.object({ id: z.string().regex(/^\d+$/, 'must be an integer id') });
