@@ -49,9 +49,12 @@ function lastParam(c: Context): string | null {
   return name ? (c.req.param(name) ?? null) : null;
 }
 
-/** Records one audit row for the current request (a route calls it with the values it changed). */
-export function recordAudit(c: Context, deps: AppDeps, d: AuditDetails, log: (m: string) => void = () => undefined) {
-  return write(c, deps, d, log);
+/**
+ * Records one audit row for the current request (a route calls it with the values it changed); a
+ * row that cannot be written is logged as the trail's own are.
+ */
+export function recordAudit(c: Context, deps: AppDeps, d: AuditDetails) {
+  return write(c, deps, d, c.var.auditLog ?? ((m) => console.error(m)));
 }
 
 /**
@@ -61,6 +64,7 @@ export function recordAudit(c: Context, deps: AppDeps, d: AuditDetails, log: (m:
  */
 export function auditTrail(deps: AppDeps, log: (m: string) => void): MiddlewareHandler {
   return async (c, next) => {
+    c.set('auditLog', log);
     await next();
     if (c.get('auditWritten')) return;
     const status = c.res.status;

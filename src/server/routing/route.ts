@@ -68,6 +68,8 @@ declare module 'hono' {
     clientAddress: string;
     clientLimitKey: string;
     auditWritten: boolean;
+    /** Where the audit trail logs a row it cannot write (the server's log). */
+    auditLog: (message: string) => void;
   }
 }
 

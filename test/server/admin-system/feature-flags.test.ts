@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, onTestFinished, test } from 'vitest';
 import { adminFixture } from './fixture.js';
 
 const f = await adminFixture();
@@ -63,5 +63,25 @@ describe('feature flag routes', () => {
     expect(
       (await f.asSuper('PATCH', '/admin/config/feature-flags/dup', { variations: { off: 0, on: 'x' } })).status,
     ).toBe(422);
+  });
+});
+
+describe('an audit row that cannot be written', () => {
+  test('is logged, whether the route writes it or the trail does; the change still answers', async () => {
+    const logged: string[] = [];
+    const g = await adminFixture(undefined, {}, (m) => logged.push(m));
+    onTestFinished(() => g.store.close());
+    g.store.appendAudit = async () => {
+      throw new Error('disk full');
+    };
+    // The route writes its own row (with the flag's values); then a refusal, whose row the trail writes.
+    const created = await g.asSuper('POST', '/admin/config/feature-flags', {
+      key: 'lost_row',
+      default_variation: 'off',
+      variations: { off: false, on: true },
+    });
+    expect(created.status).toBe(201);
+    expect((await g.call('POST', '/admin/config/feature-flags', g.tokens.viewer, { key: 'x' })).status).toBe(403);
+    expect(logged.filter((m) => m.startsWith('audit: cannot write') && m.endsWith('disk full'))).toHaveLength(2);
   });
 });

@@ -8,19 +8,26 @@ import type { Store } from '../../../src/server/store/store.js';
 const password = { hash: 'h', salt: 's', iterations: 1 };
 
 /** An app on a fresh in-memory store with one caller of each kind the admin routes tell apart. */
-export async function adminFixture(store?: Store, extra: Partial<Parameters<typeof createApp>[0]> = {}) {
+export async function adminFixture(
+  store?: Store,
+  extra: Partial<Parameters<typeof createApp>[0]> = {},
+  log?: (message: string) => void,
+) {
   const s = store ?? (await openStore(':memory:'));
   const clock = { now: Date.parse('2026-07-01T00:00:00Z') };
-  const app = createApp({
-    store: s,
-    version: '1',
-    now: () => clock.now,
-    startedAt: clock.now,
-    makeReader: () => {
-      throw new Error('unused');
+  const app = createApp(
+    {
+      store: s,
+      version: '1',
+      now: () => clock.now,
+      startedAt: clock.now,
+      makeReader: () => {
+        throw new Error('unused');
+      },
+      ...extra,
     },
-    ...extra,
-  });
+    log,
+  );
   const at = () => new Date(clock.now).toISOString();
   // Anonymous refusals count against the address, and every in-process request has the same one
   // ('unknown'): the matrix asks hundreds of refused questions, so the address limit is lifted here.
