@@ -13,6 +13,7 @@ import {
   ForbiddenError,
   StoreUnavailableError,
   TooManyCompilesError,
+  BusyError,
 } from '../core/errors/index.js';
 
 /** RFC 9110's reason phrases, where they differ from Node's older table. */
@@ -97,7 +98,7 @@ export function statusOf(err: unknown): ContentfulStatusCode {
   if (err instanceof SourceError || err instanceof DirectiveError) return 502;
   if (err instanceof AbortedError || err instanceof StoreUnavailableError) return 503;
   if (err instanceof ConflictError) return 409;
-  if (err instanceof TooManyCompilesError) return 429;
+  if (err instanceof TooManyCompilesError || err instanceof BusyError) return 429;
   if (err instanceof ForbiddenError) return 403;
   return err instanceof FlcError ? 422 : 500;
 }

@@ -7,7 +7,7 @@ import { openStore } from '../../src/server/store/open.js';
 import { startSession } from '../../src/server/auth/sessions.js';
 import type { Store } from '../../src/server/store/store.js';
 import { mountConsole } from '../../src/console/index.js';
-import { PARSE_LIMITS } from '../../src/console/compile/config-text.js';
+import { PARSE_LIMITS } from '../../src/node/parse-apart.js';
 
 /** The console compile form of a real `flc serve` reading hostile YAML and TOML: never on the main thread. */
 let flc: RunningServer;

@@ -16,7 +16,8 @@ import { challengeSiteKey, type ConsoleContext, pageHandler, render } from '../f
 import { CsrfForm, FormError } from '../layout.js';
 import { consoleRoute } from '../pages.js';
 import { CSRF_FIELD, csrfMatches, csrfToken, sessionToken } from '../session.js';
-import { ParsersBusyError, parseConfigTextApart } from './config-text.js';
+import { parseConfigTextApart } from '../../node/parse-apart.js';
+import { BusyError } from '../../core/errors/index.js';
 import { addEvent, addRemoved, RUN_LIMITS, type Run, type RunRefusal, Runs } from './runs.js';
 import { Outcome, type ReportFilter, ReportTable, Step } from './views.js';
 
@@ -237,7 +238,7 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
           format && raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as object), format } : raw;
         checked = checkedConfiguration(withFormat, features);
       } catch (err) {
-        if (err instanceof ParsersBusyError) return again(429, `${err.message}; try again in a moment.`);
+        if (err instanceof BusyError) return again(429, `${err.message}.`);
         if (err instanceof ConfigError)
           return again(
             422,

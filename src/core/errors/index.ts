@@ -151,6 +151,14 @@ function formatBytes(n: number): string {
  * A caller has as many compiles running or waiting for a worker as their tier allows
  * (`maxConcurrentCompiles`); the server answers 429.
  */
+/** A request the process cannot take now, as many of its kind are running: to try again shortly. */
+export class BusyError extends FlcError {
+  constructor(message: string) {
+    super('BUSY', message);
+    this.name = 'BusyError';
+  }
+}
+
 export class TooManyCompilesError extends FlcError {
   /** `what`: the tasks counted, `compiles` or `tasks` (a walk, a parse, a validation, a rule match). */
   constructor(limit: number, tier: string, what = 'compiles') {

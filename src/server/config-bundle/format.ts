@@ -1,5 +1,6 @@
 import TOML from '@iarna/toml';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { stringify as stringifyYaml } from 'yaml';
+import { parseApart } from '../../node/parse-apart.js';
 import { ConfigError } from '../../core/errors/index.js';
 import type { Bundle } from '../store/config-sections.js';
 
@@ -83,20 +84,20 @@ export function nestingDepth(text: string, format: BundleFormat): number {
 /**
  * The document in a bundle's text; bad syntax is a ConfigError naming where. A bundle nesting
  * deeper than MAX_BUNDLE_DEPTH is refused before it is parsed, with a message of its own (not the
- * parser's).
+ * parser's). YAML and TOML are parsed in a worker thread under a deadline (`parseApart`): their
+ * parsers are superlinear on hostile documents.
  */
-export function parseBundleText(text: string, format: BundleFormat): unknown {
+export async function parseBundleText(text: string, format: BundleFormat): Promise<unknown> {
   const tooDeep = () =>
     new ConfigError([{ path: '', message: `nests deeper than ${MAX_BUNDLE_DEPTH} levels` }], { file: 'the bundle' });
   if (nestingDepth(text, format) > MAX_BUNDLE_DEPTH) throw tooDeep();
+  if (format !== 'json') return parseApart(text, format, 'the bundle');
   try {
-    if (format === 'yaml') return parseYaml(text);
-    if (format === 'toml') return TOML.parse(text);
     return JSON.parse(text);
   } catch (err) {
     // A parser running out of stack on a shape the estimate missed: the same refusal, never its internals.
     if (err instanceof RangeError || /Maximum call stack/.test(String((err as Error)?.message))) throw tooDeep();
-    throw new ConfigError([{ path: '', message: `not valid ${format.toUpperCase()}: ${(err as Error).message}` }], {
+    throw new ConfigError([{ path: '', message: `not valid JSON: ${(err as Error).message}` }], {
       cause: err,
       file: 'the bundle',
     });

@@ -24,7 +24,7 @@ await f.asSuper('POST', '/admin/system/announcements', { title: 'Maintenance', a
 describe.each(BUNDLE_FORMATS)('round trip in %s', (format) => {
   test('export, dry run (no change), edit, dry run (exactly the edits), apply, revert', async () => {
     const text = await exported(format);
-    const original = parseBundleText(text, 'json' === format ? 'json' : format) as Bundle;
+    const original = (await parseBundleText(text, 'json' === format ? 'json' : format)) as Bundle;
     const noChange = await json(await importing(text, format));
     expect(noChange.dryRun).toBe(true);
     for (const d of Object.values(noChange.diff as Record<string, Loose>)) expect(d).toMatchObject(empty);
@@ -124,6 +124,26 @@ describe('snapshots and malformed bundles', () => {
     expect(await f.store.configBundle()).toEqual(before);
     expect((await f.store.snapshots()).length).toBe(snapshots);
   });
+
+  test('YAML of superlinear cost is parsed apart: refused at its deadline, the main thread free', async () => {
+    // The main thread's turns while the import runs: the parser, on it, held it 48 s for this.
+    let turns = 0;
+    const ticking = setInterval(() => {
+      turns += 1;
+    }, 50);
+    try {
+      const res = await importing(`tiers: ${'&a '.repeat(100_000)}x\n`, 'yaml', false);
+      expect(res.status).toBe(422);
+      expect((await json(res)).errors[0].message).toMatch(
+        /the configuration (took more than 2 s to read|could not be read)/,
+      );
+    } finally {
+      clearInterval(ticking);
+    }
+    expect(turns).toBeGreaterThan(5);
+    const bad = await importing('tiers: [unclosed\n', 'yaml', false);
+    expect((await json(bad)).errors[0].message).toMatch(/YAML syntax error/);
+  }, 30_000);
 });
 
 describe('deeply nested bundles', () => {

@@ -1,20 +1,17 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { parseConfigText } from '../../core/config/parse.js';
-import { ConfigError } from '../../core/errors/index.js';
+import { parseConfigText } from '../core/config/parse.js';
+import { BusyError, ConfigError } from '../core/errors/index.js';
 
 /**
- * How the console reads a configuration pasted or uploaded as YAML or TOML: in a worker thread
- * of its own, stopped after `PARSE_LIMITS.ms`, at most `PARSE_LIMITS.running` at once in the
- * process. Both parsers take far more than linear time on some hostile documents (900 KB of YAML
- * flow nesting held the main thread 5 s, 300 KB of repeated anchors 54 s), which the main thread
- * must never run. JSON is parsed where it is (V8's parser is linear and ends deep nesting with
- * an error at once).
+ * How the server reads YAML or TOML a client sends (a configuration pasted into the console, a
+ * configuration bundle imported): in a worker thread of its own, stopped after `PARSE_LIMITS.ms`,
+ * at most `PARSE_LIMITS.running` at once in the process. Both parsers take far more than linear
+ * time on some hostile documents (900 KB of YAML flow nesting held the main thread 5 s, 300 KB of
+ * repeated anchors 54 s), which the main thread must never run. JSON is parsed where it is (V8's
+ * parser is linear and ends deep nesting with an error at once).
  */
 export const PARSE_LIMITS = { ms: 2_000, running: 2, heapMb: 64 } as const;
-
-/** The configuration could not be read now: as many are being read as the process takes. */
-export class ParsersBusyError extends Error {}
 
 const req = createRequire(import.meta.url);
 const PARSERS = { yaml: req.resolve('yaml'), toml: req.resolve('@iarna/toml') };
@@ -47,17 +44,25 @@ let running = 0;
 /** Reads configuration text as `syntax` (`auto`: YAML, else TOML); syntax errors become a ConfigError. */
 export async function parseConfigTextApart(text: string, syntax: 'json' | 'yaml' | 'toml' | 'auto'): Promise<unknown> {
   if (syntax === 'json') return parseConfigText(text, 'json');
+  return parseApart(text, syntax);
+}
+
+/**
+ * Parses YAML or TOML text in a worker thread, under the limits above; a syntax error, the
+ * deadline or a crash is a ConfigError (about `file` when given), a full house a BusyError.
+ */
+export async function parseApart(text: string, syntax: 'yaml' | 'toml' | 'auto', file?: string): Promise<unknown> {
   if (running >= PARSE_LIMITS.running)
-    throw new ParsersBusyError('as many configurations are being read as the server takes');
+    throw new BusyError('as many documents are being read as the server takes; try again in a moment');
   running += 1;
   try {
-    return await inWorker(text, syntax);
+    return await inWorker(text, syntax, file);
   } finally {
     running -= 1;
   }
 }
 
-function inWorker(text: string, syntax: 'yaml' | 'toml' | 'auto'): Promise<unknown> {
+function inWorker(text: string, syntax: 'yaml' | 'toml' | 'auto', file?: string): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
@@ -72,7 +77,7 @@ function inWorker(text: string, syntax: 'yaml' | 'toml' | 'auto'): Promise<unkno
       void worker.terminate();
       fn();
     };
-    const refused = (message: string) => new ConfigError([{ path: '', message }]);
+    const refused = (message: string) => new ConfigError([{ path: '', message }], file ? { file } : undefined);
     const timer = setTimeout(
       () => settle(() => reject(refused(`the configuration took more than ${PARSE_LIMITS.ms / 1000} s to read`))),
       PARSE_LIMITS.ms,
