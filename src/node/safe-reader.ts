@@ -16,9 +16,7 @@ import type { ResponseCache } from './http-cache.js';
 /** Where `ref` points from `base` for a server compile: http(s) URLs only. */
 export function resolveHttpLocation(ref: string, base: string | null): string {
   if (/^https?:\/\//i.test(ref)) return ref;
-  // A reference with a scheme of its own (`flc-ruleset:`, `file:`) stays that scheme against any base.
-  const resolved = base !== null && /^https?:\/\//i.test(base) ? new URL(ref, base).href : '';
-  if (/^https?:\/\//i.test(resolved)) return resolved;
+  if (base !== null && /^https?:\/\//i.test(base)) return new URL(ref, base).href;
   throw new SourceRefusedError(ref, 'only http:// and https:// sources can be compiled by the server');
 }
 

@@ -12,8 +12,8 @@ export const isRuleSetSource = (location: string) => location.toLowerCase().star
 
 /**
  * Whether a configuration names a saved rule set anywhere (a source, or a list of exclusions,
- * inclusions or allowed names, at either level): its compile then depends on who asks. Includes
- * cannot name one (`ruleSetReaders` refuses them), so the configuration alone tells.
+ * inclusions or allowed names, at either level): its compile then depends on who asks. A list's
+ * include cannot reach one (an include is held to its list's origin), so the configuration alone tells.
  */
 export function usesRuleSets(config: Configuration): boolean {
   return namedLocations(config).some(isRuleSetSource);
@@ -28,14 +28,8 @@ export function ruleSetReaders(base: ReaderFactory, store: Store, ownerId: strin
   return (hooks) => {
     const reader = base(hooks);
     return {
-      resolve: (ref, from) => {
-        if (!isRuleSetSource(ref)) return reader.resolve(ref, from && !isRuleSetSource(from) ? from : null);
-        // A list's include naming a saved rule set would make a compile of public lists read the
-        // caller's private rules, unseen in the configuration that keys shared compiles.
-        if (from !== null)
-          throw new SourceRefusedError(ref, 'an include cannot name a saved rule set; name it in the configuration');
-        return ref;
-      },
+      resolve: (ref, from) =>
+        isRuleSetSource(ref) ? ref : reader.resolve(ref, from && !isRuleSetSource(from) ? from : null),
       read: async (location, signal, options) => {
         if (!isRuleSetSource(location)) return reader.read(location, signal, options);
         const id = location.slice(RULE_SET_SCHEME.length);
