@@ -1,42 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { startServer as startFlc, type RunningServer } from '../../src/server/start.js';
-import { openStore } from '../../src/server/store/open.js';
-import { startSession } from '../../src/server/auth/sessions.js';
-import type { Store } from '../../src/server/store/store.js';
+import { startInProcessFlc, type InProcessFlc } from '../support/flc-in-process.js';
 import { mountConsole } from '../../src/console/index.js';
 import { PARSE_LIMITS } from '../../src/node/parse-apart.js';
 
 /** The console compile form of a real `flc serve` reading hostile YAML and TOML: never on the main thread. */
-let flc: RunningServer;
-let dir: string;
-let store: Store;
+let flc: InProcessFlc;
 let session = '';
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'flc-config-text-'));
-  const location = { engine: 'sqlite' as const, file: join(dir, 'flc.db') };
-  store = await openStore(location.file);
-  await store.updateConfigRow('tiers', { tier_name: 'free' }, { rate_limit: 0 }, new Date().toISOString());
-  flc = await startFlc({
-    host: '127.0.0.1',
-    port: 0,
-    version: '0.0.1',
-    allowPrivateSources: false,
-    store: location,
-    console: mountConsole,
-    log: () => undefined,
-  });
-  const password = { hash: 'h', salt: 's', iterations: 1 };
-  const user = await store.createUser({ email: 'yaml@example.org', role: 'user', tier: 'free', password });
-  session = (await startSession(store, user, Date.now())).token;
+  flc = await startInProcessFlc({ console: mountConsole, unmetered: true });
+  session = await flc.signIn('yaml@example.org');
 }, 60_000);
 afterAll(async () => {
   await flc?.close();
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const headers = () => ({ cookie: `flc_session=${session}`, origin: flc.url });

@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { startServer as startFlc, type RunningServer } from '../../src/server/start.js';
-import { openStore } from '../../src/server/store/open.js';
-import { startSession } from '../../src/server/auth/sessions.js';
-import type { Store } from '../../src/server/store/store.js';
+import { startInProcessFlc, type InProcessFlc } from '../support/flc-in-process.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 import { mountConsole } from '../../src/console/index.js';
 
@@ -13,39 +7,19 @@ import { mountConsole } from '../../src/console/index.js';
  * The console's "compile again in another format" form of a real `flc serve`, replayed: one
  * compile form (one bot challenge when configured) starts at most one run in each format.
  */
-let flc: RunningServer;
+let flc: InProcessFlc;
 let lists: TestServer;
-let dir: string;
-let store: Store;
 const sessions: Record<'alice' | 'bob', string> = { alice: '', bob: '' };
 
 beforeAll(async () => {
   lists = await startServer((_req, res) => void res.writeHead(200).end('||listed.example^\n'));
-  dir = mkdtempSync(join(tmpdir(), 'flc-format-replay-'));
-  const location = { engine: 'sqlite' as const, file: join(dir, 'flc.db') };
   // Unmetered, so that the test's page loads count for nothing.
-  store = await openStore(location.file);
-  await store.updateConfigRow('tiers', { tier_name: 'free' }, { rate_limit: 0 }, new Date().toISOString());
-  flc = await startFlc({
-    host: '127.0.0.1',
-    port: 0,
-    version: '0.0.1',
-    allowPrivateSources: true,
-    store: location,
-    console: mountConsole,
-    log: () => undefined,
-  });
-  const password = { hash: 'h', salt: 's', iterations: 1 };
-  for (const name of ['alice', 'bob'] as const) {
-    const user = await store.createUser({ email: `${name}@example.org`, role: 'user', tier: 'free', password });
-    sessions[name] = (await startSession(store, user, Date.now())).token;
-  }
+  flc = await startInProcessFlc({ allowPrivateSources: true, console: mountConsole, unmetered: true });
+  for (const name of ['alice', 'bob'] as const) sessions[name] = await flc.signIn(`${name}@example.org`);
 }, 60_000);
 afterAll(async () => {
   await flc?.close();
-  await store?.close();
   await lists?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const headers = (who: keyof typeof sessions) => ({ cookie: `flc_session=${sessions[who]}`, origin: flc.url });

@@ -1,40 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { startServer as startFlc, type RunningServer } from '../../src/server/start.js';
-import { openStore } from '../../src/server/store/open.js';
-import { startSession } from '../../src/server/auth/sessions.js';
-import type { Store } from '../../src/server/store/store.js';
+import { startInProcessFlc, type InProcessFlc } from '../support/flc-in-process.js';
 import { mountConsole } from '../../src/console/index.js';
 
 /** Signed-in console forms of a real `flc serve` up to their body limit (the compile form: 1 MiB and a little). */
-let flc: RunningServer;
-let dir: string;
-let store: Store;
+let flc: InProcessFlc;
 let session = '';
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'flc-large-form-'));
-  const location = { engine: 'sqlite' as const, file: join(dir, 'flc.db') };
-  flc = await startFlc({
-    host: '127.0.0.1',
-    port: 0,
-    version: '0.0.1',
-    allowPrivateSources: false,
-    store: location,
-    console: mountConsole,
-    log: () => undefined,
-  });
-  store = await openStore(location.file);
-  const password = { hash: 'h', salt: 's', iterations: 1 };
-  const user = await store.createUser({ email: 'big@example.org', role: 'user', tier: 'free', password });
-  session = (await startSession(store, user, Date.now())).token;
+  flc = await startInProcessFlc({ console: mountConsole });
+  session = await flc.signIn('big@example.org');
 }, 60_000);
 afterAll(async () => {
   await flc?.close();
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const headers = () => ({ cookie: `flc_session=${session}`, origin: flc.url });

@@ -1,20 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { startServer as startFlc, type RunningServer } from '../../src/server/start.js';
-import { openStore } from '../../src/server/store/open.js';
-import { startSession } from '../../src/server/auth/sessions.js';
-import type { Store } from '../../src/server/store/store.js';
+import { startInProcessFlc, type InProcessFlc } from '../support/flc-in-process.js';
 import { mountConsole } from '../../src/console/index.js';
 import { RUN_LIMITS } from '../../src/console/compile/runs.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 
 /** What one console compile of a real `flc serve` keeps while it runs: bytes, not only lines and events. */
-let flc: RunningServer;
+let flc: InProcessFlc;
 let lists: TestServer;
-let dir: string;
-let store: Store;
 let session = '';
 const LONG = 4_000;
 /** 4,500 comment lines of 4,000 characters: 18 MB, all removed by RemoveComments. */
@@ -25,28 +17,12 @@ beforeAll(async () => {
     if (req.url?.startsWith('/long.txt')) return void res.writeHead(200).end(longList);
     res.writeHead(200).end('||kept.example^\n');
   });
-  dir = mkdtempSync(join(tmpdir(), 'flc-run-bytes-'));
-  const location = { engine: 'sqlite' as const, file: join(dir, 'flc.db') };
-  store = await openStore(location.file);
-  await store.updateConfigRow('tiers', { tier_name: 'free' }, { rate_limit: 0 }, new Date().toISOString());
-  flc = await startFlc({
-    host: '127.0.0.1',
-    port: 0,
-    version: '0.0.1',
-    allowPrivateSources: true,
-    store: location,
-    console: mountConsole,
-    log: () => undefined,
-  });
-  const password = { hash: 'h', salt: 's', iterations: 1 };
-  const user = await store.createUser({ email: 'runs@example.org', role: 'user', tier: 'free', password });
-  session = (await startSession(store, user, Date.now())).token;
+  flc = await startInProcessFlc({ allowPrivateSources: true, console: mountConsole, unmetered: true });
+  session = await flc.signIn('runs@example.org');
 }, 60_000);
 afterAll(async () => {
   await flc?.close();
-  await store?.close();
   await lists?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const headers = () => ({ cookie: `flc_session=${session}`, origin: flc.url });

@@ -1,18 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { startServer as startFlc, type RunningServer } from '../../src/server/start.js';
-import { openStore } from '../../src/server/store/open.js';
-import { startSession } from '../../src/server/auth/sessions.js';
-import type { Store } from '../../src/server/store/store.js';
+import { startInProcessFlc, type InProcessFlc } from '../support/flc-in-process.js';
 import { startServer, type TestServer } from '../support/http-server.js';
 
 /** The compile cache of a real `flc serve`, attacked by two users compiling the same configuration. */
-let flc: RunningServer;
+let flc: InProcessFlc;
 let lists: TestServer;
-let dir: string;
-let store: Store;
 const tokens: Record<'alice' | 'bob', string> = { alice: '', bob: '' };
 /** Whether `/flaky.txt` answers (else 503). */
 let flakyUp = false;
@@ -23,28 +15,12 @@ beforeAll(async () => {
     if (req.url === '/flaky.txt') return void res.writeHead(200).end('||flaky.example^\n');
     res.writeHead(200).end('||steady.example^\n');
   });
-  dir = mkdtempSync(join(tmpdir(), 'flc-cache-serve-'));
-  const location = { engine: 'sqlite' as const, file: join(dir, 'flc.db') };
-  flc = await startFlc({
-    host: '127.0.0.1',
-    port: 0,
-    version: '0.0.1',
-    allowPrivateSources: true,
-    store: location,
-    log: () => undefined,
-  });
-  store = await openStore(location.file);
-  const password = { hash: 'h', salt: 's', iterations: 1 };
-  for (const name of ['alice', 'bob'] as const) {
-    const user = await store.createUser({ email: `${name}@example.org`, role: 'user', tier: 'free', password });
-    tokens[name] = (await startSession(store, user, Date.now())).token;
-  }
+  flc = await startInProcessFlc({ allowPrivateSources: true });
+  for (const name of ['alice', 'bob'] as const) tokens[name] = await flc.signIn(`${name}@example.org`);
 }, 60_000);
 afterAll(async () => {
   await flc?.close();
-  await store?.close();
   await lists?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const compile = (who: keyof typeof tokens, configuration: unknown) =>
