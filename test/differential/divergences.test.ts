@@ -102,8 +102,13 @@ describe('documented divergences', () => {
       config,
       { name: 'D', description: 'a\r\n||x^', sources: [{ source: list }] },
       { name: 'D', sources: [{ source: list, name: 'S\n||x^' }] },
+      ...['\u2028', '\u2029', '\u0085', '\v', '\f', '\u001c', '\u0000'].map((c) => ({
+        name: `D${c}||x^`,
+        sources: [{ source: list }],
+      })),
     ])
-      expect(() => validateConfiguration(bad)).toThrow(/must be one line \(no line break\)/);
+      expect(() => validateConfiguration(bad)).toThrow(/must be one line \(no line break or control character\)/);
+    expect(() => validateConfiguration({ name: 'D\tE', sources: [{ source: list }] })).not.toThrow();
   });
 });
 

@@ -9,9 +9,13 @@ const patterns = z.array(z.string());
 
 /**
  * Text the list's header writes on a line of its own (`! Title: …`, `! Source: …`): a line break
- * in it would end the comment and put the rest in the list as rules.
+ * in it would end the comment and put the rest in the list as rules. Every control character but
+ * the tab counts (CR, LF, vertical tab, form feed, NEL, NUL…), and so do U+2028 and U+2029, which
+ * some readers take for line ends.
  */
-const oneLine = z.string().refine((text) => !/[\r\n]/.test(text), { error: 'must be one line (no line break)' });
+const oneLine = z.string().refine((text) => !/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/.test(text), {
+  error: 'must be one line (no line break or control character)',
+});
 
 /** flc's `allow`: domains (IDN or punycode) whose rules are removed with their subdomains'. */
 const domains = z.array(

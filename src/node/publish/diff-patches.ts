@@ -39,7 +39,8 @@ export function defaultPatchName(output: string): string {
   return name.length > 0 ? name : 'list';
 }
 
-const DIFF_PATH_RE = /^! Diff-Path: /m;
+/** Whether a list has a `! Diff-Path:` line, its lines split on LF only (a regex's `m` would also split on U+2028). */
+const hasDiffPath = (list: string) => list.split('\n').some((line) => line.startsWith('! Diff-Path: '));
 
 /**
  * Writes `text` to `output` with a `! Diff-Path:` header and, when `output` held a list before,
@@ -79,7 +80,7 @@ export async function writeWithPatch(output: string, hadPrevious: boolean, text:
     }
     const written = await readFile(stage, 'utf8');
     // The builder leaves the list as it was when its patch failed to reproduce it.
-    if (!DIFF_PATH_RE.test(written)) {
+    if (!hasDiffPath(written)) {
       throw new Error('differential update failed: the patch did not reproduce the new list; nothing was written');
     }
     await rename(stage, output);
