@@ -13,7 +13,7 @@ const patterns = z.array(z.string());
  * the tab counts (CR, LF, vertical tab, form feed, NEL, NUL…), and so do U+2028 and U+2029, which
  * some readers take for line ends.
  */
-const oneLine = z.string().refine((text) => !/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/.test(text), {
+const oneLine = z.string().refine((text) => !/[\p{Cc}\u2028\u2029]/u.test(text.replaceAll('\t', '')), {
   error: 'must be one line (no line break or control character)',
 });
 
