@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { parseConfigText } from '../core/config/parse.js';
 import { BusyError, ConfigError } from '../core/errors/index.js';
+import { FairTurns } from './compile-pool.js';
 
 /**
  * How the server reads YAML or TOML a client sends (a configuration pasted into the console, a
@@ -10,8 +11,13 @@ import { BusyError, ConfigError } from '../core/errors/index.js';
  * time on some hostile documents (900 KB of YAML flow nesting held the main thread 5 s, 300 KB of
  * repeated anchors 54 s), which the main thread must never run. JSON is parsed where it is (V8's
  * parser is linear and ends deep nesting with an error at once).
+ *
+ * The threads are shared fairly: each caller has at most one document in the process (read or
+ * waiting), and a thread that comes free goes to the caller served longest ago (`FairTurns`), so
+ * callers who keep slow documents coming cannot shut others out; a document waits at most
+ * `waitMs` for a thread, and at most `waiting` wait.
  */
-export const PARSE_LIMITS = { ms: 2_000, running: 2, heapMb: 64 } as const;
+export const PARSE_LIMITS = { ms: 2_000, running: 2, heapMb: 64, waitMs: 3_000, waiting: 32 } as const;
 
 const req = createRequire(import.meta.url);
 const PARSERS = { yaml: req.resolve('yaml'), toml: req.resolve('@iarna/toml') };
@@ -39,26 +45,49 @@ try {
 }
 `;
 
-let running = 0;
+const turns = new FairTurns(PARSE_LIMITS.running);
+/** The callers with a document in the process (read or waiting). */
+const reading = new Set<string>();
+
+/** Who sends a document (a user's id; one key for callers the server does not tell apart), and which file it is. */
+export interface ParseCaller {
+  caller: string;
+  file?: string;
+}
 
 /** Reads configuration text as `syntax` (`auto`: YAML, else TOML); syntax errors become a ConfigError. */
-export async function parseConfigTextApart(text: string, syntax: 'json' | 'yaml' | 'toml' | 'auto'): Promise<unknown> {
+export async function parseConfigTextApart(
+  text: string,
+  syntax: 'json' | 'yaml' | 'toml' | 'auto',
+  who: ParseCaller,
+): Promise<unknown> {
   if (syntax === 'json') return parseConfigText(text, 'json');
-  return parseApart(text, syntax);
+  return parseApart(text, syntax, who);
 }
 
 /**
  * Parses YAML or TOML text in a worker thread, under the limits above; a syntax error, the
- * deadline or a crash is a ConfigError (about `file` when given), a full house a BusyError.
+ * deadline or a crash is a ConfigError (about `file` when given); a second document of the same
+ * caller, a full line or a wait past `waitMs` is a BusyError.
  */
-export async function parseApart(text: string, syntax: 'yaml' | 'toml' | 'auto', file?: string): Promise<unknown> {
-  if (running >= PARSE_LIMITS.running)
+export async function parseApart(text: string, syntax: 'yaml' | 'toml' | 'auto', who: ParseCaller): Promise<unknown> {
+  if (reading.has(who.caller))
+    throw new BusyError('a document of yours is being read; send the next one when it is done');
+  if (turns.pendingCount >= PARSE_LIMITS.waiting)
     throw new BusyError('as many documents are being read as the server takes; try again in a moment');
-  running += 1;
+  reading.add(who.caller);
   try {
-    return await inWorker(text, syntax, file);
+    return await turns.run(
+      who.caller,
+      () => inWorker(text, syntax, who.file),
+      AbortSignal.timeout(PARSE_LIMITS.waitMs),
+    );
+  } catch (e) {
+    if ((e as Error)?.name === 'TimeoutError')
+      throw new BusyError('as many documents are being read as the server takes; try again in a moment');
+    throw e;
   } finally {
-    running -= 1;
+    reading.delete(who.caller);
   }
 }
 
@@ -74,8 +103,8 @@ function inWorker(text: string, syntax: 'yaml' | 'toml' | 'auto', file?: string)
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      void worker.terminate();
-      fn();
+      // The turn ends once the thread is gone, so that no more than `running` threads ever live.
+      void worker.terminate().then(fn, fn);
     };
     const refused = (message: string) => new ConfigError([{ path: '', message }], file ? { file } : undefined);
     const timer = setTimeout(

@@ -46,12 +46,13 @@ const FILE_EXTENSION: Record<string, string> = { dnsmasq: 'conf', unbound: 'conf
  * Reads a configuration in the syntax given, or the one its text or file name shows; YAML and
  * TOML in a worker thread of their own, under a deadline (`parseConfigTextApart`).
  */
-async function readConfiguration(text: string, syntax: string, fileName?: string): Promise<unknown> {
-  if (syntax === 'json' || syntax === 'yaml' || syntax === 'toml') return parseConfigTextApart(text, syntax);
-  if (fileName) return parseConfigTextApart(text, formatOf(fileName));
-  if (text.trimStart().startsWith('{')) return parseConfigTextApart(text, 'json');
+async function readConfiguration(text: string, syntax: string, caller: string, fileName?: string): Promise<unknown> {
+  const who = { caller };
+  if (syntax === 'json' || syntax === 'yaml' || syntax === 'toml') return parseConfigTextApart(text, syntax, who);
+  if (fileName) return parseConfigTextApart(text, formatOf(fileName), who);
+  if (text.trimStart().startsWith('{')) return parseConfigTextApart(text, 'json', who);
   // YAML reads most TOML as one string: a document that is not a mapping is tried as TOML.
-  return parseConfigTextApart(text, 'auto');
+  return parseConfigTextApart(text, 'auto', who);
 }
 
 /** The compile's runner: the server's pool (or, in-process, the core) with the removed lines reported to the run. */
@@ -232,7 +233,12 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
       const { deps, features } = forCaller(ctx.deps, caller);
       let checked: ReturnType<typeof checkedConfiguration>;
       try {
-        const raw = await readConfiguration(file ? await file.text() : field('config'), field('syntax'), file?.name);
+        const raw = await readConfiguration(
+          file ? await file.text() : field('config'),
+          field('syntax'),
+          caller.user?.id ?? '',
+          file?.name,
+        );
         const format = field('format');
         const withFormat =
           format && raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as object), format } : raw;

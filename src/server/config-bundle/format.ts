@@ -84,14 +84,14 @@ export function nestingDepth(text: string, format: BundleFormat): number {
 /**
  * The document in a bundle's text; bad syntax is a ConfigError naming where. A bundle nesting
  * deeper than MAX_BUNDLE_DEPTH is refused before it is parsed, with a message of its own (not the
- * parser's). YAML and TOML are parsed in a worker thread under a deadline (`parseApart`): their
- * parsers are superlinear on hostile documents.
+ * parser's). YAML and TOML are parsed in a worker thread under a deadline (`parseApart`, one
+ * document of `caller`'s at a time): their parsers are superlinear on hostile documents.
  */
-export async function parseBundleText(text: string, format: BundleFormat): Promise<unknown> {
+export async function parseBundleText(text: string, format: BundleFormat, caller = ''): Promise<unknown> {
   const tooDeep = () =>
     new ConfigError([{ path: '', message: `nests deeper than ${MAX_BUNDLE_DEPTH} levels` }], { file: 'the bundle' });
   if (nestingDepth(text, format) > MAX_BUNDLE_DEPTH) throw tooDeep();
-  if (format !== 'json') return parseApart(text, format, 'the bundle');
+  if (format !== 'json') return parseApart(text, format, { caller, file: 'the bundle' });
   try {
     return JSON.parse(text);
   } catch (err) {

@@ -102,7 +102,7 @@ export async function importConfig(
 ): Promise<ImportReport> {
   const current = await store.configBundle();
   const bundle = validateBundle(
-    await parseBundleText(text, format),
+    await parseBundleText(text, format, opts.by),
     current.tiers.map((t) => String(t.tier_name)),
   );
   const diff = diffBundles(current, bundle);
