@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { createApp } from '../../src/server/app.js';
 import { openStore } from '../../src/server/store/open.js';
 import { hashPassword } from '../../src/server/auth/password.js';
-import { mountConsole } from '../../src/console/index.js';
+import { consoleApp, consoleBrowser } from '../support/console-app.js';
 import { ADMIN_NAV } from '../../src/console/admin.js';
 import { callApi } from '../../src/console/api.js';
 import type { ConsoleContext } from '../../src/console/frame.js';
@@ -13,17 +12,7 @@ import type { Context } from 'hono';
 const store = await openStore(':memory:');
 await store.updateConfigRow('tiers', { tier_name: 'anonymous' }, { rate_limit: 0 }, new Date().toISOString());
 await store.updateConfigRow('tiers', { tier_name: 'free' }, { rate_limit: 0 }, new Date().toISOString());
-const app = createApp({
-  store,
-  version: '1',
-  now: () => Date.now(),
-  startedAt: Date.now(),
-  makeReader: () => {
-    throw new Error('unused');
-  },
-  console: mountConsole,
-});
-const ORIGIN = 'http://localhost';
+const app = consoleApp(store);
 const PASSWORD = 'correct horse battery 9';
 
 async function account(email: string, role: 'admin' | 'user', roles: string[] = []) {
@@ -54,41 +43,15 @@ await account('user@example.com', 'user');
 
 /** A browser: keeps its cookies, sends its origin on posts, never follows redirects. */
 function browser() {
-  const jar = new Map<string, string>();
-  const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const keep = (res: Response) => {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(';');
-      const [name, ...rest] = pair.split('=');
-      const value = rest.join('=');
-      if (attrs.some((a) => /max-age=0/i.test(a.trim())) || value === '') jar.delete(name.trim());
-      else jar.set(name.trim(), value);
-    }
-    return res;
-  };
-  const b = {
-    jar,
-    get: async (path: string) =>
-      keep(await app.request(path, { headers: { accept: 'text/html', cookie: cookieHeader() } })),
-    post: async (path: string, form: Record<string, string | string[]>) => {
-      const body = new URLSearchParams();
-      for (const [k, v] of Object.entries(form)) for (const one of [v].flat()) body.append(k, one);
-      return keep(
-        await app.request(path, {
-          method: 'POST',
-          headers: { origin: ORIGIN, cookie: cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
-          body: body.toString(),
-        }),
-      );
-    },
-    /** GET a page, following the one redirect of a form's answer. */
+  const b = consoleBrowser(app);
+  return {
+    ...b,
+    /** GET a page: its status, its HTML and where it redirects. */
     page: async (path: string) => {
       const res = await b.get(path);
       return { status: res.status, html: await res.text(), location: res.headers.get('location') };
     },
-    csrf: async (path = '/console') => /name="_csrf" value="([^"]+)"/.exec((await b.page(path)).html)?.[1] ?? '',
   };
-  return b;
 }
 
 async function signedIn(email: string) {

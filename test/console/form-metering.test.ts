@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { createApp } from '../../src/server/app.js';
 import { openStore } from '../../src/server/store/open.js';
 import { hashPassword } from '../../src/server/auth/password.js';
-import { mountConsole } from '../../src/console/index.js';
+import { consoleApp } from '../support/console-app.js';
 
 // The sign-in, sign-up and sign-out forms were unmetered (their API route counts the attempt), so a
 // form refused before it reached that route (no CSRF token, a failed challenge) was counted by
@@ -21,16 +20,7 @@ async function appWithAnonymousLimit(limit: number) {
     tier: 'free',
     password: await hashPassword(PASSWORD),
   });
-  return createApp({
-    store,
-    version: '1',
-    now: () => Date.now(),
-    startedAt: Date.now(),
-    makeReader: () => {
-      throw new Error('unused');
-    },
-    console: mountConsole,
-  });
+  return consoleApp(store);
 }
 
 const form = (body: Record<string, string>, cookie = '') => ({

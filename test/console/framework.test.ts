@@ -3,49 +3,15 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { createApp } from '../../src/server/app.js';
 import { openStore } from '../../src/server/store/open.js';
 import { mountConsole } from '../../src/console/index.js';
+import { CONSOLE_ORIGIN, consoleApp, consoleBrowser } from '../support/console-app.js';
 
 const store = await openStore(':memory:');
 // Every request here comes from one address; the anonymous tier's 10 a minute would refuse the later ones.
 await store.updateConfigRow('tiers', { tier_name: 'anonymous' }, { rate_limit: 0 }, new Date().toISOString());
-const app = createApp({
-  store,
-  version: '1',
-  now: () => Date.now(),
-  startedAt: Date.now(),
-  makeReader: () => {
-    throw new Error('unused');
-  },
-  console: mountConsole,
-});
-const ORIGIN = 'http://localhost';
+const app = consoleApp(store);
 
 /** A browser: keeps its cookies, sends its origin on posts, never follows redirects. */
-function browser() {
-  const jar = new Map<string, string>();
-  const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const keep = (res: Response) => {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(';');
-      const [name, value] = pair.split('=');
-      if (attrs.some((a) => /max-age=0/i.test(a.trim())) || value === '') jar.delete(name.trim());
-      else jar.set(name.trim(), value);
-    }
-    return res;
-  };
-  return {
-    jar,
-    get: async (path: string) =>
-      keep(await app.request(path, { headers: { accept: 'text/html', cookie: cookieHeader() } })),
-    post: async (path: string, form: Record<string, string>, origin = ORIGIN) =>
-      keep(
-        await app.request(path, {
-          method: 'POST',
-          headers: { origin, cookie: cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams(form).toString(),
-        }),
-      ),
-  };
-}
+const browser = () => consoleBrowser(app);
 const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
 describe('the console framework', () => {
@@ -217,7 +183,7 @@ describe('with the bot challenge configured', () => {
       const post = (extra: Record<string, string>) =>
         guarded.request('/signup', {
           method: 'POST',
-          headers: { origin: ORIGIN, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          headers: { origin: CONSOLE_ORIGIN, cookie, 'content-type': 'application/x-www-form-urlencoded' },
           body: new URLSearchParams({
             _csrf: csrfOf(html),
             email: 'challenged@example.com',

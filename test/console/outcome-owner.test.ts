@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { createApp } from '../../src/server/app.js';
 import { openStore } from '../../src/server/store/open.js';
 import { hashPassword } from '../../src/server/auth/password.js';
-import { mountConsole } from '../../src/console/index.js';
+import { consoleApp, consoleBrowser } from '../support/console-app.js';
 
 // A form post's outcome (an API key's text, shown once) rides in the `flc_result` cookie to the
 // next page. It belongs to the session that made it: another account signed in on the same
@@ -10,17 +9,7 @@ import { mountConsole } from '../../src/console/index.js';
 const store = await openStore(':memory:');
 for (const tier of ['anonymous', 'free'])
   await store.updateConfigRow('tiers', { tier_name: tier }, { rate_limit: 0 }, new Date().toISOString());
-const app = createApp({
-  store,
-  version: '1',
-  now: () => Date.now(),
-  startedAt: Date.now(),
-  makeReader: () => {
-    throw new Error('unused');
-  },
-  console: mountConsole,
-});
-const ORIGIN = 'http://localhost';
+const app = consoleApp(store);
 const PASSWORD = 'correct horse battery 9';
 const password = await hashPassword(PASSWORD);
 for (const email of ['alice@example.com', 'bob@example.com'])
@@ -28,39 +17,15 @@ for (const email of ['alice@example.com', 'bob@example.com'])
 
 /** One browser: one cookie jar, whoever signs in on it. */
 function browser() {
-  const jar = new Map<string, string>();
-  const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const keep = (res: Response) => {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(';');
-      const [name, ...rest] = pair.split('=');
-      const value = rest.join('=');
-      if (attrs.some((a) => /max-age=0/i.test(a.trim())) || value === '') jar.delete(name.trim());
-      else jar.set(name.trim(), value);
-    }
-    return res;
-  };
-  const b = {
-    jar,
-    page: async (path: string) => {
-      const res = keep(await app.request(path, { headers: { accept: 'text/html', cookie: cookieHeader() } }));
-      return await res.text();
-    },
-    post: async (path: string, form: Record<string, string>) =>
-      keep(
-        await app.request(path, {
-          method: 'POST',
-          headers: { origin: ORIGIN, cookie: cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams(form).toString(),
-        }),
-      ),
-    csrf: async (path: string) => /name="_csrf" value="([^"]+)"/.exec(await b.page(path))?.[1] ?? '',
+  const b = consoleBrowser(app);
+  return {
+    ...b,
+    page: async (path: string) => (await b.get(path)).text(),
     signIn: async (email: string) => {
       const res = await b.post('/login', { email, password: PASSWORD, _csrf: await b.csrf('/login') });
       expect(res.status).toBe(303);
     },
   };
-  return b;
 }
 
 const secretOf = (html: string) => /id="secret"[^>]*value="([^"]+)"/.exec(html)?.[1];
