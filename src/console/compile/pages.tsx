@@ -92,6 +92,14 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
     return user ? runs.get(c.req.param('id') ?? '', user.id) : undefined;
   };
   const idParam = z.object({ id: z.string() });
+  /** A form posted about one of the caller's runs: its fields and the run, or the refusal (403, 404). */
+  const runForm = async (c: Context) => {
+    const form = await c.req.parseBody();
+    if (!csrfMatches(c, form[CSRF_FIELD])) return c.text('The form did not come from this site', 403);
+    const run = runOf(c);
+    if (!run) return c.text('No such compile', 404);
+    return { form, run };
+  };
   /** Starts a run of `checked` for `ownerId` (null past the per-user cap); its page shows the rest. */
   const launch = (
     ownerId: string,
@@ -360,10 +368,9 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
       params: idParam,
     },
     async (c) => {
-      const form = await c.req.parseBody();
-      if (!csrfMatches(c, form[CSRF_FIELD])) return c.text('The form did not come from this site', 403);
-      const run = runOf(c);
-      if (!run) return c.text('No such compile', 404);
+      const posted = await runForm(c);
+      if (posted instanceof Response) return posted;
+      const { form, run } = posted;
       const format = typeof form.format === 'string' ? form.format : '';
       if (!(OUTPUT_FORMATS as readonly string[]).includes(format))
         return c.text(`Unknown output format "${format}"; one of ${OUTPUT_FORMATS.join(', ')}`, 422);
@@ -392,10 +399,9 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
       params: idParam,
     },
     async (c) => {
-      const form = await c.req.parseBody();
-      if (!csrfMatches(c, form[CSRF_FIELD])) return c.text('The form did not come from this site', 403);
-      const run = runOf(c);
-      if (!run) return c.text('No such compile', 404);
+      const posted = await runForm(c);
+      if (posted instanceof Response) return posted;
+      const { run } = posted;
       run.controller.abort();
       return c.redirect(`/console/compile/runs/${run.id}`, 303);
     },
