@@ -19,7 +19,7 @@ import { FINISHED_STATES, type Job, type JobKind } from '../store/jobs.js';
 import type { JobRunner } from '../queue/runner.js';
 import { pageOf, pageQuery } from './paging.js';
 
-const accepted = okBody({ requestId: z.string(), status: z.literal('queued') });
+export const accepted = okBody({ requestId: z.string(), status: z.literal('queued') });
 export const jobView = okBody({
   requestId: z.string(),
   kind: z.string(),
