@@ -70,9 +70,7 @@ export function routeGuards(
   };
   let listed: readonly DescribedRoute[] | undefined;
   return {
-    run: async (route, c, next) => {
-      await (chains.get(route) ?? chainOf(route))(c, next);
-    },
+    run: (route, c, next) => (chains.get(route) ?? chainOf(route))(c, next),
     // Read once the app is built, which is before its first request.
     routes: () => (listed ??= routes()),
   };
