@@ -277,13 +277,9 @@ function watchJob(c: Context, deps: AppDeps, queue: JobRunner, job: Job): Respon
     const unsubscribe = queue.subscribe(job.id, (event, data) => {
       if (event !== 'finished') send(event, data);
     });
-    let closed = false;
-    sse.onAbort(() => {
-      closed = true;
-    });
     let last = '';
     try {
-      while (!closed) {
+      while (!sse.aborted) {
         const now = await deps.store.jobs.job(job.id);
         if (!now) break;
         if (now.state !== last) {
