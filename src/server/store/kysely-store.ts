@@ -345,7 +345,7 @@ export class KyselyStore {
     history: this.call(jobs.history, { tx: 'read' }),
     counts: this.call(jobs.counts, { tx: 'read' }),
     /** Removes finished jobs that ended before `before`; answers how many. */
-    sweep: this.call(jobs.sweep, { tx: 'write' }),
+    sweep: this.call(jobs.sweep),
     /** A workflow's recorded steps, in order (outputs included). */
     steps: this.call(jobs.steps),
     /** Records that a step started (again: its attempts count up). */
