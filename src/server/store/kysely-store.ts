@@ -89,33 +89,23 @@ export class KyselyStore {
       const done = how.tx
         ? this.transaction((trx) => query(trx, ...args), how.tx === 'read', conflict)
         : this.run((db) => query(db, ...args), conflict);
-      return how.bumps ? this.changing(how.bumps, done) : done;
+      const { bumps } = how;
+      // The generation counts up once the call is over, whether it succeeded or not.
+      return bumps ? done.finally(() => this.generations[bumps]++) : done;
     };
-  }
-
-  /** Counts the generation up once `change` is over, whether it succeeded or not. */
-  private async changing<T>(generation: 'accounts' | 'access', change: Promise<T>): Promise<T> {
-    try {
-      return await change;
-    } finally {
-      this.generations[generation] += 1;
-    }
   }
 
   /** False since a write met a busy database (another process holds the lock), until a write succeeds. */
   writesOk = () => !this.writesFailing;
   /** While writes fail, tries an empty write transaction once (no retries); resolves to `writesOk()`. */
   probeWrites = async () => {
-    if (this.writesFailing)
-      await this.db
+    const written =
+      this.writesFailing &&
+      (await this.db
         .transaction()
-        .execute(async () => undefined)
-        .then(
-          () => {
-            this.writesFailing = false;
-          },
-          () => undefined,
-        );
+        .execute(async () => true)
+        .catch(() => false));
+    if (written) this.writesFailing = false;
     return !this.writesFailing;
   };
 
@@ -304,11 +294,9 @@ export class KyselyStore {
    * database on PostgreSQL, so that every process on it counts together.
    */
   rateLimiter(name: string): RateLimiter {
-    let limiter = this.limiters.get(name);
-    if (!limiter) {
-      limiter = this.pool ? postgresRateLimiter(this.pool, name) : memoryRateLimiter(name);
-      this.limiters.set(name, limiter);
-    }
+    const limiter =
+      this.limiters.get(name) ?? (this.pool ? postgresRateLimiter(this.pool, name) : memoryRateLimiter(name));
+    this.limiters.set(name, limiter);
     return limiter;
   }
 
