@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import type { ApiKey, UsageEntry } from './accounts.js';
 import type { Database } from './schema.js';
 import type { Engine } from './migrations/columns.js';
-import { type BusyPolicy, DEFAULT_BUSY_POLICY, withRetries } from './failures.js';
+import { type BusyPolicy, withRetries } from './failures.js';
 import { memoryRateLimiter, postgresRateLimiter, type RateLimiter } from '../rate-limit.js';
 import type { Db } from './queries/db.js';
 import * as status from './queries/status.js';
@@ -50,9 +50,9 @@ export class KyselyStore {
     /** The engine and where, for logs and settings; never a password. */
     readonly description: string,
     private readonly pool: Pool | null,
-    private readonly busy: BusyPolicy = DEFAULT_BUSY_POLICY,
+    private readonly busy: BusyPolicy,
     /** Where the store is: the admin database view's read-only queries open it again. */
-    private readonly location: StoreLocation | null = null,
+    private readonly location: StoreLocation,
   ) {}
 
   /** Since a write met a busy database, until a write transaction succeeds (`/api/health` says degraded). */
@@ -269,9 +269,7 @@ export class KyselyStore {
   databaseAdmin = () =>
     new DatabaseAdmin(
       this.db,
-      this.engine,
       this.location,
-      this.description,
       // Only a PostgreSQL store's query route asks, and it has a pool: the connection is prepared.
       () => this.prepareQueries().then(() => this.queries as Promise<QueryConnection>),
       (work) => withRetries(work, this.busy),
@@ -284,7 +282,7 @@ export class KyselyStore {
    * serve, or null. SQLite: null.
    */
   prepareQueries(queryUrl?: string): Promise<string | null> {
-    if (!this.pool || this.location?.engine !== 'postgres') return Promise.resolve(null);
+    if (!this.pool || this.location.engine !== 'postgres') return Promise.resolve(null);
     this.queries ??= prepareQueryConnection(this.pool, this.location.url, queryUrl);
     return this.queries.then((q) => q.refusal);
   }
@@ -315,7 +313,7 @@ export class KyselyStore {
      * SQLite, where the table is polled); answers the function that stops listening.
      */
     listen: (onJob: () => void, log: (message: string) => void): Promise<() => Promise<void>> =>
-      this.location?.engine === 'postgres'
+      this.location.engine === 'postgres'
         ? listenForJobs(this.location.url, onJob, log)
         : Promise.resolve(() => Promise.resolve()),
     job: this.call(jobs.job),
