@@ -3,7 +3,7 @@ import { okBody } from '../routing/route.js';
 import { randomUUID } from 'node:crypto';
 import { sha256 } from '../hash.js';
 import { compile, type CompileResult } from '../../core/pipeline/compile.js';
-import { validateConfiguration } from '../../core/config/parse.js';
+import { type ValidatedConfig, validateConfiguration } from '../../core/config/parse.js';
 import type { Configuration } from '../../core/config/schema.js';
 import type { CompileEvent } from '../../core/pipeline/events.js';
 import { ConfigError, ForbiddenError, InputError } from '../../core/errors/index.js';
@@ -60,10 +60,7 @@ export function tierFeatures(tier: Pick<Tier, 'name' | 'features'>) {
 export type TierFeatures = ReturnType<typeof tierFeatures>;
 
 /** A configuration the server accepted, with the deprecation warnings of its aliases. */
-export interface CheckedConfiguration {
-  config: Configuration;
-  warnings: string[];
-}
+export type CheckedConfiguration = ValidatedConfig;
 
 /**
  * `flc compile`'s publishing keys, refused rather than ignored: they act on files beside the output
