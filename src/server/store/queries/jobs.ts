@@ -34,14 +34,6 @@ export async function job(db: Db, id: string): Promise<Job | null> {
 const claimable = (now: string) => (e: ExpressionBuilder<Database, 'jobs'>) =>
   e.or([e('state', '=', 'queued'), e.and([e('state', '=', 'running'), e('lease_until', '<', now)])]);
 
-const claiming = (lease: Lease, now: string) => ({
-  state: 'running' as const,
-  lease_owner: lease.owner,
-  lease_until: lease.until,
-  started_at: now,
-  attempts: sql<number>`attempts + 1`,
-});
-
 /**
  * The next job, round-robin across owners: of the owner with the fewest jobs running, then the
  * one served longest ago (its latest start; never served first), its oldest claimable job. Then a
@@ -74,7 +66,13 @@ export async function claim(db: Db, lease: Lease, now: string): Promise<Job | nu
     if (!candidate) return null;
     const row = await db
       .updateTable('jobs')
-      .set(claiming(lease, now))
+      .set({
+        state: 'running',
+        lease_owner: lease.owner,
+        lease_until: lease.until,
+        started_at: now,
+        attempts: sql<number>`attempts + 1`,
+      })
       .where('id', '=', candidate.id)
       .where(claimable(now))
       .returningAll()
