@@ -1,26 +1,14 @@
 import { z } from '@hono/zod-openapi';
+import { OPERATORS } from './evaluate.js';
 
 /** The specification's Feature flag, as the routes accept it and the store keeps it. */
 
-export const OPERATORS = [
-  'eq',
-  'neq',
-  'in',
-  'not_in',
-  'contains',
-  'starts_with',
-  'ends_with',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-] as const;
 export const FLAG_TYPES = ['boolean', 'string', 'number', 'json'] as const;
 export type FlagType = (typeof FLAG_TYPES)[number];
 
 export const conditionSchema = z.object({
   attribute: z.string().min(1),
-  operator: z.enum(OPERATORS),
+  operator: z.enum(Object.keys(OPERATORS) as [keyof typeof OPERATORS, ...(keyof typeof OPERATORS)[]]),
   value: z.unknown(),
 });
 
