@@ -24,24 +24,23 @@ export const overrideMethod = z
   .regex(/^(\*|[A-Za-z]+)$/)
   .transform((m) => m.toUpperCase())
   .default('*');
-const row = <T extends z.ZodRawShape>(shape: T) => z.strictObject({ ...volatile, ...shape });
+/** A section's row: its own fields, then `is_active` (every section has it). */
+const row = <T extends z.ZodRawShape>(shape: T) => z.strictObject({ ...volatile, ...shape, is_active: flag });
+/** The name and description every section but endpoints and announcements shows. */
+const labels = { display_name: z.string().min(1), description: text };
 
 const ROW_SCHEMAS: Record<SectionName, z.ZodType> = {
   tiers: row({
     tier_name: z.string().min(1),
     order_rank: z.number().int().min(0),
     rate_limit: z.number().int().min(0),
-    display_name: z.string().min(1),
-    description: text,
+    ...labels,
     features: z.record(z.string(), z.unknown()).default({}),
-    is_active: flag,
   }),
   scopes: row({
     scope_name: z.string().min(1),
-    display_name: z.string().min(1),
-    description: text,
+    ...labels,
     required_tier: z.string().min(1),
-    is_active: flag,
   }),
   endpoints: row({
     path_pattern: overridePath,
@@ -49,7 +48,6 @@ const ROW_SCHEMAS: Record<SectionName, z.ZodType> = {
     required_tier: z.string().min(1).nullable().default(null),
     required_scopes: z.array(z.string()).nullable().default(null),
     is_public: flag.default(0),
-    is_active: flag,
   }),
   announcements: row({
     id: z.number().int().positive().optional(),
@@ -58,28 +56,21 @@ const ROW_SCHEMAS: Record<SectionName, z.ZodType> = {
     severity: z.enum(['info', 'warning', 'error', 'success']).default('info'),
     active_from: when,
     active_until: when,
-    is_active: flag,
     created_by: text,
   }),
   roles: row({
     role_name: z.string().min(1),
-    display_name: z.string().min(1),
-    description: text,
+    ...labels,
     permissions: z.array(z.enum(PERMISSIONS)).min(1, 'a role needs at least one permission'),
-    is_active: flag,
   }),
   user_groups: row({
     group_name: z.string().min(1),
-    display_name: z.string().min(1),
-    description: text,
-    is_active: flag,
+    ...labels,
   }),
   api_groups: row({
     group_name: z.string().min(1),
-    display_name: z.string().min(1),
-    description: text,
+    ...labels,
     scopes: z.array(z.string()).default([]),
-    is_active: flag,
   }),
 };
 
