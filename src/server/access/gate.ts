@@ -51,14 +51,6 @@ interface AccessTables {
   permissions: Map<string, readonly string[]>;
 }
 
-/** What the gate goes by when the store cannot be read: the seeded tiers, no overrides, no permissions. */
-const SEEDED_TABLES: AccessTables = {
-  tiers: SEEDED_TIERS,
-  scopes: [],
-  overrides: [],
-  permissions: new Map(),
-};
-
 function accessTables(deps: AppDeps, log: (message: string) => void, maxAgeMs = 1_000): () => Promise<AccessTables> {
   let cached: AccessTables | undefined;
   let generation = -1;
@@ -87,7 +79,8 @@ function accessTables(deps: AppDeps, log: (message: string) => void, maxAgeMs = 
       // A broken store must not take the public routes (health among them) down with it.
       log(`access: cannot read the access tables: ${(err as Error).message}`);
     }
-    return cached ?? SEEDED_TABLES;
+    // Never read: the seeded tiers, no overrides, no permissions.
+    return cached ?? { tiers: SEEDED_TIERS, scopes: [], overrides: [], permissions: new Map() };
   };
   return async () => {
     const t = deps.now();
@@ -146,6 +139,7 @@ export function matchOverride(
 
 function ruleFor(access: Access, override: EndpointOverride | undefined): Rule {
   const tier = typeof access === 'object' && 'tier' in access ? access.tier : null;
+  const scope = typeof access === 'object' && 'scope' in access ? access.scope : undefined;
   const admin = typeof access === 'object' && 'admin' in access ? access.admin : undefined;
   const base: Rule = {
     public: access === 'public' || access === 'public-unmetered',
@@ -155,12 +149,7 @@ function ruleFor(access: Access, override: EndpointOverride | undefined): Rule {
     admin: admin !== undefined,
     permission: admin ?? undefined,
     // An administrator's API key needs the `admin` scope; other routes name the scope a key needs.
-    scopes:
-      admin !== undefined
-        ? ['admin']
-        : typeof access === 'object' && 'scope' in access && access.scope
-          ? [access.scope]
-          : [],
+    scopes: admin !== undefined ? ['admin'] : scope ? [scope] : [],
   };
   // Admin routes keep their rule: an override cannot open the administration. Overrides relax or
   // tighten a tier and scopes only: the kind of credential a route takes (a signed-in session on
@@ -320,11 +309,7 @@ export function accessGate(
       user,
       key,
       tier,
-      scopes: () => {
-        if (!user) return none;
-        scopes ??= scopesOf(t, user, key);
-        return scopes;
-      },
+      scopes: () => (user ? (scopes ??= scopesOf(t, user, key)) : none),
       permissions: () => (user ? permissionsOnce() : Promise.resolve(none)),
       meter: async () => {
         if (!metered || tier.rateLimit <= 0) return null;
