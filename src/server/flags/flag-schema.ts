@@ -36,13 +36,8 @@ export type Condition = z.infer<typeof conditionSchema>;
 const flagDefinition = z.object({ key: z.string(), ...flagFields });
 export type FlagDefinition = z.infer<typeof flagDefinition>;
 
-/** The type of one variation value. */
-export function typeOf(value: unknown): FlagType {
-  if (typeof value === 'boolean') return 'boolean';
-  if (typeof value === 'string') return 'string';
-  if (typeof value === 'number') return 'number';
-  return 'json';
-}
+/** The type of one variation value: its JavaScript type when that is a flag type, else `json`. */
+const typeOf = (value: unknown): FlagType => FLAG_TYPES.find((t) => t === typeof value) ?? 'json';
 
 /**
  * Checks what a schema cannot: one value type across the variations (the given `type`, or
