@@ -81,9 +81,6 @@ const BUNDLE = z.strictObject(
   >,
 );
 
-const pathOf = (path: readonly PropertyKey[]) =>
-  path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
-
 /**
  * A bundle from a parsed document, with every problem found (wrong types, unknown sections or
  * fields, a role without permissions, duplicate keys, a tier nobody defines) in one ConfigError.
@@ -93,7 +90,7 @@ export function validateBundle(doc: unknown, knownTiers: readonly string[]): Bun
   const parsed = BUNDLE.safeParse(doc ?? {});
   if (!parsed.success) {
     const issues: ConfigIssue[] = parsed.error.issues.map((i) => ({
-      path: pathOf(i.path),
+      path: z.core.toDotPath(i.path),
       message:
         i.code === 'unrecognized_keys'
           ? `unknown ${i.path.length === 0 ? 'section' : 'field'}: ${i.keys.join(', ')}`
