@@ -16,29 +16,36 @@ afterAll(async () => {
 });
 
 const headers = () => ({ cookie: `flc_session=${session}`, origin: flc.url });
-async function submit(config: string, syntax: string) {
+/** The compile form filled in, its CSRF token from the page. */
+async function form(config: string, syntax: string): Promise<FormData> {
   const page = await (await fetch(`${flc.url}/console/compile`, { headers: headers() })).text();
   const csrf = /name="_csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
   const body = new FormData();
   body.set('_csrf', csrf);
   body.set('config', config);
   body.set('syntax', syntax);
-  return fetch(`${flc.url}/console/compile`, { method: 'POST', headers: headers(), body, redirect: 'manual' });
+  return body;
 }
-/** The slowest answer of `/api/version` while `during` runs. */
-async function slowestVersion(during: Promise<unknown>): Promise<number> {
-  let slowest = 0;
+const post = (body: FormData) =>
+  fetch(`${flc.url}/console/compile`, { method: 'POST', headers: headers(), body, redirect: 'manual' });
+const submit = async (config: string, syntax: string) => post(await form(config, syntax));
+/**
+ * How many answers of `/api/version` arrived while `during` ran, one asked for 50 ms after the
+ * last came. A parse on the main thread holds the first until it ends: none would.
+ */
+async function versionsAnswered(during: Promise<unknown>): Promise<number> {
+  let answered = 0;
   let done = false;
   void during.finally(() => {
     done = true;
   });
   while (!done) {
-    const started = performance.now();
-    await fetch(`${flc.url}/api/version`);
-    slowest = Math.max(slowest, performance.now() - started);
+    // Any answer is the main thread's (a 429 once the anonymous probes pass their limit too).
+    await (await fetch(`${flc.url}/api/version`)).arrayBuffer();
+    if (!done) answered += 1;
     await new Promise((r) => setTimeout(r, 50));
   }
-  return slowest;
+  return answered;
 }
 
 describe('console: hostile YAML and TOML configurations', () => {
@@ -51,13 +58,13 @@ describe('console: hostile YAML and TOML configurations', () => {
     '%s of superlinear cost is read apart: refused within its deadline, the server answering meanwhile',
     async (syntax, text) => {
       const started = performance.now();
-      const answer = submit(text, syntax);
-      const slowest = await slowestVersion(answer);
+      const answer = post(await form(text, syntax));
+      const answered = await versionsAnswered(answer);
       const res = await answer;
       expect(res.status).toBe(422);
       expect(await res.text()).toContain('The configuration is not valid');
       expect(performance.now() - started).toBeLessThan(PARSE_LIMITS.ms + 3_000);
-      expect(slowest).toBeLessThan(500);
+      expect(answered).toBeGreaterThanOrEqual(5);
     },
     30_000,
   );

@@ -1,3 +1,4 @@
+import { Agent, fetch } from 'undici';
 import type { Outbound, TargetName } from './targets.js';
 
 /** One target's outcome, as `POST /api/notify` lists it. */
@@ -21,6 +22,12 @@ function failure(err: unknown, timeoutMs: number): string {
   return 'request failed';
 }
 
+/**
+ * No connection is kept for the next delivery: notifications are rare, and a kept one that the
+ * target closed meanwhile fails the next POST (ECONNRESET), which is not retried.
+ */
+const oneUse = new Agent({ pipelining: 0 });
+
 async function send(r: Outbound, timeoutMs: number): Promise<Delivery> {
   if ('error' in r) return { target: r.target, success: false, error: r.error };
   try {
@@ -30,6 +37,7 @@ async function send(r: Outbound, timeoutMs: number): Promise<Delivery> {
       headers: r.headers,
       body: r.body,
       redirect: 'error',
+      dispatcher: oneUse,
       signal: AbortSignal.timeout(timeoutMs),
     });
     await res.body?.cancel().catch(() => undefined);
