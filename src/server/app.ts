@@ -28,7 +28,6 @@ import { registerWorkflowRoutes } from './routes/workflow.js';
 import { ContainerCompiler } from '../node/container-compiler.js';
 import { pageRedirect } from './flash/page-redirect.js';
 import { LiveSessions } from './live-sessions.js';
-import { registerAdminStorageRoutes } from './routes/admin-storage.js';
 import { registerAdminDatabaseRoutes } from './routes/admin-database.js';
 import { registerRuleSetRoutes } from './routes/rule-sets.js';
 import { registerFlashRoutes } from './routes/flash.js';
@@ -100,7 +99,6 @@ export function createApp(
     (a) => registerAdminRoutes(a, deps, metrics),
     (a) => registerUserRoutes(a, deps, usage),
     (a) => registerAdminSystemRoutes(a, deps),
-    (a) => registerAdminStorageRoutes(a, deps),
     (a) => registerAdminDatabaseRoutes(a, deps),
     (a) => registerFrontendErrorRoutes(a, deps, log),
   );

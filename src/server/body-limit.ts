@@ -74,16 +74,13 @@ export function limitedBody(maxSize: number): MiddlewareHandler {
   const tooLarge = (c: Context) => problem(c, 413, `Request body larger than ${maxSize} bytes`);
   const fallback = bodyLimit({ maxSize, onError: tooLarge });
   return async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     if (!incoming || typeof incoming.on !== 'function')
       return fallback(c, async () => {
-        if (isJson(c) && c.req.method !== 'GET' && nestsDeeperThan(await c.req.text(), MAX_JSON_DEPTH)) {
-          c.res = tooDeep(c);
-          return;
-        }
-        await next();
+        if (isJson(c) && nestsDeeperThan(await c.req.text(), MAX_JSON_DEPTH)) c.res = tooDeep(c);
+        else await next();
       });
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     if (Number(incoming.headers['content-length']) > maxSize) return tooLarge(c);
     let text: string;
     try {

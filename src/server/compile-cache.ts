@@ -1,21 +1,11 @@
 import { LRUCache } from 'lru-cache';
 import { sha256 } from './hash.js';
-import type { ReadOptions, SourceReader } from '../core/load/source-reader.js';
+import type { ListBytes, ReadOptions, SourceReader } from '../core/load/source-reader.js';
+import { canonical } from './store/config-sections.js';
 
-/** JSON with object keys sorted, so equal configurations give equal keys. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
+/** Equal configurations (whatever order their keys came in) give equal keys. */
 export function configurationKey(configuration: unknown): string {
-  return sha256(stableJson(configuration));
+  return sha256(canonical(configuration));
 }
 
 /**
@@ -35,38 +25,31 @@ export interface RecordedRead {
 export function recordingReader<R extends SourceReader>(reader: R): { reader: R; read: Map<string, RecordedRead> } {
   const read = new Map<string, RecordedRead>();
   const wrapped = Object.create(reader) as R;
-  const failed = (location: string, signal: AbortSignal | undefined, options: ReadOptions | undefined) => {
-    // A read cut short because the compile ended is no outcome of the list's.
-    if (!signal?.aborted) read.set(location, { hash: null, ...(options ? { options } : {}) });
-  };
-  wrapped.read = async (location, signal, options) => {
-    let text: string;
+  /** Reads through `reading` and records the hash of what it gave (`hashOf`; null: no list), or its failure. */
+  const recorded = async <T>(
+    [location, signal, options]: [string, AbortSignal?, ReadOptions?],
+    reading: () => Promise<T>,
+    hashOf: (value: NonNullable<T>) => string,
+  ): Promise<T> => {
+    const opts = options ? { options } : {};
     try {
-      text = await reader.read(location, signal, options);
+      const value = await reading();
+      if (value !== null) read.set(location, { hash: hashOf(value as NonNullable<T>), ...opts });
+      return value;
     } catch (e) {
-      failed(location, signal, options);
+      // A read cut short because the compile ended is no outcome of the list's.
+      if (!signal?.aborted) read.set(location, { hash: null, ...opts });
       throw e;
     }
-    read.set(location, { hash: sha256(text), ...(options ? { options } : {}) });
-    return text;
   };
+  wrapped.read = (...args) => recorded(args, () => reader.read(...args), sha256);
   wrapped.resolve = (ref, base) => reader.resolve(ref, base);
   // Bytes are recorded too (the hash of well-formed UTF-8 is the hash of its text), so a
   // reader that has them cannot slip a read past the record.
   if (reader.readBytes) {
-    wrapped.readBytes = async (location, signal, options) => {
-      let given: Awaited<ReturnType<NonNullable<SourceReader['readBytes']>>>;
-      try {
-        given = await reader.readBytes!(location, signal, options);
-      } catch (e) {
-        failed(location, signal, options);
-        throw e;
-      }
-      if (given) {
-        read.set(location, { hash: sha256(given.bytes.subarray(0, given.length)), ...(options ? { options } : {}) });
-      }
-      return given;
-    };
+    const readBytes = reader.readBytes.bind(reader);
+    const hash = (given: ListBytes) => sha256(given.bytes.subarray(0, given.length));
+    wrapped.readBytes = (...args) => recorded(args, () => readBytes(...args), hash);
   }
   return { reader: wrapped, read };
 }

@@ -1,4 +1,5 @@
 import type { SourceReader } from '../core/load/source-reader.js';
+import type { HttpFetcherOptions } from '../node/http-fetcher.js';
 import type { ChallengeSettings } from './challenge.js';
 import type { Store } from './store/store.js';
 import type { UsageRecorder } from './access/usage.js';
@@ -12,28 +13,13 @@ import type { FlashSettings } from './flash/flash-messages.js';
 import type { LiveSessions } from './live-sessions.js';
 import type { ErrorEventWriter } from './error-events.js';
 
-/** What a reader reports about each HTTP response. */
-export interface NetworkReport {
-  url: string;
-  status: number;
-  durationMs: number;
-  bytes?: number;
-}
-
-/** A reader for one compilation (told where to report downloads); closed when it ends. */
-export interface CacheReport {
-  operation: 'hit' | 'miss' | 'write';
-  url: string;
-  size?: number;
-}
-
-export interface ReaderHooks {
-  onResponse?: (r: NetworkReport) => void;
-  onCache?: (c: CacheReport) => void;
+/** Where a reader reports its downloads (as the fetcher reports them) and whether it adds to the response cache. */
+export interface ReaderHooks extends Pick<HttpFetcherOptions, 'onResponse' | 'onCache'> {
   /** false: the reader may answer from the response cache but adds nothing to it (`no-store` requests). */
   store?: boolean;
 }
 
+/** A reader for one compilation (told where to report downloads); closed when it ends. */
 export type ReaderFactory = (hooks?: ReaderHooks) => SourceReader & { close(): Promise<void> };
 
 /** What the app is built from; nothing starts or reads the environment on import. */

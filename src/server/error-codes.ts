@@ -12,9 +12,7 @@ export interface ErrorCodeDefinition {
 }
 
 /** A definition with the code it was resolved to. */
-export interface ResolvedError extends ErrorCodeDefinition {
-  code: ErrorCode;
-}
+export type ResolvedError = ErrorCodeDefinition & { code: ErrorCode };
 
 /** The specification's error code registry; severities and calls to action are the specification's. */
 export const ERROR_CODES = {

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Store } from './store/store.js';
 import type { CompilePool, PoolHealth } from '../node/compile-pool.js';
 
@@ -32,18 +33,15 @@ export async function checkHealth(store: Store, pool: CompilePool | undefined): 
 
 async function checkStore(store: Store): Promise<HealthReport['checks']['store']> {
   const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), HEALTH_PROBE_MS);
-  });
+  const timer = new AbortController();
+  const late = delay(HEALTH_PROBE_MS, 'late' as const, { signal: timer.signal }).catch(() => 'late' as const);
   const read = store.latestHealth().then(
     () => 'answered' as const,
     () => 'failed' as const,
   );
   const answer = await Promise.race([read, late]);
-  clearTimeout(timer);
-  const latencyMs = elapsed();
+  timer.abort();
+  const latencyMs = Math.round(performance.now() - started);
   if (answer === 'answered' && !(await store.probeWrites()))
     return { status: 'degraded', engine: store.engine, latencyMs, error: 'writes fail: the database is busy' };
   if (answer === 'answered') return { status: 'ok', engine: store.engine, latencyMs };

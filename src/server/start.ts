@@ -142,7 +142,7 @@ export async function startServer(opts: {
     const server = serve(
       { fetch: app.fetch, hostname: opts.host, port: opts.port, websocket: { server: wss } },
       (info: AddressInfo) => {
-        const unwatch = cutStalledSockets(server as Server, unsent.maxBufferedBytes, unsent.drainMs);
+        const unwatch = cutStalledSockets(server, unsent.maxBufferedBytes, unsent.drainMs);
         const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
         // Jobs accepted before a restart (or left by a process that died) are taken up now.
         queue.start();
@@ -154,9 +154,7 @@ export async function startServer(opts: {
               // jobs running here go back to the queue for the next start.
               const released = queue.stop();
               void deps.pool.destroy();
-              const force = setTimeout(() => {
-                (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-              }, graceMs);
+              const force = setTimeout(() => server.closeAllConnections(), graceMs);
               force.unref();
               // Open WebSockets are closed so their compilations are cancelled.
               for (const client of wss.clients) client.close(1001, 'server shutting down');
@@ -171,11 +169,11 @@ export async function startServer(opts: {
                   .catch((err: Error) => opts.log(`store: closing failed: ${err.message}`))
                   .finally(done);
               });
-              (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+              server.closeIdleConnections();
             }),
         });
       },
-    );
+    ) as Server;
     server.once('error', (err) => {
       void Promise.all([store.close(), sources.close()]).finally(() => reject(err));
     });

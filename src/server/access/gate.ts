@@ -51,14 +51,6 @@ interface AccessTables {
   permissions: Map<string, readonly string[]>;
 }
 
-/** What the gate goes by when the store cannot be read: the seeded tiers, no overrides, no permissions. */
-const SEEDED_TABLES: AccessTables = {
-  tiers: SEEDED_TIERS,
-  scopes: [],
-  overrides: [],
-  permissions: new Map(),
-};
-
 function accessTables(deps: AppDeps, log: (message: string) => void, maxAgeMs = 1_000): () => Promise<AccessTables> {
   let cached: AccessTables | undefined;
   let generation = -1;
@@ -87,7 +79,8 @@ function accessTables(deps: AppDeps, log: (message: string) => void, maxAgeMs = 
       // A broken store must not take the public routes (health among them) down with it.
       log(`access: cannot read the access tables: ${(err as Error).message}`);
     }
-    return cached ?? SEEDED_TABLES;
+    // Never read: the seeded tiers, no overrides, no permissions.
+    return cached ?? { tiers: SEEDED_TIERS, scopes: [], overrides: [], permissions: new Map() };
   };
   return async () => {
     const t = deps.now();
@@ -108,8 +101,8 @@ interface Rule {
   endsSession: boolean;
   /** The lowest tier allowed (non-admin routes). */
   tier: string | null;
-  admin: boolean;
-  permission?: string;
+  /** An administrators' route: the permission it needs (null: none beyond being one). */
+  admin?: string | null;
   scopes: readonly string[];
 }
 
@@ -146,26 +139,21 @@ export function matchOverride(
 
 function ruleFor(access: Access, override: EndpointOverride | undefined): Rule {
   const tier = typeof access === 'object' && 'tier' in access ? access.tier : null;
+  const scope = typeof access === 'object' && 'scope' in access ? access.scope : undefined;
   const admin = typeof access === 'object' && 'admin' in access ? access.admin : undefined;
   const base: Rule = {
     public: access === 'public' || access === 'public-unmetered',
     session: access === 'session' || access === 'own-session',
     endsSession: access === 'own-session',
     tier,
-    admin: admin !== undefined,
-    permission: admin ?? undefined,
+    admin,
     // An administrator's API key needs the `admin` scope; other routes name the scope a key needs.
-    scopes:
-      admin !== undefined
-        ? ['admin']
-        : typeof access === 'object' && 'scope' in access && access.scope
-          ? [access.scope]
-          : [],
+    scopes: admin !== undefined ? ['admin'] : scope ? [scope] : [],
   };
   // Admin routes keep their rule: an override cannot open the administration. Overrides relax or
   // tighten a tier and scopes only: the kind of credential a route takes (a signed-in session on
   // `session` routes, never an API key or no one) stays with its descriptor.
-  if (!override || base.admin || base.session) return base;
+  if (!override || admin !== undefined || base.session) return base;
   if (override.isPublic || override.requiredTier === 'anonymous')
     return { ...base, public: true, session: false, tier: null };
   return {
@@ -231,17 +219,17 @@ export function accessGate(
     if (user.banned) return [403, 'This account is banned'];
     if (user.apiDisabled) return [403, 'API access is disabled for this account'];
     if (rule.session && key) return [403, 'This route needs a signed-in session, not an API key'];
-    if (rule.admin) {
+    if (rule.admin !== undefined) {
       if (user.role !== 'admin' || user.tier !== 'admin') return [403, 'Administrators only'];
       if (key && !key.scopes.includes('admin')) return [403, 'API key missing required scope: admin'];
-      if (rule.permission) {
+      if (rule.admin) {
         // `*`: a route for whoever holds every permission (the query route reads every area's data).
         const granted = await permissions();
-        const missing = (rule.permission === '*' ? PERMISSIONS : [rule.permission]).find((p) => !granted.has(p));
+        const missing = (rule.admin === '*' ? PERMISSIONS : [rule.admin]).find((p) => !granted.has(p));
         if (missing)
           return [
             403,
-            rule.permission === '*'
+            rule.admin === '*'
               ? `This route needs every permission (missing ${missing})`
               : `Missing permission: ${missing}`,
           ];
@@ -316,15 +304,12 @@ export function accessGate(
     // Scopes and permissions are worked out only for the routes that ask (keys, my-permissions).
     let scopes: Set<string> | undefined;
     const none = new Set<string>();
+    const scopesOnce = (u: User) => (scopes ??= scopesOf(t, u, key));
     const caller: Caller = {
       user,
       key,
       tier,
-      scopes: () => {
-        if (!user) return none;
-        scopes ??= scopesOf(t, user, key);
-        return scopes;
-      },
+      scopes: () => (user ? scopesOnce(user) : none),
       permissions: () => (user ? permissionsOnce() : Promise.resolve(none)),
       meter: async () => {
         if (!metered || tier.rateLimit <= 0) return null;

@@ -17,11 +17,9 @@ export function nameProblem(name: string): string | null {
   return null;
 }
 
-/** Why `email` (already trimmed and lowercased) cannot be a sign-in email, or null when it can. */
+/** Why `email` (trimmed and lowercased) cannot be a sign-in email (`emailSchema`'s first issue), or null. */
 export function emailProblem(email: string): string | null {
-  if (email.length > IDENTIFIER_LIMITS.emailMax)
-    return `email must be at most ${IDENTIFIER_LIMITS.emailMax} characters`;
-  return z.email().safeParse(email).success ? null : 'email must be a valid address';
+  return emailSchema.safeParse(email).error?.issues[0].message ?? null;
 }
 
 /** A sign-in email: trimmed, lowercased, at most 254 characters. */

@@ -3,11 +3,11 @@ import { okBody } from '../routing/route.js';
 import { randomUUID } from 'node:crypto';
 import { sha256 } from '../hash.js';
 import { compile, type CompileResult } from '../../core/pipeline/compile.js';
-import { validateConfiguration } from '../../core/config/parse.js';
+import { type ValidatedConfig, validateConfiguration } from '../../core/config/parse.js';
 import type { Configuration } from '../../core/config/schema.js';
 import type { CompileEvent } from '../../core/pipeline/events.js';
 import { ConfigError, ForbiddenError, InputError } from '../../core/errors/index.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps, ReaderHooks } from '../deps.js';
 import type { Tier } from '../store/accounts.js';
 import { recordingReader } from '../compile-cache.js';
 import type { CompilePool, PoolShare } from '../../node/compile-pool.js';
@@ -60,10 +60,7 @@ export function tierFeatures(tier: Pick<Tier, 'name' | 'features'>) {
 export type TierFeatures = ReturnType<typeof tierFeatures>;
 
 /** A configuration the server accepted, with the deprecation warnings of its aliases. */
-export interface CheckedConfiguration {
-  config: Configuration;
-  warnings: string[];
-}
+export type CheckedConfiguration = ValidatedConfig;
 
 /**
  * `flc compile`'s publishing keys, refused rather than ignored: they act on files beside the output
@@ -104,14 +101,13 @@ export function checkedConfiguration(raw: unknown, features: TierFeatures): Chec
   return { config, warnings };
 }
 
+/** Who asks for a compile: their account (none: anonymous) and their tier. */
+type CompileCaller = { user: { id: string } | null; tier: Pick<Tier, 'name' | 'features'> };
+
 /** The compile side of a request's caller: their reader (it reads their saved rule sets) and their tier's features. */
-export function forCaller(
-  deps: AppDeps,
-  caller: { user: { id: string } | null; tier: Pick<Tier, 'name' | 'features'> },
-) {
-  const features = tierFeatures(caller.tier);
+export function forCaller(deps: AppDeps, caller: CompileCaller) {
   const own = depsForCaller(deps, caller.user?.id ?? null);
-  return { deps: { ...own, compileShare: poolShare(caller) }, features };
+  return { deps: { ...own, compileShare: poolShare(caller) }, features: tierFeatures(caller.tier) };
 }
 
 /**
@@ -119,12 +115,9 @@ export function forCaller(
  * rule matches) counts against their tier's `maxConcurrentCompiles`. Anonymous callers reach no
  * pool route.
  */
-export function poolShare(caller: {
-  user: { id: string } | null;
-  tier: Pick<Tier, 'name' | 'features'>;
-}): PoolShare | undefined {
-  const features = tierFeatures(caller.tier);
-  return caller.user ? { key: caller.user.id, limit: features.maxConcurrentCompiles, tier: features.tier } : undefined;
+export function poolShare(caller: CompileCaller): PoolShare | undefined {
+  const { maxConcurrentCompiles: limit, tier } = tierFeatures(caller.tier);
+  return caller.user ? { key: caller.user.id, limit, tier } : undefined;
 }
 
 /** Refuses a batch larger than the tier allows, or an async compile the tier does not include. */
@@ -145,6 +138,38 @@ function sanitizeUrl(url: string): string {
   }
 }
 
+/** A reader's downloads (with their speed) and cache uses, as the network events of a compile. */
+function networkHooks(send: (event: 'network' | 'metric' | 'cache', data: object) => void): ReaderHooks {
+  return {
+    onResponse: (r) => {
+      const url = sanitizeUrl(r.url);
+      send('network', {
+        method: 'GET',
+        url,
+        statusCode: r.status,
+        durationMs: r.durationMs,
+        ...(r.bytes !== undefined ? { responseSize: r.bytes } : {}),
+      });
+      if (r.bytes && r.durationMs > 0) {
+        send('metric', {
+          metric: 'download speed',
+          value: Math.round((r.bytes * 1000) / r.durationMs),
+          unit: 'bytes/s',
+          dimensions: { url },
+        });
+      }
+    },
+    onCache: (r) =>
+      send('cache', {
+        eventId: randomUUID(),
+        category: 'cache',
+        operation: r.operation,
+        key: sha256(r.url).slice(0, 16),
+        ...(r.size !== undefined ? { size: r.size } : {}),
+      }),
+  };
+}
+
 export async function runCompile(
   deps: AppDeps,
   config: Configuration,
@@ -154,40 +179,7 @@ export async function runCompile(
   /** Where the compile runs: the server's worker pool unless another (a container) is given. */
   runner: Pick<CompilePool, 'compile'> | undefined = deps.pool,
 ) {
-  const base = deps.makeReader({
-    onResponse: onNetwork
-      ? (r) => {
-          const url = sanitizeUrl(r.url);
-          onNetwork('network', {
-            method: 'GET',
-            url,
-            statusCode: r.status,
-            durationMs: r.durationMs,
-            ...(r.bytes !== undefined ? { responseSize: r.bytes } : {}),
-          });
-          if (r.bytes && r.durationMs > 0) {
-            onNetwork('metric', {
-              metric: 'download speed',
-              value: Math.round((r.bytes * 1000) / r.durationMs),
-              unit: 'bytes/s',
-              dimensions: { url },
-            });
-          }
-        }
-      : undefined,
-    onCache: onNetwork
-      ? (r) => {
-          const key = sha256(r.url).slice(0, 16);
-          onNetwork('cache', {
-            eventId: randomUUID(),
-            category: 'cache',
-            operation: r.operation,
-            key,
-            ...(r.size !== undefined ? { size: r.size } : {}),
-          });
-        }
-      : undefined,
-  });
+  const base = deps.makeReader(onNetwork && networkHooks(onNetwork));
   const { reader, read } = recordingReader(base);
   const started = performance.now();
   try {

@@ -30,14 +30,11 @@ export const SECTION_PERMISSIONS: Readonly<Record<SectionName, string>> = {
   api_groups: 'roles:assign',
 };
 
-/** Who is writing: the caller's permissions, or `all` for the local store's operator (`flc config`). */
-export type Writer = Grantor;
-
 /**
  * Refuses, before anything is written, a bundle that changes a section the writer could not
  * change directly; the error names every such section and the permission it needs.
  */
-function checkSections(diff: Record<SectionName, SectionDiff>, replace: boolean, writer: Writer): void {
+function checkSections(diff: Record<SectionName, SectionDiff>, replace: boolean, writer: Grantor): void {
   if (writer === 'all') return;
   const refused = (Object.keys(diff) as SectionName[]).filter((s) => {
     const d = diff[s];
@@ -95,7 +92,7 @@ export async function importConfig(
     apply: boolean;
     by: string;
     at: string;
-    writer: Writer;
+    writer: Grantor;
     /** The server's routes: each override the bundle adds or changes is checked as the override route checks it. */
     routes?: readonly DescribedRoute[];
   },
@@ -117,7 +114,7 @@ export async function importConfig(
  * Restores a snapshot exactly (after snapshotting the current configuration), each section it
  * changes checked as an import's are; null when there is no such snapshot.
  */
-export async function revertConfig(store: Store, id: number, opts: { by: string; at: string; writer: Writer }) {
+export async function revertConfig(store: Store, id: number, opts: { by: string; at: string; writer: Grantor }) {
   const snap = await store.snapshot(id);
   if (!snap) return null;
   checkSections(diffBundles(await store.configBundle(), snap.bundle), true, opts.writer);

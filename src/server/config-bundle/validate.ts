@@ -24,24 +24,23 @@ export const overrideMethod = z
   .regex(/^(\*|[A-Za-z]+)$/)
   .transform((m) => m.toUpperCase())
   .default('*');
-const row = <T extends z.ZodRawShape>(shape: T) => z.strictObject({ ...volatile, ...shape });
+/** A section's row: its own fields, then `is_active` (every section has it). */
+const row = <T extends z.ZodRawShape>(shape: T) => z.strictObject({ ...volatile, ...shape, is_active: flag });
+/** The name and description every section but endpoints and announcements shows. */
+const labels = { display_name: z.string().min(1), description: text };
 
 const ROW_SCHEMAS: Record<SectionName, z.ZodType> = {
   tiers: row({
     tier_name: z.string().min(1),
     order_rank: z.number().int().min(0),
     rate_limit: z.number().int().min(0),
-    display_name: z.string().min(1),
-    description: text,
+    ...labels,
     features: z.record(z.string(), z.unknown()).default({}),
-    is_active: flag,
   }),
   scopes: row({
     scope_name: z.string().min(1),
-    display_name: z.string().min(1),
-    description: text,
+    ...labels,
     required_tier: z.string().min(1),
-    is_active: flag,
   }),
   endpoints: row({
     path_pattern: overridePath,
@@ -49,7 +48,6 @@ const ROW_SCHEMAS: Record<SectionName, z.ZodType> = {
     required_tier: z.string().min(1).nullable().default(null),
     required_scopes: z.array(z.string()).nullable().default(null),
     is_public: flag.default(0),
-    is_active: flag,
   }),
   announcements: row({
     id: z.number().int().positive().optional(),
@@ -58,28 +56,21 @@ const ROW_SCHEMAS: Record<SectionName, z.ZodType> = {
     severity: z.enum(['info', 'warning', 'error', 'success']).default('info'),
     active_from: when,
     active_until: when,
-    is_active: flag,
     created_by: text,
   }),
   roles: row({
     role_name: z.string().min(1),
-    display_name: z.string().min(1),
-    description: text,
+    ...labels,
     permissions: z.array(z.enum(PERMISSIONS)).min(1, 'a role needs at least one permission'),
-    is_active: flag,
   }),
   user_groups: row({
     group_name: z.string().min(1),
-    display_name: z.string().min(1),
-    description: text,
-    is_active: flag,
+    ...labels,
   }),
   api_groups: row({
     group_name: z.string().min(1),
-    display_name: z.string().min(1),
-    description: text,
+    ...labels,
     scopes: z.array(z.string()).default([]),
-    is_active: flag,
   }),
 };
 
@@ -90,9 +81,6 @@ const BUNDLE = z.strictObject(
   >,
 );
 
-const pathOf = (path: readonly PropertyKey[]) =>
-  path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
-
 /**
  * A bundle from a parsed document, with every problem found (wrong types, unknown sections or
  * fields, a role without permissions, duplicate keys, a tier nobody defines) in one ConfigError.
@@ -102,7 +90,7 @@ export function validateBundle(doc: unknown, knownTiers: readonly string[]): Bun
   const parsed = BUNDLE.safeParse(doc ?? {});
   if (!parsed.success) {
     const issues: ConfigIssue[] = parsed.error.issues.map((i) => ({
-      path: pathOf(i.path),
+      path: z.core.toDotPath(i.path),
       message:
         i.code === 'unrecognized_keys'
           ? `unknown ${i.path.length === 0 ? 'section' : 'field'}: ${i.keys.join(', ')}`

@@ -27,35 +27,34 @@ export function rolloutBucket(flagKey: string, userId: string): number {
 
 const asNumber = (v: unknown) =>
   typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : Number.NaN;
+const listOf = (v: unknown) => (Array.isArray(v) ? v : [v]);
+const texts = (test: (actual: string, value: string) => boolean) => (actual: unknown, value: unknown) =>
+  typeof actual === 'string' && typeof value === 'string' && test(actual, value);
 
-/** Whether one condition holds for the attributes (an absent attribute matches only `neq` and `not_in`). */
+/**
+ * Each operator's test of an attribute's value against a condition's (an absent attribute is
+ * undefined, and matches only `neq` and `not_in`); in the order the schema lists them.
+ */
+export const OPERATORS = {
+  eq: (actual, value) => actual !== undefined && actual === value,
+  neq: (actual, value) => actual !== value,
+  in: (actual, value) => actual !== undefined && listOf(value).includes(actual),
+  not_in: (actual, value) => !listOf(value).includes(actual),
+  contains: texts((actual, value) => actual.includes(value)),
+  starts_with: texts((actual, value) => actual.startsWith(value)),
+  ends_with: texts((actual, value) => actual.endsWith(value)),
+  gt: (actual, value) => asNumber(actual) > asNumber(value),
+  gte: (actual, value) => asNumber(actual) >= asNumber(value),
+  lt: (actual, value) => asNumber(actual) < asNumber(value),
+  lte: (actual, value) => asNumber(actual) <= asNumber(value),
+} satisfies Record<string, (actual: unknown, value: unknown) => boolean>;
+
+/** Whether one condition holds for the attributes. */
 export function conditionHolds(cond: Condition, attributes: Record<string, unknown>): boolean {
-  const actual = Object.hasOwn(attributes, cond.attribute) ? attributes[cond.attribute] : undefined;
-  const list = Array.isArray(cond.value) ? cond.value : [cond.value];
-  switch (cond.operator) {
-    case 'eq':
-      return actual !== undefined && actual === cond.value;
-    case 'neq':
-      return actual !== cond.value;
-    case 'in':
-      return actual !== undefined && list.includes(actual);
-    case 'not_in':
-      return !list.includes(actual);
-    case 'contains':
-      return typeof actual === 'string' && typeof cond.value === 'string' && actual.includes(cond.value);
-    case 'starts_with':
-      return typeof actual === 'string' && typeof cond.value === 'string' && actual.startsWith(cond.value);
-    case 'ends_with':
-      return typeof actual === 'string' && typeof cond.value === 'string' && actual.endsWith(cond.value);
-    case 'gt':
-      return asNumber(actual) > asNumber(cond.value);
-    case 'gte':
-      return asNumber(actual) >= asNumber(cond.value);
-    case 'lt':
-      return asNumber(actual) < asNumber(cond.value);
-    case 'lte':
-      return asNumber(actual) <= asNumber(cond.value);
-  }
+  return OPERATORS[cond.operator](
+    Object.hasOwn(attributes, cond.attribute) ? attributes[cond.attribute] : undefined,
+    cond.value,
+  );
 }
 
 /**

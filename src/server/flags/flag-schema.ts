@@ -1,26 +1,14 @@
 import { z } from '@hono/zod-openapi';
+import { OPERATORS } from './evaluate.js';
 
 /** The specification's Feature flag, as the routes accept it and the store keeps it. */
 
-export const OPERATORS = [
-  'eq',
-  'neq',
-  'in',
-  'not_in',
-  'contains',
-  'starts_with',
-  'ends_with',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-] as const;
 export const FLAG_TYPES = ['boolean', 'string', 'number', 'json'] as const;
 export type FlagType = (typeof FLAG_TYPES)[number];
 
 export const conditionSchema = z.object({
   attribute: z.string().min(1),
-  operator: z.enum(OPERATORS),
+  operator: z.enum(Object.keys(OPERATORS) as [keyof typeof OPERATORS, ...(keyof typeof OPERATORS)[]]),
   value: z.unknown(),
 });
 
@@ -48,13 +36,8 @@ export type Condition = z.infer<typeof conditionSchema>;
 const flagDefinition = z.object({ key: z.string(), ...flagFields });
 export type FlagDefinition = z.infer<typeof flagDefinition>;
 
-/** The type of one variation value. */
-export function typeOf(value: unknown): FlagType {
-  if (typeof value === 'boolean') return 'boolean';
-  if (typeof value === 'string') return 'string';
-  if (typeof value === 'number') return 'number';
-  return 'json';
-}
+/** The type of one variation value: its JavaScript type when that is a flag type, else `json`. */
+const typeOf = (value: unknown): FlagType => FLAG_TYPES.find((t) => t === typeof value) ?? 'json';
 
 /**
  * Checks what a schema cannot: one value type across the variations (the given `type`, or

@@ -16,10 +16,6 @@ export const DEFAULT_FLASH: FlashSettings = { lifetimeMs: 60_000, loginLocation:
 /** A token is a UUID v4 (lowercase, as `randomUUID` makes them); anything else is unknown. */
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-export function isFlashToken(token: string): boolean {
-  return UUID_V4.test(token);
-}
-
 /** Stores a one-time message and returns its token. */
 export async function issueFlash(
   store: Store,
@@ -41,7 +37,7 @@ export async function issueFlash(
 
 /** Takes the message of `token` (once); null when it is malformed, unknown, taken or expired. */
 export async function takeFlash(store: Store, token: string, now: number): Promise<FlashEntry | null> {
-  if (!isFlashToken(token)) return null;
+  if (!UUID_V4.test(token)) return null;
   return store.takeFlash(token, new Date(now).toISOString());
 }
 

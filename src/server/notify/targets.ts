@@ -31,12 +31,8 @@ export interface Dsn {
 }
 
 export function parseDsn(text: string): Dsn | null {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return null;
-  }
+  if (!URL.canParse(text)) return null;
+  const url = new URL(text);
   const parts = url.pathname.split('/');
   const projectId = parts.pop();
   if (!/^https?:$/.test(url.protocol) || !url.username || !projectId) return null;
@@ -56,12 +52,8 @@ const METRICS_ALERT: Record<NotifyLevel, string> = { info: 'info', warn: 'warnin
 
 /** The webhook gets the request body as sent; credentials in its URL become a Basic authorization header. */
 function webhook(urlText: string, rawBody: string): Outbound {
-  let url: URL;
-  try {
-    url = new URL(urlText);
-  } catch {
-    return { target: 'generic', error: 'WEBHOOK_URL is not a URL' };
-  }
+  if (!URL.canParse(urlText)) return { target: 'generic', error: 'WEBHOOK_URL is not a URL' };
+  const url = new URL(urlText);
   if (!/^https?:$/.test(url.protocol)) return { target: 'generic', error: 'WEBHOOK_URL is not an http(s) URL' };
   const headers: Record<string, string> = { ...JSON_HEADERS };
   if (url.username || url.password) {

@@ -109,11 +109,8 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
         return body;
       });
       c.header('x-cache', 'MISS');
-      if (shared) {
-        c.header('x-request-deduplication', 'HIT');
-        return c.json({ ...value, deduplicated: true, ...warned(warnings) }, 200);
-      }
-      return c.json({ ...value, ...warned(warnings) }, 200);
+      if (shared) c.header('x-request-deduplication', 'HIT');
+      return c.json({ ...value, ...(shared ? { deduplicated: true } : {}), ...warned(warnings) }, 200);
     },
   );
 
@@ -146,7 +143,6 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
   }
 }
 
-/** One compilation as an event stream; a client that goes away cancels it. */
 type Answer = z.infer<typeof compileResponse>;
 /**
  * A cached answer keeps its list as its JSON text, one string: the collector traces one object
@@ -161,16 +157,13 @@ const answerText = ({ rules, ...rest }: Cached, extra: object) =>
 /** The memory a string takes: one byte a character, two when any is past U+00FF. */
 const stringBytes = (text: string) => (/[\u0100-\uffff]/.test(text) ? 2 : 1) * text.length;
 
-/** The same dependencies, with readers that add nothing to the response cache. */
-function withoutStoring(deps: AppDeps): AppDeps {
-  return { ...deps, makeReader: (hooks) => deps.makeReader({ ...hooks, store: false }) };
-}
-
 const isNoStore = (c: Context) => /no-store/i.test(c.req.header('cache-control') ?? '');
 
-/** `deps`, without storing downloads when the request says `Cache-Control: no-store`. */
-const storingAsAsked = (c: Context, deps: AppDeps) => (isNoStore(c) ? withoutStoring(deps) : deps);
+/** `deps`, with readers that add nothing to the response cache when the request says `Cache-Control: no-store`. */
+const storingAsAsked = (c: Context, deps: AppDeps): AppDeps =>
+  isNoStore(c) ? { ...deps, makeReader: (hooks) => deps.makeReader({ ...hooks, store: false }) } : deps;
 
+/** One compilation as an event stream; a client that goes away cancels it. */
 function streamCompile(c: Context, deps: AppDeps, checked: CheckedConfiguration): Response {
   return streamSSE(c, async (sse) => {
     const controller = new AbortController();

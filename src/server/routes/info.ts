@@ -102,17 +102,12 @@ export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
     async (c) => {
       const now = deps.now();
       const writesOk = deps.store.writesOk();
-      if (!cached || now - cached.at >= cached.ttl || cached.writesOk !== writesOk) {
-        const entry = { at: now, ttl: HEALTH_TTL_MS, writesOk, body: compute(now) };
-        cached = entry;
-        void entry.body.then((b) => {
-          if (b.status !== 'ok') entry.ttl = UNHEALTHY_TTL_MS;
-        });
-      }
-      const { at } = cached;
-      const body = await cached.body;
-      const ttl = body.status === 'ok' ? HEALTH_TTL_MS : UNHEALTHY_TTL_MS;
-      c.header('cache-control', `public, max-age=${Math.max(0, Math.ceil((ttl - (now - at)) / 1000))}`);
+      if (!cached || now - cached.at >= cached.ttl || cached.writesOk !== writesOk)
+        cached = { at: now, ttl: HEALTH_TTL_MS, writesOk, body: compute(now) };
+      const entry = cached;
+      const body = await entry.body;
+      if (body.status !== 'ok') entry.ttl = UNHEALTHY_TTL_MS;
+      c.header('cache-control', `public, max-age=${Math.max(0, Math.ceil((entry.ttl - (now - entry.at)) / 1000))}`);
       return body.status === 'unavailable' ? c.json(body, 503) : c.json(body, 200);
     },
   );

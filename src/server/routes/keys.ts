@@ -5,7 +5,7 @@ import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
 import { issueApiKey } from '../auth/identity.js';
-import { callerOf } from '../access/gate.js';
+import { type Caller, callerOf } from '../access/gate.js';
 
 const apiKey = z.object({
   id: z.string(),
@@ -26,7 +26,6 @@ const publicKey = <T extends { userId?: string }>({ userId: _owner, ...rest }: T
  */
 export const KEYS_SCOPE = 'keys';
 
-type Caller = ReturnType<typeof callerOf>;
 /** Whether the caller may manage every key of its owner: a session, or a key with the `keys` scope. */
 const managesKeys = (caller: Caller) => caller.key === null || caller.key.scopes.includes(KEYS_SCOPE);
 
@@ -34,8 +33,6 @@ const managesKeys = (caller: Caller) => caller.key === null || caller.key.scopes
  * `GET/POST /api/keys`, `DELETE /api/keys/:id`, for signed-in users (or their keys); the access gate checks the caller.
  */
 export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
-  const caller = (c: Parameters<typeof callerOf>[0]) => callerOf(c).user;
-
   app.openapi(
     route({
       method: 'get',
@@ -47,10 +44,11 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       },
     }),
     async (c) => {
-      const user = caller(c);
-      if (!user) refuse(401, 'Authentication required');
-      const own = callerOf(c).key;
-      const keys = (await deps.store.apiKeys(user.id)).filter((k) => managesKeys(callerOf(c)) || k.id === own?.id);
+      const caller = callerOf(c);
+      if (!caller.user) refuse(401, 'Authentication required');
+      const keys = (await deps.store.apiKeys(caller.user.id)).filter(
+        (k) => managesKeys(caller) || k.id === caller.key?.id,
+      );
       return c.json({ success: true as const, keys: keys.map(publicKey) }, 200);
     },
   );
@@ -78,17 +76,17 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       },
     }),
     async (c) => {
-      const user = caller(c);
+      const caller = callerOf(c);
+      const { user, key: parent } = caller;
       if (!user) refuse(401, 'Authentication required');
       const body = c.req.valid('json');
-      const parent = callerOf(c).key;
-      if (!managesKeys(callerOf(c))) refuse(403, `Creating keys with an API key needs the ${KEYS_SCOPE} scope`);
+      if (!managesKeys(caller)) refuse(403, `Creating keys with an API key needs the ${KEYS_SCOPE} scope`);
       const scopes = body.scopes ?? ['compile', 'rules'];
       const known = new Set([...(await deps.store.scopes()).map((s) => s.name), KEYS_SCOPE]);
       const unknown = scopes.find((s) => !known.has(s));
       if (unknown !== undefined) refuse(422, `unknown scope ${JSON.stringify(unknown)}`);
       // A key never carries more than its creator may use (a key can only make narrower keys).
-      const held = new Set([...callerOf(c).scopes(), KEYS_SCOPE]);
+      const held = new Set([...caller.scopes(), KEYS_SCOPE]);
       const beyond = scopes.find((s) => !held.has(s));
       if (beyond !== undefined) refuse(403, `You cannot grant the scope ${JSON.stringify(beyond)}`);
       // Nor does it outlive its creator: a key's child expires no later than the key.
@@ -120,12 +118,12 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       },
     }),
     async (c) => {
-      const user = caller(c);
-      if (!user) refuse(401, 'Authentication required');
+      const caller = callerOf(c);
+      if (!caller.user) refuse(401, 'Authentication required');
       const { id } = c.req.valid('param');
       // A key without the keys scope sees only itself (GET), so the others are no keys it knows of.
-      const visible = managesKeys(callerOf(c)) || callerOf(c).key?.id === id;
-      if (!visible || !(await deps.store.revokeApiKey(user.id, id, new Date(deps.now()).toISOString()))) {
+      const visible = managesKeys(caller) || caller.key?.id === id;
+      if (!visible || !(await deps.store.revokeApiKey(caller.user.id, id, new Date(deps.now()).toISOString()))) {
         refuse(404, 'No such key');
       }
       return c.json({ success: true as const }, 200);

@@ -19,7 +19,7 @@ import { FINISHED_STATES, type Job, type JobKind } from '../store/jobs.js';
 import type { JobRunner } from '../queue/runner.js';
 import { pageOf, pageQuery } from './paging.js';
 
-const accepted = okBody({ requestId: z.string(), status: z.literal('queued') });
+export const accepted = okBody({ requestId: z.string(), status: z.literal('queued') });
 export const jobView = okBody({
   requestId: z.string(),
   kind: z.string(),
@@ -70,12 +70,11 @@ export async function ownJob(deps: AppDeps, c: Context, id: string, kind?: JobKi
 
 /** Writes a job for the caller and wakes the queue; the 202 answer's fields. */
 export async function enqueueJob(c: Context, deps: AppDeps, queue: JobRunner, kind: JobKind, payload: unknown) {
-  const caller = callerOf(c);
-  const user = caller.user;
+  const { user, tier: callerTier } = callerOf(c);
   if (!user) refuse(401, 'Authentication required');
   // An owner's jobs run in the order they came, so when their Nth newest job has not finished, none
   // of the newer ones has: one row tells whether N are queued or running.
-  const { tier, maxQueuedJobs } = tierFeatures(caller.tier);
+  const { tier, maxQueuedJobs } = tierFeatures(callerTier);
   const nth = (await deps.store.jobs.history(user.id, 1, maxQueuedJobs - 1)).jobs[0];
   if (nth && !FINISHED_STATES.includes(nth.state))
     refuse(429, `At most ${maxQueuedJobs} queued jobs for the ${tier} tier (maxQueuedJobs): wait for one to finish`);
@@ -278,13 +277,9 @@ function watchJob(c: Context, deps: AppDeps, queue: JobRunner, job: Job): Respon
     const unsubscribe = queue.subscribe(job.id, (event, data) => {
       if (event !== 'finished') send(event, data);
     });
-    let closed = false;
-    sse.onAbort(() => {
-      closed = true;
-    });
     let last = '';
     try {
-      while (!closed) {
+      while (!sse.aborted) {
         const now = await deps.store.jobs.job(job.id);
         if (!now) break;
         if (now.state !== last) {

@@ -18,7 +18,6 @@ const refusals = {
   404: problemResponse("No such rule set (or another user's)"),
   422: problemResponse('The body or a parameter fails the schema, or the per-user limit is reached'),
 };
-const idParam = ruleSetId;
 const one = okBody({ ruleSet: ruleSetSchema });
 
 /** `/api/rules` and `/api/rules/:id`: saved rule sets, each its creator's. */
@@ -63,7 +62,7 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       path: '/api/rules/{id}',
       access: { tier: 'free', scope: 'rules' },
       summary: 'One saved rule set with its rules (its owner, or an administrator)',
-      request: { params: idParam },
+      request: { params: ruleSetId },
       responses: { 200: jsonResponse('The rule set', one), ...refusals },
     }),
     async (c) =>
@@ -75,7 +74,7 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       path: '/api/rules/{id}',
       access: { tier: 'free', scope: 'rules' },
       summary: 'Change the name, description or rules of one of your rule sets',
-      request: { params: idParam, body: jsonBody(ruleSetPatch) },
+      request: { params: ruleSetId, body: jsonBody(ruleSetPatch) },
       responses: { 200: jsonResponse('The rule set as changed', one), ...refusals },
     }),
     async (c) =>
@@ -93,7 +92,7 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       path: '/api/rules/{id}',
       access: { tier: 'free', scope: 'rules' },
       summary: 'Delete one of your rule sets',
-      request: { params: idParam },
+      request: { params: ruleSetId },
       responses: {
         200: jsonResponse('Deleted', okBody({ deleted: z.object({ id: z.string() }) })),
         ...refusals,

@@ -1,4 +1,4 @@
-import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import { jsonBody, jsonResponse, route, okBody, serializedJson } from '../routing/route.js';
 import { validateRule, validateRuleRequestSchema, validateRuleWithoutRegex } from '../../core/ast/validate-rule.js';
 import { astWalkRequestSchema } from '../../core/ast/walk.js';
@@ -97,6 +97,12 @@ export const BODY_LIMITS = { rule: 64 * 1024, list: 3 * 1024 * 1024 } as const;
 /** What the rule routes share: a POST of the `rules` scope, a schema failure answered as `{success, error}`. */
 const ruleRoute = { method: 'post', access: { tier: 'free', scope: 'rules' }, badBody: 'envelope' } as const;
 
+/** What a list route (`/api/ast/walk`, `/api/ast/parse`, `/api/validate`) declares itself. */
+interface ListRoute extends Pick<RouteConfig, 'path' | 'summary' | 'responses'> {
+  challenge?: boolean;
+  body: z.ZodType;
+}
+
 /** `/api/validate-rule`, `/api/validate`, `/api/ast/parse`, `/api/ast/walk`. */
 export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
   app.openapi(
@@ -114,68 +120,59 @@ export function registerRuleRoutes(app: OpenAPIHono, pool?: CompilePool): void {
     async (c) => c.json(await validateRuleAnswer(c.req.valid('json'), pool, poolCall(c)), 200),
   );
 
-  app.openapi(
-    route({
-      ...ruleRoute,
-      path: '/api/ast/walk',
-      bodyLimit: BODY_LIMITS.list,
-      challenge: true,
-      summary: 'Parse rules or a list and walk the syntax tree',
-      request: { body: jsonBody(astWalkRequestSchema) },
-      responses: {
-        200: jsonResponse('Pre-order node list and counts', walkResponse),
-        422: jsonResponse(
-          'Missing or both of rules/text, out-of-range values, unknown node types; ' +
-            'a walk past its deadline or an answer past the answer limit',
-          failure,
-        ),
-        500: problemResponse('Unexpected walker failure'),
-      },
-    }),
-    async (c) => serializedJson(c, await listAnswerJson('walk', c.req.valid('json'), pool, poolCall(c))),
-  );
+  /** A list route: its 200 body comes as JSON bytes from `listAnswerJson`. */
+  const listRoute = (op: ListOperation, { body, ...config }: ListRoute) =>
+    app.openapi(
+      route({ ...ruleRoute, bodyLimit: BODY_LIMITS.list, ...config, request: { body: jsonBody(body) } }),
+      async (c) => serializedJson(c, await listAnswerJson(op, c.req.valid('json'), pool, poolCall(c))),
+    );
+  const pastLimits = jsonResponse('Schema failure; past the deadline or the answer limit', failure);
 
-  app.openapi(
-    route({
-      ...ruleRoute,
-      path: '/api/ast/parse',
-      bodyLimit: BODY_LIMITS.list,
-      summary: 'Parse rules: type, category, dialect, validity and tree per rule',
-      request: { body: jsonBody(parseRulesRequestSchema) },
-      responses: {
-        200: jsonResponse(
-          'Per-rule results',
-          okBody({
-            results: z.array(z.record(z.string(), z.unknown())),
-            duration: z.string(),
-          }),
-        ),
-        422: jsonResponse('Schema failure; past the deadline or the answer limit', failure),
-      },
-    }),
-    async (c) => serializedJson(c, await listAnswerJson('parse', c.req.valid('json'), pool, poolCall(c))),
-  );
-
-  app.openapi(
-    route({
-      ...ruleRoute,
-      path: '/api/validate',
-      bodyLimit: BODY_LIMITS.list,
-      summary: 'Validate every line of a list',
-      request: { body: jsonBody(validateListRequestSchema) },
-      responses: {
-        200: jsonResponse(
-          'Per-line errors and totals',
-          okBody({
-            valid: z.boolean(),
-            totals: z.record(z.string(), z.number()),
-            errors: z.array(z.object({ line: z.number().int(), rule: z.string(), error: z.string() })),
-            duration: z.string(),
-          }),
-        ),
-        422: jsonResponse('Schema failure; past the deadline or the answer limit', failure),
-      },
-    }),
-    async (c) => serializedJson(c, await listAnswerJson('validate', c.req.valid('json'), pool, poolCall(c))),
-  );
+  listRoute('walk', {
+    path: '/api/ast/walk',
+    challenge: true,
+    summary: 'Parse rules or a list and walk the syntax tree',
+    body: astWalkRequestSchema,
+    responses: {
+      200: jsonResponse('Pre-order node list and counts', walkResponse),
+      422: jsonResponse(
+        'Missing or both of rules/text, out-of-range values, unknown node types; ' +
+          'a walk past its deadline or an answer past the answer limit',
+        failure,
+      ),
+      500: problemResponse('Unexpected walker failure'),
+    },
+  });
+  listRoute('parse', {
+    path: '/api/ast/parse',
+    summary: 'Parse rules: type, category, dialect, validity and tree per rule',
+    body: parseRulesRequestSchema,
+    responses: {
+      200: jsonResponse(
+        'Per-rule results',
+        okBody({
+          results: z.array(z.record(z.string(), z.unknown())),
+          duration: z.string(),
+        }),
+      ),
+      422: pastLimits,
+    },
+  });
+  listRoute('validate', {
+    path: '/api/validate',
+    summary: 'Validate every line of a list',
+    body: validateListRequestSchema,
+    responses: {
+      200: jsonResponse(
+        'Per-line errors and totals',
+        okBody({
+          valid: z.boolean(),
+          totals: z.record(z.string(), z.number()),
+          errors: z.array(z.object({ line: z.number().int(), rule: z.string(), error: z.string() })),
+          duration: z.string(),
+        }),
+      ),
+      422: pastLimits,
+    },
+  });
 }

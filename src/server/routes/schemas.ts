@@ -6,21 +6,16 @@ import { validateRuleRequestSchema } from '../../core/ast/validate-rule.js';
 import { astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRulesRequestSchema, validateListRequestSchema } from '../../core/ast/list.js';
 
-/** The JSON Schemas of what clients send, generated from the zod schemas the routes validate with. */
-function requestSchemas(): Record<string, unknown> {
+/** `/api/schemas`: the JSON Schemas of what clients send, generated from the zod schemas the routes validate with. */
+export function registerSchemaRoutes(app: OpenAPIHono): void {
   const json = (schema: zod.ZodType) => zod.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
-  return {
+  const schemas = {
     configuration: json(configurationSchema),
     validateRuleRequest: json(validateRuleRequestSchema),
     astWalkRequest: json(astWalkRequestSchema),
     astParseRequest: json(parseRulesRequestSchema),
     validateListRequest: json(validateListRequestSchema),
   };
-}
-
-/** `/api/schemas`. */
-export function registerSchemaRoutes(app: OpenAPIHono): void {
-  const schemas = requestSchemas();
   app.openapi(
     route({
       method: 'get',

@@ -239,17 +239,11 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       }),
       async (c) => {
         // The schema's API-access key is the view's (computed), which its inferred type cannot name.
-        const {
-          role,
-          tier,
-          [patch.api]: api,
-        } = c.req.valid('json') as {
-          role?: 'admin' | 'user';
-          tier?: string;
-        } & Record<typeof patch.api, boolean | 0 | 1 | undefined>;
+        const body = c.req.valid('json') as { role?: 'admin' | 'user'; tier?: string; [api: string]: unknown };
+        const api = body[patch.api];
         const done = await change(c, c.req.valid('param').id, {
-          role,
-          tier: tier ?? (role ? defaultTier(role) : undefined),
+          role: body.role,
+          tier: body.tier ?? (body.role ? defaultTier(body.role) : undefined),
           apiDisabled: api === undefined ? undefined : api === true || api === 1,
         });
         return c.json({ success: true as const, user: show(done.user) }, 200);

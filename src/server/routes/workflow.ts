@@ -1,9 +1,9 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
+import { route, jsonBody, jsonResponse } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse } from '../problem.js';
 import { COMPILE_LIMITS, compileRequest } from '../compile/service.js';
-import { enqueueCompile, jobView, ownJob, viewOf } from './queue.js';
+import { accepted, enqueueCompile, jobView, ownJob, viewOf } from './queue.js';
 import type { JobRunner } from '../queue/runner.js';
 import { workflowStepNames } from '../queue/workflow.js';
 
@@ -11,11 +11,8 @@ const step = z.object({
   index: z.number().int(),
   name: z.string(),
   state: z.enum(['pending', 'running', 'completed', 'failed']),
-  attempts: z.number().int(),
-  startedAt: z.string().nullable(),
-  finishedAt: z.string().nullable(),
-  durationMs: z.number().nullable(),
-  error: z.string().optional(),
+  // A step's attempts, timing and error are a job's.
+  ...jobView.pick({ attempts: true, startedAt: true, finishedAt: true, durationMs: true, error: true }).shape,
 });
 
 /** `POST /api/workflow/compile` and `GET /api/workflow/:id`: a compile as durable, resumable steps. */
@@ -30,14 +27,7 @@ export function registerWorkflowRoutes(app: OpenAPIHono, deps: AppDeps, queue: J
       summary: 'Start a compile workflow (fetch each source, transform, assemble, store)',
       request: { body: jsonBody(compileRequest) },
       responses: {
-        202: jsonResponse(
-          'Queued',
-          okBody({
-            requestId: z.string(),
-            workflowId: z.string(),
-            status: z.literal('queued'),
-          }),
-        ),
+        202: jsonResponse('Queued', accepted.extend({ workflowId: z.string() })),
         422: problemResponse('Invalid configuration'),
       },
     }),

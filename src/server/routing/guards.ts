@@ -1,4 +1,5 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
+import { every } from 'hono/combine';
 import type { AppDeps } from '../deps.js';
 import type { UsageRecorder } from '../access/usage.js';
 import { accessGate } from '../access/gate.js';
@@ -13,16 +14,6 @@ import { trpcEnvelope } from '../routes/trpc.js';
 import { answerRefusedUpgrade } from '../routes/websocket.js';
 import { COMPILE_LIMITS } from '../compile/service.js';
 import type { DescribedRoute, RouteGuards } from './route.js';
-
-/** Runs `steps` as Hono composes middleware: a step's returned response is the answer its outer steps see. */
-async function run(steps: readonly MiddlewareHandler[], c: Context, last: () => Promise<void>): Promise<void> {
-  const at = async (i: number): Promise<void> => {
-    if (i === steps.length) return last();
-    const res = await steps[i](c, () => at(i + 1));
-    if (res instanceof Response) c.res = res;
-  };
-  await at(0);
-}
 
 /**
  * The steps of every described route, built once per app from its dependencies: refusals in the
@@ -60,30 +51,26 @@ export function routeGuards(
     }
     await next();
   };
-  const bodyLimits = new Map<number, MiddlewareHandler>();
-  const bodyLimit = (bytes: number) => {
-    const found = bodyLimits.get(bytes) ?? limitedBody(bytes);
-    bodyLimits.set(bytes, found);
-    return found;
-  };
-  const chains = new WeakMap<DescribedRoute, MiddlewareHandler[]>();
-  const stepsOf = (route: DescribedRoute): MiddlewareHandler[] => {
+  // Hono's `every` composes the steps as it does middleware: a step's returned response is what outer steps see.
+  const chains = new WeakMap<DescribedRoute, MiddlewareHandler>();
+  const chainOf = (route: DescribedRoute): MiddlewareHandler => {
     const steps = [
       route.transport === 'trpc' ? trpcEnvelope : undefined,
       route.transport === 'websocket' ? answerRefusedUpgrade : undefined,
       route.audit ? audit : undefined,
       gate,
       route.gateway && deps.gateway ? gateway : undefined,
-      bodyLimit(route.bodyLimit ?? DEFAULT_BODY_LIMIT),
+      limitedBody(route.bodyLimit ?? DEFAULT_BODY_LIMIT),
       route.streamLimit ? streamLimit : undefined,
       route.challenge ? challenge : undefined,
     ].filter((s): s is MiddlewareHandler => s !== undefined);
-    chains.set(route, steps);
-    return steps;
+    const chain = every(...steps);
+    chains.set(route, chain);
+    return chain;
   };
   let listed: readonly DescribedRoute[] | undefined;
   return {
-    run: (route, c, next) => run(chains.get(route) ?? stepsOf(route), c, next),
+    run: (route, c, next) => (chains.get(route) ?? chainOf(route))(c, next),
     // Read once the app is built, which is before its first request.
     routes: () => (listed ??= routes()),
   };

@@ -54,7 +54,7 @@ export interface DescribedRoute extends RouteFacts {
 /** The steps every described route runs before its handler, implemented by the app (`routing/guards.ts`). */
 export interface RouteGuards {
   /** Runs the route's steps, then `next` unless one of them answers. */
-  run(route: DescribedRoute, c: Context, next: () => Promise<void>): Promise<void>;
+  run(route: DescribedRoute, c: Context, next: () => Promise<void>): ReturnType<MiddlewareHandler>;
   /** Every route the app serves (for the route lists and the endpoint overrides' checks). */
   routes(): readonly DescribedRoute[];
 }

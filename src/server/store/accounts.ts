@@ -1,5 +1,6 @@
 import type { Camel } from './rows.js';
-import type { Database, UsageDailyTable } from './schema.js';
+import type { Selectable } from 'kysely';
+import type { ApiKeysTable, Database, EndpointOverridesTable, UsageDailyTable } from './schema.js';
 
 /** A local user as the store returns it: never with its password hash. */
 export interface User {
@@ -25,20 +26,11 @@ export type NewUser = Pick<User, 'email' | 'role' | 'tier'> &
 export type Session = Omit<Camel<Database['sessions']>, 'tokenHash'>;
 
 /** An API key as listed: never the key text or its hash. */
-export interface ApiKey {
-  id: string;
-  userId: string;
-  name: string;
-  /** The first characters of the key, to tell keys apart. */
-  prefix: string;
+export type ApiKey = Omit<Camel<Selectable<ApiKeysTable>>, 'keyHash' | 'scopes' | 'parentId'> & {
   scopes: string[];
-  createdAt: string;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
   /** The key this one was made with (revoking it revokes this one); null or absent: made by a session. */
   parentId?: string | null;
-}
+};
 
 export interface Tier {
   name: string;
@@ -60,18 +52,14 @@ export interface Scope {
 }
 
 /** A per-endpoint change of the default access rule (the specification's endpoint auth override). */
-export interface EndpointOverride {
-  id: number;
-  /** A path, or a path prefix ending in `/*`. */
-  pathPattern: string;
-  /** An HTTP method or `*`. */
-  method: string;
-  /** null keeps the route's default tier. */
-  requiredTier: string | null;
+export type EndpointOverride = Omit<
+  Camel<Selectable<EndpointOverridesTable>>,
+  'isActive' | 'requiredScopes' | 'isPublic'
+> & {
   /** null keeps the route's default scopes. */
   requiredScopes: string[] | null;
   isPublic: boolean;
-}
+};
 
 /** What an admin may change on a user; `banned` true also ends the user's sessions. */
 export type UserPatch = Partial<Pick<User, 'role' | 'tier' | 'apiDisabled' | 'banned' | 'banReason'>>;

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './schema.js';
-import type { StoreLocation } from './location.js';
+import { redactUrl, type StoreLocation } from './location.js';
 import { jsonValue, type QueryAnswer, QueryRefusedError } from '../admin/query-result.js';
 import { sqliteReadOnlyQuery } from '../admin/sqlite-query.js';
 import { postgresReadOnlyQuery } from '../admin/postgres-query.js';
@@ -14,9 +14,7 @@ import { FINISHED_STATES } from './jobs.js';
 export class DatabaseAdmin {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly engine: 'sqlite' | 'postgres',
-    private readonly location: StoreLocation | null,
-    private readonly description: string,
+    private readonly location: StoreLocation,
     /** PostgreSQL: the query route's low-privilege connection. */
     private readonly queries: () => Promise<QueryConnection>,
     /** Runs a call as the store runs its own: a busy database is retried, then 503. */
@@ -32,7 +30,7 @@ export class DatabaseAdmin {
 
   async tableNames(): Promise<string[]> {
     const q =
-      this.engine === 'sqlite'
+      this.location.engine === 'sqlite'
         ? sql<{
             name: string;
           }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`
@@ -84,7 +82,7 @@ export class DatabaseAdmin {
   /** SQLite: VACUUM and ANALYZE; PostgreSQL: VACUUM (ANALYZE) of each table of the store's schema. */
   vacuum(): Promise<string[]> {
     return this.retry(async () => {
-      if (this.engine === 'sqlite') {
+      if (this.location.engine === 'sqlite') {
         await sql`vacuum`.execute(this.db);
         await sql`analyze`.execute(this.db);
         return ['VACUUM', 'ANALYZE'];
@@ -101,7 +99,7 @@ export class DatabaseAdmin {
   /** SQLite: the write-ahead log copied into the database and truncated. PostgreSQL checkpoints by itself. */
   checkpoint(): Promise<{ performed: boolean; detail: Record<string, unknown> }> {
     return this.retry(async () => {
-      if (this.engine === 'postgres')
+      if (this.location.engine === 'postgres')
         return { performed: false, detail: { reason: 'PostgreSQL writes its own checkpoints' } };
       const row = (await sql<Record<string, unknown>>`pragma wal_checkpoint(TRUNCATE)`.execute(this.db)).rows[0] ?? {};
       return { performed: true, detail: Object.fromEntries(Object.entries(row).map(([k, v]) => [k, jsonValue(v)])) };
@@ -138,8 +136,8 @@ export class DatabaseAdmin {
     return this.retry(async () => {
       const tables = (await this.tableNames()).length;
       const migrations = await this.count('kysely_migration');
-      const location = this.description.replace(/^(SQLite|PostgreSQL) /, '');
-      if (this.engine === 'sqlite') {
+      const location = this.location.engine === 'sqlite' ? this.location.file : redactUrl(this.location.url);
+      if (this.location.engine === 'sqlite') {
         const r = (
           await sql<{ v: string; size: number }>`select sqlite_version() as v,
             (select page_count from pragma_page_count()) * (select page_size from pragma_page_size()) as size`.execute(
@@ -221,15 +219,15 @@ export class DatabaseAdmin {
    * own; PostgreSQL: the query role), capped in rows, bytes and time.
    */
   async readOnlyQuery(text: string, limits: Parameters<typeof sqliteReadOnlyQuery>[2]): Promise<QueryAnswer> {
-    const refused = refuseStatement(text, this.engine);
+    const refused = refuseStatement(text, this.location.engine);
     if (refused) throw new QueryRefusedError(refused);
-    if (this.location?.engine === 'postgres') {
+    if (this.location.engine === 'postgres') {
       const connection = await this.queries();
       const { pool, stop } = connection;
       if (!pool || !stop) throw new QueryRefusedError(`The query route is off: ${connection.refusal}`, 503);
       return this.gate.run(() => postgresReadOnlyQuery(pool, text, limits, stop));
     }
-    const file = this.location?.engine === 'sqlite' ? this.location.file : ':memory:';
+    const { file } = this.location;
     if (file !== ':memory:') return this.gate.run(() => sqliteReadOnlyQuery(file, text, limits));
     throw new QueryRefusedError('An in-memory store has no file that a second, read-only connection could open');
   }

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import type { ApiKey, UsageEntry } from './accounts.js';
 import type { Database } from './schema.js';
 import type { Engine } from './migrations/columns.js';
-import { type BusyPolicy, DEFAULT_BUSY_POLICY, withRetries } from './failures.js';
+import { type BusyPolicy, withRetries } from './failures.js';
 import { memoryRateLimiter, postgresRateLimiter, type RateLimiter } from '../rate-limit.js';
 import type { Db } from './queries/db.js';
 import * as status from './queries/status.js';
@@ -50,9 +50,9 @@ export class KyselyStore {
     /** The engine and where, for logs and settings; never a password. */
     readonly description: string,
     private readonly pool: Pool | null,
-    private readonly busy: BusyPolicy = DEFAULT_BUSY_POLICY,
+    private readonly busy: BusyPolicy,
     /** Where the store is: the admin database view's read-only queries open it again. */
-    private readonly location: StoreLocation | null = null,
+    private readonly location: StoreLocation,
   ) {}
 
   /** Since a write met a busy database, until a write transaction succeeds (`/api/health` says degraded). */
@@ -89,33 +89,23 @@ export class KyselyStore {
       const done = how.tx
         ? this.transaction((trx) => query(trx, ...args), how.tx === 'read', conflict)
         : this.run((db) => query(db, ...args), conflict);
-      return how.bumps ? this.changing(how.bumps, done) : done;
+      const { bumps } = how;
+      // The generation counts up once the call is over, whether it succeeded or not.
+      return bumps ? done.finally(() => this.generations[bumps]++) : done;
     };
-  }
-
-  /** Counts the generation up once `change` is over, whether it succeeded or not. */
-  private async changing<T>(generation: 'accounts' | 'access', change: Promise<T>): Promise<T> {
-    try {
-      return await change;
-    } finally {
-      this.generations[generation] += 1;
-    }
   }
 
   /** False since a write met a busy database (another process holds the lock), until a write succeeds. */
   writesOk = () => !this.writesFailing;
   /** While writes fail, tries an empty write transaction once (no retries); resolves to `writesOk()`. */
   probeWrites = async () => {
-    if (this.writesFailing)
-      await this.db
+    const written =
+      this.writesFailing &&
+      (await this.db
         .transaction()
-        .execute(async () => undefined)
-        .then(
-          () => {
-            this.writesFailing = false;
-          },
-          () => undefined,
-        );
+        .execute(async () => true)
+        .catch(() => false));
+    if (written) this.writesFailing = false;
     return !this.writesFailing;
   };
 
@@ -279,9 +269,7 @@ export class KyselyStore {
   databaseAdmin = () =>
     new DatabaseAdmin(
       this.db,
-      this.engine,
       this.location,
-      this.description,
       // Only a PostgreSQL store's query route asks, and it has a pool: the connection is prepared.
       () => this.prepareQueries().then(() => this.queries as Promise<QueryConnection>),
       (work) => withRetries(work, this.busy),
@@ -294,7 +282,7 @@ export class KyselyStore {
    * serve, or null. SQLite: null.
    */
   prepareQueries(queryUrl?: string): Promise<string | null> {
-    if (!this.pool || this.location?.engine !== 'postgres') return Promise.resolve(null);
+    if (!this.pool || this.location.engine !== 'postgres') return Promise.resolve(null);
     this.queries ??= prepareQueryConnection(this.pool, this.location.url, queryUrl);
     return this.queries.then((q) => q.refusal);
   }
@@ -304,11 +292,9 @@ export class KyselyStore {
    * database on PostgreSQL, so that every process on it counts together.
    */
   rateLimiter(name: string): RateLimiter {
-    let limiter = this.limiters.get(name);
-    if (!limiter) {
-      limiter = this.pool ? postgresRateLimiter(this.pool, name) : memoryRateLimiter(name);
-      this.limiters.set(name, limiter);
-    }
+    const limiter =
+      this.limiters.get(name) ?? (this.pool ? postgresRateLimiter(this.pool, name) : memoryRateLimiter(name));
+    this.limiters.set(name, limiter);
     return limiter;
   }
 
@@ -327,7 +313,7 @@ export class KyselyStore {
      * SQLite, where the table is polled); answers the function that stops listening.
      */
     listen: (onJob: () => void, log: (message: string) => void): Promise<() => Promise<void>> =>
-      this.location?.engine === 'postgres'
+      this.location.engine === 'postgres'
         ? listenForJobs(this.location.url, onJob, log)
         : Promise.resolve(() => Promise.resolve()),
     job: this.call(jobs.job),
@@ -345,7 +331,7 @@ export class KyselyStore {
     history: this.call(jobs.history, { tx: 'read' }),
     counts: this.call(jobs.counts, { tx: 'read' }),
     /** Removes finished jobs that ended before `before`; answers how many. */
-    sweep: this.call(jobs.sweep, { tx: 'write' }),
+    sweep: this.call(jobs.sweep),
     /** A workflow's recorded steps, in order (outputs included). */
     steps: this.call(jobs.steps),
     /** Records that a step started (again: its attempts count up). */

@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { Store } from './store.js';
 import type { Database as Schema } from './schema.js';
 import { KyselyStore } from './kysely-store.js';
-import { LibsqlDialect } from './sqlite-dialect.js';
+import { LibsqlDatabaseForKysely, LibsqlDialect } from './sqlite-dialect.js';
 import { migrate } from './migrate.js';
 import { type BusyPolicy, DEFAULT_BUSY_POLICY, withRetries } from './failures.js';
 import { StoreUnavailableError } from '../../core/errors/index.js';
@@ -51,7 +51,7 @@ export async function openStore(location?: StoreLocation | string, options: Open
     sqlite.close();
     throw err;
   }
-  const db = new Kysely<Schema>({ dialect: new LibsqlDialect(sqlite, lock) });
+  const db = new Kysely<Schema>({ dialect: new LibsqlDialect(new LibsqlDatabaseForKysely(sqlite, lock)) });
   return ready(new KyselyStore(db, 'sqlite', describeLocation(where), null, busy, where), db, 'sqlite', busy);
 }
 

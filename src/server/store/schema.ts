@@ -53,6 +53,7 @@ export interface ApiKeysTable {
   id: string;
   user_id: string;
   name: string;
+  /** The first characters of the key, to tell keys apart. */
   prefix: string;
   key_hash: string;
   /** The key this one was made with; null when a session made it. */
@@ -111,8 +112,11 @@ export interface RoleAssignmentsTable {
 
 export interface EndpointOverridesTable {
   id: Generated<number>;
+  /** A path, or a path prefix ending in `/*`. */
   path_pattern: string;
+  /** An HTTP method or `*`. */
   method: Generated<string>;
+  /** null keeps the route's default tier. */
   required_tier: string | null;
   /** A JSON array of scope names, or null. */
   required_scopes: string | null;

@@ -29,7 +29,7 @@ const WRITE = /^\s*(insert|update|delete|replace|with)\b/i;
  * through `exec`, whose statements SQLite finalizes whatever happened. A lone SELECT runs as it
  * is (WAL readers meet no lock; one that still failed is reset when it next runs).
  */
-class LibsqlDatabaseForKysely implements SqliteDatabase {
+export class LibsqlDatabaseForKysely implements SqliteDatabase {
   private readonly statements = new Map<string, SqliteStatement>();
   /** libsql aborts the process when a closed database is asked whether it is in a transaction. */
   private closed = false;
@@ -124,13 +124,8 @@ class TransactionalSqliteAdapter extends SqliteAdapter {
 
 /** kysely's SQLite dialect (its query compiler, introspector, driver) over an open libsql database. */
 export class LibsqlDialect extends SqliteDialect {
-  private readonly database: LibsqlDatabaseForKysely;
-
-  /** `lock`: a database held open alongside (one server per file), closed with the store. */
-  constructor(db: LibsqlDatabase, lock?: LibsqlDatabase) {
-    const database = new LibsqlDatabaseForKysely(db, lock);
+  constructor(private readonly database: LibsqlDatabaseForKysely) {
     super({ database });
-    this.database = database;
   }
 
   override createDriver(): Driver {

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import { ConfigError } from '../../core/errors/index.js';
 import { issueMessages } from '../../core/ast/issues.js';
-import type { ZodError } from 'zod';
+import type { ZodError, ZodType } from 'zod';
 import { validateRuleRequestSchema } from '../../core/ast/validate-rule.js';
 import { astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRulesRequestSchema } from '../../core/ast/list.js';
@@ -69,6 +69,13 @@ export function createTrpcRouter(deps: AppDeps, log: (message: string) => void) 
   });
 
   const ruleSets = ruleSetService(deps);
+  /** A `/api/ast/*` twin: its answer comes serialized from `listAnswerJson`, as the REST route's does. */
+  const listProcedure = <S extends ZodType>(op: 'parse' | 'walk', schema: S) =>
+    procedure
+      .input(schema)
+      .mutation(async ({ input, ctx }) =>
+        serializedAnswer<Record<string, unknown>>(ctx.c, await listAnswerJson(op, input, deps.pool, poolCall(ctx.c))),
+      );
 
   // Mutations, like the REST routes' POSTs: inputs stay out of URLs, under the body limits and the bot challenge.
   return t.router({
@@ -81,22 +88,8 @@ export function createTrpcRouter(deps: AppDeps, log: (message: string) => void) 
       .input(validateRuleRequestSchema)
       .mutation(({ input, ctx }) => validateRuleAnswer(input, deps.pool, poolCall(ctx.c))),
     ast: t.router({
-      parse: procedure
-        .input(parseRulesRequestSchema)
-        .mutation(async ({ input, ctx }) =>
-          serializedAnswer<Record<string, unknown>>(
-            ctx.c,
-            await listAnswerJson('parse', input, deps.pool, poolCall(ctx.c)),
-          ),
-        ),
-      walk: procedure
-        .input(astWalkRequestSchema)
-        .mutation(async ({ input, ctx }) =>
-          serializedAnswer<Record<string, unknown>>(
-            ctx.c,
-            await listAnswerJson('walk', input, deps.pool, poolCall(ctx.c)),
-          ),
-        ),
+      parse: listProcedure('parse', parseRulesRequestSchema),
+      walk: listProcedure('walk', astWalkRequestSchema),
     }),
     // The REST rule-set routes' schemas and access rules; answers are their bodies' values.
     rules: t.router({

@@ -23,8 +23,12 @@ const counts = (d: Record<string, { added: unknown[]; removed: unknown[]; change
 
 /** Configuration bundles and snapshots (`/admin/system/config/*`). */
 export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): void {
-  const who = (c: Parameters<typeof callerOf>[0]) => callerOf(c).user?.email ?? 'unknown';
-  const at = () => new Date(deps.now()).toISOString();
+  /** Who writes a bundle or snapshot (the caller, by email), when, and with which permissions. */
+  const writing = async (c: Parameters<typeof callerOf>[0]) => ({
+    by: callerOf(c).user?.email ?? 'unknown',
+    at: new Date(deps.now()).toISOString(),
+    writer: await callerOf(c).permissions(),
+  });
 
   adminRoute(
     app,
@@ -64,10 +68,8 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
         if (refusal) refuse(403, refusal);
       }
       const report = await importConfig(deps.store, await c.req.text(), query.format, {
+        ...(await writing(c)),
         apply: !query.dryRun,
-        by: who(c),
-        at: at(),
-        writer: await callerOf(c).permissions(),
         routes: c.var.guards.routes(),
       });
       if (report.dryRun) {
@@ -120,11 +122,7 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
       failures: { 403: 'The snapshot changes a section the caller may not change', 404: 'No such snapshot' },
     },
     async (c, { params }) => {
-      const done = await revertConfig(deps.store, Number(params.id), {
-        by: who(c),
-        at: at(),
-        writer: await callerOf(c).permissions(),
-      });
+      const done = await revertConfig(deps.store, Number(params.id), await writing(c));
       if (!done) refuse(404, `No snapshot ${params.id}`);
       await recordAudit(c, deps, {
         newValues: done.applied,

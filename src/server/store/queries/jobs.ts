@@ -34,14 +34,6 @@ export async function job(db: Db, id: string): Promise<Job | null> {
 const claimable = (now: string) => (e: ExpressionBuilder<Database, 'jobs'>) =>
   e.or([e('state', '=', 'queued'), e.and([e('state', '=', 'running'), e('lease_until', '<', now)])]);
 
-const claiming = (lease: Lease, now: string) => ({
-  state: 'running' as const,
-  lease_owner: lease.owner,
-  lease_until: lease.until,
-  started_at: now,
-  attempts: sql<number>`attempts + 1`,
-});
-
 /**
  * The next job, round-robin across owners: of the owner with the fewest jobs running, then the
  * one served longest ago (its latest start; never served first), its oldest claimable job. Then a
@@ -74,7 +66,13 @@ export async function claim(db: Db, lease: Lease, now: string): Promise<Job | nu
     if (!candidate) return null;
     const row = await db
       .updateTable('jobs')
-      .set(claiming(lease, now))
+      .set({
+        state: 'running',
+        lease_owner: lease.owner,
+        lease_until: lease.until,
+        started_at: now,
+        attempts: sql<number>`attempts + 1`,
+      })
       .where('id', '=', candidate.id)
       .where(claimable(now))
       .returningAll()
@@ -172,48 +170,41 @@ export async function history(db: Db, ownerId: string | null, limit: number, off
   return { jobs: page.map((r) => toJob(r, false)), total: Number(total.n) };
 }
 
+/** One grouped read: each state's jobs, processing time and finishes since `since`, and its oldest job. */
 export async function counts(db: Db, since: string) {
   const byState = await db
     .selectFrom('jobs')
-    .select((e) => ['state', e.fn.countAll().as('n'), e.fn.sum<number | string | null>('duration_ms').as('ms')])
+    .select((e) => [
+      'state',
+      e.fn.countAll().as('n'),
+      e.fn.sum<number | string | null>('duration_ms').as('ms'),
+      e.fn.countAll().filterWhere('finished_at', '>=', since).as('since'),
+      e.fn.min<string | null>('created_at').as('oldest'),
+    ])
     .groupBy('state')
     .execute();
-  const finishedSince = await db
-    .selectFrom('jobs')
-    .select((e) => e.fn.countAll().as('n'))
-    .where('state', 'in', ['completed', 'failed'])
-    .where('finished_at', '>=', since)
-    .executeTakeFirstOrThrow();
-  const oldest = await db
-    .selectFrom('jobs')
-    .select((e) => e.fn.min<string | null>('created_at').as('at'))
-    .where('state', '=', 'queued')
-    .executeTakeFirst();
-  const n = (state: JobState) => Number(byState.find((r) => r.state === state)?.n ?? 0);
-  const ms = byState
-    .filter((r) => r.state === 'completed' || r.state === 'failed')
-    .reduce((sum, r) => sum + Number(r.ms ?? 0), 0);
+  const of = (state: JobState) => byState.find((r) => r.state === state);
+  const n = (state: JobState) => Number(of(state)?.n ?? 0);
+  const finished = byState.filter((r) => r.state === 'completed' || r.state === 'failed');
   return {
     queued: n('queued'),
     running: n('running'),
     completed: n('completed'),
     failed: n('failed'),
     cancelled: n('cancelled'),
-    totalProcessingMs: ms,
-    finishedSince: Number(finishedSince.n),
-    oldestQueuedAt: oldest?.at ?? null,
+    totalProcessingMs: finished.reduce((sum, r) => sum + Number(r.ms ?? 0), 0),
+    finishedSince: finished.reduce((sum, r) => sum + Number(r.since), 0),
+    oldestQueuedAt: of('queued')?.oldest ?? null,
   };
 }
 
 export async function sweep(db: Db, before: string): Promise<number> {
-  // Steps go with their job (a foreign key, but SQLite enforces it only with the pragma on).
-  const old = db
-    .selectFrom('jobs')
-    .select('id')
+  // Steps go with their job: the foreign key cascades (openSqlite turns SQLite's enforcement on).
+  const r = await db
+    .deleteFrom('jobs')
     .where('state', 'in', FINISHED_STATES)
-    .where('finished_at', '<', before);
-  await db.deleteFrom('workflow_steps').where('job_id', 'in', old).execute();
-  const r = await db.deleteFrom('jobs').where('id', 'in', old).executeTakeFirst();
+    .where('finished_at', '<', before)
+    .executeTakeFirst();
   return Number(r.numDeletedRows);
 }
 
