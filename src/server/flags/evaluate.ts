@@ -49,8 +49,9 @@ export const OPERATORS = {
   lte: (actual, value) => asNumber(actual) <= asNumber(value),
 } satisfies Record<string, (actual: unknown, value: unknown) => boolean>;
 
-/** Whether one condition holds for the attributes. */
+/** Whether one condition holds for the attributes; one of an operator the schema lacks (a row written by hand) never does. */
 export function conditionHolds(cond: Condition, attributes: Record<string, unknown>): boolean {
+  if (!Object.hasOwn(OPERATORS, cond.operator)) return false;
   return OPERATORS[cond.operator](
     Object.hasOwn(attributes, cond.attribute) ? attributes[cond.attribute] : undefined,
     cond.value,

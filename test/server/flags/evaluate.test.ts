@@ -50,6 +50,11 @@ describe('feature-flag evaluation (properties)', () => {
     );
   });
 
+  test('a stored condition whose operator the schema lacks never holds, whatever its name', () => {
+    for (const operator of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'like'])
+      expect(conditionHolds({ attribute: 'x', operator, value: 'a' } as never, { x: 'a' })).toBe(false);
+  });
+
   test('a rule needs every condition; conditions agree with their operators', () => {
     const value = fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom('a', 'ab', 'b'));
     fc.assert(
