@@ -205,9 +205,12 @@ describe.each(ENGINES)('$engine: admin storage and database views', (engine) => 
     expect((await res.json()).detail).toMatch(/longer than 300 ms/);
   });
 
-  test('views need admin:read, maintenance admin:write, queries every permission', async () => {
+  test("views need admin:read, maintenance admin:write, a table's rows and queries every permission", async () => {
     const { call, VIEWER } = await setUp();
     expect((await call('GET', '/api/admin/storage/tables', VIEWER)).status).toBe(200);
+    // Rows of users, rule sets and the audit log are what users:read and audit:read guard.
+    for (const table of ['users', 'rule_sets', 'audit_log', 'jobs', 'usage_daily'])
+      expect((await call('GET', `/api/admin/storage/tables/${table}`, VIEWER)).status).toBe(403);
     expect((await call('GET', '/api/admin/neon/project', VIEWER)).status).toBe(200);
     expect((await call('GET', '/api/admin/agents/sessions', VIEWER)).status).toBe(200);
     for (const path of ['/api/admin/storage/vacuum', '/api/admin/storage/prune', '/api/admin/storage/checkpoint']) {
