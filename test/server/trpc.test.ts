@@ -121,6 +121,27 @@ describe('/api/trpc with a tRPC client', () => {
     });
   });
 
+  test("an endpoint override of a procedure's REST twin applies to the procedure too", async () => {
+    const own = await makeApp();
+    const at = new Date(clock).toISOString();
+    await own.store.createConfigRow(
+      'endpoints',
+      { path_pattern: '/api/validate-rule', method: 'POST', required_tier: 'pro' },
+      at,
+    );
+    await own.store.createConfigRow(
+      'endpoints',
+      { path_pattern: '/api/rules/*', method: '*', required_tier: 'pro' },
+      at,
+    );
+    const tRPC = client(own.token, own.app);
+    const refused = { code: 'FORBIDDEN', status: 403 };
+    expect(await failure(tRPC.validateRule.mutate({ rule: '||a^' }))).toMatchObject(refused);
+    expect(await failure(tRPC.rules.get.mutate({ id: 'any' }))).toMatchObject(refused);
+    // Procedures whose twins no override reaches answer as before.
+    expect(await tRPC.ast.parse.mutate({ rules: ['||a^'] })).toBeTruthy();
+  });
+
   test('input failing the schema: BAD_REQUEST in the REST wording; a bad configuration: 422 with paths', async () => {
     clock += 61_000;
     const restAnswer = await (await rest('/api/validate-rule', { rule: 5 })).json();

@@ -107,33 +107,33 @@ interface Rule {
 }
 
 /**
- * The most specific active override for a path and method: exact paths before prefixes, longer prefixes first, a
- * method before `*`.
+ * The most specific active override for any of the routes (a method and path each): exact paths
+ * before prefixes, longer prefixes first, a method before `*`.
  */
 export function matchOverride(
   overrides: readonly EndpointOverride[],
-  method: string,
-  path: string,
+  routes: readonly { method: string; path: string }[],
 ): EndpointOverride | undefined {
   let best: EndpointOverride | undefined;
   let bestScore = -1;
-  for (const o of overrides) {
-    if (o.method !== '*' && o.method.toUpperCase() !== method) continue;
-    let score: number;
-    if (o.pathPattern.endsWith('/*')) {
-      const prefix = o.pathPattern.slice(0, -2);
-      if (path !== prefix && !path.startsWith(`${prefix}/`)) continue;
-      score = prefix.length * 4;
-    } else {
-      if (o.pathPattern !== path && `${o.pathPattern}/` !== path) continue;
-      score = 1_000_000;
+  for (const { method, path } of routes)
+    for (const o of overrides) {
+      if (o.method !== '*' && o.method.toUpperCase() !== method) continue;
+      let score: number;
+      if (o.pathPattern.endsWith('/*')) {
+        const prefix = o.pathPattern.slice(0, -2);
+        if (path !== prefix && !path.startsWith(`${prefix}/`)) continue;
+        score = prefix.length * 4;
+      } else {
+        if (o.pathPattern !== path && `${o.pathPattern}/` !== path) continue;
+        score = 1_000_000;
+      }
+      if (o.method !== '*') score += 2;
+      if (score > bestScore) {
+        best = o;
+        bestScore = score;
+      }
     }
-    if (o.method !== '*') score += 2;
-    if (score > bestScore) {
-      best = o;
-      bestScore = score;
-    }
-  }
   return best;
 }
 
@@ -254,7 +254,8 @@ export function accessGate(
     const t = await tables();
     const at = deps.now();
     const route = c.var.route;
-    const rule = ruleFor(route.access, matchOverride(t.overrides, c.req.method, c.req.path));
+    const asked = { method: c.req.method, path: c.req.path };
+    const rule = ruleFor(route.access, matchOverride(t.overrides, route.twin ? [asked, route.twin] : [asked]));
     // An in-process call a console form makes after the gate counted the form itself is not counted again.
     const metered = route.access !== 'public-unmetered' && !countedByConsole(c);
     let identity: Identity;

@@ -49,7 +49,10 @@ export const OPERATORS = {
   lte: (actual, value) => asNumber(actual) <= asNumber(value),
 } satisfies Record<string, (actual: unknown, value: unknown) => boolean>;
 
-/** Whether one condition holds for the attributes; one of an operator the schema lacks (a row written by hand) never does. */
+/**
+ * Whether one condition holds for the attributes; one of an operator the schema lacks (a row
+ * written by hand) never does.
+ */
 export function conditionHolds(cond: Condition, attributes: Record<string, unknown>): boolean {
   if (!Object.hasOwn(OPERATORS, cond.operator)) return false;
   return OPERATORS[cond.operator](

@@ -10,14 +10,45 @@ import { BODY_LIMITS } from './rules.js';
 import { COMPILE_LIMITS } from '../compile/service.js';
 import { spliceSerialized } from '../trpc/serialized.js';
 
-/** Each procedure with its REST twin's access rule, body limit and challenge. */
+const twin = (method: string, path: string) => ({ method, path });
+/** Each procedure with its REST twin, whose access rule, endpoint overrides, body limit and challenge it takes. */
 const PROCEDURES: [name: string, facts: Omit<RouteFacts, 'transport'>][] = [
-  ['compile', { access: { tier: 'free', scope: 'compile' }, bodyLimit: COMPILE_LIMITS.bodyBytes, challenge: true }],
-  ['validateRule', { access: { tier: 'free', scope: 'rules' }, bodyLimit: BODY_LIMITS.rule }],
-  ['ast.parse', { access: { tier: 'free', scope: 'rules' }, bodyLimit: BODY_LIMITS.list }],
-  ['ast.walk', { access: { tier: 'free', scope: 'rules' }, bodyLimit: BODY_LIMITS.list, challenge: true }],
-  ...['list', 'get', 'create', 'update', 'delete'].map(
-    (p) => [`rules.${p}`, { access: { tier: 'free', scope: 'rules' } }] as [string, RouteFacts],
+  [
+    'compile',
+    {
+      access: { tier: 'free', scope: 'compile' },
+      bodyLimit: COMPILE_LIMITS.bodyBytes,
+      challenge: true,
+      twin: twin('POST', '/api/compile'),
+    },
+  ],
+  [
+    'validateRule',
+    { access: { tier: 'free', scope: 'rules' }, bodyLimit: BODY_LIMITS.rule, twin: twin('POST', '/api/validate-rule') },
+  ],
+  [
+    'ast.parse',
+    { access: { tier: 'free', scope: 'rules' }, bodyLimit: BODY_LIMITS.list, twin: twin('POST', '/api/ast/parse') },
+  ],
+  [
+    'ast.walk',
+    {
+      access: { tier: 'free', scope: 'rules' },
+      bodyLimit: BODY_LIMITS.list,
+      challenge: true,
+      twin: twin('POST', '/api/ast/walk'),
+    },
+  ],
+  ...(
+    [
+      ['list', twin('GET', '/api/rules')],
+      ['get', twin('GET', '/api/rules/:id')],
+      ['create', twin('POST', '/api/rules')],
+      ['update', twin('PATCH', '/api/rules/:id')],
+      ['delete', twin('DELETE', '/api/rules/:id')],
+    ] as const
+  ).map(
+    ([p, rest]) => [`rules.${p}`, { access: { tier: 'free', scope: 'rules' }, twin: rest }] as [string, RouteFacts],
   ),
 ];
 

@@ -42,6 +42,11 @@ export interface RouteFacts {
   gateway?: boolean;
   /** Refusals before the handler speak the route's protocol: a tRPC error envelope, or a refused upgrade. */
   transport?: 'trpc' | 'websocket';
+  /**
+   * The REST route this one answers for under another path (a tRPC procedure): endpoint overrides
+   * of either apply to it (a Hono path: `/api/rules/:id` takes overrides of a prefix of it).
+   */
+  twin?: { method: string; path: string };
 }
 
 /** One registered route: method, Hono path (`/api/keys/:id`), its facts and summary. */
@@ -95,10 +100,10 @@ type Described<R extends RouteConfig> = R & RouteFacts;
 
 /** A config's OpenAPI part (what `createRoute` takes) and its facts. */
 function split<R extends RouteConfig>(config: Described<R>): [R, DescribedRoute] {
-  const { access, bodyLimit, streamLimit, challenge, audit, badBody, transport, gateway, ...rest } = config;
+  const { access, bodyLimit, streamLimit, challenge, audit, badBody, transport, gateway, twin, ...rest } = config;
   const admin = typeof access === 'object' && 'admin' in access;
   const destructive = gateway ?? (admin && config.method !== 'get');
-  const facts = { access, bodyLimit, streamLimit, challenge, audit, badBody, transport, gateway: destructive };
+  const facts = { access, bodyLimit, streamLimit, challenge, audit, badBody, transport, gateway: destructive, twin };
   const path = honoPath(config.path);
   // Without its facts the config is the R it was declared as.
   return [rest as unknown as R, { ...facts, method: config.method.toUpperCase(), path, summary: config.summary ?? '' }];
