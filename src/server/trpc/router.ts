@@ -8,7 +8,7 @@ import type { ZodError, ZodType } from 'zod';
 import { validateRuleRequestSchema } from '../../core/ast/validate-rule.js';
 import { astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRulesRequestSchema } from '../../core/ast/list.js';
-import { checkedConfiguration, streamedCompile, compileRequest, forCaller } from '../compile/service.js';
+import { compileFor, streamedCompile, compileRequest } from '../compile/service.js';
 import { clientMessage, statusOf } from '../problem.js';
 import { listAnswerJson, poolCall, validateRuleAnswer } from '../routes/rules.js';
 import { serializedAnswer } from './serialized.js';
@@ -80,9 +80,8 @@ export function createTrpcRouter(deps: AppDeps, log: (message: string) => void) 
   // Mutations, like the REST routes' POSTs: inputs stay out of URLs, under the body limits and the bot challenge.
   return t.router({
     compile: procedure.input(compileRequest).mutation(async ({ input, ctx }) => {
-      const own = forCaller(deps, callerOf(ctx.c));
-      const checked = checkedConfiguration(input.configuration, own.features);
-      return { success: true as const, ...(await streamedCompile(own.deps, checked, undefined, ctx.c.req.raw.signal)) };
+      const { deps: own, ...checked } = compileFor(deps, callerOf(ctx.c), input.configuration);
+      return { success: true as const, ...(await streamedCompile(own, checked, undefined, ctx.c.req.raw.signal)) };
     }),
     validateRule: procedure
       .input(validateRuleRequestSchema)
