@@ -24,7 +24,6 @@ import { registerQueueRoutes } from './routes/queue.js';
 import { JobRunner, QUEUE_DEFAULTS } from './queue/runner.js';
 import { jobExecutor } from './queue/execute.js';
 import { registerContainerRoutes } from './routes/container.js';
-import { registerWorkflowRoutes } from './routes/workflow.js';
 import { ContainerCompiler } from '../node/container-compiler.js';
 import { pageRedirect } from './flash/page-redirect.js';
 import { LiveSessions } from './live-sessions.js';
@@ -86,7 +85,6 @@ export function createApp(
     (a) => registerCompileRoutes(a, deps),
     (a) => registerExplainRoutes(a, deps),
     (a) => registerQueueRoutes(a, deps, queue),
-    (a) => registerWorkflowRoutes(a, deps, queue),
     (a) => registerContainerRoutes(a, deps, deps.container ?? new ContainerCompiler()),
     (a) => registerConfigurationRoutes(a, deps.envOverrides),
     (a) => registerWebSocketRoutes(a, deps, wsTiming),

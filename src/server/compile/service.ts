@@ -110,6 +110,12 @@ export function forCaller(deps: AppDeps, caller: CompileCaller) {
   return { deps: { ...own, compileShare: poolShare(caller) }, features: tierFeatures(caller.tier) };
 }
 
+/** The caller's compile side (`forCaller`) and `raw` checked as a configuration their tier allows. */
+export function compileFor(deps: AppDeps, caller: CompileCaller, raw: unknown) {
+  const own = forCaller(deps, caller);
+  return { deps: own.deps, ...checkedConfiguration(raw, own.features) };
+}
+
 /**
  * A caller's share of the worker pool: every task of theirs (compiles, walks, parses, validations,
  * rule matches) counts against their tier's `maxConcurrentCompiles`. Anonymous callers reach no

@@ -1,13 +1,15 @@
+import { z } from '@hono/zod-openapi';
 import { Agent, fetch } from 'undici';
-import type { Outbound, TargetName } from './targets.js';
+import type { Outbound } from './targets.js';
 
 /** One target's outcome, as `POST /api/notify` lists it. */
-export interface Delivery {
-  target: TargetName;
-  success: boolean;
-  statusCode?: number;
-  error?: string;
-}
+export const delivery = z.object({
+  target: z.enum(['generic', 'errortracker', 'metrics']),
+  success: z.boolean(),
+  statusCode: z.number().int().optional(),
+  error: z.string().optional(),
+});
+export type Delivery = z.infer<typeof delivery>;
 
 /**
  * Why a request failed, in words of our own: an error's message may quote the URL, and the

@@ -12,8 +12,8 @@ export interface NotifySettings {
   timeoutMs: number;
 }
 
-export const DEFAULT_METRICS_API_URL = 'https://api.datadoghq.com';
-export const DEFAULT_NOTIFY_TIMEOUT_MS = 5_000;
+const DEFAULT_METRICS_API_URL = 'https://api.datadoghq.com';
+const DEFAULT_NOTIFY_TIMEOUT_MS = 5_000;
 
 /** The notify settings from the environment; empty values count as unset. */
 export function notifySettingsFromEnv(env: Record<string, string | undefined>): NotifySettings {

@@ -1,25 +1,29 @@
+import { z } from '@hono/zod-openapi';
 import { randomUUID } from 'node:crypto';
 import type { NotifySettings } from './settings.js';
+import type { Delivery } from './deliver.js';
 
-export type NotifyLevel = 'info' | 'warn' | 'error' | 'debug';
+/**
+ * `POST /api/notify`'s body. Strict: a key outside these is refused (422), so that the webhook,
+ * which gets the body's exact bytes, is never handed fields an anonymous caller made up.
+ */
+export const notifyRequest = z.strictObject({
+  event: z.string().min(1).max(256).describe('machine-readable name'),
+  message: z.string().min(1),
+  level: z.enum(['info', 'warn', 'error', 'debug']).default('info'),
+  source: z.string().max(256).optional(),
+  timestamp: z.iso.datetime({ offset: true }).optional().describe('ISO 8601; default now'),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
 
-/** A validated notification with its defaults applied. */
-export interface NotifyEvent {
-  event: string;
-  message: string;
-  level: NotifyLevel;
-  source?: string;
-  /** ISO 8601. */
-  timestamp: string;
-  metadata?: Record<string, unknown>;
-}
-
-export type TargetName = 'generic' | 'errortracker' | 'metrics';
+/** A validated notification with its defaults applied, its timestamp among them. */
+export type NotifyEvent = z.output<typeof notifyRequest> & { timestamp: string };
+type Level = NotifyEvent['level'];
 
 /** One request to send, or why a configured target cannot be sent to (never quoting its setting). */
 export type Outbound =
-  | { target: TargetName; url: string; headers: Record<string, string>; body: string }
-  | { target: TargetName; error: string };
+  | { target: Delivery['target']; url: string; headers: Record<string, string>; body: string }
+  | { target: Delivery['target']; error: string };
 
 /** A parsed error-tracker DSN: `<scheme>://<publicKey>[:<secretKey>]@<host>[/<path>]/<projectId>`. */
 export interface Dsn {
@@ -47,8 +51,8 @@ export function parseDsn(text: string): Dsn | null {
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /** `warn` is `warning` for both services; the metrics service has no `debug` alert type, so it gets `info`. */
-const TRACKER_LEVEL: Record<NotifyLevel, string> = { info: 'info', warn: 'warning', error: 'error', debug: 'debug' };
-const METRICS_ALERT: Record<NotifyLevel, string> = { info: 'info', warn: 'warning', error: 'error', debug: 'info' };
+const TRACKER_LEVEL: Record<Level, string> = { info: 'info', warn: 'warning', error: 'error', debug: 'debug' };
+const METRICS_ALERT: Record<Level, string> = { info: 'info', warn: 'warning', error: 'error', debug: 'info' };
 
 /** The webhook gets the request body as sent; credentials in its URL become a Basic authorization header. */
 function webhook(urlText: string, rawBody: string): Outbound {

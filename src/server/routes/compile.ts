@@ -7,13 +7,13 @@ import { clientMessage, problemResponse } from '../problem.js';
 import { CompileCache, configurationKey } from '../compile-cache.js';
 import {
   type CheckedConfiguration,
-  checkedConfiguration,
   checkTierRequest,
   COMPILE_LIMITS,
   compileBatch,
   compileRequest,
   compiledList,
   batchRequest,
+  compileFor,
   forCaller,
   resultBody,
   runCompile,
@@ -82,8 +82,7 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
     }),
     async (c) => {
       const caller = callerOf(c);
-      const { deps: own, features } = forCaller(deps, caller);
-      const { config, warnings } = checkedConfiguration(c.req.valid('json').configuration, features);
+      const { deps: own, config, warnings } = compileFor(deps, caller, c.req.valid('json').configuration);
       const owner = caller.user?.id ?? null;
       // Saved rule sets read differently for each caller: their compiles are never shared across users.
       const key = usesRuleSets(config) ? `${configurationKey(config)}\u0000${owner}` : configurationKey(config);
@@ -133,12 +132,8 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
   };
   for (const path of ['/api/compile/stream', '/compile/stream']) {
     app.openapi(route({ ...streamSpec, path }), (c) => {
-      const own = forCaller(deps, callerOf(c));
-      return streamCompile(
-        c,
-        storingAsAsked(c, own.deps),
-        checkedConfiguration(c.req.valid('json').configuration, own.features),
-      );
+      const { deps: own, ...checked } = compileFor(deps, callerOf(c), c.req.valid('json').configuration);
+      return streamCompile(c, storingAsAsked(c, own), checked);
     });
   }
 }

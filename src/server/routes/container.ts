@@ -3,7 +3,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
-import { checkedConfiguration, streamedCompile, compiledList, compileRequest, forCaller } from '../compile/service.js';
+import { compileFor, streamedCompile, compiledList, compileRequest } from '../compile/service.js';
 import { type ContainerCompiler, ContainersBusyError } from '../../node/container-compiler.js';
 
 const limits = z.object({ memoryMb: z.number(), timeoutMs: z.number(), maxConcurrent: z.number() });
@@ -29,10 +29,9 @@ export function registerContainerRoutes(app: OpenAPIHono, deps: AppDeps, contain
       },
     }),
     async (c) => {
-      const own = forCaller(deps, callerOf(c));
-      const checked = checkedConfiguration(c.req.valid('json').configuration, own.features);
+      const { deps: own, ...checked } = compileFor(deps, callerOf(c), c.req.valid('json').configuration);
       try {
-        const body = await streamedCompile(own.deps, checked, undefined, c.req.raw.signal, container);
+        const body = await streamedCompile(own, checked, undefined, c.req.raw.signal, container);
         return c.json({ success: true as const, ...body, container: container.options }, 200);
       } catch (e) {
         if (!(e instanceof ContainersBusyError)) throw e;

@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { jsonBody, jsonResponse, route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { clientMessage, problemResponse, refuse, statusOf } from '../problem.js';
-import { checkedConfiguration, COMPILE_LIMITS, explainCompile, forCaller } from '../compile/service.js';
+import { COMPILE_LIMITS, compileFor, explainCompile } from '../compile/service.js';
 import { callerOf } from '../access/gate.js';
 import { RULE_SET_SCHEME } from '../rule-sets/rule-set-source.js';
 import { OUTPUT_FORMATS } from '../../core/output/formats.js';
@@ -65,11 +65,10 @@ export function registerExplainRoutes(app: OpenAPIHono, deps: AppDeps): void {
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const own = forCaller(deps, callerOf(c));
       const raw = body.ruleSet === undefined ? body.configuration : ruleSetConfiguration(body.ruleSet);
       try {
-        const { config } = checkedConfiguration(raw, own.features);
-        return c.json(await explainCompile(own.deps, config, body.domain, c.req.raw.signal), 200);
+        const { deps: own, config } = compileFor(deps, callerOf(c), raw);
+        return c.json(await explainCompile(own, config, body.domain, c.req.raw.signal), 200);
       } catch (e) {
         // The request's fault, as a problem naming it (the compile routes' envelope is theirs alone).
         if (statusOf(e) === 422) refuse(422, clientMessage(e));

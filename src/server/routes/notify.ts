@@ -3,32 +3,13 @@ import { route, jsonBody, jsonResponse } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse } from '../problem.js';
 import { formatDuration } from '../../core/ast/validate-rule.js';
-import { outboundRequests } from '../notify/targets.js';
-import { deliverAll } from '../notify/deliver.js';
-import { DEFAULT_METRICS_API_URL, DEFAULT_NOTIFY_TIMEOUT_MS } from '../notify/settings.js';
+import { notifyRequest, outboundRequests } from '../notify/targets.js';
+import { deliverAll, delivery } from '../notify/deliver.js';
+import { notifySettingsFromEnv } from '../notify/settings.js';
 
 /** The notify body's size cap (the specification leaves it open; the frontend-error log's 64 KB). */
 export const NOTIFY_BODY_BYTES = 64 * 1024;
 
-/**
- * Strict: a key outside these is refused (422), so that the webhook, which gets the body's exact
- * bytes, is never handed fields an anonymous caller made up.
- */
-const notifyRequest = z.strictObject({
-  event: z.string().min(1).max(256).describe('machine-readable name'),
-  message: z.string().min(1),
-  level: z.enum(['info', 'warn', 'error', 'debug']).default('info'),
-  source: z.string().max(256).optional(),
-  timestamp: z.iso.datetime({ offset: true }).optional().describe('ISO 8601; default now'),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-});
-
-const delivery = z.object({
-  target: z.enum(['generic', 'errortracker', 'metrics']),
-  success: z.boolean(),
-  statusCode: z.number().int().optional(),
-  error: z.string().optional(),
-});
 const outcome = z.object({
   success: z.boolean(),
   event: z.string(),
@@ -60,7 +41,7 @@ const notifyRoute = route({
 
 /** `POST /api/notify`: fans one event out to the configured targets in parallel. */
 export function registerNotifyRoutes(app: OpenAPIHono, deps: AppDeps, log: (message: string) => void): void {
-  const settings = deps.notify ?? { metricsApiUrl: DEFAULT_METRICS_API_URL, timeoutMs: DEFAULT_NOTIFY_TIMEOUT_MS };
+  const settings = deps.notify ?? notifySettingsFromEnv({});
   app.openapi(notifyRoute, async (c) => {
     const body = c.req.valid('json');
     const started = performance.now();

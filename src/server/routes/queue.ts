@@ -17,10 +17,11 @@ import {
 } from '../compile/service.js';
 import { FINISHED_STATES, type Job, type JobKind } from '../store/jobs.js';
 import type { JobRunner } from '../queue/runner.js';
+import { workflowStepNames } from '../queue/workflow.js';
 import { pageOf, pageQuery } from './paging.js';
 
-export const accepted = okBody({ requestId: z.string(), status: z.literal('queued') });
-export const jobView = okBody({
+const accepted = okBody({ requestId: z.string(), status: z.literal('queued') });
+const jobView = okBody({
   requestId: z.string(),
   kind: z.string(),
   status: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']),
@@ -32,6 +33,13 @@ export const jobView = okBody({
   result: z.unknown().optional(),
   error: z.string().optional(),
 });
+const workflowStep = z.object({
+  index: z.number().int(),
+  name: z.string(),
+  state: z.enum(['pending', 'running', 'completed', 'failed']),
+  // A step's attempts, timing and error are a job's.
+  ...jobView.pick({ attempts: true, startedAt: true, finishedAt: true, durationMs: true, error: true }).shape,
+});
 /** What the routes of one of the caller's jobs share: their access rule, the job's id, and its 404. */
 const ownJobRoute = {
   access: { tier: 'free', scope: 'compile' },
@@ -41,7 +49,7 @@ const ownJobRoute = {
 const noJob = problemResponse('No such job of the caller');
 
 /** A job as the owner sees it; the result only once it is there. */
-export function viewOf(job: Job) {
+function viewOf(job: Job) {
   return {
     success: true as const,
     requestId: job.id,
@@ -61,7 +69,7 @@ export function viewOf(job: Job) {
  * The caller's own job of `kind` (any kind unless said), else 404: another owner's job is as
  * unknown as one that never was.
  */
-export async function ownJob(deps: AppDeps, c: Context, id: string, kind?: JobKind): Promise<Job> {
+async function ownJob(deps: AppDeps, c: Context, id: string, kind?: JobKind): Promise<Job> {
   const user = callerOf(c).user;
   const job = await deps.store.jobs.job(id);
   if (!job || !user || job.ownerId !== user.id || (kind && job.kind !== kind)) refuse(404, `No such ${kind ?? 'job'}`);
@@ -69,7 +77,7 @@ export async function ownJob(deps: AppDeps, c: Context, id: string, kind?: JobKi
 }
 
 /** Writes a job for the caller and wakes the queue; the 202 answer's fields. */
-export async function enqueueJob(c: Context, deps: AppDeps, queue: JobRunner, kind: JobKind, payload: unknown) {
+async function enqueueJob(c: Context, deps: AppDeps, queue: JobRunner, kind: JobKind, payload: unknown) {
   const { user, tier: callerTier } = callerOf(c);
   if (!user) refuse(401, 'Authentication required');
   // An owner's jobs run in the order they came, so when their Nth newest job has not finished, none
@@ -85,7 +93,7 @@ export async function enqueueJob(c: Context, deps: AppDeps, queue: JobRunner, ki
 }
 
 /** Refuses what the caller's tier would refuse of the configuration's compile, then queues it as a `kind` job. */
-export async function enqueueCompile(
+async function enqueueCompile(
   c: Context,
   deps: AppDeps,
   queue: JobRunner,
@@ -98,7 +106,7 @@ export async function enqueueCompile(
   return enqueueJob(c, deps, queue, kind, { configuration });
 }
 
-/** `POST /api/compile/async`, `/api/compile/batch/async` and the `/api/queue/*` routes. */
+/** `POST /api/compile/async`, `/api/compile/batch/async`, the `/api/queue/*` and `/api/workflow/*` routes. */
 export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobRunner): void {
   app.openapi(
     route({
@@ -263,6 +271,61 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
     async (c) => {
       const job = await ownJob(deps, c, c.req.valid('param').id);
       return watchJob(c, deps, queue, job);
+    },
+  );
+
+  // A workflow is a compile as durable, resumable steps.
+  app.openapi(
+    route({
+      method: 'post',
+      path: '/api/workflow/compile',
+      access: { tier: 'pro', scope: 'compile' },
+      bodyLimit: COMPILE_LIMITS.bodyBytes,
+      badBody: 'envelope',
+      summary: 'Start a compile workflow (fetch each source, transform, assemble, store)',
+      request: { body: jsonBody(compileRequest) },
+      responses: {
+        202: jsonResponse('Queued', accepted.extend({ workflowId: z.string() })),
+        422: problemResponse('Invalid configuration'),
+      },
+    }),
+    async (c) => {
+      const queued = await enqueueCompile(c, deps, queue, 'workflow', c.req.valid('json').configuration);
+      return c.json({ ...queued, workflowId: queued.requestId }, 202);
+    },
+  );
+
+  app.openapi(
+    route({
+      method: 'get',
+      path: '/api/workflow/{id}',
+      access: { tier: 'pro', scope: 'compile' },
+      badBody: 'envelope',
+      summary: "A workflow's state, each step's state and timing, and its result once it has one",
+      request: { params: z.object({ id: z.string() }) },
+      responses: {
+        200: jsonResponse('The workflow', jobView.extend({ workflowId: z.string(), steps: z.array(workflowStep) })),
+        404: problemResponse('No such workflow of the caller'),
+      },
+    }),
+    async (c) => {
+      const job = await ownJob(deps, c, c.req.valid('param').id, 'workflow');
+      const recorded = await deps.store.jobs.steps(job.id);
+      const sources = (job.payload as { configuration: { sources: { source: string }[] } }).configuration.sources;
+      const steps = workflowStepNames(sources).map((name, index) => {
+        const s = recorded.find((r) => r.index === index);
+        return {
+          index,
+          name,
+          state: s?.state ?? ('pending' as const),
+          attempts: s?.attempts ?? 0,
+          startedAt: s?.startedAt ?? null,
+          finishedAt: s?.finishedAt ?? null,
+          durationMs: s?.durationMs ?? null,
+          ...(s?.error ? { error: s.error } : {}),
+        };
+      });
+      return c.json({ ...viewOf(job), workflowId: job.id, steps }, 200);
     },
   );
 }

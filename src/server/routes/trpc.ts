@@ -5,10 +5,9 @@ import type { AppDeps } from '../deps.js';
 import { featureApp, jsonResponse, plainRoute, type RouteFacts } from '../routing/route.js';
 import { problem } from '../problem.js';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
-import { createTrpcRouter, trpcCodeOf } from '../trpc/router.js';
+import { createTrpcRouter, spliceSerialized, trpcCodeOf } from '../trpc/router.js';
 import { BODY_LIMITS } from './rules.js';
 import { COMPILE_LIMITS } from '../compile/service.js';
-import { spliceSerialized } from '../trpc/serialized.js';
 
 const twin = (method: string, path: string) => ({ method, path });
 /** Each procedure with its REST twin, whose access rule, endpoint overrides, body limit and challenge it takes. */

@@ -9,7 +9,7 @@ import { plainRoute } from '../routing/route.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { checkedConfiguration, forCaller, streamedCompile } from '../compile/service.js';
+import { compileFor, streamedCompile } from '../compile/service.js';
 import { callerOf } from '../access/gate.js';
 import { clientAddress } from '../client-address.js';
 import { AbortedError, FlcError } from '../../core/errors/index.js';
@@ -86,7 +86,6 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
   const handler = upgradeWebSocket((c) => {
     // The caller's saved rule sets are what `flc-ruleset:` sources of this connection read.
     const caller = callerOf(c);
-    const own = forCaller(deps, caller);
     const live = deps.liveSessions;
     let liveId = '';
     const sessions = new Map<string, AbortController>();
@@ -130,12 +129,12 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
         // Each compile counts against the caller's rate limit as a `POST /api/compile` would.
         const limited = metered ? null : await caller.meter();
         if (limited) return fail(ws, 'RATE_LIMITED', limited, sessionId);
-        const checked = checkedConfiguration(raw, own.features);
+        const { deps: own, ...checked } = compileFor(deps, caller, raw);
         live?.compileStarted(liveId, sessionId, checked.config.name ?? null);
         send(ws, { type: 'compile:started', sessionId, configurationName: checked.config.name });
         // Every event `/api/compile/stream` sends, in its shapes.
         const forward = (eventType: string, data: unknown) => send(ws, { type: 'event', sessionId, eventType, data });
-        const body = await streamedCompile(own.deps, checked, forward, controller.signal);
+        const body = await streamedCompile(own, checked, forward, controller.signal);
         send(ws, { type: 'compile:complete', sessionId, ...body });
       } catch (e) {
         if (e instanceof AbortedError || controller.signal.aborted) send(ws, { type: 'compile:cancelled', sessionId });

@@ -8,7 +8,7 @@ import { refuseStatement } from '../admin/sql-guard.js';
 import type { QueryGate } from '../admin/query-gate.js';
 import type { QueryConnection } from '../admin/postgres-query-role.js';
 import { isSecretColumn, REDACTED } from './secret-columns.js';
-import { FINISHED_STATES } from './jobs.js';
+import { sweep } from './queries/jobs.js';
 
 /** The local database as the admin storage and database views see it; one implementation for both engines. */
 export class DatabaseAdmin {
@@ -118,9 +118,7 @@ export class DatabaseAdmin {
       return {
         sessions: await deleted(this.db.deleteFrom('sessions').where('expires_at', '<=', now)),
         flash: await deleted(this.db.deleteFrom('flash_messages').where('expires_at', '<=', now)),
-        results: await deleted(
-          this.db.deleteFrom('jobs').where('state', 'in', FINISHED_STATES).where('finished_at', '<=', resultsBefore),
-        ),
+        results: await sweep(this.db, resultsBefore),
         errorEvents: await deleted(this.db.deleteFrom('error_events').where('created_at', '<', eventsBefore)),
       };
     });

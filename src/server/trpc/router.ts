@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps } from '../deps.js';
 import { ConfigError } from '../../core/errors/index.js';
 import { issueMessages } from '../../core/ast/issues.js';
@@ -8,10 +8,9 @@ import type { ZodError, ZodType } from 'zod';
 import { validateRuleRequestSchema } from '../../core/ast/validate-rule.js';
 import { astWalkRequestSchema } from '../../core/ast/walk.js';
 import { parseRulesRequestSchema } from '../../core/ast/list.js';
-import { checkedConfiguration, streamedCompile, compileRequest, forCaller } from '../compile/service.js';
+import { compileFor, streamedCompile, compileRequest } from '../compile/service.js';
 import { clientMessage, statusOf } from '../problem.js';
 import { listAnswerJson, poolCall, validateRuleAnswer } from '../routes/rules.js';
-import { serializedAnswer } from './serialized.js';
 import { callerOf } from '../access/gate.js';
 import { ruleSetCreate, ruleSetId, ruleSetList, ruleSetPatch, ruleSetService } from '../rule-sets/rule-sets.js';
 
@@ -80,9 +79,8 @@ export function createTrpcRouter(deps: AppDeps, log: (message: string) => void) 
   // Mutations, like the REST routes' POSTs: inputs stay out of URLs, under the body limits and the bot challenge.
   return t.router({
     compile: procedure.input(compileRequest).mutation(async ({ input, ctx }) => {
-      const own = forCaller(deps, callerOf(ctx.c));
-      const checked = checkedConfiguration(input.configuration, own.features);
-      return { success: true as const, ...(await streamedCompile(own.deps, checked, undefined, ctx.c.req.raw.signal)) };
+      const { deps: own, ...checked } = compileFor(deps, callerOf(ctx.c), input.configuration);
+      return { success: true as const, ...(await streamedCompile(own, checked, undefined, ctx.c.req.raw.signal)) };
     }),
     validateRule: procedure
       .input(validateRuleRequestSchema)
@@ -105,3 +103,37 @@ export function createTrpcRouter(deps: AppDeps, log: (message: string) => void) 
 }
 
 export type AppRouter = ReturnType<typeof createTrpcRouter>;
+
+/**
+ * A procedure's answer that a worker has already serialized (`/api/ast/*`'s twins): the procedure
+ * gives tRPC a marker, and the route puts the bytes in its place in tRPC's envelope, so the main
+ * thread never parses nor serializes an answer of tens of MiB.
+ */
+const answers = new WeakMap<Context, Uint8Array>();
+const MARKER = '\u0000flc:serialized-answer';
+const MARKER_JSON = JSON.stringify(MARKER);
+
+/** What a procedure returns for `bytes` (the JSON of a `T`); `spliceSerialized` sends the bytes. */
+function serializedAnswer<T>(c: Context, bytes: Uint8Array): T {
+  answers.set(c, bytes);
+  return MARKER as unknown as T;
+}
+
+/** `handler` (tRPC's), with a serialized answer put in place of its marker. */
+export function spliceSerialized(handler: MiddlewareHandler): MiddlewareHandler {
+  return async (c, next) => {
+    const res = await handler(c, next);
+    const bytes = answers.get(c);
+    if (!bytes || !res) return res;
+    answers.delete(c);
+    const text = await res.text();
+    const at = text.indexOf(MARKER_JSON);
+    const headers = new Headers(res.headers);
+    headers.delete('content-length');
+    const body =
+      at < 0
+        ? text
+        : Buffer.concat([Buffer.from(text.slice(0, at)), bytes, Buffer.from(text.slice(at + MARKER_JSON.length))]);
+    return new Response(body, { status: res.status, headers });
+  };
+}
