@@ -142,6 +142,26 @@ describe('/api/trpc with a tRPC client', () => {
     expect(await tRPC.ast.parse.mutate({ rules: ['||a^'] })).toBeTruthy();
   });
 
+  test("overrides of a procedure's own path decide before its twin's, whatever their lengths", async () => {
+    const own = await makeApp();
+    const at = new Date(clock).toISOString();
+    const override = (path_pattern: string, method: string, required_tier: string) =>
+      own.store.createConfigRow('endpoints', { path_pattern, method, required_tier }, at);
+    await override('/api/trpc/*', '*', 'pro');
+    await override('/api/validate-rule', 'POST', 'free');
+    await override('/api/rules/*', '*', 'free');
+    const tRPC = client(own.token, own.app);
+    const refused = { code: 'FORBIDDEN', status: 403 };
+    expect(await failure(tRPC.validateRule.mutate({ rule: '||a^' }))).toMatchObject(refused);
+    expect(await failure(tRPC.rules.list.mutate({}))).toMatchObject(refused);
+    const rest = await own.app.request('/api/validate-rule', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${own.token}` },
+      body: JSON.stringify({ rule: '||a^' }),
+    });
+    expect(rest.status).toBe(200);
+  });
+
   test('input failing the schema: BAD_REQUEST in the REST wording; a bad configuration: 422 with paths', async () => {
     clock += 61_000;
     const restAnswer = await (await rest('/api/validate-rule', { rule: 5 })).json();

@@ -107,33 +107,42 @@ interface Rule {
 }
 
 /**
- * The most specific active override for any of the routes (a method and path each): exact paths
- * before prefixes, longer prefixes first, a method before `*`.
+ * The most specific active override of the first of the routes (a method and path each) that any
+ * reaches: exact paths before prefixes, longer prefixes first, a method before `*`. Overrides of
+ * different paths are never ranked against each other: the path asked for decides, its twin's
+ * only when none of its own reaches it.
  */
 export function matchOverride(
   overrides: readonly EndpointOverride[],
   routes: readonly { method: string; path: string }[],
 ): EndpointOverride | undefined {
+  for (const route of routes) {
+    const best = mostSpecific(overrides, route.method, route.path);
+    if (best) return best;
+  }
+  return undefined;
+}
+
+function mostSpecific(overrides: readonly EndpointOverride[], method: string, path: string) {
   let best: EndpointOverride | undefined;
   let bestScore = -1;
-  for (const { method, path } of routes)
-    for (const o of overrides) {
-      if (o.method !== '*' && o.method.toUpperCase() !== method) continue;
-      let score: number;
-      if (o.pathPattern.endsWith('/*')) {
-        const prefix = o.pathPattern.slice(0, -2);
-        if (path !== prefix && !path.startsWith(`${prefix}/`)) continue;
-        score = prefix.length * 4;
-      } else {
-        if (o.pathPattern !== path && `${o.pathPattern}/` !== path) continue;
-        score = 1_000_000;
-      }
-      if (o.method !== '*') score += 2;
-      if (score > bestScore) {
-        best = o;
-        bestScore = score;
-      }
+  for (const o of overrides) {
+    if (o.method !== '*' && o.method.toUpperCase() !== method) continue;
+    let score: number;
+    if (o.pathPattern.endsWith('/*')) {
+      const prefix = o.pathPattern.slice(0, -2);
+      if (path !== prefix && !path.startsWith(`${prefix}/`)) continue;
+      score = prefix.length * 4;
+    } else {
+      if (o.pathPattern !== path && `${o.pathPattern}/` !== path) continue;
+      score = 1_000_000;
     }
+    if (o.method !== '*') score += 2;
+    if (score > bestScore) {
+      best = o;
+      bestScore = score;
+    }
+  }
   return best;
 }
 

@@ -20,6 +20,9 @@ const fixed = (r: DescribedRoute) =>
  * The one check of an override, for `POST /admin/system/endpoints` and the configuration import.
  */
 export function overrideRefusal(routes: readonly DescribedRoute[], pathPattern: string, method: string): string | null {
+  // The gate compares an override with the path asked for as it is: a placeholder would match nothing.
+  if (pathPattern.split('/').some((part) => part.startsWith(':') || part.includes('{')))
+    return `${pathPattern} names a parameter: an override takes a path as asked (/api/rules/42) or a prefix (…/*)`;
   const reached = routes.filter((r) => (method === '*' || r.method === method) && reaches(pathPattern, r.path));
   if (reached.length === 0) return `No route answers ${method} ${pathPattern}, so an override of it would do nothing`;
   if (reached.every(fixed))
