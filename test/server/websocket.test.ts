@@ -49,8 +49,8 @@ afterAll(async () => {
 });
 
 /** A connected client that records every message. */
-async function connect(path = '/api/ws/compile') {
-  const ws = new WebSocket(flc.url.replace('http', 'ws') + path, { headers: { authorization: `Bearer ${token}` } });
+async function connect(path = '/api/ws/compile', bearer = token) {
+  const ws = new WebSocket(flc.url.replace('http', 'ws') + path, { headers: { authorization: `Bearer ${bearer}` } });
   const messages: Record<string, unknown>[] = [];
   const waiters: { pred: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }[] =
     [];
@@ -153,6 +153,29 @@ describe('WebSocket compile protocol', () => {
       message: expect.stringMatching(/url/),
     });
     for (const e of sent) expect(e.data, e.type).not.toHaveProperty('type');
+  });
+
+  test('each compile asks the gate again: a key revoked since the upgrade compiles nothing more', async () => {
+    const asUser = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const made = await fetch(`${flc.url}/api/keys`, {
+      method: 'POST',
+      headers: asUser,
+      body: JSON.stringify({ name: 'ws', scopes: ['compile'] }),
+    });
+    const key = await made.json();
+    const c = await connect('/api/ws/compile', key.key);
+    c.send({ type: 'compile', sessionId: 'before', configuration: config('a.txt') });
+    expect(
+      await c.next((m) => m.sessionId === 'before' && m.type !== 'event' && m.type !== 'compile:started'),
+    ).toMatchObject({
+      type: 'compile:complete',
+    });
+    expect((await fetch(`${flc.url}/api/keys/${key.id}`, { method: 'DELETE', headers: asUser })).status).toBe(200);
+    const closed = new Promise<number>((resolve) => c.ws.once('close', resolve));
+    c.send({ type: 'compile', sessionId: 'after', configuration: config('a.txt') });
+    expect(await c.next((m) => m.sessionId === 'after')).toMatchObject({ type: 'error', code: 'ACCESS_REFUSED' });
+    expect(await closed).toBe(4003);
+    expect(c.messages.some((m) => m.type === 'compile:started' && m.sessionId === 'after')).toBe(false);
   });
 
   test('ping gets pong; a heartbeat arrives on its own; bad messages get an error', async () => {

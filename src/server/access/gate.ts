@@ -24,10 +24,11 @@ export interface Caller {
   /** Admin permissions from the caller's assigned roles (administrators only; empty otherwise). Read on first use. */
   permissions(): Promise<ReadonlySet<string>>;
   /**
-   * Counts one more request against the caller's rate limit, as the gate counted this one (a
-   * WebSocket's `compile` messages): the refusal's message when over it, else null.
+   * The gate's decision again, for one more request of a long-lived connection (a WebSocket's
+   * `compile` messages): the credentials, access rule and rate limit as they are now, counted as
+   * the gate counted this request. The refusal's status and message, or the caller as it is now.
    */
-  meter(): Promise<string | null>;
+  again(): Promise<Caller | { status: number; message: string }>;
 }
 
 /** The tiers migration 004 seeds, for when the store cannot be read or a rule names a missing tier. */
@@ -259,7 +260,7 @@ export function accessGate(
     return null;
   }
 
-  return async (c: Context, next) => {
+  const gate = async (c: Context, next: () => Promise<void>): Promise<Response | undefined> => {
     const t = await tables();
     const at = deps.now();
     const route = c.var.route;
@@ -321,16 +322,19 @@ export function accessGate(
       tier,
       scopes: () => (user ? scopesOnce(user) : none),
       permissions: () => (user ? permissionsOnce() : Promise.resolve(none)),
-      meter: async () => {
-        if (!metered || tier.rateLimit <= 0) return null;
-        const hit = await limiter.hit(limitKey, tier.rateLimit);
-        return hit.limited ? `${exceeded}; retry in ${hit.resetSeconds} s` : null;
+      again: async () => {
+        const refused = await gate(c, async () => undefined);
+        if (!refused) return callerOf(c);
+        const { detail } = (await refused.json()) as { detail: string };
+        const retry = refused.headers.get('retry-after');
+        return { status: refused.status, message: retry ? `${detail}; retry in ${retry} s` : detail };
       },
     };
     c.set('caller', caller);
     if (user) usage.record(user.id, `${route.method} ${route.path}`);
     await next();
   };
+  return gate;
 }
 
 /** The caller the gate let through (anonymous when the gate did not run). */
@@ -342,7 +346,7 @@ export function callerOf(c: Context): Caller {
       tier: SEEDED_ANONYMOUS,
       scopes: () => new Set(),
       permissions: async () => new Set(),
-      meter: async () => null,
+      again: async () => callerOf(c),
     }
   );
 }

@@ -84,8 +84,9 @@ const clientMessage = z.discriminatedUnion('type', [
  */
 export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing = WS_LIMITS): void {
   const handler = upgradeWebSocket((c) => {
-    // The caller's saved rule sets are what `flc-ruleset:` sources of this connection read.
-    const caller = callerOf(c);
+    // The caller as the gate last found them: each compile (and large message) asks the gate again,
+    // so a revoked key, a ban or a tier changed since the upgrade applies to the next one.
+    let caller = callerOf(c);
     const live = deps.liveSessions;
     let liveId = '';
     const sessions = new Map<string, AbortController>();
@@ -126,9 +127,8 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
       const controller = new AbortController();
       sessions.set(sessionId, controller);
       try {
-        // Each compile counts against the caller's rate limit as a `POST /api/compile` would.
-        const limited = metered ? null : await caller.meter();
-        if (limited) return fail(ws, 'RATE_LIMITED', limited, sessionId);
+        // Each compile is let in, and counted, as a `POST /api/compile` would be.
+        if (!metered && !(await admitted(ws, sessionId))) return;
         const { deps: own, ...checked } = compileFor(deps, caller, raw);
         live?.compileStarted(liveId, sessionId, checked.config.name ?? null);
         send(ws, { type: 'compile:started', sessionId, configurationName: checked.config.name });
@@ -151,6 +151,21 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
         live?.compileEnded(liveId, sessionId);
         touch(ws);
       }
+    };
+
+    /**
+     * Asks the gate again for one more request: false, the message answered, when it refuses. The
+     * credentials no longer let in (401, 403) end the connection; a rate limit leaves it open.
+     */
+    const admitted = async (ws: WSContext, sessionId?: string) => {
+      const now = await caller.again();
+      if (!('status' in now)) {
+        caller = now;
+        return true;
+      }
+      fail(ws, now.status === 429 ? 'RATE_LIMITED' : 'ACCESS_REFUSED', now.message, sessionId);
+      if (now.status === 401 || now.status === 403) ws.close(4003, 'access refused');
+      return false;
     };
 
     /**
@@ -222,8 +237,7 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
         waiting += 1;
         inOrder = inOrder.then(async () => {
           try {
-            const limited = large ? await caller.meter() : null;
-            if (limited) return fail(ws, 'RATE_LIMITED', limited);
+            if (large && !(await admitted(ws))) return;
             read(ws, text(), large);
           } catch {
             fail(ws, 'INTERNAL', 'the message could not be counted; try again');
