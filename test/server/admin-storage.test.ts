@@ -220,4 +220,21 @@ describe.each(ENGINES)('$engine: admin storage and database views', (engine) => 
     }
     expect((await call('POST', '/api/admin/neon/query', VIEWER, { query: 'select 1' })).status).toBe(403);
   });
+
+  test('who is connected (users, their emails and keys) needs users:read, not admin:read alone', async () => {
+    const { store, call } = await setUp();
+    await store.createConfigRow(
+      'roles',
+      { role_name: 'reader', display_name: 'Reader', description: '', permissions: ['admin:read'] },
+      at,
+    );
+    const password = { hash: 'h', salt: 's', iterations: 1 };
+    const reader = await store.createUser({ email: 'reader@example.org', role: 'admin', tier: 'admin', password });
+    await store.assignRole(reader.id, 'reader', 'test', at);
+    const token = (await startSession(store, reader, now)).token;
+    expect((await call('GET', '/api/admin/storage/tables', token)).status).toBe(200);
+    const refused = await call('GET', '/api/admin/agents/sessions', token);
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).detail).toBe('Missing permission: users:read');
+  });
 });

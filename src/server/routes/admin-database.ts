@@ -242,8 +242,9 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
     route({
       method: 'get',
       path: '/api/admin/agents/sessions',
-      access: { admin: 'admin:read' },
-      summary: "This server's open WebSocket connections: who, since when, running compiles (admin:read)",
+      // Who is connected names users (their email, their key): what users:read guards.
+      access: { admin: 'users:read' },
+      summary: "This server's open WebSocket connections: who, since when, running compiles (users:read)",
       responses: {
         200: jsonResponse(
           'The connections, oldest first',
