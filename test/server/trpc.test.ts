@@ -142,24 +142,82 @@ describe('/api/trpc with a tRPC client', () => {
     expect(await tRPC.ast.parse.mutate({ rules: ['||a^'] })).toBeTruthy();
   });
 
-  test("overrides of a procedure's own path decide before its twin's, whatever their lengths", async () => {
+  test("a procedure needs what both its own path's overrides and its twin's ask, whatever their lengths", async () => {
     const own = await makeApp();
     const at = new Date(clock).toISOString();
-    const override = (path_pattern: string, method: string, required_tier: string) =>
-      own.store.createConfigRow('endpoints', { path_pattern, method, required_tier }, at);
-    await override('/api/trpc/*', '*', 'pro');
-    await override('/api/validate-rule', 'POST', 'free');
-    await override('/api/rules/*', '*', 'free');
+    const override = (path_pattern: string, method: string, row: Record<string, unknown>) =>
+      own.store.createConfigRow('endpoints', { path_pattern, method, ...row }, at);
+    await override('/api/trpc/*', '*', { required_tier: 'pro' });
+    await override('/api/validate-rule', 'POST', { is_public: 1 });
+    await override('/api/rules/*', '*', { required_tier: 'free' });
+    await override('/api/*', '*', { required_tier: 'free' });
+    await override('/api/compile', 'POST', { required_tier: 'pro' });
     const tRPC = client(own.token, own.app);
     const refused = { code: 'FORBIDDEN', status: 403 };
     expect(await failure(tRPC.validateRule.mutate({ rule: '||a^' }))).toMatchObject(refused);
     expect(await failure(tRPC.rules.list.mutate({}))).toMatchObject(refused);
+    expect(await failure(tRPC.compile.mutate({ configuration }))).toMatchObject(refused);
+    const asFree = (path: string, body: unknown) =>
+      own.app.request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${own.token}` },
+        body: JSON.stringify(body),
+      });
+    expect((await asFree('/api/validate-rule', { rule: '||a^' })).status).toBe(200);
+  });
+
+  test("a twin's override only ever adds: /api/validate-rule made public leaves the procedure signed-in", async () => {
+    const own = await makeApp();
+    const at = new Date(clock).toISOString();
+    await own.store.createConfigRow(
+      'endpoints',
+      { path_pattern: '/api/validate-rule', method: 'POST', is_public: 1 },
+      at,
+    );
+    const anonymous = client(undefined, own.app);
+    expect(await failure(anonymous.validateRule.mutate({ rule: '||a^' }))).toMatchObject({ code: 'UNAUTHORIZED' });
     const rest = await own.app.request('/api/validate-rule', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${own.token}` },
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ rule: '||a^' }),
     });
     expect(rest.status).toBe(200);
+    // A prefix reaching the procedure's own path does not undo its twin's tightening.
+    await own.store.createConfigRow('endpoints', { path_pattern: '/api/*', method: '*', required_tier: 'free' }, at);
+    await own.store.createConfigRow(
+      'endpoints',
+      { path_pattern: '/api/compile', method: 'POST', required_tier: 'pro' },
+      at,
+    );
+    expect(await failure(client(own.token, own.app).compile.mutate({ configuration }))).toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    // Written past the endpoint route's check (it refuses a placeholder), a row naming a parameter reaches nothing.
+    await own.store.createConfigRow(
+      'endpoints',
+      { path_pattern: '/api/rules/:id', method: '*', required_tier: 'pro' },
+      at,
+    );
+    expect(await failure(client(own.token, own.app).rules.get.mutate({ id: 'any' }))).toMatchObject({
+      code: 'NOT_FOUND',
+    });
+  });
+
+  test('the WebSocket compile has a twin too: overrides of /api/ws/compile reach /ws/compile', async () => {
+    const own = await makeApp();
+    const at = new Date(clock).toISOString();
+    await own.store.createConfigRow(
+      'endpoints',
+      { path_pattern: '/api/ws/compile', method: 'GET', required_scopes: ['admin'] },
+      at,
+    );
+    const key = (await issueApiKey(own.store, own.free, { name: 'compile only', scopes: ['compile'] }, clock)).text;
+    for (const path of ['/api/ws/compile', '/ws/compile']) {
+      const res = await own.app.request(path, {
+        headers: { authorization: `Bearer ${key}`, upgrade: 'websocket', connection: 'upgrade' },
+      });
+      expect(res.status, path).toBe(403);
+    }
   });
 
   test('input failing the schema: BAD_REQUEST in the REST wording; a bad configuration: 422 with paths', async () => {

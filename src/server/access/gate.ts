@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { ApiKey, EndpointOverride, Scope, Tier, User } from '../store/accounts.js';
 import { problem } from '../problem.js';
+import { namesParameter } from './override-scope.js';
 import { clientLimitKey } from '../client-address.js';
 import { StoreUnavailableError } from '../../core/errors/index.js';
 import { bearerToken } from '../auth/sessions.js';
@@ -108,27 +109,19 @@ interface Rule {
 }
 
 /**
- * The most specific active override of the first of the routes (a method and path each) that any
- * reaches: exact paths before prefixes, longer prefixes first, a method before `*`. Overrides of
- * different paths are never ranked against each other: the path asked for decides, its twin's
- * only when none of its own reaches it.
+ * The most specific active override for a path and method: exact paths before prefixes, longer
+ * prefixes first, a method before `*`. One whose path names a parameter (`/api/rules/:id`, which no
+ * request's path is) reaches nothing, whatever wrote it.
  */
 export function matchOverride(
   overrides: readonly EndpointOverride[],
-  routes: readonly { method: string; path: string }[],
+  method: string,
+  path: string,
 ): EndpointOverride | undefined {
-  for (const route of routes) {
-    const best = mostSpecific(overrides, route.method, route.path);
-    if (best) return best;
-  }
-  return undefined;
-}
-
-function mostSpecific(overrides: readonly EndpointOverride[], method: string, path: string) {
   let best: EndpointOverride | undefined;
   let bestScore = -1;
   for (const o of overrides) {
-    if (o.method !== '*' && o.method.toUpperCase() !== method) continue;
+    if ((o.method !== '*' && o.method.toUpperCase() !== method) || namesParameter(o.pathPattern)) continue;
     let score: number;
     if (o.pathPattern.endsWith('/*')) {
       const prefix = o.pathPattern.slice(0, -2);
@@ -264,15 +257,18 @@ export function accessGate(
     const t = await tables();
     const at = deps.now();
     const route = c.var.route;
-    const asked = { method: c.req.method, path: c.req.path };
-    const rule = ruleFor(route.access, matchOverride(t.overrides, route.twin ? [asked, route.twin] : [asked]));
+    const own = ruleFor(route.access, matchOverride(t.overrides, c.req.method, c.req.path));
+    // A twin's overrides only add to what the route's own rule asks: the caller must pass both.
+    const twin = route.twin && ruleFor(route.access, matchOverride(t.overrides, route.twin.method, route.twin.path));
+    const rules = twin ? [own, twin] : [own];
+    const open = rules.every((r) => r.public);
     // An in-process call a console form makes after the gate counted the form itself is not counted again.
     const metered = route.access !== 'public-unmetered' && !countedByConsole(c);
     let identity: Identity;
     try {
       identity = await identities.resolve(bearerToken(c.req.header('authorization')), at);
     } catch (err) {
-      if (!rule.public) {
+      if (!open) {
         if (err instanceof StoreUnavailableError) throw err;
         log(`access: cannot resolve the caller: ${(err as Error).message}`);
         return problem(c, 503, 'The account store is unavailable');
@@ -284,7 +280,8 @@ export function accessGate(
     let permissions: Promise<Set<string>> | undefined;
     const permissionsOnce = () =>
       (permissions ??= 'user' in identity ? permissionsOf(t, identity.user, at) : Promise.resolve(new Set<string>()));
-    const denial = rule.public ? null : await deny(t, rule, identity, permissionsOnce);
+    let denial: Denial | null = null;
+    for (const rule of rules) denial ??= rule.public ? null : await deny(t, rule, identity, permissionsOnce);
     // On public routes unusable credentials (unknown, expired, banned, disabled) count as none.
     const known = identity.kind === 'session' || identity.kind === 'key' ? identity : null;
     const usable = known !== null && !known.user.banned && !known.user.apiDisabled;
@@ -323,10 +320,12 @@ export function accessGate(
       scopes: () => (user ? scopesOnce(user) : none),
       permissions: () => (user ? permissionsOnce() : Promise.resolve(none)),
       again: async () => {
+        // The context is the upgrade's, answered long ago: a header an earlier refusal set is not this one's.
+        c.header('retry-after', undefined);
         const refused = await gate(c, async () => undefined);
         if (!refused) return callerOf(c);
         const { detail } = (await refused.json()) as { detail: string };
-        const retry = refused.headers.get('retry-after');
+        const retry = refused.status === 429 && refused.headers.get('retry-after');
         return { status: refused.status, message: retry ? `${detail}; retry in ${retry} s` : detail };
       },
     };

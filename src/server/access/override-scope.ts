@@ -9,6 +9,13 @@ function reaches(pattern: string, routePath: string): boolean {
   return want.every((part, i) => have[i].startsWith(':') || have[i] === part);
 }
 
+/**
+ * Whether an override's path names a parameter (`:id`, `{id}`): the gate compares an override with
+ * the path asked for as it is, which never holds one, so such an override reaches nothing.
+ */
+export const namesParameter = (pattern: string) =>
+  pattern.split('/').some((part) => part.startsWith(':') || part.includes('{'));
+
 /** Routes whose rule no override changes: administrators' routes, and the session-only ones. */
 const fixed = (r: DescribedRoute) =>
   (typeof r.access === 'object' && 'admin' in r.access) || r.access === 'session' || r.access === 'own-session';
@@ -20,8 +27,7 @@ const fixed = (r: DescribedRoute) =>
  * The one check of an override, for `POST /admin/system/endpoints` and the configuration import.
  */
 export function overrideRefusal(routes: readonly DescribedRoute[], pathPattern: string, method: string): string | null {
-  // The gate compares an override with the path asked for as it is: a placeholder would match nothing.
-  if (pathPattern.split('/').some((part) => part.startsWith(':') || part.includes('{')))
+  if (namesParameter(pathPattern))
     return `${pathPattern} names a parameter: an override takes a path as asked (/api/rules/42) or a prefix (…/*)`;
   const reached = routes.filter((r) => (method === '*' || r.method === method) && reaches(pathPattern, r.path));
   if (reached.length === 0) return `No route answers ${method} ${pathPattern}, so an override of it would do nothing`;

@@ -163,8 +163,10 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
         caller = now;
         return true;
       }
-      fail(ws, now.status === 429 ? 'RATE_LIMITED' : 'ACCESS_REFUSED', now.message, sessionId);
-      if (now.status === 401 || now.status === 403) ws.close(4003, 'access refused');
+      const refused = now.status === 401 || now.status === 403;
+      const code = now.status === 429 ? 'RATE_LIMITED' : refused ? 'ACCESS_REFUSED' : 'UNAVAILABLE';
+      fail(ws, code, now.message, sessionId);
+      if (refused) ws.close(4003, 'access refused');
       return false;
     };
 
@@ -263,6 +265,8 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
       app,
       {
         access: { tier: 'free', scope: 'compile' },
+        // The short path's twin is the long one: overrides of either apply to both.
+        ...(path === '/ws/compile' ? { twin: { method: 'GET', path: '/api/ws/compile' } } : {}),
         streamLimit: true,
         transport: 'websocket',
         method: 'get',
