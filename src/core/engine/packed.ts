@@ -14,6 +14,7 @@ import { concatOrigins, type Lines } from '../transforms/lines.js';
 import { joinInKernel, splitInKernel } from './kernel.js';
 import { isWhitespaceCode } from '../rules/rule-text.js';
 import type { LineSet } from './engine.js';
+import { ASCII_BLOCK_BITS } from './kernel-constants.js';
 
 export interface PackedLines {
   /** Line bytes; line `i` is `bytes[start[i] .. end[i])`, without its line break. */
@@ -66,8 +67,8 @@ export function lineText(list: PackedLines, i: number): string {
   return decodeRange(list.bytes, list.start[i], list.end[i]);
 }
 
-/** Bytes per block of `asciiRuns`' table (a power of two, a multiple of 4). */
-const BLOCK_BITS = 12;
+/** Bytes per block of `asciiRuns`' table: 2^BLOCK_BITS. */
+const BLOCK_BITS = ASCII_BLOCK_BITS;
 
 /**
  * The most blocks in a run (`asciiRuns`): a run is decoded whole when a line in it is read, and
@@ -78,19 +79,39 @@ const RUN_BLOCKS = 16;
 /** `asciiRuns` of the lists read so far, by their bytes: the filters read a list twice. */
 const runsOf = new WeakMap<Uint8Array, { used: number; run: Int32Array }>();
 
+/** Blocks in the table of `bytes[0, used)`: the last may be short or empty. */
+export const asciiBlockCount = (used: number) => (used >>> BLOCK_BITS) + 1;
+
+/** The table of `asciiRuns`, given which blocks hold a byte above 0x7f. */
+function runTable(blocks: number, high: (b: number) => boolean): Int32Array {
+  const run = new Int32Array(blocks);
+  for (let b = 0; b < blocks; b += 1) {
+    const first = b > 0 ? run[b - 1] : -1;
+    run[b] = high(b) ? -1 : first >= 0 && b - first < RUN_BLOCKS ? first : b;
+  }
+  return run;
+}
+
+/**
+ * Notes the table of `asciiRuns` for `bytes[0, used)` from `high` (1 for a block holding a byte
+ * above 0x7f), as the kernel's split finds it (kernel.ts, `splitInKernel`).
+ */
+export function noteAsciiBlocks(bytes: Uint8Array, used: number, high: Uint8Array): void {
+  runsOf.set(bytes, { used, run: runTable(high.length, (b) => high[b] === 1) });
+}
+
 /**
  * Per block of BLOCK_BITS bytes of `bytes[0, used)`: the first block of its run of blocks of ASCII
- * bytes, or -1 when it holds another byte. Read four bytes at a time where the bytes sit on a
- * 4-byte boundary (as the lists read and joined do). The bytes below `used` never change (steps
- * write after them), so the table of a list serves every list on its bytes.
+ * bytes, or -1 when it holds another byte. As the split noted it (`noteAsciiBlocks`), or found
+ * here four bytes at a time where the bytes sit on a 4-byte boundary (as the lists read and joined
+ * do). The bytes below `used` never change (steps write after them), so the table of a list serves
+ * every list on its bytes.
  */
 function asciiRuns(bytes: Uint8Array, used: number): Int32Array {
   const known = runsOf.get(bytes);
   if (known !== undefined && known.used === used) return known.run;
-  const blocks = (used >>> BLOCK_BITS) + 1;
-  const run = new Int32Array(blocks);
   const words = bytes.byteOffset % 4 === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, used >>> 2) : null;
-  for (let b = 0; b < blocks; b += 1) {
+  const run = runTable(asciiBlockCount(used), (b) => {
     let high = 0;
     let j = b << BLOCK_BITS;
     const stop = Math.min(used, (b + 1) << BLOCK_BITS);
@@ -99,9 +120,8 @@ function asciiRuns(bytes: Uint8Array, used: number): Int32Array {
       j = stop & ~3;
     }
     for (; j < stop; j += 1) high |= bytes[j];
-    const first = b > 0 ? run[b - 1] : -1;
-    run[b] = (high & 0x80808080) !== 0 ? -1 : first >= 0 && b - first < RUN_BLOCKS ? first : b;
-  }
+    return (high & 0x80808080) !== 0;
+  });
   runsOf.set(bytes, { used, run });
   return run;
 }
