@@ -21,12 +21,6 @@ export interface LineSet {
    * with it; null when the patterns do not tell.
    */
   readonly openings: Uint8Array | null;
-  /**
-   * `has` of a line without line terminators that stands whole in `text` at `at`, between line
-   * terminators or the text's ends: asked there, unsliced. Null when a pattern could see past the
-   * line's ends.
-   */
-  readonly within: ((text: string, at: number) => boolean) | null;
 }
 
 export interface Engine<L> {

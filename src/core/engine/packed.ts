@@ -177,13 +177,10 @@ export function lineReader(list: PackedLines): (i: number) => string {
   };
 }
 
-const isBreak = (byte: number) => byte === 10 || byte === 13;
-
 /**
  * `Engine.select` of a packed list. A line within a run of ASCII blocks (`asciiRuns`) holds no
  * line terminator, unread: opening with what no pattern opens with, it matches none, unread; else
- * it is asked of the set in its run's text where it stands between line breaks (`LineSet.within`),
- * unsliced, or as a slice of that text. Another line is decoded alone, and is known to hold no
+ * it is asked of the set as a slice of its run's text (`runTexts`). Another line is decoded alone, and is known to hold no
  * line terminator when it opens with ASCII and holds no byte 0xE2, which begins U+2028 and U+2029
  * (a packed line holds no CR or LF).
  */
@@ -191,7 +188,7 @@ export function selectPacked(list: PackedLines, set: LineSet, exclude: boolean):
   const { bytes, used, start, end } = list;
   const run = asciiRuns(bytes, used);
   const runText = runTexts(bytes, used, run);
-  const { openings, within } = set;
+  const { openings } = set;
   const keep = new Uint8Array(start.length);
   for (let i = 0; i < keep.length; i += 1) {
     const s = start[i];
@@ -201,13 +198,8 @@ export function selectPacked(list: PackedLines, set: LineSet, exclude: boolean):
     if (first >= 0 && run[(e - 1) >>> BLOCK_BITS] === first) {
       if (openings !== null && openings[bytes[s]] === 0) hit = false;
       else {
-        const text = runText(first);
         const at = s - (first << BLOCK_BITS);
-        const to = at + e - s;
-        hit =
-          within !== null && (at === 0 || isBreak(bytes[s - 1])) && (to === text.length || isBreak(bytes[e]))
-            ? within(text, at)
-            : set.has(text.slice(at, to), true);
+        hit = set.has(runText(first).slice(at, at + e - s), true);
       }
     } else {
       let unbroken = s < e && bytes[s] < 128;

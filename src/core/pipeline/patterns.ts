@@ -170,12 +170,6 @@ export class PatternSet implements LineSet {
    * terminators that opens with it. A line opening with another ASCII unit matches none, unread.
    */
   readonly openings: Uint8Array | null;
-  /**
-   * `LineSet.within`: when every pattern is a joined regex that sees no further than its line
-   * (`RegexShape.confined`), each joined regex is tried at the line's place in the text (the
-   * sticky flag), not on a slice of it.
-   */
-  readonly within: ((text: string, at: number) => boolean) | null = null;
 
   constructor(texts: readonly string[]) {
     this.texts = [...new Set(texts)].filter((t) => t.length > 0);
@@ -195,7 +189,6 @@ export class PatternSet implements LineSet {
     const joined: { source: string; sources: string[]; groups: number[]; indices: number[]; next: number }[] = [];
     let sticky = false;
     let openings: Uint8Array | null = new Uint8Array(128);
-    let confined = true;
     const plain = this.texts.map((text, index) => {
       const isRegex = isRegexText(text);
       if (!isRegex) openings = null;
@@ -213,7 +206,6 @@ export class PatternSet implements LineSet {
       else if (openings !== null) for (let c = 0; c < 128; c += 1) openings[c] |= shape.opening[c];
       if (shape.anchored) tried.sticky = new RegExp(text.slice(1, -1), 'miy');
       sticky ||= shape.anchored;
-      confined &&= shape.confined;
       const shortest = Math.min(...(shape.literals ?? ['']).map((l) => l.length));
       const source = shape.anchored ? joinable(text) : null;
       if (shape.literals !== null && (!shape.anchored || shortest >= KEY_ANCHORED)) {
@@ -250,17 +242,6 @@ export class PatternSet implements LineSet {
       groups,
       indices,
     }));
-    const joinedCount = joined.reduce((n, j) => n + j.indices.length, 0);
-    if (confined && joinedCount > 0 && joinedCount === this.texts.length) {
-      const tried = this.joined.map((j) => j.any);
-      this.within = (text, at) => {
-        for (let j = 0; j < tried.length; j += 1) {
-          tried[j].lastIndex = at;
-          if (tried[j].test(text)) return true;
-        }
-        return false;
-      };
-    }
   }
 
   /**

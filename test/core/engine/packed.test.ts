@@ -276,7 +276,7 @@ describe('packing', () => {
     );
   });
 
-  test('the filters pass selects as the string engine does, lines asked where they stand or alone', () => {
+  test('the filters pass selects as the string engine does, lines read from their runs or alone', () => {
     const unit = fc.constantFrom('a', 'b', '|', '^', '@', '.', ' ', '\t', '#', 'ä', '\u2028', '\r\n', '\n', '\r');
     const line = fc.oneof(
       fc.array(unit, { maxLength: 40 }).map((u) => u.join('')),
@@ -290,7 +290,7 @@ describe('packing', () => {
         )
         .map((parts) => parts.join('')),
     );
-    // Confined sets (`within`: tried in the run's text), and sets asked line by line.
+    // Sets whose openings rule lines out, and sets that read every line.
     const sets = [
       ['/^(?![!#])(?!.*#[@$?%]?#)(@@)?\\|\\|[^\\/\\s]+\\^(\\$[a-z~,-]+)?$/'],
       ['/^a$/', '/^(@@)?\\|\\|[a-z.]+\\^$/', '/^b/'],
