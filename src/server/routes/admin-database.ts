@@ -2,7 +2,6 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
-import { QueryRefusedError } from '../admin/query-result.js';
 import { formatDuration } from '../../core/ast/validate-rule.js';
 import { LOG_BOUNDS } from '../store/log-bounds.js';
 import { pageOf, pageQuery } from './paging.js';
@@ -226,16 +225,9 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
     async (c) => {
       const { query, ...limits } = c.req.valid('json');
       const started = performance.now();
-      try {
-        const answer = await admin().readOnlyQuery(query, limits);
-        return c.json(
-          { success: true as const, ...answer, duration: formatDuration(performance.now() - started) },
-          200,
-        );
-      } catch (err) {
-        if (err instanceof QueryRefusedError) refuse(err.status, err.message);
-        throw err;
-      }
+      // A refused query (QueryRefusedError) is answered by the app's error handler with its status.
+      const answer = await admin().readOnlyQuery(query, limits);
+      return c.json({ success: true as const, ...answer, duration: formatDuration(performance.now() - started) }, 200);
     },
   );
   app.openapi(
