@@ -5,6 +5,7 @@ import { problemResponse, refuse } from '../problem.js';
 import { formatDuration } from '../../core/ast/validate-rule.js';
 import { LOG_BOUNDS } from '../store/log-bounds.js';
 import { pageOf, pageQuery } from './paging.js';
+import { liveSession } from '../live-sessions.js';
 
 /** How long finished queue jobs (their results) are kept before a prune removes them: the queue's default. */
 export const RESULT_RETENTION_MS = 86_400_000;
@@ -240,23 +241,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
       responses: {
         200: jsonResponse(
           'The connections, oldest first',
-          okBody({
-            sessions: z.array(
-              z.object({
-                id: z.string(),
-                userId: z.string().nullable(),
-                email: z.string().nullable(),
-                via: z.enum(['session', 'key', 'anonymous']),
-                keyId: z.string().nullable(),
-                address: z.string(),
-                connectedAt: z.string(),
-                compiles: z.array(
-                  z.object({ sessionId: z.string(), configurationName: z.string().nullable(), startedAt: z.string() }),
-                ),
-              }),
-            ),
-            total: z.number().int(),
-          }),
+          okBody({ sessions: z.array(liveSession), total: z.number().int() }),
         ),
       },
     }),
