@@ -1,6 +1,6 @@
 import type { Camel } from './rows.js';
 import type { Selectable } from 'kysely';
-import type { ApiKeysTable, Database, EndpointOverridesTable, UsageDailyTable } from './schema.js';
+import type { Database } from './schema.js';
 
 /** A local user as the store returns it: never with its password hash. */
 export interface User {
@@ -26,7 +26,7 @@ export type NewUser = Pick<User, 'email' | 'role' | 'tier'> &
 export type Session = Omit<Camel<Database['sessions']>, 'tokenHash'>;
 
 /** An API key as listed: never the key text or its hash. */
-export type ApiKey = Omit<Camel<Selectable<ApiKeysTable>>, 'keyHash' | 'scopes' | 'parentId'> & {
+export type ApiKey = Omit<Camel<Selectable<Database['api_keys']>>, 'keyHash' | 'scopes' | 'parentId'> & {
   scopes: string[];
   /** The key this one was made with (revoking it revokes this one); null or absent: made by a session. */
   parentId?: string | null;
@@ -53,7 +53,7 @@ export interface Scope {
 
 /** A per-endpoint change of the default access rule (the specification's endpoint auth override). */
 export type EndpointOverride = Omit<
-  Camel<Selectable<EndpointOverridesTable>>,
+  Camel<Selectable<Database['endpoint_overrides']>>,
   'isActive' | 'requiredScopes' | 'isPublic'
 > & {
   /** null keeps the route's default scopes. */
@@ -65,7 +65,7 @@ export type EndpointOverride = Omit<
 export type UserPatch = Partial<Pick<User, 'role' | 'tier' | 'apiDisabled' | 'banned' | 'banReason'>>;
 
 /** Requests of one user on one UTC day to one route (a `usage_daily` row). */
-export type UsageEntry = Camel<UsageDailyTable>;
+export type UsageEntry = Camel<Database['usage_daily']>;
 
 /** A user with the password hash, for sign-in and password changes only. */
 export type UserWithPassword = User & Pick<NewUser, 'password'>;
