@@ -115,7 +115,7 @@ export function createApp(
     (a) => registerAdminDatabaseRoutes(a, deps),
     (a) => registerFrontendErrorRoutes(a, deps, log),
   );
-  app.route('/', trpcRoutes(deps, log));
+  app.route('/', trpcRoutes(deps, log, describedRoutes(app)));
   deps.console?.(app, deps, log);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   const document = { openapi: '3.0.3', info: { title: 'flc — filter-list compiler service', version: deps.version } };
