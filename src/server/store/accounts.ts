@@ -1,22 +1,24 @@
+import { z } from '@hono/zod-openapi';
 import type { Camel } from './rows.js';
 import type { Selectable } from 'kysely';
 import type { Database } from './schema.js';
 
-/** A local user as the store returns it: never with its password hash. */
-export interface User {
-  id: string;
+/** A local user as the store returns it and the account and admin routes show it: never with its password hash. */
+export const userSchema = z.object({
+  id: z.string(),
   /** The sign-in identifier: an email address (lowercase) or an E.164 phone number. */
-  email: string;
-  identifierType: 'email' | 'phone';
-  name: string | null;
-  role: 'admin' | 'user';
-  tier: string;
-  banned: boolean;
-  banReason: string | null;
-  apiDisabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+  email: z.string(),
+  identifierType: z.enum(['email', 'phone']),
+  name: z.string().nullable(),
+  role: z.enum(['admin', 'user']),
+  tier: z.string(),
+  banned: z.boolean(),
+  banReason: z.string().nullable(),
+  apiDisabled: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
 
 /** A user to create: the identifier type defaults to `email`, the name to null. */
 export type NewUser = Pick<User, 'email' | 'role' | 'tier'> &
