@@ -42,11 +42,6 @@ export interface Tier {
   features: Record<string, unknown>;
 }
 
-export interface Role {
-  name: string;
-  permissions: string[];
-}
-
 export interface Scope {
   name: string;
   /** The lowest tier that may use the scope. */
