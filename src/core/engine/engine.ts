@@ -12,6 +12,23 @@ import { concatLines, keepWhere } from '../transforms/lines.js';
 import { isComment } from '../rules/rule-text.js';
 import { loadList } from '../load/load-list.js';
 
+/** An exclusion or inclusion set (pipeline/patterns.ts) as the filters' pass asks it. */
+export interface LineSet {
+  /** Whether some pattern matches the line; `unbroken`: the line is known to hold no line terminator. */
+  has(line: string, unbroken?: boolean): boolean;
+  /**
+   * Per ASCII code unit, 0 when no pattern matches a line without line terminators that opens
+   * with it; null when the patterns do not tell.
+   */
+  readonly openings: Uint8Array | null;
+  /**
+   * `has` of a line without line terminators that stands whole in `text` at `at`, between line
+   * terminators or the text's ends: asked there, unsliced. Null when a pattern could see past the
+   * line's ends.
+   */
+  readonly within: ((text: string, at: number) => boolean) | null;
+}
+
 export interface Engine<L> {
   readonly name: string;
   /** Reads one list with its `!#if` blocks and `!#include` directives resolved. */
@@ -25,10 +42,10 @@ export interface Engine<L> {
   /** `text` for a pass over every line of the list (the filters). */
   reader(list: L): (i: number) => string;
   /**
-   * For a pass over every line (the filters): the code unit line `i` opens with, when it is ASCII
-   * and the line holds no line terminator, known without reading the line; else -1.
+   * The filters' pass when no pattern need be named (no report): per line, 1 when whether `set`
+   * matches it differs from `exclude`.
    */
-  opening(list: L): (i: number) => number;
+  select(list: L, set: LineSet, exclude: boolean): Uint8Array;
   /** The provenance of line `i`, when the list carries it. */
   origin(list: L, i: number): number | undefined;
   /** The lines whose `keep` flag is 1; the list passed in is consumed. */
@@ -61,8 +78,11 @@ export const stringEngine: Engine<Lines> = {
   count: (list) => list.text.length,
   text: (list, i) => list.text[i],
   reader: (list) => (i) => list.text[i],
-  // The readable engine reads every line.
-  opening: () => () => -1,
+  select(list, set, exclude) {
+    const keep = new Uint8Array(list.text.length);
+    for (let i = 0; i < keep.length; i += 1) if (set.has(list.text[i]) !== exclude) keep[i] = 1;
+    return keep;
+  },
   origin: (list, i) => list.from?.[i],
   keep: keepWhere,
   apply: (t, list, ctx) => t.apply(list, ctx),

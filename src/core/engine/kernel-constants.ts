@@ -23,6 +23,12 @@ export const VERDICT = { UNDECIDED: 0, KEPT: 1, DROPPED_IP: 2, DROPPED_CHARACTER
  */
 export const HASH_TABLE = { SLOT_BYTES: 4, ENTRY_BYTES: 12, FILTER_BITS: 8 } as const;
 
+/**
+ * Bytes per block of the table of ASCII blocks (packed.ts, `asciiRuns`), as a power of two (a
+ * multiple of 8): the kernel's split notes which blocks hold a byte above 0x7f.
+ */
+export const ASCII_BLOCK_BITS = 12;
+
 /** Every constant the kernel's text names, by that name. */
 export const KERNEL_CONSTANTS: Readonly<Record<string, number>> = {
   ...TABLE_AT,
@@ -32,6 +38,7 @@ export const KERNEL_CONSTANTS: Readonly<Record<string, number>> = {
   HOST_DOT: HOST_CLASSES.DOT,
   HOST_INVALID: HOST_CLASSES.INVALID,
   MIN_PATTERN_LENGTH,
+  ASCII_BLOCK_BITS,
   ...NAME_LIMITS,
   ...VERDICT,
   ENTRY_BYTES: HASH_TABLE.ENTRY_BYTES,

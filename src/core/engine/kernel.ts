@@ -6,7 +6,16 @@
 import { KERNEL_WASM } from './wasm/kernel-binary.js';
 import { ADDRESS_CODE, BYTE_CLASS } from '../rules/rule-text.js';
 import { DOMAIN_CHAR, HOST_CODE } from '../rules/rule-validity.js';
-import { copyBytes, type CopyPlan, copyPlan, packedLines, type PackedLines, pieces } from './packed.js';
+import {
+  asciiBlockCount,
+  copyBytes,
+  type CopyPlan,
+  copyPlan,
+  noteAsciiBlocks,
+  packedLines,
+  type PackedLines,
+  pieces,
+} from './packed.js';
 import { PSL_RULES } from '../rules/psl-data.js';
 import { TABLE_AT } from './kernel-constants.js';
 
@@ -57,6 +66,7 @@ export interface Kernel {
   pslBuild(text: number, textEnd: number, psl: number, pslMask: number, stack: number): void;
   join(inStart: number, inEnd: number, n: number, out: number): number;
   split(from: number, to: number, start: number, end: number, dir: number): number;
+  asciiBlocks(from: number, to: number, out: number, n: number): void;
 }
 
 /** The kernel instance and its memory. */
@@ -177,7 +187,8 @@ const directivesOf = new WeakMap<Int32Array, Int32Array>();
 /**
  * Splits the list text `bytes[from, to)` (trimmed: `packText`, `packBytes`) into lines on runs of
  * CR/LF, in the kernel: `bytes[0, used)` is copied in and split there, and the line ranges copied
- * out; the list views `bytes`. The split notes the lines that open with `!#` (`splitDirectives`).
+ * out; the list views `bytes`. The split notes the lines that open with `!#` (`splitDirectives`),
+ * and the blocks of `bytes` that hold a byte above 0x7f (`asciiRuns`).
  * Null without a memory that large.
  */
 export function splitInKernel(bytes: Uint8Array, used: number, from: number, to: number): PackedLines | null {
@@ -186,9 +197,13 @@ export function splitInKernel(bytes: Uint8Array, used: number, from: number, to:
   const starts = align(KERNEL_BASE + used);
   const ends = starts + 4 * most;
   const dir = ends + 4 * most;
-  const memory = kernelMemory(dir + 4 * (most + 1));
+  const high = dir + 4 * (most + 1);
+  const blocks = asciiBlockCount(used);
+  const memory = kernelMemory(high + blocks);
   if (memory === null) return null;
   new Uint8Array(memory.memory.buffer).set(bytes.subarray(0, used), KERNEL_BASE);
+  memory.kernel.asciiBlocks(KERNEL_BASE, KERNEL_BASE + used, high, blocks);
+  noteAsciiBlocks(bytes, used, new Uint8Array(memory.memory.buffer, high, blocks));
   const n = memory.kernel.split(KERNEL_BASE + from, KERNEL_BASE + to, starts, ends, dir);
   const found = new Int32Array(memory.memory.buffer, dir + 4, new Int32Array(memory.memory.buffer, dir, 1)[0]).slice();
   const start = rangesOut(memory, starts, n);

@@ -27,12 +27,12 @@ import {
   countPackedRules,
   isPacked,
   keepWherePacked,
-  lineOpening,
   lineReader,
   lineText,
   type ListData,
   packStrings,
   type PackedLines,
+  selectPacked,
   unpackLines,
 } from './packed.js';
 
@@ -74,7 +74,8 @@ export const packedEngine: Engine<ListData> = {
   count: (list) => (isPacked(list) ? list.start.length : list.text.length),
   text: (list, i) => (isPacked(list) ? lineText(list, i) : list.text[i]),
   reader: (list) => (isPacked(list) ? lineReader(list) : stringEngine.reader(list)),
-  opening: (list) => (isPacked(list) ? lineOpening(list) : stringEngine.opening(list)),
+  select: (list, set, exclude) =>
+    isPacked(list) ? selectPacked(list, set, exclude) : stringEngine.select(list, set, exclude),
   origin: (list, i) => list.from?.[i],
   keep: (list, keep) => (isPacked(list) ? keepWherePacked(list, keep) : stringEngine.keep(list, keep)),
   apply(t, list, ctx) {

@@ -13,6 +13,8 @@
 import { concatOrigins, type Lines } from '../transforms/lines.js';
 import { joinInKernel, splitInKernel } from './kernel.js';
 import { isWhitespaceCode } from '../rules/rule-text.js';
+import type { LineSet } from './engine.js';
+import { ASCII_BLOCK_BITS } from './kernel-constants.js';
 
 export interface PackedLines {
   /** Line bytes; line `i` is `bytes[start[i] .. end[i])`, without its line break. */
@@ -65,8 +67,8 @@ export function lineText(list: PackedLines, i: number): string {
   return decodeRange(list.bytes, list.start[i], list.end[i]);
 }
 
-/** Bytes per block of `asciiRuns`' table (a power of two, a multiple of 4). */
-const BLOCK_BITS = 12;
+/** Bytes per block of `asciiRuns`' table: 2^BLOCK_BITS. */
+const BLOCK_BITS = ASCII_BLOCK_BITS;
 
 /**
  * The most blocks in a run (`asciiRuns`): a run is decoded whole when a line in it is read, and
@@ -77,19 +79,39 @@ const RUN_BLOCKS = 16;
 /** `asciiRuns` of the lists read so far, by their bytes: the filters read a list twice. */
 const runsOf = new WeakMap<Uint8Array, { used: number; run: Int32Array }>();
 
+/** Blocks in the table of `bytes[0, used)`: the last may be short or empty. */
+export const asciiBlockCount = (used: number) => (used >>> BLOCK_BITS) + 1;
+
+/** The table of `asciiRuns`, given which blocks hold a byte above 0x7f. */
+function runTable(blocks: number, high: (b: number) => boolean): Int32Array {
+  const run = new Int32Array(blocks);
+  for (let b = 0; b < blocks; b += 1) {
+    const first = b > 0 ? run[b - 1] : -1;
+    run[b] = high(b) ? -1 : first >= 0 && b - first < RUN_BLOCKS ? first : b;
+  }
+  return run;
+}
+
+/**
+ * Notes the table of `asciiRuns` for `bytes[0, used)` from `high` (1 for a block holding a byte
+ * above 0x7f), as the kernel's split finds it (kernel.ts, `splitInKernel`).
+ */
+export function noteAsciiBlocks(bytes: Uint8Array, used: number, high: Uint8Array): void {
+  runsOf.set(bytes, { used, run: runTable(high.length, (b) => high[b] === 1) });
+}
+
 /**
  * Per block of BLOCK_BITS bytes of `bytes[0, used)`: the first block of its run of blocks of ASCII
- * bytes, or -1 when it holds another byte. Read four bytes at a time where the bytes sit on a
- * 4-byte boundary (as the lists read and joined do). The bytes below `used` never change (steps
- * write after them), so the table of a list serves every list on its bytes.
+ * bytes, or -1 when it holds another byte. As the split noted it (`noteAsciiBlocks`), or found
+ * here four bytes at a time where the bytes sit on a 4-byte boundary (as the lists read and joined
+ * do). The bytes below `used` never change (steps write after them), so the table of a list serves
+ * every list on its bytes.
  */
 function asciiRuns(bytes: Uint8Array, used: number): Int32Array {
   const known = runsOf.get(bytes);
   if (known !== undefined && known.used === used) return known.run;
-  const blocks = (used >>> BLOCK_BITS) + 1;
-  const run = new Int32Array(blocks);
   const words = bytes.byteOffset % 4 === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, used >>> 2) : null;
-  for (let b = 0; b < blocks; b += 1) {
+  const run = runTable(asciiBlockCount(used), (b) => {
     let high = 0;
     let j = b << BLOCK_BITS;
     const stop = Math.min(used, (b + 1) << BLOCK_BITS);
@@ -98,23 +120,19 @@ function asciiRuns(bytes: Uint8Array, used: number): Int32Array {
       j = stop & ~3;
     }
     for (; j < stop; j += 1) high |= bytes[j];
-    const first = b > 0 ? run[b - 1] : -1;
-    run[b] = (high & 0x80808080) !== 0 ? -1 : first >= 0 && b - first < RUN_BLOCKS ? first : b;
-  }
+    return (high & 0x80808080) !== 0;
+  });
   runsOf.set(bytes, { used, run });
   return run;
 }
 
 /**
- * `lineText` for a pass over every line (the exclusion and inclusion filters): each run of blocks
- * of ASCII bytes decoded when a line in it is read (once for lines read in byte order, at most
- * twice otherwise), and its lines read as slices of that text; a line with a block of other bytes
- * decoded alone. Decoding a line at a time costs more
- * than finding the ASCII blocks, and ASCII decodes to one-byte strings.
+ * The text of a run of ASCII blocks (`asciiRuns`) by its first block, for a pass over the lines:
+ * decoded when a line in it is read (once for lines read in byte order, at most twice otherwise).
+ * Decoding a line at a time costs more than finding the ASCII blocks, and ASCII decodes to one-byte
+ * strings.
  */
-export function lineReader(list: PackedLines): (i: number) => string {
-  const { bytes, used, start, end } = list;
-  const run = asciiRuns(bytes, used);
+function runTexts(bytes: Uint8Array, used: number, run: Int32Array): (first: number) => string {
   const blocks = run.length;
   // A run's text is kept once it is decoded a second time (a list not in byte order), else only
   // while its lines are read: texts kept for the whole pass (a list's size) would be copied by
@@ -124,6 +142,30 @@ export function lineReader(list: PackedLines): (i: number) => string {
   // The run the last line read was in (lines mostly come in byte order).
   let last = -1;
   let lastText = '';
+  return (first) => {
+    if (first === last) return lastText;
+    let text = texts.get(first);
+    if (text === undefined) {
+      let to = first;
+      while (to < blocks && run[to] === first) to += 1;
+      text = decodeRange(bytes, first << BLOCK_BITS, Math.min(used, to << BLOCK_BITS));
+      if (decoded[first] === 1) texts.set(first, text);
+      decoded[first] = 1;
+    }
+    last = first;
+    lastText = text;
+    return text;
+  };
+}
+
+/**
+ * `lineText` for a pass over every line (the filters with a report): a line within a run of ASCII
+ * blocks is a slice of the run's text (`runTexts`); another is decoded alone.
+ */
+export function lineReader(list: PackedLines): (i: number) => string {
+  const { bytes, used, start, end } = list;
+  const run = asciiRuns(bytes, used);
+  const runText = runTexts(bytes, used, run);
   return (i) => {
     const s = start[i];
     const e = end[i];
@@ -131,38 +173,50 @@ export function lineReader(list: PackedLines): (i: number) => string {
     const first = run[s >>> BLOCK_BITS];
     if (first < 0 || run[(e - 1) >>> BLOCK_BITS] !== first) return lineText(list, i);
     const from = first << BLOCK_BITS;
-    if (first !== last) {
-      let text = texts.get(first);
-      if (text === undefined) {
-        let to = first;
-        while (to < blocks && run[to] === first) to += 1;
-        text = decodeRange(bytes, from, Math.min(used, to << BLOCK_BITS));
-        if (decoded[first] === 1) texts.set(first, text);
-        decoded[first] = 1;
-      }
-      last = first;
-      lastText = text;
-    }
-    return lastText.slice(s - from, e - from);
+    return runText(first).slice(s - from, e - from);
   };
 }
 
+const isBreak = (byte: number) => byte === 10 || byte === 13;
+
 /**
- * `Engine.opening` of a packed list: its first byte when ASCII and no byte of the line is 0xE2,
- * which begins U+2028 and U+2029 (a packed line holds no CR or LF); else -1. A line within a run
- * of ASCII blocks (`asciiRuns`) holds no such byte, unread.
+ * `Engine.select` of a packed list. A line within a run of ASCII blocks (`asciiRuns`) holds no
+ * line terminator, unread: opening with what no pattern opens with, it matches none, unread; else
+ * it is asked of the set in its run's text where it stands between line breaks (`LineSet.within`),
+ * unsliced, or as a slice of that text. Another line is decoded alone, and is known to hold no
+ * line terminator when it opens with ASCII and holds no byte 0xE2, which begins U+2028 and U+2029
+ * (a packed line holds no CR or LF).
  */
-export function lineOpening({ bytes, used, start, end }: PackedLines): (i: number) => number {
+export function selectPacked(list: PackedLines, set: LineSet, exclude: boolean): Uint8Array {
+  const { bytes, used, start, end } = list;
   const run = asciiRuns(bytes, used);
-  return (i) => {
+  const runText = runTexts(bytes, used, run);
+  const { openings, within } = set;
+  const keep = new Uint8Array(start.length);
+  for (let i = 0; i < keep.length; i += 1) {
     const s = start[i];
     const e = end[i];
-    if (s === e || bytes[s] >= 128) return -1;
-    const first = run[s >>> BLOCK_BITS];
-    if (first >= 0 && run[(e - 1) >>> BLOCK_BITS] === first) return bytes[s];
-    for (let j = s + 1; j < e; j += 1) if (bytes[j] === 0xe2) return -1;
-    return bytes[s];
-  };
+    const first = s === e ? -1 : run[s >>> BLOCK_BITS];
+    let hit: boolean;
+    if (first >= 0 && run[(e - 1) >>> BLOCK_BITS] === first) {
+      if (openings !== null && openings[bytes[s]] === 0) hit = false;
+      else {
+        const text = runText(first);
+        const at = s - (first << BLOCK_BITS);
+        const to = at + e - s;
+        hit =
+          within !== null && (at === 0 || isBreak(bytes[s - 1])) && (to === text.length || isBreak(bytes[e]))
+            ? within(text, at)
+            : set.has(text.slice(at, to), true);
+      }
+    } else {
+      let unbroken = s < e && bytes[s] < 128;
+      for (let j = s + 1; unbroken && j < e; j += 1) if (bytes[j] === 0xe2) unbroken = false;
+      hit = unbroken && openings !== null && openings[bytes[s]] === 0 ? false : set.has(lineText(list, i), unbroken);
+    }
+    if (hit !== exclude) keep[i] = 1;
+  }
+  return keep;
 }
 
 /**

@@ -159,19 +159,9 @@ function filterLines(run: Run, lines: List, set: PatternSet, exclude: boolean, c
   const keep = new Uint8Array(engine.count(lines));
   // A first pattern of `*` only: every line is included, unread (an exclusion reports each).
   if (set.everyLine !== null && !exclude) return engine.keep(lines, keep.fill(1));
+  // No pattern to name: whether one matches is enough.
+  if (!ctx.reporting) return engine.keep(lines, engine.select(lines, set, exclude));
   const text = engine.reader(lines);
-  if (!ctx.reporting) {
-    // No pattern to name: whether one matches is enough; a line opening with what no pattern opens
-    // with matches none, unread; and a line known to hold no line terminator is not searched for one.
-    const { openings } = set;
-    const opening = engine.opening(lines);
-    for (let i = 0; i < keep.length; i += 1) {
-      const unit = opening(i);
-      const hit = unit < 0 ? set.has(text(i)) : (openings === null || openings[unit] === 1) && set.has(text(i), true);
-      if (hit !== exclude) keep[i] = 1;
-    }
-    return engine.keep(lines, keep);
-  }
   for (let i = 0; i < keep.length; i += 1) {
     const line = text(i);
     const hit = set.match(line);

@@ -1,6 +1,7 @@
 import { PatternError } from '../errors/index.js';
 import { canonicalUnit, NONE, SubstringAutomaton } from './substring-automaton.js';
 import { regexShape } from './regex-shape.js';
+import type { LineSet } from '../engine/engine.js';
 
 /** One exclusion/inclusion pattern: `/regex/`, a `*` wildcard, or a plain substring. */
 export interface LinePattern {
@@ -138,7 +139,7 @@ const TERMINATORS = ['\n', '\r', '\u2028', '\u2029'];
  * it is tried at every place of every line, slower than its regexes one by one). The other
  * regexes are tried one by one.
  */
-export class PatternSet {
+export class PatternSet implements LineSet {
   readonly size: number;
   /** The pattern every line matches first (a first pattern of `*` only), or null. */
   readonly everyLine: string | null;
@@ -169,6 +170,12 @@ export class PatternSet {
    * terminators that opens with it. A line opening with another ASCII unit matches none, unread.
    */
   readonly openings: Uint8Array | null;
+  /**
+   * `LineSet.within`: when every pattern is a joined regex that sees no further than its line
+   * (`RegexShape.confined`), each joined regex is tried at the line's place in the text (the
+   * sticky flag), not on a slice of it.
+   */
+  readonly within: ((text: string, at: number) => boolean) | null = null;
 
   constructor(texts: readonly string[]) {
     this.texts = [...new Set(texts)].filter((t) => t.length > 0);
@@ -188,6 +195,7 @@ export class PatternSet {
     const joined: { source: string; sources: string[]; groups: number[]; indices: number[]; next: number }[] = [];
     let sticky = false;
     let openings: Uint8Array | null = new Uint8Array(128);
+    let confined = true;
     const plain = this.texts.map((text, index) => {
       const isRegex = isRegexText(text);
       if (!isRegex) openings = null;
@@ -205,6 +213,7 @@ export class PatternSet {
       else if (openings !== null) for (let c = 0; c < 128; c += 1) openings[c] |= shape.opening[c];
       if (shape.anchored) tried.sticky = new RegExp(text.slice(1, -1), 'miy');
       sticky ||= shape.anchored;
+      confined &&= shape.confined;
       const shortest = Math.min(...(shape.literals ?? ['']).map((l) => l.length));
       const source = shape.anchored ? joinable(text) : null;
       if (shape.literals !== null && (!shape.anchored || shortest >= KEY_ANCHORED)) {
@@ -241,6 +250,17 @@ export class PatternSet {
       groups,
       indices,
     }));
+    const joinedCount = joined.reduce((n, j) => n + j.indices.length, 0);
+    if (confined && joinedCount > 0 && joinedCount === this.texts.length) {
+      const tried = this.joined.map((j) => j.any);
+      this.within = (text, at) => {
+        for (let j = 0; j < tried.length; j += 1) {
+          tried[j].lastIndex = at;
+          if (tried[j].test(text)) return true;
+        }
+        return false;
+      };
+    }
   }
 
   /**

@@ -26,6 +26,12 @@ export interface RegexShape {
    * opens with ASCII; null when the tree does not tell (a match could open with anything).
    */
   opening: Uint8Array | null;
+  /**
+   * No part of it, lookaheads included, matches a line terminator, and it has no lookbehind: it
+   * sees no further than the line it is tried on, so tried at a line's place in a longer text
+   * between line terminators, it answers as on the line alone.
+   */
+  confined: boolean;
 }
 
 /** Literal sets of more strings than this are not worth scanning for. */
@@ -40,7 +46,7 @@ export function regexShape(source: string): RegexShape {
     pattern = parser.parsePattern(source, undefined, undefined, { unicode: false });
   } catch {
     // V8 took it (compilePattern compiled it first); what the parser does not read is tried alone.
-    return { anchored: false, literals: null, groups: 0, opening: null };
+    return { anchored: false, literals: null, groups: 0, opening: null, confined: false };
   }
   let groups = 0;
   visitRegExpAST(pattern, { onCapturingGroupEnter: () => (groups += 1) });
@@ -51,6 +57,7 @@ export function regexShape(source: string): RegexShape {
     literals: alternativesLiterals(pattern.alternatives),
     groups,
     opening: opening === null || opening.empty ? null : opening.units,
+    confined: pattern.alternatives.every((a) => a.elements.every(isConfined)),
   };
 }
 
@@ -145,6 +152,60 @@ function elementOpening(e: Node): Opening | null {
       // Negated: every other ASCII unit (a letter's other case is excluded with it, as `i` reads it).
       if (e.negate) for (let c = 0; c < 128; c += 1) units[c] ^= 1;
       return { units, empty: false };
+    }
+    default:
+      return null;
+  }
+}
+
+/** The line terminators, which `^` and `$` (flag `m`) stand beside and `.` does not match. */
+const LINE_TERMINATORS = [0x0a, 0x0d, 0x2028, 0x2029];
+
+/** Whether nothing `e` matches holds a line terminator, and it looks behind nowhere (`RegexShape.confined`). */
+function isConfined(e: Node): boolean {
+  switch (e.type) {
+    case 'Character':
+      return !LINE_TERMINATORS.includes(e.value);
+    case 'CharacterSet':
+    case 'CharacterClass':
+      return LINE_TERMINATORS.every((t) => classMatches(e, t) === false);
+    case 'Quantifier':
+      return isConfined(e.element);
+    case 'Group':
+    case 'CapturingGroup':
+      return e.alternatives.every((a) => a.elements.every(isConfined));
+    case 'Assertion':
+      if (e.kind === 'lookbehind') return false;
+      return e.kind !== 'lookahead' || e.alternatives.every((a) => a.elements.every(isConfined));
+    case 'Backreference':
+      // It matches what its group matched, which is confined when the group is.
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Whether a class or a class escape matches the code unit `t` (flags `mi`, no `s`); null when not told. */
+function classMatches(e: Node, t: number): boolean | null {
+  switch (e.type) {
+    case 'Character':
+      return e.value === t;
+    case 'CharacterClassRange':
+      return e.min.value <= t && t <= e.max.value;
+    case 'CharacterSet':
+      // `.` matches no line terminator; `\s` matches each, `\d` and `\w` none.
+      if (e.kind === 'any') return false;
+      if (e.kind === 'space' || e.kind === 'digit' || e.kind === 'word') return (e.kind === 'space') !== e.negate;
+      return null;
+    case 'CharacterClass': {
+      if (e.unicodeSets) return null;
+      let hit = false;
+      for (const member of e.elements) {
+        const m = classMatches(member, t);
+        if (m === null) return null;
+        hit ||= m;
+      }
+      return hit !== e.negate;
     }
     default:
       return null;

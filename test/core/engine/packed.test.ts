@@ -11,6 +11,7 @@ import {
   packedLines,
   packStrings,
   packText,
+  selectPacked,
   unpackLines,
   type PackedLines,
 } from '../../../src/core/engine/packed.js';
@@ -18,6 +19,8 @@ import { splitText } from '../../../src/core/load/split.js';
 import { plainHostRuleHostname } from '../../../src/core/rules/rule-text.js';
 import { TRANSFORMATIONS } from '../../../src/core/transforms/registry.js';
 import { joinInKernel } from '../../../src/core/engine/kernel.js';
+import { stringEngine } from '../../../src/core/engine/engine.js';
+import { PatternSet } from '../../../src/core/pipeline/patterns.js';
 import { mayBeIpRule } from '../../../src/core/engine/validate.js';
 import { normalizeIpRule } from '../../../src/core/rules/ip-normalize.js';
 import type { Lines } from '../../../src/core/transforms/lines.js';
@@ -270,6 +273,46 @@ describe('packing', () => {
         }
       }),
       { numRuns: 200 },
+    );
+  });
+
+  test('the filters pass selects as the string engine does, lines asked where they stand or alone', () => {
+    const unit = fc.constantFrom('a', 'b', '|', '^', '@', '.', ' ', '\t', '#', 'ä', '\u2028', '\r\n', '\n', '\r');
+    const line = fc.oneof(
+      fc.array(unit, { maxLength: 40 }).map((u) => u.join('')),
+      fc.integer({ min: 0, max: 9000 }).map((n) => `||a.b^${'|'.repeat(n)}`),
+      // Rules the regexes match, with a few units around them that a narrowed range leaves out.
+      fc
+        .tuple(
+          fc.constantFrom('', ' ', '@@', 'x'),
+          fc.constantFrom('||a.b^', 'a', 'b'),
+          fc.constantFrom('', ' ', '^', 'x'),
+        )
+        .map((parts) => parts.join('')),
+    );
+    // Confined sets (`within`: tried in the run's text), and sets asked line by line.
+    const sets = [
+      ['/^(?![!#])(?!.*#[@$?%]?#)(@@)?\\|\\|[^\\/\\s]+\\^(\\$[a-z~,-]+)?$/'],
+      ['/^a$/', '/^(@@)?\\|\\|[a-z.]+\\^$/', '/^b/'],
+      ['/^\\s*b/'],
+      ['/^a[^x]*b$/', '/^\\|\\|/'],
+      ['a', '/^b/'],
+      ['/\\u2028/'],
+    ].map((texts) => new PatternSet(texts));
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 30 }), fc.array(fc.nat(3)), fc.boolean(), (texts, cut, exclude) => {
+        const packed = packText(texts.join('\n'));
+        fc.pre(packed !== null);
+        // Ranges narrowed within their lines (as TrimLines leaves them: no break beside them), and
+        // in another order than their bytes (as Compress leaves them).
+        const start = packed.start.map((s, i) => Math.min(s + (cut[i] ?? 0), packed.end[i])).reverse();
+        const end = packed.end.map((e, i) => Math.max(e - (cut[i + 1] ?? 0), start[start.length - 1 - i])).reverse();
+        const list = packedLines(packed.bytes, packed.used, start, end);
+        for (const set of sets) {
+          expect(selectPacked(list, set, exclude)).toEqual(stringEngine.select(unpackLines(list), set, exclude));
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 

@@ -180,6 +180,35 @@ describe('PatternSet', () => {
     );
   });
 
+  test('a regex that sees no further than its line is tried where the line stands in a text (within)', () => {
+    const confined = (re: string) => regexShape(re).confined;
+    for (const re of [
+      String.raw`^(?![!#])(?!.*#[@$?%]?#)(@@)?\|\|[^\/\s]+\^(\$[a-z~,-]+)?$`,
+      String.raw`^[^\n\r\u2028\u2029x]+$`,
+      String.raw`^(a)\1\b\S\d\w.`,
+      '^[a-z]{2,}(?=b)',
+    ]) {
+      expect(confined(re), re).toBe(true);
+    }
+    // What may match a line terminator, a class it cannot read, or a lookbehind (which sees the line before).
+    const open = String.raw`^a[^x]*b$ ^a\s ^\D ^[\W] ^a\n ^(?!\s*b) ^(?<=x)a ^[^\p{L}] ^\x0a ^[\0-\x7f]`;
+    for (const re of open.split(' ')) {
+      expect(confined(re), re).toBe(false);
+    }
+    // `[^x]*` crosses into the next line: tried where `a` stands in `a\nb`, it would match.
+    expect(new RegExp('^a[^x]*b$', 'miy').test('a\nb')).toBe(true);
+    expect(new PatternSet(['/^a[^x]*b$/']).within).toBeNull();
+    // Only a set of joined regexes, all confined, has it.
+    expect(new PatternSet(['/^a/', 'b']).within).toBeNull();
+    expect(new PatternSet(['/^a/', '/^\\|\\|ab/']).within).toBeNull();
+    const set = new PatternSet(['/^a$/', '/^(@@)?\\|\\|[a-z.]+\\^$/']);
+    expect(set.within).not.toBeNull();
+    const text = 'x\na\n||a.example^\r\n@@||b^\nab';
+    // At 20 (`||b^` after `@@`) no line starts: `^` does not hold there.
+    const hits = [0, 2, 4, 18, 20, 25].map((at) => set.within?.(text, at));
+    expect(hits).toEqual([false, true, true, true, false, false]);
+  });
+
   test('backreferences and named groups keep their meaning', () => {
     // Joined after `(x)`, `\2` would mean `(a)`; two groups named `n` would not compile at all.
     expect(new PatternSet(['/(x)/', '/(a)(b)\\2/']).match('abb')).toBe('/(a)(b)\\2/');

@@ -49,6 +49,35 @@
     (i32.store (local.get $dir) (local.get $d))
     (i32.add (local.get $k) (i32.const 1)))
 
+;; For split (kernel.ts, `splitInKernel`): per block of 2^{{ASCII_BLOCK_BITS}} bytes of b[from, to),
+  ;; the first n of them (the last may be short or empty), 1 at out + k when block k holds a byte
+  ;; above 0x7f, else 0 (packed.ts, `asciiRuns`). Eight bytes at a time, OR-ed together.
+  (func (export "asciiBlocks") (param $from i32) (param $to i32) (param $out i32) (param $n i32)
+    (local $i i32) (local $stop i32) (local $w i64) (local $k i32)
+    (block $done
+      (loop $block
+        (br_if $done (i32.ge_u (local.get $k) (local.get $n)))
+        (local.set $i (i32.add (local.get $from) (i32.shl (local.get $k) (i32.const {{ASCII_BLOCK_BITS}}))))
+        (local.set $stop (i32.add (local.get $i) (i32.shl (i32.const 1) (i32.const {{ASCII_BLOCK_BITS}}))))
+        (if (i32.gt_u (local.get $stop) (local.get $to)) (then (local.set $stop (local.get $to))))
+        (local.set $w (i64.const 0))
+        (block $words
+          (loop $word
+            (br_if $words (i32.gt_u (i32.add (local.get $i) (i32.const 8)) (local.get $stop)))
+            (local.set $w (i64.or (local.get $w) (i64.load (local.get $i))))
+            (local.set $i (i32.add (local.get $i) (i32.const 8)))
+            (br $word)))
+        (block $bytes
+          (loop $byte
+            (br_if $bytes (i32.ge_u (local.get $i) (local.get $stop)))
+            (local.set $w (i64.or (local.get $w) (i64.load8_u (local.get $i))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $byte)))
+        (i32.store8 (i32.add (local.get $out) (local.get $k))
+                    (i64.ne (i64.and (local.get $w) (i64.const 0x8080808080808080)) (i64.const 0)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $block))))
+
   ;; For split: line k, starting at s (before to), noted at dir + 4 + 4d when it opens with `!#`
   ;; (0x21 0x23, read as one little-endian half-word). Returns the count of lines noted.
   (func $directive (param $s i32) (param $to i32) (param $k i32) (param $dir i32) (param $d i32) (result i32)
