@@ -19,7 +19,14 @@ import { registerPublicConfigRoutes } from './routes/public-config.js';
 import { registerErrorCodeRoutes } from './routes/error-codes.js';
 import { trpcRoutes } from './routes/trpc.js';
 import { securityHeaders } from './security-headers.js';
-import { registerAdminSystemRoutes } from './routes/admin-system/index.js';
+import { registerRoleRoutes } from './routes/admin-system/roles.js';
+import { registerAccessConfigRoutes } from './routes/admin-system/access-config.js';
+import { registerAnnouncementRoutes } from './routes/admin-system/announcements.js';
+import { registerAuditRoutes } from './routes/admin-system/audit.js';
+import { registerContextRoutes } from './routes/admin-system/context.js';
+import { registerFeatureFlagRoutes } from './routes/feature-flags.js';
+import { registerConfigBundleRoutes } from './routes/admin-system/config-bundle.js';
+import { registerDataSubjectRoutes } from './routes/admin-system/data-subject.js';
 import { registerQueueRoutes } from './routes/queue.js';
 import { JobRunner, QUEUE_DEFAULTS } from './queue/runner.js';
 import { jobExecutor } from './queue/execute.js';
@@ -96,11 +103,19 @@ export function createApp(
   mount(
     (a) => registerAdminRoutes(a, deps, metrics),
     (a) => registerUserRoutes(a, deps, usage),
-    (a) => registerAdminSystemRoutes(a, deps),
+    // The admin system (`/admin/system/*`) and the feature flags (`/admin/config/feature-flags`).
+    (a) => registerRoleRoutes(a, deps),
+    (a) => registerContextRoutes(a, deps),
+    (a) => registerAccessConfigRoutes(a, deps),
+    (a) => registerAnnouncementRoutes(a, deps),
+    (a) => registerAuditRoutes(a, deps),
+    (a) => registerFeatureFlagRoutes(a, deps),
+    (a) => registerConfigBundleRoutes(a, deps),
+    (a) => registerDataSubjectRoutes(a, deps),
     (a) => registerAdminDatabaseRoutes(a, deps),
     (a) => registerFrontendErrorRoutes(a, deps, log),
   );
-  app.route('/', trpcRoutes(deps, log));
+  app.route('/', trpcRoutes(deps, log, describedRoutes(app)));
   deps.console?.(app, deps, log);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   const document = { openapi: '3.0.3', info: { title: 'flc — filter-list compiler service', version: deps.version } };

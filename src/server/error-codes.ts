@@ -1,15 +1,18 @@
-/** How bad an error is for the person who sees it. */
-export type ErrorSeverity = 'low' | 'medium' | 'high' | 'critical';
+import { z } from '@hono/zod-openapi';
 
-/** A client-facing error: what to say, how bad it is, and where the person can go next. */
-export interface ErrorCodeDefinition {
-  message: string;
-  severity: ErrorSeverity;
+/**
+ * A client-facing error: what to say, how bad it is for the person who sees it, and where they can
+ * go next; as the registry routes and `GET /api/flash` answer it.
+ */
+export const errorDefinition = z.object({
+  message: z.string(),
+  severity: z.enum(['low', 'medium', 'high', 'critical']),
   /** Said to administrators in addition to `message`. */
-  adminMessage?: string;
-  ctaLabel?: string;
-  ctaRoute?: string;
-}
+  adminMessage: z.string().optional(),
+  ctaLabel: z.string().optional(),
+  ctaRoute: z.string().optional(),
+});
+type ErrorCodeDefinition = z.infer<typeof errorDefinition>;
 
 /** A definition with the code it was resolved to. */
 export type ResolvedError = ErrorCodeDefinition & { code: ErrorCode };

@@ -1,19 +1,36 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Store } from './store/store.js';
-import type { CompilePool, PoolHealth } from '../node/compile-pool.js';
+import type { CompilePool } from '../node/compile-pool.js';
+import { z } from '@hono/zod-openapi';
 
 /** How long the store may take to answer the probe's read before it counts as unavailable. */
 export const HEALTH_PROBE_MS = 2_000;
 
-export type HealthStatus = 'ok' | 'degraded' | 'unavailable';
-
-export interface HealthReport {
-  status: HealthStatus;
-  checks: {
-    store: { status: 'ok' | 'degraded' | 'unavailable'; engine: string; latencyMs: number; error?: string };
-    workers?: PoolHealth;
-  };
-}
+/** `/api/health`'s answer. */
+export const health = z.object({
+  status: z.enum(['ok', 'degraded', 'unavailable']),
+  version: z.string(),
+  timestamp: z.string(),
+  uptimeSeconds: z.number(),
+  checks: z.object({
+    store: z.object({
+      status: z.enum(['ok', 'degraded', 'unavailable']),
+      engine: z.string(),
+      latencyMs: z.number(),
+      error: z.string().optional(),
+    }),
+    workers: z
+      .object({
+        status: z.enum(['ok', 'busy', 'closed']),
+        size: z.number(),
+        running: z.number(),
+        waiting: z.number(),
+      })
+      .optional(),
+  }),
+});
+/** What the checks found: the answer without the server's version and times. */
+type HealthReport = Pick<z.infer<typeof health>, 'status' | 'checks'>;
 
 /**
  * The server's state as `/api/health` reports it: the store must answer a read within the probe
@@ -27,7 +44,7 @@ export async function checkHealth(store: Store, pool: CompilePool | undefined): 
   const workers = pool?.health();
   const down = storeCheck.status === 'unavailable' || workers?.status === 'closed';
   const degraded = storeCheck.status === 'degraded' || workers?.status === 'busy';
-  const status: HealthStatus = down ? 'unavailable' : degraded ? 'degraded' : 'ok';
+  const status: HealthReport['status'] = down ? 'unavailable' : degraded ? 'degraded' : 'ok';
   return { status, checks: { store: storeCheck, ...(workers ? { workers } : {}) } };
 }
 

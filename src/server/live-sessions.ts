@@ -1,24 +1,22 @@
 import { randomUUID } from 'node:crypto';
+import { z } from '@hono/zod-openapi';
 
-/** A compile running on a WebSocket connection. */
-export interface LiveCompile {
-  sessionId: string;
-  configurationName: string | null;
-  startedAt: string;
-}
-
-/** An open WebSocket connection, as `/api/admin/agents/sessions` shows it. */
-export interface LiveSession {
-  id: string;
-  userId: string | null;
-  email: string | null;
+/** An open WebSocket connection and its running compiles, as `/api/admin/agents/sessions` shows it. */
+export const liveSession = z.object({
+  id: z.string(),
+  userId: z.string().nullable(),
+  email: z.string().nullable(),
   /** How the connection authenticated: a signed-in session or an API key (its id). */
-  via: 'session' | 'key' | 'anonymous';
-  keyId: string | null;
-  address: string;
-  connectedAt: string;
-  compiles: LiveCompile[];
-}
+  via: z.enum(['session', 'key', 'anonymous']),
+  keyId: z.string().nullable(),
+  address: z.string(),
+  connectedAt: z.string(),
+  compiles: z.array(
+    z.object({ sessionId: z.string(), configurationName: z.string().nullable(), startedAt: z.string() }),
+  ),
+});
+type LiveSession = z.infer<typeof liveSession>;
+type LiveCompile = LiveSession['compiles'][number];
 
 /** This process's open WebSocket connections and their running compiles (each server shows its own). */
 export class LiveSessions {

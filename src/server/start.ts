@@ -46,7 +46,7 @@ export async function startServer(opts: {
   ipv6LimitPrefix?: number;
   log: (m: string) => void;
   /** WebSocket timings; tests shorten them. */
-  wsTiming?: WsTiming;
+  wsTiming?: Partial<WsTiming>;
   /**
    * Bytes of answers a connection (HTTP or WebSocket) may leave unsent (`--max-unsent-bytes`,
    * 64 MiB); one above it for `unsentGraceMs` (10 s), or that sent nothing for as long, is cut;
@@ -132,8 +132,8 @@ export async function startServer(opts: {
   const queueOptions = { ...QUEUE_DEFAULTS, ...opts.queue };
   const queue = new JobRunner(store.jobs, jobExecutor(deps), queueOptions, deps.now, opts.log);
   const unsent = {
-    maxBufferedBytes: opts.maxUnsentBytes ?? WS_LIMITS.maxBufferedBytes!,
-    drainMs: opts.unsentGraceMs ?? WS_LIMITS.drainMs!,
+    maxBufferedBytes: opts.maxUnsentBytes ?? WS_LIMITS.maxBufferedBytes,
+    drainMs: opts.unsentGraceMs ?? WS_LIMITS.drainMs,
   };
   const app = createApp({ ...deps, queue }, opts.log, { ...WS_LIMITS, ...unsent, ...opts.wsTiming });
   // A message is held whole before it is parsed: the same limit as a request body.

@@ -34,14 +34,10 @@ export interface Caller {
 
 /** The tiers migration 004 seeds, for when the store cannot be read or a rule names a missing tier. */
 const SEEDED_TIERS = new Map<string, Tier>(
-  (
-    [
-      ['anonymous', 10],
-      ['free', 60],
-      ['pro', 300],
-      ['admin', 0],
-    ] as const
-  ).map(([name, rateLimit], orderRank) => [name, { name, orderRank, rateLimit, features: {} }]),
+  Object.entries({ anonymous: 10, free: 60, pro: 300, admin: 0 }).map(([name, rateLimit], orderRank) => [
+    name,
+    { name, orderRank, rateLimit, features: {} },
+  ]),
 );
 const SEEDED_ANONYMOUS = SEEDED_TIERS.get('anonymous')!;
 

@@ -1,3 +1,5 @@
+import { HTTPException } from 'hono/http-exception';
+
 /** What a read-only query answers. */
 export interface QueryAnswer {
   columns: string[];
@@ -16,13 +18,10 @@ export function jsonValue(v: unknown): unknown {
   return v;
 }
 
-/** Refused or failed by the database: the caller's query, so a 4xx. */
-export class QueryRefusedError extends Error {
-  constructor(
-    message: string,
-    readonly status: 408 | 422 | 503 = 422,
-  ) {
-    super(message);
+/** Refused or failed by the database: the caller's query, so a 4xx, answered as a refusal is. */
+export class QueryRefusedError extends HTTPException {
+  constructor(message: string, status: 408 | 422 | 503 = 422) {
+    super(status, { message });
     this.name = 'QueryRefusedError';
   }
 }

@@ -11,8 +11,6 @@ export interface AuditDetails {
   newValues?: unknown;
   status?: AuditEntry['status'];
   metadata?: unknown;
-  /** Overrides the route's action (e.g. a revert audited as `config.revert`). */
-  action?: string;
 }
 
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
@@ -26,7 +24,7 @@ async function write(c: Context, deps: AppDeps, d: AuditDetails, log: (m: string
     await deps.store.appendAudit({
       actor_id: user?.id ?? null,
       actor_email: user?.email ?? null,
-      action: d.action ?? route?.action ?? `${c.req.method} ${c.req.path}`,
+      action: route?.action ?? `${c.req.method} ${c.req.path}`,
       resource_type: route?.resource ?? 'unknown',
       resource_id: d.resourceId === undefined ? lastParam(c) : d.resourceId,
       old_values: json(d.oldValues),

@@ -1,11 +1,7 @@
-import type { ApiKey, Session, User } from '../store/accounts.js';
 import type { Store } from '../store/store.js';
 
 /** How a bearer token's hash is looked up: as a session, or as an API key, each with its user. */
-export interface IdentityLookups {
-  session(tokenHash: string): Promise<{ session: Session; user: User } | undefined>;
-  key(keyHash: string): Promise<{ key: ApiKey; user: User } | undefined>;
-}
+export type IdentityLookups = ReturnType<typeof batchedLookups>;
 
 /** One query per lookup. */
 export function directLookups(store: Store): IdentityLookups {
@@ -16,7 +12,7 @@ export function directLookups(store: Store): IdentityLookups {
 }
 
 /** Lookups that share queries under load (see `batchedLookup`). */
-export function batchedLookups(store: Store): IdentityLookups {
+export function batchedLookups(store: Store) {
   return {
     session: batchedLookup((hashes) => store.sessionsWithUsers(hashes)),
     key: batchedLookup((hashes) => store.apiKeysWithUsers(hashes)),

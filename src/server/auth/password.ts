@@ -1,5 +1,6 @@
 import { pbkdf2, randomBytes, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import type { NewUser } from '../store/accounts.js';
 
 const derive = promisify(pbkdf2);
 
@@ -7,11 +8,7 @@ const derive = promisify(pbkdf2);
 export const PASSWORD_ITERATIONS = 600_000;
 const KEY_BYTES = 32;
 
-export interface PasswordHash {
-  hash: string;
-  salt: string;
-  iterations: number;
-}
+export type PasswordHash = NewUser['password'];
 
 export async function hashPassword(password: string, iterations = PASSWORD_ITERATIONS): Promise<PasswordHash> {
   const salt = randomBytes(16);

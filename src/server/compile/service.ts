@@ -59,9 +59,6 @@ export function tierFeatures(tier: Pick<Tier, 'name' | 'features'>) {
 }
 export type TierFeatures = ReturnType<typeof tierFeatures>;
 
-/** A configuration the server accepted, with the deprecation warnings of its aliases. */
-export type CheckedConfiguration = ValidatedConfig;
-
 /**
  * `flc compile`'s publishing keys, refused rather than ignored: they act on files beside the output
  * and on the on-disk HTTP cache of the machine that publishes, which a server answering the list
@@ -79,7 +76,7 @@ function publishingRefusals(config: Configuration) {
 }
 
 /** Validates the configuration and applies the server's limits and the caller's tier features on it. */
-export function checkedConfiguration(raw: unknown, features: TierFeatures): CheckedConfiguration {
+export function checkedConfiguration(raw: unknown, features: TierFeatures): ValidatedConfig {
   const { config, warnings } = validateConfiguration(raw);
   const issues = [];
   if (config.sources.length > features.maxSources) {
@@ -244,13 +241,10 @@ export const compiledList = okBody({
   metrics: z.object({ totalDurationMs: z.number(), sourceCount: z.number().int(), ruleCount: z.number().int() }),
 });
 
-export function resultBody(
-  config: Configuration,
-  {
-    result,
-    totalDurationMs,
-  }: { result: Pick<CompileResult, 'lines' | 'ruleCount' | 'compiledAt'>; totalDurationMs: number },
-) {
+/** A compile's outcome as `runCompile` answers it (the parts an answer shows). */
+type Outcome = { result: Pick<CompileResult, 'lines' | 'ruleCount' | 'compiledAt'>; totalDurationMs: number };
+
+export function resultBody(config: Configuration, { result, totalDurationMs }: Outcome) {
   return {
     rules: result.lines,
     ruleCount: result.ruleCount,
@@ -297,7 +291,7 @@ export type EventSend = (event: string, data: unknown) => void;
  */
 export async function streamedCompile(
   deps: AppDeps,
-  { config, warnings }: CheckedConfiguration,
+  { config, warnings }: ValidatedConfig,
   send?: EventSend,
   signal?: AbortSignal,
   runner?: Pick<CompilePool, 'compile'>,

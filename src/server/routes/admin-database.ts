@@ -2,10 +2,10 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
-import { QueryRefusedError } from '../admin/query-result.js';
 import { formatDuration } from '../../core/ast/validate-rule.js';
 import { LOG_BOUNDS } from '../store/log-bounds.js';
 import { pageOf, pageQuery } from './paging.js';
+import { liveSession } from '../live-sessions.js';
 
 /** How long finished queue jobs (their results) are kept before a prune removes them: the queue's default. */
 export const RESULT_RETENTION_MS = 86_400_000;
@@ -226,16 +226,9 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
     async (c) => {
       const { query, ...limits } = c.req.valid('json');
       const started = performance.now();
-      try {
-        const answer = await admin().readOnlyQuery(query, limits);
-        return c.json(
-          { success: true as const, ...answer, duration: formatDuration(performance.now() - started) },
-          200,
-        );
-      } catch (err) {
-        if (err instanceof QueryRefusedError) refuse(err.status, err.message);
-        throw err;
-      }
+      // A refused query (QueryRefusedError) is answered by the app's error handler with its status.
+      const answer = await admin().readOnlyQuery(query, limits);
+      return c.json({ success: true as const, ...answer, duration: formatDuration(performance.now() - started) }, 200);
     },
   );
   app.openapi(
@@ -248,23 +241,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
       responses: {
         200: jsonResponse(
           'The connections, oldest first',
-          okBody({
-            sessions: z.array(
-              z.object({
-                id: z.string(),
-                userId: z.string().nullable(),
-                email: z.string().nullable(),
-                via: z.enum(['session', 'key', 'anonymous']),
-                keyId: z.string().nullable(),
-                address: z.string(),
-                connectedAt: z.string(),
-                compiles: z.array(
-                  z.object({ sessionId: z.string(), configurationName: z.string().nullable(), startedAt: z.string() }),
-                ),
-              }),
-            ),
-            total: z.number().int(),
-          }),
+          okBody({ sessions: z.array(liveSession), total: z.number().int() }),
         ),
       },
     }),

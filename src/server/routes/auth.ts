@@ -12,21 +12,8 @@ import { callerOf, identityOf } from '../access/gate.js';
 import { sha256 } from '../hash.js';
 import { emailSchema, nameSchema } from '../auth/identifiers.js';
 import type { RateHit } from '../rate-limit.js';
+import { userSchema } from '../store/accounts.js';
 
-/** A user as the account and admin routes show it (never a password hash). */
-export const userSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  identifierType: z.enum(['email', 'phone']),
-  name: z.string().nullable(),
-  role: z.enum(['admin', 'user']),
-  tier: z.string(),
-  banned: z.boolean(),
-  banReason: z.string().nullable(),
-  apiDisabled: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
 const session = z.object({ createdAt: z.string(), expiresAt: z.string() });
 /** A new password, as the policy wants it (password-policy.ts; also for `/admin/local-users`). */
 export const passwordSchema = z.string().superRefine((value, ctx) => {

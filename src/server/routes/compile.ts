@@ -6,7 +6,6 @@ import type { AppDeps } from '../deps.js';
 import { clientMessage, problemResponse } from '../problem.js';
 import { CompileCache, configurationKey } from '../compile-cache.js';
 import {
-  type CheckedConfiguration,
   checkTierRequest,
   COMPILE_LIMITS,
   compileBatch,
@@ -22,6 +21,7 @@ import {
 } from '../compile/service.js';
 import { callerOf } from '../access/gate.js';
 import { usesRuleSets } from '../rule-sets/rule-set-source.js';
+import type { ValidatedConfig } from '../../core/config/parse.js';
 
 const compileResponse = compiledList.extend({
   cached: z.boolean().optional(),
@@ -159,7 +159,7 @@ const storingAsAsked = (c: Context, deps: AppDeps): AppDeps =>
   isNoStore(c) ? { ...deps, makeReader: (hooks) => deps.makeReader({ ...hooks, store: false }) } : deps;
 
 /** One compilation as an event stream; a client that goes away cancels it. */
-function streamCompile(c: Context, deps: AppDeps, checked: CheckedConfiguration): Response {
+function streamCompile(c: Context, deps: AppDeps, checked: ValidatedConfig): Response {
   return streamSSE(c, async (sse) => {
     const controller = new AbortController();
     sse.onAbort(() => controller.abort(new Error('client disconnected')));

@@ -1,15 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route, jsonResponse, okBody } from '../routing/route.js';
-import { ERROR_CODES, resolveErrorCode } from '../error-codes.js';
+import { ERROR_CODES, errorDefinition, resolveErrorCode } from '../error-codes.js';
 
-/** A code's definition as the registry routes and `GET /api/flash` answer it. */
-export const errorDefinition = z.object({
-  message: z.string(),
-  severity: z.enum(['low', 'medium', 'high', 'critical']),
-  adminMessage: z.string().optional(),
-  ctaLabel: z.string().optional(),
-  ctaRoute: z.string().optional(),
-});
 const codes = Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]];
 
 /** `GET /api/errors/codes` (the registry) and `/api/errors/codes/:code` (one code resolved, UNKNOWN if unknown). */

@@ -2,10 +2,9 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route, jsonResponse } from '../routing/route.js';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
-import { resolveErrorCode, resolveErrorPayload } from '../error-codes.js';
+import { errorDefinition, resolveErrorCode, resolveErrorPayload } from '../error-codes.js';
 import { takeFlash } from '../flash/flash-messages.js';
 import { problemResponse } from '../problem.js';
-import { errorDefinition } from './error-codes.js';
 
 const resolved = errorDefinition.extend({ code: z.string() });
 const flashBody = resolved.extend({ success: z.literal(true), type: z.string(), createdAt: z.string() });

@@ -1,34 +1,12 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route, routeEntry, jsonResponse } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { checkHealth } from '../health.js';
+import { checkHealth, health } from '../health.js';
 
 /** A healthy answer is reused 30 s, as the specification says; another one 5 s, to see a recovery soon. */
 const HEALTH_TTL_MS = 30_000;
 const UNHEALTHY_TTL_MS = 5_000;
 
-const health = z.object({
-  status: z.enum(['ok', 'degraded', 'unavailable']),
-  version: z.string(),
-  timestamp: z.string(),
-  uptimeSeconds: z.number(),
-  checks: z.object({
-    store: z.object({
-      status: z.enum(['ok', 'degraded', 'unavailable']),
-      engine: z.string(),
-      latencyMs: z.number(),
-      error: z.string().optional(),
-    }),
-    workers: z
-      .object({
-        status: z.enum(['ok', 'busy', 'closed']),
-        size: z.number(),
-        running: z.number(),
-        waiting: z.number(),
-      })
-      .optional(),
-  }),
-});
 type Health = z.infer<typeof health>;
 
 /** `/api`, `/api/version`, `/api/health`. */

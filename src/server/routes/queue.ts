@@ -65,49 +65,44 @@ function viewOf(job: Job) {
   };
 }
 
-/**
- * The caller's own job of `kind` (any kind unless said), else 404: another owner's job is as
- * unknown as one that never was.
- */
-async function ownJob(deps: AppDeps, c: Context, id: string, kind?: JobKind): Promise<Job> {
-  const user = callerOf(c).user;
-  const job = await deps.store.jobs.job(id);
-  if (!job || !user || job.ownerId !== user.id || (kind && job.kind !== kind)) refuse(404, `No such ${kind ?? 'job'}`);
-  return job;
-}
-
-/** Writes a job for the caller and wakes the queue; the 202 answer's fields. */
-async function enqueueJob(c: Context, deps: AppDeps, queue: JobRunner, kind: JobKind, payload: unknown) {
-  const { user, tier: callerTier } = callerOf(c);
-  if (!user) refuse(401, 'Authentication required');
-  // An owner's jobs run in the order they came, so when their Nth newest job has not finished, none
-  // of the newer ones has: one row tells whether N are queued or running.
-  const { tier, maxQueuedJobs } = tierFeatures(callerTier);
-  const nth = (await deps.store.jobs.history(user.id, 1, maxQueuedJobs - 1)).jobs[0];
-  if (nth && !FINISHED_STATES.includes(nth.state))
-    refuse(429, `At most ${maxQueuedJobs} queued jobs for the ${tier} tier (maxQueuedJobs): wait for one to finish`);
-  const id = randomUUID();
-  const createdAt = new Date(deps.now()).toISOString();
-  await queue.enqueue({ id, ownerId: user.id, kind, payload, createdAt });
-  return { success: true as const, requestId: id, status: 'queued' as const };
-}
-
-/** Refuses what the caller's tier would refuse of the configuration's compile, then queues it as a `kind` job. */
-async function enqueueCompile(
-  c: Context,
-  deps: AppDeps,
-  queue: JobRunner,
-  kind: 'compile' | 'workflow',
-  configuration: unknown,
-) {
-  const { features } = forCaller(deps, callerOf(c));
-  checkTierRequest(features, { async: true });
-  checkedConfiguration(configuration, features);
-  return enqueueJob(c, deps, queue, kind, { configuration });
-}
-
 /** `POST /api/compile/async`, `/api/compile/batch/async`, the `/api/queue/*` and `/api/workflow/*` routes. */
 export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobRunner): void {
+  /**
+   * The caller's own job of `kind` (any kind unless said), else 404: another owner's job is as
+   * unknown as one that never was.
+   */
+  async function ownJob(c: Context, id: string, kind?: JobKind): Promise<Job> {
+    const user = callerOf(c).user;
+    const job = await deps.store.jobs.job(id);
+    if (!job || !user || job.ownerId !== user.id || (kind && job.kind !== kind))
+      refuse(404, `No such ${kind ?? 'job'}`);
+    return job;
+  }
+
+  /** Writes a job for the caller and wakes the queue; the 202 answer's fields. */
+  async function enqueueJob(c: Context, kind: JobKind, payload: unknown) {
+    const { user, tier: callerTier } = callerOf(c);
+    if (!user) refuse(401, 'Authentication required');
+    // An owner's jobs run in the order they came, so when their Nth newest job has not finished, none
+    // of the newer ones has: one row tells whether N are queued or running.
+    const { tier, maxQueuedJobs } = tierFeatures(callerTier);
+    const nth = (await deps.store.jobs.history(user.id, 1, maxQueuedJobs - 1)).jobs[0];
+    if (nth && !FINISHED_STATES.includes(nth.state))
+      refuse(429, `At most ${maxQueuedJobs} queued jobs for the ${tier} tier (maxQueuedJobs): wait for one to finish`);
+    const id = randomUUID();
+    const createdAt = new Date(deps.now()).toISOString();
+    await queue.enqueue({ id, ownerId: user.id, kind, payload, createdAt });
+    return { success: true as const, requestId: id, status: 'queued' as const };
+  }
+
+  /** Refuses what the caller's tier would refuse of the configuration's compile, then queues it as a `kind` job. */
+  async function enqueueCompile(c: Context, kind: 'compile' | 'workflow', configuration: unknown) {
+    const { features } = forCaller(deps, callerOf(c));
+    checkTierRequest(features, { async: true });
+    checkedConfiguration(configuration, features);
+    return enqueueJob(c, kind, { configuration });
+  }
+
   app.openapi(
     route({
       method: 'post',
@@ -120,7 +115,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
       request: { body: jsonBody(compileRequest) },
       responses: { 202: jsonResponse('Queued', accepted), 422: problemResponse('Invalid configuration') },
     }),
-    async (c) => c.json(await enqueueCompile(c, deps, queue, 'compile', c.req.valid('json').configuration), 202),
+    async (c) => c.json(await enqueueCompile(c, 'compile', c.req.valid('json').configuration), 202),
   );
 
   app.openapi(
@@ -141,7 +136,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
     async (c) => {
       const requests = c.req.valid('json').requests.map(({ id, configuration }) => ({ id, configuration }));
       checkTierRequest(forCaller(deps, callerOf(c)).features, { async: true, batch: requests.length });
-      return c.json(await enqueueJob(c, deps, queue, 'batch', { requests }), 202);
+      return c.json(await enqueueJob(c, 'batch', { requests }), 202);
     },
   );
 
@@ -157,7 +152,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
       },
     }),
     async (c) => {
-      const job = await ownJob(deps, c, c.req.valid('param').id);
+      const job = await ownJob(c, c.req.valid('param').id);
       return c.json(viewOf(job), 200);
     },
   );
@@ -175,7 +170,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
       },
     }),
     async (c) => {
-      const job = await ownJob(deps, c, c.req.valid('param').id);
+      const job = await ownJob(c, c.req.valid('param').id);
       const cancelled = await deps.store.jobs.cancel(job.id, job.ownerId, new Date(deps.now()).toISOString());
       queue.abort(job.id);
       const now = (await deps.store.jobs.job(job.id)) ?? job;
@@ -269,7 +264,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
       },
     }),
     async (c) => {
-      const job = await ownJob(deps, c, c.req.valid('param').id);
+      const job = await ownJob(c, c.req.valid('param').id);
       return watchJob(c, deps, queue, job);
     },
   );
@@ -290,7 +285,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
       },
     }),
     async (c) => {
-      const queued = await enqueueCompile(c, deps, queue, 'workflow', c.req.valid('json').configuration);
+      const queued = await enqueueCompile(c, 'workflow', c.req.valid('json').configuration);
       return c.json({ ...queued, workflowId: queued.requestId }, 202);
     },
   );
@@ -309,7 +304,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
       },
     }),
     async (c) => {
-      const job = await ownJob(deps, c, c.req.valid('param').id, 'workflow');
+      const job = await ownJob(c, c.req.valid('param').id, 'workflow');
       const recorded = await deps.store.jobs.steps(job.id);
       const sources = (job.payload as { configuration: { sources: { source: string }[] } }).configuration.sources;
       const steps = workflowStepNames(sources).map((name, index) => {

@@ -3,12 +3,13 @@ import { route, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
 
+const requestCounts = z.object({
+  total: z.number(),
+  byRoute: z.record(z.string(), z.number()),
+  byStatus: z.record(z.string(), z.number()),
+});
 /** Counts of requests by route and status since this process started. */
-export interface RequestMetrics {
-  total: number;
-  byRoute: Record<string, number>;
-  byStatus: Record<string, number>;
-}
+export type RequestMetrics = z.infer<typeof requestCounts>;
 
 /** Counts every request (by matched route pattern, so IDs do not explode the map). */
 export function registerMetricsMiddleware(app: OpenAPIHono, metrics: RequestMetrics): void {
@@ -123,17 +124,7 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       access: 'public',
       summary: 'Request counts since this process started',
       responses: {
-        200: jsonResponse(
-          'Counters',
-          okBody({
-            uptimeSeconds: z.number(),
-            requests: z.object({
-              total: z.number(),
-              byRoute: z.record(z.string(), z.number()),
-              byStatus: z.record(z.string(), z.number()),
-            }),
-          }),
-        ),
+        200: jsonResponse('Counters', okBody({ uptimeSeconds: z.number(), requests: requestCounts })),
       },
     }),
     (c) =>

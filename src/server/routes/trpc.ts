@@ -2,53 +2,22 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { trpcServer } from '@hono/trpc-server';
 import type { AppDeps } from '../deps.js';
-import { featureApp, jsonResponse, plainRoute, type RouteFacts } from '../routing/route.js';
+import { type DescribedRoute, featureApp, jsonResponse, plainRoute } from '../routing/route.js';
 import { problem } from '../problem.js';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { createTrpcRouter, spliceSerialized, trpcCodeOf } from '../trpc/router.js';
-import { BODY_LIMITS } from './rules.js';
-import { COMPILE_LIMITS } from '../compile/service.js';
 
-const twin = (method: string, path: string) => ({ method, path });
 /** Each procedure with its REST twin, whose access rule, endpoint overrides, body limit and challenge it takes. */
-const PROCEDURES: [name: string, facts: Omit<RouteFacts, 'transport'>][] = [
-  [
-    'compile',
-    {
-      access: { tier: 'free', scope: 'compile' },
-      bodyLimit: COMPILE_LIMITS.bodyBytes,
-      challenge: true,
-      twin: twin('POST', '/api/compile'),
-    },
-  ],
-  [
-    'validateRule',
-    { access: { tier: 'free', scope: 'rules' }, bodyLimit: BODY_LIMITS.rule, twin: twin('POST', '/api/validate-rule') },
-  ],
-  [
-    'ast.parse',
-    { access: { tier: 'free', scope: 'rules' }, bodyLimit: BODY_LIMITS.list, twin: twin('POST', '/api/ast/parse') },
-  ],
-  [
-    'ast.walk',
-    {
-      access: { tier: 'free', scope: 'rules' },
-      bodyLimit: BODY_LIMITS.list,
-      challenge: true,
-      twin: twin('POST', '/api/ast/walk'),
-    },
-  ],
-  ...(
-    [
-      ['list', twin('GET', '/api/rules')],
-      ['get', twin('GET', '/api/rules/:id')],
-      ['create', twin('POST', '/api/rules')],
-      ['update', twin('PATCH', '/api/rules/:id')],
-      ['delete', twin('DELETE', '/api/rules/:id')],
-    ] as const
-  ).map(
-    ([p, rest]) => [`rules.${p}`, { access: { tier: 'free', scope: 'rules' }, twin: rest }] as [string, RouteFacts],
-  ),
+const PROCEDURES: [name: string, method: string, path: string][] = [
+  ['compile', 'POST', '/api/compile'],
+  ['validateRule', 'POST', '/api/validate-rule'],
+  ['ast.parse', 'POST', '/api/ast/parse'],
+  ['ast.walk', 'POST', '/api/ast/walk'],
+  ['rules.list', 'GET', '/api/rules'],
+  ['rules.get', 'GET', '/api/rules/:id'],
+  ['rules.create', 'POST', '/api/rules'],
+  ['rules.update', 'PATCH', '/api/rules/:id'],
+  ['rules.delete', 'DELETE', '/api/rules/:id'],
 ];
 
 /**
@@ -80,7 +49,11 @@ const envelope = (description: string) =>
  * `POST /api/trpc/<procedure>`: tRPC v11 over HTTP. Calls are not batched, so each procedure has
  * its own route, with its REST twin's access rule (tier, scope, rate limit), body limit and challenge.
  */
-export function trpcRoutes(deps: AppDeps, log: (message: string) => void): OpenAPIHono {
+export function trpcRoutes(
+  deps: AppDeps,
+  log: (message: string) => void,
+  rest: readonly DescribedRoute[],
+): OpenAPIHono {
   const app = featureApp();
   const router = createTrpcRouter(deps, log);
   const handler = trpcServer({
@@ -95,11 +68,17 @@ export function trpcRoutes(deps: AppDeps, log: (message: string) => void): OpenA
     401: envelope('No credentials'),
     413: envelope('Body too large'),
   };
-  for (const [name, facts] of PROCEDURES)
+  for (const [name, method, path] of PROCEDURES) {
+    const twin = rest.find((r) => r.method === method && r.path === path);
+    if (!twin) throw new Error(`tRPC procedure ${name}: no REST route ${method} ${path}`);
+    const { access, bodyLimit, challenge } = twin;
     plainRoute(
       app,
       {
-        ...facts,
+        access,
+        bodyLimit,
+        challenge,
+        twin: { method, path },
         transport: 'trpc',
         method: 'post',
         path: `/api/trpc/${name}`,
@@ -109,6 +88,7 @@ export function trpcRoutes(deps: AppDeps, log: (message: string) => void): OpenA
       // The AST procedures' answers come serialized from the worker pool.
       name.startsWith('ast.') ? spliceSerialized(handler) : handler,
     );
+  }
   // Any other name (a batch of several among them) is a tRPC NOT_FOUND, behind the same gate.
   plainRoute(
     app,

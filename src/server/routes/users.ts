@@ -2,14 +2,14 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { jsonBody, jsonResponse, route, okBody } from '../routing/route.js';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
-import type { User, UserPatch } from '../store/accounts.js';
+import { type User, type UserPatch, userSchema } from '../store/accounts.js';
 import { problemResponse, refuse } from '../problem.js';
 import { actOnRefusal } from '../access/privilege.js';
 import { hashPassword } from '../auth/password.js';
 import { callerOf } from '../access/gate.js';
 import { recordAudit } from '../audit/trail.js';
 import type { UsageRecorder } from '../access/usage.js';
-import { passwordSchema, userSchema } from './auth.js';
+import { passwordSchema } from './auth.js';
 import { emailProblem, IDENTIFIER_LIMITS } from '../auth/identifiers.js';
 import { pageOf, pageQuery } from './paging.js';
 

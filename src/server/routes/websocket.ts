@@ -14,18 +14,6 @@ import { callerOf } from '../access/gate.js';
 import { clientAddress } from '../client-address.js';
 import { AbortedError, FlcError } from '../../core/errors/index.js';
 
-export interface WsTiming {
-  maxConcurrentCompilations: number;
-  heartbeatMs: number;
-  idleMs: number;
-  /**
-   * Bytes of messages a connection may have waiting to be sent (64 MiB); one still above it
-   * `drainMs` (10 s) after it went above is cut off.
-   */
-  maxBufferedBytes?: number;
-  drainMs?: number;
-}
-
 /**
  * A refused upgrade (401, 403, 429, …) answered with its problem body. The Node adaptor answers
  * a refused upgrade with the status and headers only, so the response is written to the socket
@@ -49,13 +37,18 @@ export const answerRefusedUpgrade: MiddlewareHandler = async (c, next) => {
   socket.destroySoon();
 };
 
-export const WS_LIMITS: WsTiming = {
+export const WS_LIMITS = {
   maxConcurrentCompilations: 3,
   heartbeatMs: 30_000,
   idleMs: 5 * 60_000,
+  /**
+   * Bytes of messages a connection may have waiting to be sent (64 MiB); one still above it
+   * `drainMs` (10 s) after it went above is cut off.
+   */
   maxBufferedBytes: 64 * 1024 * 1024,
   drainMs: 10_000,
 };
+export type WsTiming = typeof WS_LIMITS;
 
 /**
  * A message longer than this (a ping or a cancel needs a few dozen characters) counts against the
@@ -92,7 +85,6 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
     const sessions = new Map<string, AbortController>();
     let heartbeat: NodeJS.Timeout | undefined;
     let idle: NodeJS.Timeout | undefined;
-    const maxBuffered = timing.maxBufferedBytes ?? WS_LIMITS.maxBufferedBytes!;
     let draining: NodeJS.Timeout | undefined;
     const send = (ws: WSContext, message: object) => {
       if (ws.readyState !== 1) return;
@@ -100,11 +92,11 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
       // Messages a client does not read wait in this process's memory: one that has not taken
       // them below the bound within `drainMs` is cut off (the close cancels its compiles).
       const raw = ws.raw as { bufferedAmount?: number; terminate?: () => void } | undefined;
-      if (draining || (raw?.bufferedAmount ?? 0) <= maxBuffered) return;
+      if (draining || (raw?.bufferedAmount ?? 0) <= timing.maxBufferedBytes) return;
       draining = setTimeout(() => {
         draining = undefined;
-        if ((raw?.bufferedAmount ?? 0) > maxBuffered) raw?.terminate?.();
-      }, timing.drainMs ?? WS_LIMITS.drainMs!);
+        if ((raw?.bufferedAmount ?? 0) > timing.maxBufferedBytes) raw?.terminate?.();
+      }, timing.drainMs);
       draining.unref();
     };
     /** An `error` message: its text, its stable code and the compilation it is about, if any. */

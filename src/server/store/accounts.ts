@@ -1,22 +1,24 @@
+import { z } from '@hono/zod-openapi';
 import type { Camel } from './rows.js';
 import type { Selectable } from 'kysely';
-import type { ApiKeysTable, Database, EndpointOverridesTable, UsageDailyTable } from './schema.js';
+import type { Database } from './schema.js';
 
-/** A local user as the store returns it: never with its password hash. */
-export interface User {
-  id: string;
+/** A local user as the store returns it and the account and admin routes show it: never with its password hash. */
+export const userSchema = z.object({
+  id: z.string(),
   /** The sign-in identifier: an email address (lowercase) or an E.164 phone number. */
-  email: string;
-  identifierType: 'email' | 'phone';
-  name: string | null;
-  role: 'admin' | 'user';
-  tier: string;
-  banned: boolean;
-  banReason: string | null;
-  apiDisabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+  email: z.string(),
+  identifierType: z.enum(['email', 'phone']),
+  name: z.string().nullable(),
+  role: z.enum(['admin', 'user']),
+  tier: z.string(),
+  banned: z.boolean(),
+  banReason: z.string().nullable(),
+  apiDisabled: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
 
 /** A user to create: the identifier type defaults to `email`, the name to null. */
 export type NewUser = Pick<User, 'email' | 'role' | 'tier'> &
@@ -26,7 +28,7 @@ export type NewUser = Pick<User, 'email' | 'role' | 'tier'> &
 export type Session = Omit<Camel<Database['sessions']>, 'tokenHash'>;
 
 /** An API key as listed: never the key text or its hash. */
-export type ApiKey = Omit<Camel<Selectable<ApiKeysTable>>, 'keyHash' | 'scopes' | 'parentId'> & {
+export type ApiKey = Omit<Camel<Selectable<Database['api_keys']>>, 'keyHash' | 'scopes' | 'parentId'> & {
   scopes: string[];
   /** The key this one was made with (revoking it revokes this one); null or absent: made by a session. */
   parentId?: string | null;
@@ -40,11 +42,6 @@ export interface Tier {
   features: Record<string, unknown>;
 }
 
-export interface Role {
-  name: string;
-  permissions: string[];
-}
-
 export interface Scope {
   name: string;
   /** The lowest tier that may use the scope. */
@@ -53,7 +50,7 @@ export interface Scope {
 
 /** A per-endpoint change of the default access rule (the specification's endpoint auth override). */
 export type EndpointOverride = Omit<
-  Camel<Selectable<EndpointOverridesTable>>,
+  Camel<Selectable<Database['endpoint_overrides']>>,
   'isActive' | 'requiredScopes' | 'isPublic'
 > & {
   /** null keeps the route's default scopes. */
@@ -65,7 +62,7 @@ export type EndpointOverride = Omit<
 export type UserPatch = Partial<Pick<User, 'role' | 'tier' | 'apiDisabled' | 'banned' | 'banReason'>>;
 
 /** Requests of one user on one UTC day to one route (a `usage_daily` row). */
-export type UsageEntry = Camel<UsageDailyTable>;
+export type UsageEntry = Camel<Database['usage_daily']>;
 
 /** A user with the password hash, for sign-in and password changes only. */
 export type UserWithPassword = User & Pick<NewUser, 'password'>;

@@ -1,12 +1,12 @@
 import type { Selectable } from 'kysely';
 import type { SectionName } from './config-sections.js';
-import type { AuditLogTable, Database, RoleAssignmentsTable } from './schema.js';
+import type { Database } from './schema.js';
 
 /** An admin role given to a user (the specification's Role assignment); `expires_at` null: never expires. */
-export type Assignment = Selectable<RoleAssignmentsTable>;
+export type Assignment = Selectable<Database['role_assignments']>;
 
 /** One audit log row as written; the store adds `id`. */
-export type AuditEntry = Omit<Selectable<AuditLogTable>, 'id'>;
+export type AuditEntry = Omit<Selectable<Database['audit_log']>, 'id'>;
 
 /** Audit rows whose columns equal these values, made from `since` to `until`. */
 export type AuditFilter = Partial<

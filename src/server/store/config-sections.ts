@@ -4,31 +4,28 @@
  * The admin routes, the bundle export/import and the snapshots all go through these descriptors.
  */
 export interface SectionSpec {
-  table: 'tiers' | 'scopes' | 'endpoint_overrides' | 'announcements' | 'roles' | 'user_groups' | 'api_groups';
+  /** The table, where it is not named as the section is. */
+  table?: 'endpoint_overrides';
   /** The natural key (the specification's: `id` for announcements). */
   keys: readonly string[];
   /** Every column a bundle row holds, in the order a bundle shows them. */
   columns: readonly string[];
-  /** Columns kept as JSON text in the store and as values in records and bundles. */
-  json: readonly string[];
-  /** Whether the table has `created_at` / `updated_at`. */
-  stamped: boolean;
+  /** Columns kept as JSON text in the store and as values in records and bundles (none unless said). */
+  json?: readonly string[];
+  /** false: the table has no `created_at` / `updated_at`. */
+  stamped?: false;
 }
 
 /** The sections in an order their references allow writing them in (tiers before the scopes naming them). */
 export const SECTIONS = {
   tiers: {
-    table: 'tiers',
     keys: ['tier_name'],
     columns: ['tier_name', 'order_rank', 'rate_limit', 'display_name', 'description', 'features', 'is_active'],
     json: ['features'],
-    stamped: true,
   },
   scopes: {
-    table: 'scopes',
     keys: ['scope_name'],
     columns: ['scope_name', 'display_name', 'description', 'required_tier', 'is_active'],
-    json: [],
     stamped: false,
   },
   endpoints: {
@@ -39,37 +36,33 @@ export const SECTIONS = {
     stamped: false,
   },
   announcements: {
-    table: 'announcements',
     keys: ['id'],
     columns: ['id', 'title', 'body', 'severity', 'active_from', 'active_until', 'is_active', 'created_by'],
-    json: [],
-    stamped: true,
   },
   roles: {
-    table: 'roles',
     keys: ['role_name'],
     columns: ['role_name', 'display_name', 'description', 'permissions', 'is_active'],
     json: ['permissions'],
-    stamped: true,
   },
   user_groups: {
-    table: 'user_groups',
     keys: ['group_name'],
     columns: ['group_name', 'display_name', 'description', 'is_active'],
-    json: [],
-    stamped: true,
   },
   api_groups: {
-    table: 'api_groups',
     keys: ['group_name'],
     columns: ['group_name', 'display_name', 'description', 'scopes', 'is_active'],
     json: ['scopes'],
-    stamped: true,
   },
 } as const satisfies Record<string, SectionSpec>;
 
 export type SectionName = keyof typeof SECTIONS;
 export const SECTION_NAMES = Object.keys(SECTIONS) as SectionName[];
+
+/** A section's descriptor with what it leaves unsaid filled in. */
+export function sectionSpec(section: SectionName) {
+  const spec: SectionSpec = SECTIONS[section];
+  return { ...spec, table: spec.table ?? section, json: spec.json ?? [], stamped: spec.stamped ?? true };
+}
 
 /** A row as records and bundles show it: JSON columns decoded, flags 0/1. */
 export type ConfigRecord = Record<string, unknown>;

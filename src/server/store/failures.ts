@@ -1,12 +1,8 @@
 import { ConflictError, StoreUnavailableError } from '../../core/errors/index.js';
 
 /** How long a busy database is retried before the request fails with 503 (and what `Retry-After` says). */
-export interface BusyPolicy {
-  budgetMs: number;
-  retryAfterSeconds: number;
-}
-
-export const DEFAULT_BUSY_POLICY: BusyPolicy = { budgetMs: 5_000, retryAfterSeconds: 5 };
+export const DEFAULT_BUSY_POLICY = { budgetMs: 5_000, retryAfterSeconds: 5 };
+export type BusyPolicy = typeof DEFAULT_BUSY_POLICY;
 
 type DbError = Error & { code?: unknown; rawCode?: unknown };
 

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Store } from './store.js';
 import type { Camel } from './rows.js';
-import type { JobsTable, WorkflowStepsTable } from './schema.js';
+import type { Database } from './schema.js';
 
 /** States of a queued job; see `docs/server.md` ("Asynchronous compiles") for the transitions. */
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -10,14 +10,14 @@ export type JobKind = 'compile' | 'batch' | 'workflow';
 export const FINISHED_STATES: readonly JobState[] = ['completed', 'failed', 'cancelled'];
 
 /** A job's row, camelCase, without its lease; payload and result decoded. */
-export type Job = Omit<Camel<Selectable<JobsTable>>, 'payload' | 'result' | 'leaseOwner' | 'leaseUntil'> & {
+export type Job = Omit<Camel<Selectable<Database['jobs']>>, 'payload' | 'result' | 'leaseOwner' | 'leaseUntil'> & {
   payload: unknown;
   result: unknown | null;
 };
 
 /** One step of a workflow as recorded: its row, camelCase, by its index; output decoded. */
 export type WorkflowStep = { index: number } & Omit<
-  Camel<Selectable<WorkflowStepsTable>>,
+  Camel<Selectable<Database['workflow_steps']>>,
   'jobId' | 'stepIndex' | 'output'
 > & { output: unknown | null };
 

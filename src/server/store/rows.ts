@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { ApiKey, EndpointOverride, Tier, User, UserWithPassword } from './accounts.js';
-import type { ApiKeysTable, EndpointOverridesTable, TiersTable, UsersTable } from './schema.js';
+import type { Database } from './schema.js';
 
 /** Rows as the store reads them, turned into the shapes the rest of the server uses. */
 
@@ -31,7 +31,7 @@ export const snake = <T extends object>(record: T) =>
     [K in keyof T & string as SnakeName<K>]: T[K];
   };
 
-export function toUser(r: Selectable<UsersTable>): User {
+export function toUser(r: Selectable<Database['users']>): User {
   return {
     id: String(r.id),
     email: String(r.email),
@@ -47,18 +47,20 @@ export function toUser(r: Selectable<UsersTable>): User {
   };
 }
 
-export function toUserWithPassword(r: Selectable<UsersTable>): UserWithPassword {
+export function toUserWithPassword(r: Selectable<Database['users']>): UserWithPassword {
   return {
     ...toUser(r),
     password: { hash: r.password_hash, salt: r.password_salt, iterations: Number(r.password_iterations) },
   };
 }
 
-export function toApiKey({ key_hash, parent_id, ...r }: Selectable<ApiKeysTable>): ApiKey {
+export function toApiKey({ key_hash, parent_id, ...r }: Selectable<Database['api_keys']>): ApiKey {
   return { ...camel(r), scopes: JSON.parse(r.scopes) as string[], ...(parent_id ? { parentId: parent_id } : {}) };
 }
 
-export function toTier(r: Pick<Selectable<TiersTable>, 'tier_name' | 'order_rank' | 'rate_limit' | 'features'>): Tier {
+export function toTier(
+  r: Pick<Selectable<Database['tiers']>, 'tier_name' | 'order_rank' | 'rate_limit' | 'features'>,
+): Tier {
   return {
     name: r.tier_name,
     orderRank: Number(r.order_rank),
@@ -67,7 +69,7 @@ export function toTier(r: Pick<Selectable<TiersTable>, 'tier_name' | 'order_rank
   };
 }
 
-export function toOverride({ is_active, ...r }: Selectable<EndpointOverridesTable>): EndpointOverride {
+export function toOverride({ is_active, ...r }: Selectable<Database['endpoint_overrides']>): EndpointOverride {
   const requiredScopes = r.required_scopes === null ? null : (JSON.parse(r.required_scopes) as string[]);
   return { ...camel(r), requiredScopes, isPublic: Number(r.is_public) === 1 };
 }

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { type ConfigRecord, SECTIONS, type SectionName } from '../../store/config-sections.js';
+import { type ConfigRecord, type SectionName, sectionSpec } from '../../store/config-sections.js';
 
 /**
  * The columns the specification writes as JSON-encoded strings (a role's `permissions`, a tier's
@@ -23,7 +23,7 @@ export function jsonText<T extends z.ZodType>(schema: T) {
 /** A configuration row as the admin routes answer it: its JSON columns as JSON text (null stays null). */
 export function asSpecRow(section: SectionName, row: ConfigRecord): ConfigRecord {
   const out = { ...row };
-  for (const column of SECTIONS[section].json) {
+  for (const column of sectionSpec(section).json) {
     const value = out[column];
     if (value !== null && value !== undefined) out[column] = JSON.stringify(value);
   }

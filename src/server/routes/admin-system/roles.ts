@@ -13,6 +13,8 @@ import { actOnRefusal, grantRefusal, rolePermissions } from '../../access/privil
 const permissions = jsonText(z.array(z.enum(PERMISSIONS)).min(1, 'a role needs at least one permission'));
 const roleName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lowercase letters, digits, - and _ (at most 64)');
 const who = z.object({ identity_user_id: z.string().min(1), role_name: roleName });
+/** What `mayAssign` refuses with 403, as the assign and revoke routes document it. */
+const notAssignable = "Not within the caller's own permissions, or the caller's own account";
 
 /** Roles and role assignments (`/admin/system/roles…`). */
 export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
@@ -99,10 +101,7 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
       ...audited('roles:assign', 'role.assign', 'role_assignment'),
       summary: 'Assign a role (again: updates the assignment)',
       body: who.extend({ expires_at: z.iso.datetime({ offset: true }).nullable().default(null) }),
-      failures: {
-        403: "Not within the caller's own permissions, or the caller's own account",
-        404: 'No such user or role',
-      },
+      failures: { 403: notAssignable, 404: 'No such user or role' },
     },
     async (c, { body }) => {
       await mayAssign(c, body);
@@ -127,10 +126,7 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
       ...audited('roles:assign', 'role.revoke', 'role_assignment'),
       summary: 'Revoke a role (DELETE with a body)',
       body: who,
-      failures: {
-        403: "Not within the caller's own permissions, or the caller's own account",
-        404: 'No such assignment',
-      },
+      failures: { 403: notAssignable, 404: 'No such assignment' },
     },
     async (c, { body }) => {
       await mayAssign(c, body, true);

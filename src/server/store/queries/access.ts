@@ -1,4 +1,4 @@
-import type { EndpointOverride, Role, Scope, Tier } from '../accounts.js';
+import type { EndpointOverride, Scope, Tier } from '../accounts.js';
 import { toOverride, toTier } from '../rows.js';
 import type { Db } from './db.js';
 
@@ -29,7 +29,8 @@ export async function endpointOverrides(db: Db): Promise<EndpointOverride[]> {
   return rows.map(toOverride);
 }
 
-export async function roles(db: Db): Promise<Role[]> {
+/** The active roles, each with the permissions it carries. */
+export async function roles(db: Db) {
   const rows = await db
     .selectFrom('roles')
     .select(['role_name', 'permissions'])

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { type ConfigRecord, SECTIONS, type SectionName } from '../config-sections.js';
+import { type ConfigRecord, type SectionName, sectionSpec } from '../config-sections.js';
 import type { Db } from './db.js';
 
 /**
@@ -14,10 +14,10 @@ const INTEGER = new Set(['id', 'order_rank', 'rate_limit', 'is_active', 'is_publ
 
 /** A stored row as a record: JSON decoded, integers as numbers. */
 export function decode(section: SectionName, row: Record<string, unknown>): ConfigRecord {
-  const spec = SECTIONS[section];
+  const spec = sectionSpec(section);
   const out: ConfigRecord = {};
   for (const [k, v] of Object.entries(row)) {
-    if (v !== null && (spec.json as readonly string[]).includes(k)) out[k] = JSON.parse(String(v));
+    if (v !== null && spec.json.includes(k)) out[k] = JSON.parse(String(v));
     else if (v !== null && INTEGER.has(k)) out[k] = Number(v);
     else out[k] = v;
   }
@@ -26,11 +26,11 @@ export function decode(section: SectionName, row: Record<string, unknown>): Conf
 
 /** A record's columns as stored: JSON encoded, booleans as 0/1; only the section's own columns. */
 export function encode(section: SectionName, values: ConfigRecord): Record<string, unknown> {
-  const spec = SECTIONS[section];
+  const spec = sectionSpec(section);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(values)) {
-    if (v === undefined || !(spec.columns as readonly string[]).includes(k)) continue;
-    if (v !== null && (spec.json as readonly string[]).includes(k)) out[k] = JSON.stringify(v);
+    if (v === undefined || !spec.columns.includes(k)) continue;
+    if (v !== null && spec.json.includes(k)) out[k] = JSON.stringify(v);
     else if (typeof v === 'boolean') out[k] = v ? 1 : 0;
     else out[k] = v;
   }
@@ -40,7 +40,7 @@ export function encode(section: SectionName, values: ConfigRecord): Record<strin
 type Where = Record<string, unknown>;
 
 function filtered(db: Db, section: SectionName, where: Where) {
-  let q = loose(db).selectFrom(SECTIONS[section].table).selectAll();
+  let q = loose(db).selectFrom(sectionSpec(section).table).selectAll();
   for (const [k, v] of Object.entries(where)) q = q.where(k, '=', v);
   return q;
 }
@@ -48,7 +48,7 @@ function filtered(db: Db, section: SectionName, where: Where) {
 /** Every row of a section (inactive ones too), in natural-key order. */
 export async function listRows(db: Db, section: SectionName, where: Where = {}): Promise<ConfigRecord[]> {
   let q = filtered(db, section, where);
-  for (const k of SECTIONS[section].keys) q = q.orderBy(k);
+  for (const k of sectionSpec(section).keys) q = q.orderBy(k);
   return (await q.execute()).map((r) => decode(section, r));
 }
 
@@ -58,7 +58,7 @@ export async function getRow(db: Db, section: SectionName, where: Where): Promis
 }
 
 export async function insertRow(db: Db, section: SectionName, values: ConfigRecord, at: string) {
-  const spec = SECTIONS[section];
+  const spec = sectionSpec(section);
   const stamps = spec.stamped ? { created_at: at, updated_at: at } : {};
   const row = await loose(db)
     .insertInto(spec.table)
@@ -72,9 +72,9 @@ export async function insertRow(db: Db, section: SectionName, values: ConfigReco
 export async function updateRow(db: Db, section: SectionName, where: Where, patch: ConfigRecord, at: string) {
   const before = await getRow(db, section, where);
   if (!before) return null;
-  const values = { ...encode(section, patch), ...(SECTIONS[section].stamped ? { updated_at: at } : {}) };
+  const values = { ...encode(section, patch), ...(sectionSpec(section).stamped ? { updated_at: at } : {}) };
   if (Object.keys(values).length > 0) {
-    let q = loose(db).updateTable(SECTIONS[section].table).set(values);
+    let q = loose(db).updateTable(sectionSpec(section).table).set(values);
     for (const [k, v] of Object.entries(where)) q = q.where(k, '=', v);
     await q.execute();
   }
@@ -87,7 +87,7 @@ export async function deleteRow(db: Db, section: SectionName, where: Where): Pro
   if (!before) return null;
   if (section === 'roles')
     await db.deleteFrom('role_assignments').where('role_name', '=', String(before.role_name)).execute();
-  let q = loose(db).deleteFrom(SECTIONS[section].table);
+  let q = loose(db).deleteFrom(sectionSpec(section).table);
   for (const [k, v] of Object.entries(where)) q = q.where(k, '=', v);
   await q.execute();
   return before;

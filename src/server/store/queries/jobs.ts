@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
-import type { Database, JobsTable } from '../schema.js';
+import type { Database } from '../schema.js';
 import { FINISHED_STATES, type Job, type JobKind, type JobState, type Lease, type WorkflowStep } from '../jobs.js';
 import { camel, snake } from '../rows.js';
 import type { Db } from './db.js';
@@ -8,7 +8,7 @@ import { signalJobs } from '../job-signal.js';
 
 /** The job table's queries; each change of state is one conditional statement. */
 
-const toJob = ({ lease_owner, lease_until, ...r }: Selectable<JobsTable>, withResult = true): Job => ({
+const toJob = ({ lease_owner, lease_until, ...r }: Selectable<Database['jobs']>, withResult = true): Job => ({
   ...camel(r),
   payload: JSON.parse(r.payload),
   result: withResult && r.result !== null ? JSON.parse(r.result) : null,
