@@ -317,7 +317,7 @@ export class KyselyStore {
         ? listenForJobs(this.location.url, onJob, log)
         : Promise.resolve(() => Promise.resolve()),
     job: this.call(jobs.job),
-    /** Takes the oldest job that is queued, or running under a lapsed lease; null when there is none. */
+    /** Takes a job queued, or running under a lapsed lease, round-robin across owners; null when there is none. */
     claim: this.call(jobs.claim),
     /** Extends the lease of the holder's running jobs; answers the ids it no longer holds (cancelled, taken). */
     renew: this.call(jobs.renew),
