@@ -85,7 +85,7 @@ describe.each(ENGINES)('$engine job table', (engine) => {
     expect(await store.jobs.job('r')).toMatchObject({ state: 'cancelled', result: null });
   });
 
-  test('release puts a running job back; counts, history, and the sweep of old results', async () => {
+  test('release puts a running job back; statistics, history, and the sweep of old results', async () => {
     const store = await fresh();
     for (const [i, id] of ['a', 'b', 'c'].entries()) await store.jobs.enqueue(job(id, t(i)));
     await store.jobs.claim(A, t(5));
@@ -95,15 +95,16 @@ describe.each(ENGINES)('$engine job table', (engine) => {
     await store.jobs.finish('a', 'process-a', end('completed', 7, { result: 1 }));
     await store.jobs.claim(A, t(8));
     await store.jobs.finish('b', 'process-a', end('failed', 9, { error: 'boom' }));
-    expect(await store.jobs.counts(t(8))).toEqual({
-      queued: 1,
-      running: 0,
+    // b finished within the minute before t(68), a did not; c has waited since t(2).
+    expect(await store.jobs.stats(Date.parse(t(68)))).toEqual({
+      pending: 1,
       completed: 1,
       failed: 1,
       cancelled: 0,
-      totalProcessingMs: 40,
-      finishedSince: 1,
-      oldestQueuedAt: t(2),
+      totalProcessingTime: 40,
+      averageProcessingTime: 20,
+      processingRate: 1,
+      queueLag: 66_000,
     });
     const page = await store.jobs.history('u1', 2, 0);
     expect(page.total).toBe(3);

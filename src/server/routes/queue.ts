@@ -201,24 +201,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
         ),
       },
     }),
-    async (c) => {
-      const now = deps.now();
-      const n = await deps.store.jobs.counts(new Date(now - 60_000).toISOString());
-      const finished = n.completed + n.failed;
-      return c.json(
-        {
-          pending: n.queued + n.running,
-          completed: n.completed,
-          failed: n.failed,
-          cancelled: n.cancelled,
-          totalProcessingTime: n.totalProcessingMs,
-          averageProcessingTime: finished === 0 ? 0 : Math.round(n.totalProcessingMs / finished),
-          processingRate: n.finishedSince,
-          queueLag: n.oldestQueuedAt === null ? 0 : Math.max(0, now - Date.parse(n.oldestQueuedAt)),
-        },
-        200,
-      );
-    },
+    async (c) => c.json(await deps.store.jobs.stats(deps.now()), 200),
   );
 
   app.openapi(

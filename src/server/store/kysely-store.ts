@@ -329,7 +329,8 @@ export class KyselyStore {
     cancel: this.call(jobs.cancel),
     /** A page of jobs, newest first; of one owner, or of all when `ownerId` is null. */
     history: this.call(jobs.history, { tx: 'read' }),
-    counts: this.call(jobs.counts, { tx: 'read' }),
+    /** The queue's counts and timings at `now`, as `GET /api/queue/stats` answers them. */
+    stats: this.call(jobs.stats, { tx: 'read' }),
     /** Removes finished jobs that ended before `before`; answers how many. */
     sweep: this.call(jobs.sweep),
     /** A workflow's recorded steps, in order (outputs included). */

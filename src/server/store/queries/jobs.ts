@@ -170,15 +170,19 @@ export async function history(db: Db, ownerId: string | null, limit: number, off
   return { jobs: page.map((r) => toJob(r, false)), total: Number(total.n) };
 }
 
-/** One grouped read: each state's jobs, processing time and finishes since `since`, and its oldest job. */
-export async function counts(db: Db, since: string) {
+/**
+ * The queue's statistics at `now` (`GET /api/queue/stats`), from one grouped read: each state's
+ * jobs, processing time and finishes in the minute before `now`, and its oldest job.
+ */
+export async function stats(db: Db, now: number) {
+  const minuteAgo = new Date(now - 60_000).toISOString();
   const byState = await db
     .selectFrom('jobs')
     .select((e) => [
       'state',
       e.fn.countAll().as('n'),
       e.fn.sum<number | string | null>('duration_ms').as('ms'),
-      e.fn.countAll().filterWhere('finished_at', '>=', since).as('since'),
+      e.fn.countAll().filterWhere('finished_at', '>=', minuteAgo).as('since'),
       e.fn.min<string | null>('created_at').as('oldest'),
     ])
     .groupBy('state')
@@ -186,15 +190,18 @@ export async function counts(db: Db, since: string) {
   const of = (state: JobState) => byState.find((r) => r.state === state);
   const n = (state: JobState) => Number(of(state)?.n ?? 0);
   const finished = byState.filter((r) => r.state === 'completed' || r.state === 'failed');
+  const totalProcessingTime = finished.reduce((sum, r) => sum + Number(r.ms ?? 0), 0);
+  const done = n('completed') + n('failed');
+  const oldestQueued = of('queued')?.oldest ?? null;
   return {
-    queued: n('queued'),
-    running: n('running'),
+    pending: n('queued') + n('running'),
     completed: n('completed'),
     failed: n('failed'),
     cancelled: n('cancelled'),
-    totalProcessingMs: finished.reduce((sum, r) => sum + Number(r.ms ?? 0), 0),
-    finishedSince: finished.reduce((sum, r) => sum + Number(r.since), 0),
-    oldestQueuedAt: of('queued')?.oldest ?? null,
+    totalProcessingTime,
+    averageProcessingTime: done === 0 ? 0 : Math.round(totalProcessingTime / done),
+    processingRate: finished.reduce((sum, r) => sum + Number(r.since), 0),
+    queueLag: oldestQueued === null ? 0 : Math.max(0, now - Date.parse(oldestQueued)),
   };
 }
 
