@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
+import { route, jsonBody, jsonResponse, okBody, ok } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
 import { formatDuration } from '../../core/ast/validate-rule.js';
@@ -65,7 +65,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
         ),
       },
     }),
-    async (c) => c.json({ success: true as const, engine: deps.store.engine, tables: await admin().tables() }, 200),
+    async (c) => ok(c, { engine: deps.store.engine, tables: await admin().tables() }),
   );
   app.openapi(
     route({
@@ -95,7 +95,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
       const name = c.req.valid('param').name;
       const page = await admin().tablePage(name, limit, offset);
       if (!page) refuse(404, `No table ${name}`);
-      return c.json({ success: true as const, ...page, limit, offset }, 200);
+      return ok(c, { ...page, limit, offset });
     },
   );
   app.openapi(
@@ -108,7 +108,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
       const started = performance.now();
       const actions = await admin().vacuum();
       const durationMs = Math.round(performance.now() - started);
-      return c.json({ success: true as const, engine: deps.store.engine, actions, durationMs }, 200);
+      return ok(c, { engine: deps.store.engine, actions, durationMs });
     },
   );
   app.openapi(
@@ -121,7 +121,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
         detail: z.record(z.string(), z.unknown()),
       }),
     ),
-    async (c) => c.json({ success: true as const, engine: deps.store.engine, ...(await admin().checkpoint()) }, 200),
+    async (c) => ok(c, { engine: deps.store.engine, ...(await admin().checkpoint()) }),
   );
   app.openapi(
     post(
@@ -140,7 +140,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
       const now = deps.now();
       const iso = (t: number) => new Date(t).toISOString();
       const pruned = await admin().prune(iso(now), iso(now - RESULT_RETENTION_MS), iso(now - ERROR_EVENT_RETENTION_MS));
-      return c.json({ success: true as const, pruned }, 200);
+      return ok(c, { pruned });
     },
   );
   app.openapi(
@@ -167,7 +167,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
         ),
       },
     }),
-    async (c) => c.json({ success: true as const, project: await admin().info() }, 200),
+    async (c) => ok(c, { project: await admin().info() }),
   );
   app.openapi(
     route({
@@ -195,7 +195,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
         ),
       },
     }),
-    async (c) => c.json({ success: true as const, branches: await admin().branches() }, 200),
+    async (c) => ok(c, { branches: await admin().branches() }),
   );
   app.openapi(
     route({
@@ -228,7 +228,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
       const started = performance.now();
       // A refused query (QueryRefusedError) is answered by the app's error handler with its status.
       const answer = await admin().readOnlyQuery(query, limits);
-      return c.json({ success: true as const, ...answer, duration: formatDuration(performance.now() - started) }, 200);
+      return ok(c, { ...answer, duration: formatDuration(performance.now() - started) });
     },
   );
   app.openapi(
@@ -247,7 +247,7 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
     }),
     (c) => {
       const sessions = deps.liveSessions?.list() ?? [];
-      return c.json({ success: true as const, sessions, total: sessions.length }, 200);
+      return ok(c, { sessions, total: sessions.length });
     },
   );
 }

@@ -1,6 +1,6 @@
 import { KEYS_SCOPE } from './keys.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, routeEntry, jsonResponse, okBody } from '../routing/route.js';
+import { route, routeEntry, jsonResponse, okBody, ok } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import type { RequestMetrics } from './status.js';
 import { callerOf } from '../access/gate.js';
@@ -46,14 +46,10 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
     }),
     (c) => {
       const admin = c.var.guards.routes().filter((d) => typeof d.access === 'object' && 'admin' in d.access);
-      return c.json(
-        {
-          success: true as const,
-          routes: admin.map(routeEntry) as z.infer<typeof entry>[],
-          adminReads: RULE_SET_ADMIN_READS.map((r) => ({ ...r })),
-        },
-        200,
-      );
+      return ok(c, {
+        routes: admin.map(routeEntry) as z.infer<typeof entry>[],
+        adminReads: RULE_SET_ADMIN_READS.map((r) => ({ ...r })),
+      });
     },
   );
 
@@ -68,7 +64,7 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
         200: jsonResponse('Permissions', okBody({ permissions: z.array(z.string()) })),
       },
     }),
-    async (c) => c.json({ success: true as const, permissions: [...(await callerOf(c).permissions())].sort() }, 200),
+    async (c) => ok(c, { permissions: [...(await callerOf(c).permissions())].sort() }),
   );
 
   app.openapi(
@@ -126,21 +122,17 @@ export function registerAdminRoutes(app: OpenAPIHono, deps: AppDeps, metrics: Re
     }),
     async (c) => {
       const [scopes, tiers, roles] = await Promise.all([deps.store.scopes(), deps.store.tiers(), deps.store.roles()]);
-      return c.json(
-        {
-          success: true as const,
-          providers: ['email'],
-          signUpEnabled: true,
-          password: { algorithm: 'PBKDF2-SHA256', iterations: PASSWORD_ITERATIONS },
-          sessionTtlSeconds: SESSION_TTL_MS / 1000,
-          apiKeys: { prefix: API_KEY_PREFIX, scopes: [...scopes.map((s) => s.name), KEYS_SCOPE] },
-          tiers: tiers.map((t) => ({ name: t.name, rateLimit: t.rateLimit })),
-          roles,
-          // The engine and where (a URL without its password): which store these users live in.
-          store: { engine: deps.store.engine, location: deps.store.description },
-        },
-        200,
-      );
+      return ok(c, {
+        providers: ['email'],
+        signUpEnabled: true,
+        password: { algorithm: 'PBKDF2-SHA256', iterations: PASSWORD_ITERATIONS },
+        sessionTtlSeconds: SESSION_TTL_MS / 1000,
+        apiKeys: { prefix: API_KEY_PREFIX, scopes: [...scopes.map((s) => s.name), KEYS_SCOPE] },
+        tiers: tiers.map((t) => ({ name: t.name, rateLimit: t.rateLimit })),
+        roles,
+        // The engine and where (a URL without its password): which store these users live in.
+        store: { engine: deps.store.engine, location: deps.store.description },
+      });
     },
   );
 }

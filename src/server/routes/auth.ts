@@ -1,7 +1,7 @@
 import { passwordProblem } from '../auth/password-policy.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { BODY_LIMITS } from './rules.js';
-import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
+import { route, jsonBody, jsonResponse, okBody, ok } from '../routing/route.js';
 import type { Context } from 'hono';
 import { clientLimitKey } from '../client-address.js';
 import type { AppDeps } from '../deps.js';
@@ -152,7 +152,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const token = bearerToken(c.req.header('authorization'));
       if (!token || !(await resolveSession(deps.store, token, deps.now()))) refuse(401, 'A valid session is required');
       await endSession(deps.store, token);
-      return c.json({ success: true as const }, 200);
+      return ok(c, {});
     },
   );
 
@@ -218,7 +218,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
         sha256(token),
         new Date(deps.now()).toISOString(),
       );
-      return c.json({ success: true as const, sessionsEnded: ended ?? 0 }, 200);
+      return ok(c, { sessionsEnded: ended ?? 0 });
     },
   );
 
@@ -238,7 +238,7 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const identity = identityOf(c);
       if (identity?.kind !== 'session') refuse(401, 'A valid session is required');
       const ended = await deps.store.deleteSessions(identity.user.id);
-      return c.json({ success: true as const, sessionsEnded: ended }, 200);
+      return ok(c, { sessionsEnded: ended });
     },
   );
 }

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { jsonBody, jsonResponse, route, serializedJson, okBody } from '../routing/route.js';
+import { jsonBody, jsonResponse, route, serializedJson, okBody, ok } from '../routing/route.js';
 import { streamSSE } from 'hono/streaming';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
@@ -60,7 +60,7 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const own = forCaller(deps, callerOf(c));
       checkTierRequest(own.features, { batch: requests.length });
       const results = await compileBatch(storingAsAsked(c, own.deps), requests, c.req.raw.signal, own.features);
-      return c.json({ success: true as const, results }, 200);
+      return ok(c, { results });
     },
   );
 

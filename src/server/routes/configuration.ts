@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
+import { route, jsonBody, jsonResponse, okBody, ok } from '../routing/route.js';
 import { validateConfiguration } from '../../core/config/parse.js';
 import { ConfigError } from '../../core/errors/index.js';
 import { TRANSFORMATION_NAMES } from '../../core/transforms/types.js';
@@ -39,22 +39,18 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
       },
     }),
     (c) =>
-      c.json(
-        {
-          success: true as const,
-          defaults: {
-            compilation: {
-              transformations: [],
-              onSourceError: 'fail',
-              availableTransformations: [...TRANSFORMATION_NAMES],
-            },
-            validation: { strict: false },
+      ok(c, {
+        defaults: {
+          compilation: {
+            transformations: [],
+            onSourceError: 'fail',
+            availableTransformations: [...TRANSFORMATION_NAMES],
           },
-          limits: { maxSources: COMPILE_LIMITS.maxSources, maxExclusions: COMPILE_LIMITS.maxExclusions },
-          supportedSourceTypes: ['adblock', 'hosts'],
+          validation: { strict: false },
         },
-        200,
-      ),
+        limits: { maxSources: COMPILE_LIMITS.maxSources, maxExclusions: COMPILE_LIMITS.maxExclusions },
+        supportedSourceTypes: ['adblock', 'hosts'],
+      }),
   );
 
   app.openapi(
@@ -83,7 +79,7 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
     (c) => {
       try {
         const { config } = validateConfiguration(c.req.valid('json').configuration);
-        return c.json({ success: true as const, valid: true as const, configuration: config }, 200);
+        return ok(c, { valid: true as const, configuration: config });
       } catch (e) {
         if (!(e instanceof ConfigError)) throw e;
         return c.json(
@@ -126,7 +122,7 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
       let merged = mergeConfiguration(body.config, body.override);
       if (body.applyEnvOverrides) merged = mergeConfiguration(merged, envOverrides);
       try {
-        return c.json({ success: true as const, resolved: validateConfiguration(merged).config }, 200);
+        return ok(c, { resolved: validateConfiguration(merged).config });
       } catch (e) {
         if (e instanceof ConfigError) refuse(400, e.message);
         throw e;

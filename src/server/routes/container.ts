@@ -1,6 +1,6 @@
 import { callerOf } from '../access/gate.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
+import { route, jsonBody, jsonResponse, okBody, ok } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
 import { compileFor, streamedCompile, compiledList, compileRequest } from '../compile/service.js';
@@ -32,7 +32,7 @@ export function registerContainerRoutes(app: OpenAPIHono, deps: AppDeps, contain
       const { deps: own, ...checked } = compileFor(deps, callerOf(c), c.req.valid('json').configuration);
       try {
         const body = await streamedCompile(own, checked, undefined, c.req.raw.signal, container);
-        return c.json({ success: true as const, ...body, container: container.options }, 200);
+        return ok(c, { ...body, container: container.options });
       } catch (e) {
         if (!(e instanceof ContainersBusyError)) throw e;
         c.header('retry-after', '5');
@@ -65,21 +65,17 @@ export function registerContainerRoutes(app: OpenAPIHono, deps: AppDeps, contain
       },
     }),
     async (c) =>
-      c.json(
-        {
-          success: true as const,
-          status: 'running',
-          // Compiles are isolated in processes, not in a container runtime such as Docker.
-          containerized: false,
-          runtime: `node ${process.version}`,
-          uptimeSeconds: Math.round((deps.now() - deps.startedAt) / 1000),
-          memoryRssBytes: process.memoryUsage.rss(),
-          available: await container.available(),
-          isolation: 'process' as const,
-          limits: container.options,
-          running: container.active,
-        },
-        200,
-      ),
+      ok(c, {
+        status: 'running',
+        // Compiles are isolated in processes, not in a container runtime such as Docker.
+        containerized: false,
+        runtime: `node ${process.version}`,
+        uptimeSeconds: Math.round((deps.now() - deps.startedAt) / 1000),
+        memoryRssBytes: process.memoryUsage.rss(),
+        available: await container.available(),
+        isolation: 'process' as const,
+        limits: container.options,
+        running: container.active,
+      }),
   );
 }

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonResponse, okBody } from '../routing/route.js';
+import { route, jsonResponse, okBody, ok } from '../routing/route.js';
 import { ERROR_CODES, errorDefinition, resolveErrorCode } from '../error-codes.js';
 
 const codes = Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]];
@@ -19,7 +19,7 @@ export function registerErrorCodeRoutes(app: OpenAPIHono): void {
         ),
       },
     }),
-    (c) => c.json({ success: true as const, codes: ERROR_CODES }, 200),
+    (c) => ok(c, { codes: ERROR_CODES }),
   );
   app.openapi(
     route({
@@ -36,6 +36,6 @@ export function registerErrorCodeRoutes(app: OpenAPIHono): void {
         ),
       },
     }),
-    (c) => c.json({ success: true as const, error: resolveErrorCode(c.req.valid('param').code) }, 200),
+    (c) => ok(c, { error: resolveErrorCode(c.req.valid('param').code) }),
   );
 }

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonResponse } from '../routing/route.js';
+import { route, jsonResponse, ok } from '../routing/route.js';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import { errorDefinition, resolveErrorCode, resolveErrorPayload } from '../error-codes.js';
@@ -38,7 +38,7 @@ export function registerFlashRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const entry = await takeFlash(deps.store, c.req.valid('param').token, deps.now());
       if (!entry) return notFound(c);
       const payload = resolveErrorPayload({ code: entry.code, message: entry.message });
-      return c.json({ success: true as const, ...payload, type: entry.type, createdAt: entry.createdAt }, 200);
+      return ok(c, { ...payload, type: entry.type, createdAt: entry.createdAt });
     },
   );
   app.openapi(
@@ -55,6 +55,6 @@ export function registerFlashRoutes(app: OpenAPIHono, deps: AppDeps): void {
         ),
       },
     }),
-    (c) => c.json({ success: true as const, ...resolveErrorCode(c.req.valid('query').error) }, 200),
+    (c) => ok(c, { ...resolveErrorCode(c.req.valid('query').error) }),
   );
 }

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonBody, jsonResponse } from '../routing/route.js';
+import { route, jsonBody, jsonResponse, ok } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse } from '../problem.js';
 import { ErrorEventWriter, FRONTEND_SOURCE } from '../error-events.js';
@@ -95,7 +95,7 @@ export function registerFrontendErrorRoutes(app: OpenAPIHono, deps: AppDeps, log
     async (c) => {
       const { limit, offset } = c.req.valid('query');
       const { events, total } = await deps.store.errorEvents(limit, offset);
-      return c.json({ success: true as const, events, total, limit, offset }, 200);
+      return ok(c, { events, total, limit, offset });
     },
   );
 }

@@ -1,7 +1,7 @@
 import { nameSchema } from '../auth/identifiers.js';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { BODY_LIMITS } from './rules.js';
-import { route, jsonBody, jsonResponse, okBody } from '../routing/route.js';
+import { route, jsonBody, jsonResponse, okBody, ok } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
 import { issueApiKey } from '../auth/identity.js';
@@ -49,7 +49,7 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const keys = (await deps.store.apiKeys(caller.user.id)).filter(
         (k) => managesKeys(caller) || k.id === caller.key?.id,
       );
-      return c.json({ success: true as const, keys: keys.map(publicKey) }, 200);
+      return ok(c, { keys: keys.map(publicKey) });
     },
   );
 
@@ -126,7 +126,7 @@ export function registerKeyRoutes(app: OpenAPIHono, deps: AppDeps): void {
       if (!visible || !(await deps.store.revokeApiKey(caller.user.id, id, new Date(deps.now()).toISOString()))) {
         refuse(404, 'No such key');
       }
-      return c.json({ success: true as const }, 200);
+      return ok(c, {});
     },
   );
 }

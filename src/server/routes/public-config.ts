@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonResponse, okBody } from '../routing/route.js';
+import { route, jsonResponse, okBody, ok } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { parseDsn } from '../notify/targets.js';
 
@@ -33,8 +33,8 @@ export function registerPublicConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
     }),
     (c) =>
       deps.challenge?.secretKey
-        ? c.json({ success: true as const, enabled: true, siteKey: deps.challenge.siteKey ?? null }, 200)
-        : c.json({ success: true as const, enabled: false }, 200),
+        ? ok(c, { enabled: true, siteKey: deps.challenge.siteKey ?? null })
+        : ok(c, { enabled: false }),
   );
   const dsn = publicDsn(deps.browserDsn);
   app.openapi(
@@ -47,9 +47,6 @@ export function registerPublicConfigRoutes(app: OpenAPIHono, deps: AppDeps): voi
         200: jsonResponse('The public DSN, if any', sentryConfig),
       },
     }),
-    (c) =>
-      dsn
-        ? c.json({ success: true as const, enabled: true, dsn }, 200)
-        : c.json({ success: true as const, enabled: false }, 200),
+    (c) => (dsn ? ok(c, { enabled: true, dsn }) : ok(c, { enabled: false })),
   );
 }

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { jsonBody, jsonResponse, route, okBody } from '../routing/route.js';
+import { jsonBody, jsonResponse, route, okBody, ok } from '../routing/route.js';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { randomUUID } from 'node:crypto';
@@ -228,7 +228,7 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
       const everyone = all === 'true' && user.role === 'admin';
       const page = await deps.store.jobs.history(everyone ? null : user.id, limit, offset);
       const jobs = page.jobs.map((j) => ({ ...viewOf(j), ...(everyone ? { ownerId: j.ownerId } : {}) }));
-      return c.json({ success: true as const, jobs, total: page.total, limit, offset }, 200);
+      return ok(c, { jobs, total: page.total, limit, offset });
     },
   );
 

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { jsonBody, jsonResponse, route, okBody } from '../routing/route.js';
+import { jsonBody, jsonResponse, route, okBody, ok } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from '../access/gate.js';
 import { problemResponse } from '../problem.js';
@@ -41,7 +41,7 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
     async (c) => {
       const q = c.req.valid('query');
       const page = await service.list(callerOf(c), { ...q, all: q.all === 'true' });
-      return c.json({ success: true as const, ...page, limit: q.limit, offset: q.offset }, 200);
+      return ok(c, { ...page, limit: q.limit, offset: q.offset });
     },
   );
   app.openapi(
@@ -65,8 +65,7 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       request: { params: ruleSetId },
       responses: { 200: jsonResponse('The rule set', one), ...refusals },
     }),
-    async (c) =>
-      c.json({ success: true as const, ruleSet: await service.get(callerOf(c), c.req.valid('param').id) }, 200),
+    async (c) => ok(c, { ruleSet: await service.get(callerOf(c), c.req.valid('param').id) }),
   );
   app.openapi(
     route({
@@ -78,13 +77,9 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
       responses: { 200: jsonResponse('The rule set as changed', one), ...refusals },
     }),
     async (c) =>
-      c.json(
-        {
-          success: true as const,
-          ruleSet: await service.update(callerOf(c), c.req.valid('param').id, c.req.valid('json')),
-        },
-        200,
-      ),
+      ok(c, {
+        ruleSet: await service.update(callerOf(c), c.req.valid('param').id, c.req.valid('json')),
+      }),
   );
   app.openapi(
     route({
@@ -98,7 +93,6 @@ export function registerRuleSetRoutes(app: OpenAPIHono, deps: AppDeps): void {
         ...refusals,
       },
     }),
-    async (c) =>
-      c.json({ success: true as const, deleted: await service.remove(callerOf(c), c.req.valid('param').id) }, 200),
+    async (c) => ok(c, { deleted: await service.remove(callerOf(c), c.req.valid('param').id) }),
   );
 }

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonResponse, okBody } from '../routing/route.js';
+import { route, jsonResponse, okBody, ok } from '../routing/route.js';
 import { z as zod } from 'zod';
 import { configurationSchema } from '../../core/config/schema.js';
 import { validateRuleRequestSchema } from '../../core/ast/validate-rule.js';
@@ -26,6 +26,6 @@ export function registerSchemaRoutes(app: OpenAPIHono): void {
         200: jsonResponse('Schemas by name', okBody({ schemas: z.record(z.string(), z.unknown()) })),
       },
     }),
-    (c) => c.json({ success: true as const, schemas }, 200),
+    (c) => ok(c, { schemas }),
   );
 }

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { route, jsonResponse, okBody } from '../routing/route.js';
+import { ok, route, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
 
@@ -43,11 +43,7 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
         200: jsonResponse('Deployments', okBody({ deployments: z.array(deployment) })),
       },
     }),
-    async (c) =>
-      c.json(
-        { success: true as const, deployments: await deps.store.deployments(c.req.valid('query').limit ?? 50) },
-        200,
-      ),
+    async (c) => ok(c, { deployments: await deps.store.deployments(c.req.valid('query').limit ?? 50) }),
   );
   app.openapi(
     route({
@@ -73,8 +69,7 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
         ),
       },
     }),
-    async (c) =>
-      c.json({ success: true as const, currentVersion: deps.version, ...(await deps.store.deploymentStats()) }, 200),
+    async (c) => ok(c, { currentVersion: deps.version, ...(await deps.store.deploymentStats()) }),
   );
   app.openapi(
     route({
@@ -91,7 +86,7 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
         ),
       },
     }),
-    async (c) => c.json({ success: true as const, check: await deps.store.latestHealth() }, 200),
+    async (c) => ok(c, { check: await deps.store.latestHealth() }),
   );
   app.openapi(
     route({
@@ -111,10 +106,7 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       } catch (e) {
         refuse(503, `Store check failed: ${(e as Error).message}`);
       }
-      return c.json(
-        { success: true as const, ok: true as const, latencyMs: Math.round((performance.now() - started) * 100) / 100 },
-        200,
-      );
+      return ok(c, { ok: true as const, latencyMs: Math.round((performance.now() - started) * 100) / 100 });
     },
   );
   app.openapi(
@@ -127,10 +119,6 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
         200: jsonResponse('Counters', okBody({ uptimeSeconds: z.number(), requests: requestCounts })),
       },
     }),
-    (c) =>
-      c.json(
-        { success: true as const, uptimeSeconds: Math.round((deps.now() - deps.startedAt) / 1000), requests: metrics },
-        200,
-      ),
+    (c) => ok(c, { uptimeSeconds: Math.round((deps.now() - deps.startedAt) / 1000), requests: metrics }),
   );
 }

@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { jsonBody, jsonResponse, route, okBody } from '../routing/route.js';
+import { jsonBody, jsonResponse, route, okBody, ok } from '../routing/route.js';
 import type { Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import { type User, type UserPatch, userSchema } from '../store/accounts.js';
@@ -129,7 +129,6 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       if (!lastSeen || row.lastSeen > lastSeen) lastSeen = row.lastSeen;
     }
     return {
-      success: true as const,
       userId,
       total: { count, firstSeen, lastSeen },
       days: [...byDay.values()],
@@ -166,7 +165,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       async (c) => {
         const { limit, offset } = c.req.valid('query');
         const { users, total } = await deps.store.usersPage(limit, offset);
-        return c.json({ success: true as const, users: users.map(show), total, limit, offset }, 200);
+        return ok(c, { users: users.map(show), total, limit, offset });
       },
     );
 
@@ -187,7 +186,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         const { id } = c.req.valid('param');
         const user = await deps.store.userById(id);
         if (!user) refuse(404, `No user with id ${id}`);
-        return c.json({ success: true as const, user: show(user) }, 200);
+        return ok(c, { user: show(user) });
       },
     );
 
@@ -207,7 +206,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       async (c) => {
         const { id } = c.req.valid('param');
         await remove(c, id);
-        return c.json({ success: true as const, message: `User ${id} deleted` }, 200);
+        return ok(c, { message: `User ${id} deleted` });
       },
     );
 
@@ -246,7 +245,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
           tier: body.tier ?? (body.role ? defaultTier(body.role) : undefined),
           apiDisabled: api === undefined ? undefined : api === true || api === 1,
         });
-        return c.json({ success: true as const, user: show(done.user) }, 200);
+        return ok(c, { user: show(done.user) });
       },
     );
   }
@@ -284,13 +283,12 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     async (c) => {
       const reason = c.req.valid('json')?.reason ?? null;
       const done = await change(c, c.req.valid('param').id, { banned: true, banReason: reason });
-      return c.json({ success: true as const, user: done.user }, 200);
+      return ok(c, { user: done.user });
     },
   );
   app.openapi(
     route({ ...banRoute('unban', 'Lift a ban (admin, users:manage)'), request: { params: idParam } }),
-    async (c) =>
-      c.json({ success: true as const, user: (await change(c, c.req.valid('param').id, { banned: false })).user }, 200),
+    async (c) => ok(c, { user: (await change(c, c.req.valid('param').id, { banned: false })).user }),
   );
 
   // ---- /admin/local-users ----------------------------------------------------------------
@@ -360,7 +358,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       const hashed = await hashPassword(c.req.valid('json').password);
       const ended = await deps.store.setPassword(id, hashed, null, at(), true);
       if (ended === null) refuse(404, `No user with id ${id}`);
-      return c.json({ success: true as const, sessionsEnded: ended }, 200);
+      return ok(c, { sessionsEnded: ended });
     },
   );
 
@@ -385,7 +383,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       async (c) => {
         const { userId } = c.req.valid('param');
         if (!(await deps.store.userById(userId))) refuse(404, `No user with id ${userId}`);
-        return c.json(await usageOf(userId, c.req.valid('query').days), 200);
+        return ok(c, await usageOf(userId, c.req.valid('query').days));
       },
     );
   }

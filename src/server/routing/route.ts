@@ -1,6 +1,7 @@
 import { createRoute, type Hook, OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
 import type { Context, Env, Handler, MiddlewareHandler } from 'hono';
-import type { RouterRoute } from 'hono/types';
+import type { RouterRoute, TypedResponse } from 'hono/types';
+import type { JSONParsed } from 'hono/utils/types';
 import { issueMessages } from '../../core/ast/issues.js';
 import { problem, problemResponse } from '../problem.js';
 import { DEFAULT_BODY_LIMIT } from '../body-limit.js';
@@ -198,6 +199,14 @@ export const jsonResponse = <T extends z.ZodType>(description: string, schema: T
 
 /** The schema of a `{ success: true, … }` answer. */
 export const okBody = <T extends z.ZodRawShape>(shape: T) => z.object({ success: z.literal(true), ...shape });
+
+/**
+ * The 200 answer `{ success: true, …fields }` that an `okBody` schema describes. Its type is the one
+ * `c.json` gives it, which TypeScript cannot name for a generic body.
+ */
+export const ok = <T extends object>(c: Context, fields: T) =>
+  c.json({ success: true as const, ...fields }, 200) as Response &
+    TypedResponse<JSONParsed<{ success: true } & T>, 200, 'json'>;
 
 /** A required JSON request body validated by `schema`. */
 export const jsonBody = <T extends z.ZodType>(schema: T) => ({
