@@ -11,7 +11,7 @@ import { bearerToken, endSession, resolveSession, startSession } from '../auth/s
 import { callerOf, identityOf } from '../access/gate.js';
 import { sha256 } from '../hash.js';
 import { emailSchema, nameSchema } from '../auth/identifiers.js';
-import type { RateHit } from '../rate-limit.js';
+import type { RateLimiter } from '../rate-limit.js';
 import { userSchema } from '../store/accounts.js';
 
 const session = z.object({ createdAt: z.string(), expiresAt: z.string() });
@@ -35,9 +35,9 @@ export const SIGN_UP_LIMITS = { perAddress: 5 } as const;
 /** Password changes: 10 attempts per minute per account (a stolen session cannot guess the password fast). */
 export const CHANGE_PASSWORD_LIMITS = { perAccount: 10 } as const;
 
-/** Refuses with 429 and `Retry-After` when any of the hits is over its limit. */
-function refuseOverLimits(c: Context, hits: RateHit[], detail: string): void {
-  const over = hits.filter((h) => h.limited);
+/** Counts a hit against each [key, requests per minute]; refuses with 429 and `Retry-After` when any is over. */
+async function refuseOverLimits(c: Context, limiter: RateLimiter, detail: string, limits: [string, number][]) {
+  const over = (await Promise.all(limits.map(([key, n]) => limiter.hit(key, n)))).filter((h) => h.limited);
   if (over.length === 0) return;
   c.header('retry-after', String(Math.max(...over.map((h) => h.resetSeconds))));
   refuse(429, detail);
@@ -85,11 +85,9 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
     }),
     async (c) => {
       const body = c.req.valid('json');
-      refuseOverLimits(
-        c,
-        [await attempts.hit(`sign-up-ip:${clientLimitKey(c)}`, SIGN_UP_LIMITS.perAddress)],
-        'Too many sign-ups from this address; try again later',
-      );
+      await refuseOverLimits(c, attempts, 'Too many sign-ups from this address; try again later', [
+        [`sign-up-ip:${clientLimitKey(c)}`, SIGN_UP_LIMITS.perAddress],
+      ]);
       if (await deps.store.userByEmail(body.email)) refuse(409, 'An account with this email already exists');
       const password = await hashPassword(body.password);
       // Two sign-ups racing with one email: the store's unique email makes the later one a 409.
@@ -122,11 +120,10 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
     async (c) => {
       const { email, password } = c.req.valid('json');
       const address = clientLimitKey(c);
-      const hits = await Promise.all([
-        attempts.hit(`sign-in-id:${email}|${address}`, SIGN_IN_LIMITS.perIdentifier),
-        attempts.hit(`sign-in-ip:${address}`, SIGN_IN_LIMITS.perAddress),
+      await refuseOverLimits(c, attempts, 'Too many sign-in attempts; try again later', [
+        [`sign-in-id:${email}|${address}`, SIGN_IN_LIMITS.perIdentifier],
+        [`sign-in-ip:${address}`, SIGN_IN_LIMITS.perAddress],
       ]);
-      refuseOverLimits(c, hits, 'Too many sign-in attempts; try again later');
       const found = await deps.store.userByEmail(email);
       // Verify against a dummy hash for unknown users: same work, same answer.
       const ok = await verifyPassword(password, found?.password ?? DUMMY_HASH);
@@ -204,11 +201,9 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
       const token = bearerToken(c.req.header('authorization'));
       if (!user || !token) refuse(401, 'A valid session is required');
       const body = c.req.valid('json');
-      refuseOverLimits(
-        c,
-        [await attempts.hit(`change-password:${user.id}`, CHANGE_PASSWORD_LIMITS.perAccount)],
-        'Too many password changes; try again later',
-      );
+      await refuseOverLimits(c, attempts, 'Too many password changes; try again later', [
+        [`change-password:${user.id}`, CHANGE_PASSWORD_LIMITS.perAccount],
+      ]);
       const found = await deps.store.userWithPassword(user.id);
       if (!found || !(await verifyPassword(body.currentPassword, found.password)))
         refuse(403, 'The current password is wrong');
