@@ -27,56 +27,47 @@ export function registerFeatureFlagRoutes(app: OpenAPIHono, deps: AppDeps): void
     return stored;
   };
 
-  adminRoute(
-    app,
-    {
-      method: 'get',
-      path: '/admin/config/feature-flags',
-      ...audited('admin:read', 'flag.list', 'feature_flag'),
-      summary: 'Feature flags',
-    },
-    async (c) => {
+  adminRoute(app, {
+    method: 'get',
+    path: '/admin/config/feature-flags',
+    ...audited('admin:read', 'flag.list', 'feature_flag'),
+    summary: 'Feature flags',
+    handler: async (c) => {
       const items = await deps.store.flags();
       return c.json({ success: true, total: items.length, items });
     },
-  );
-  adminRoute(
-    app,
-    {
-      method: 'post',
-      path: '/admin/config/feature-flags',
-      ...audited('flags:write', 'flag.create', 'feature_flag'),
-      summary: 'Create a feature flag',
-      status: 201,
-      body: partial.extend({
-        key: z.string().regex(FLAG_KEY, 'letters, digits, hyphens and underscores'),
-        enabled: flagFields.enabled.default(false),
-        default_variation: flagFields.default_variation,
-        variations: flagFields.variations,
-        rules: flagFields.rules.default([]),
-        description: flagFields.description.default(''),
-      }),
-      failures: { 409: 'A flag with that key exists', 422: 'Invalid flag' },
-    },
-    async (c, { body }) => {
+  });
+  adminRoute(app, {
+    method: 'post',
+    path: '/admin/config/feature-flags',
+    ...audited('flags:write', 'flag.create', 'feature_flag'),
+    summary: 'Create a feature flag',
+    status: 201,
+    body: partial.extend({
+      key: z.string().regex(FLAG_KEY, 'letters, digits, hyphens and underscores'),
+      enabled: flagFields.enabled.default(false),
+      default_variation: flagFields.default_variation,
+      variations: flagFields.variations,
+      rules: flagFields.rules.default([]),
+      description: flagFields.description.default(''),
+    }),
+    failures: { 409: 'A flag with that key exists', 422: 'Invalid flag' },
+    handler: async (c, { body }) => {
       if (await deps.store.flag(body.key)) refuse(409, `A flag ${body.key} already exists`);
       const flag = await save(c, body);
       await recordAudit(c, deps, { resourceId: body.key, newValues: flag });
       return c.json({ success: true, flag }, 201);
     },
-  );
-  adminRoute(
-    app,
-    {
-      method: 'patch',
-      path: '/admin/config/feature-flags/{key}',
-      ...audited('flags:write', 'flag.update', 'feature_flag'),
-      summary: 'Change a feature flag (merged over the current definition)',
-      params: pathParam('key'),
-      body: partial,
-      failures: { 404: 'No such flag', 422: 'Invalid flag' },
-    },
-    async (c, { params, body }) => {
+  });
+  adminRoute(app, {
+    method: 'patch',
+    path: '/admin/config/feature-flags/{key}',
+    ...audited('flags:write', 'flag.update', 'feature_flag'),
+    summary: 'Change a feature flag (merged over the current definition)',
+    params: pathParam('key'),
+    body: partial,
+    failures: { 404: 'No such flag', 422: 'Invalid flag' },
+    handler: async (c, { params, body }) => {
       const current = await deps.store.flag(params.key);
       if (!current) refuse(404, `No flag ${params.key}`);
       const { updated_at: _a, updated_by: _b, ...definition } = current;
@@ -87,22 +78,19 @@ export function registerFeatureFlagRoutes(app: OpenAPIHono, deps: AppDeps): void
       await recordAudit(c, deps, { oldValues: current, newValues: flag });
       return c.json({ success: true, flag });
     },
-  );
-  adminRoute(
-    app,
-    {
-      method: 'delete',
-      path: '/admin/config/feature-flags/{key}',
-      ...audited('flags:write', 'flag.delete', 'feature_flag'),
-      summary: 'Delete a feature flag',
-      params: pathParam('key'),
-      failures: { 404: 'No such flag' },
-    },
-    async (c, { params }) => {
+  });
+  adminRoute(app, {
+    method: 'delete',
+    path: '/admin/config/feature-flags/{key}',
+    ...audited('flags:write', 'flag.delete', 'feature_flag'),
+    summary: 'Delete a feature flag',
+    params: pathParam('key'),
+    failures: { 404: 'No such flag' },
+    handler: async (c, { params }) => {
       const current = await deps.store.flag(params.key);
       if (!current || !(await deps.store.deleteFlag(params.key))) refuse(404, `No flag ${params.key}`);
       await recordAudit(c, deps, { oldValues: current });
       return c.json({ success: true, message: `Deleted the flag ${params.key}` });
     },
-  );
+  });
 }

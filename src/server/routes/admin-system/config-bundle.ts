@@ -30,39 +30,33 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
     writer: await callerOf(c).permissions(),
   });
 
-  adminRoute(
-    app,
-    {
-      method: 'get',
-      path: '/admin/system/config/export',
-      ...audited('config:read', 'config.export', 'config_bundle'),
-      summary: 'The configuration as a bundle (a file download)',
-      query: z.object({ format }),
-    },
-    async (c, { query }) => {
+  adminRoute(app, {
+    method: 'get',
+    path: '/admin/system/config/export',
+    ...audited('config:read', 'config.export', 'config_bundle'),
+    summary: 'The configuration as a bundle (a file download)',
+    query: z.object({ format }),
+    handler: async (c, { query }) => {
       const text = await exportConfig(deps.store, query.format);
       return c.body(text, 200, {
         'content-type': `${BUNDLE_MEDIA_TYPES[query.format as keyof typeof BUNDLE_MEDIA_TYPES]}; charset=utf-8`,
         'content-disposition': `attachment; filename="flc-config.${query.format}"`,
       });
     },
-  );
-  adminRoute(
-    app,
-    {
-      method: 'post',
-      path: '/admin/system/config/import',
-      ...audited('config:write', 'config.import', 'config_bundle'),
-      // A dry run changes nothing: the handler asks the gateway for applying imports only.
-      gateway: false,
-      summary: 'Import a bundle: a dry run (the diff) unless dryRun=false',
-      query: z.object({ format, dryRun }),
-      failures: {
-        403: 'The bundle changes a section the caller may not change (each named)',
-        422: 'A malformed bundle (every problem listed)',
-      },
+  });
+  adminRoute(app, {
+    method: 'post',
+    path: '/admin/system/config/import',
+    ...audited('config:write', 'config.import', 'config_bundle'),
+    // A dry run changes nothing: the handler asks the gateway for applying imports only.
+    gateway: false,
+    summary: 'Import a bundle: a dry run (the diff) unless dryRun=false',
+    query: z.object({ format, dryRun }),
+    failures: {
+      403: 'The bundle changes a section the caller may not change (each named)',
+      422: 'A malformed bundle (every problem listed)',
     },
-    async (c, { query }) => {
+    handler: async (c, { query }) => {
       if (!query.dryRun) {
         const refusal = await gatewayRefusal(c, deps.gateway);
         if (refusal) refuse(403, refusal);
@@ -84,44 +78,35 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
       });
       return c.json({ success: true, dryRun: false, snapshotId: report.snapshotId, applied: report.applied });
     },
-  );
-  adminRoute(
-    app,
-    {
-      method: 'get',
-      path: '/admin/system/config/snapshots',
-      ...audited('config:read', 'config.snapshot_list', 'config_snapshot'),
-      summary: 'Configuration snapshots, newest first',
-    },
-    async (c) => c.json({ success: true, snapshots: await deps.store.snapshots() }),
-  );
-  adminRoute(
-    app,
-    {
-      method: 'get',
-      path: '/admin/system/config/snapshots/{id}',
-      ...audited('config:read', 'config.snapshot_read', 'config_snapshot'),
-      summary: 'One snapshot with its bundle',
-      params: idParam,
-      failures: { 404: 'No such snapshot' },
-    },
-    async (c, { params }) => {
+  });
+  adminRoute(app, {
+    method: 'get',
+    path: '/admin/system/config/snapshots',
+    ...audited('config:read', 'config.snapshot_list', 'config_snapshot'),
+    summary: 'Configuration snapshots, newest first',
+    handler: async (c) => c.json({ success: true, snapshots: await deps.store.snapshots() }),
+  });
+  adminRoute(app, {
+    method: 'get',
+    path: '/admin/system/config/snapshots/{id}',
+    ...audited('config:read', 'config.snapshot_read', 'config_snapshot'),
+    summary: 'One snapshot with its bundle',
+    params: idParam,
+    failures: { 404: 'No such snapshot' },
+    handler: async (c, { params }) => {
       const snapshot = await deps.store.snapshot(Number(params.id));
       if (!snapshot) refuse(404, `No snapshot ${params.id}`);
       return c.json({ success: true, snapshot });
     },
-  );
-  adminRoute(
-    app,
-    {
-      method: 'post',
-      path: '/admin/system/config/snapshots/{id}/revert',
-      ...audited('config:write', 'config.revert', 'config_snapshot'),
-      summary: 'Restore a snapshot (the current configuration is snapshotted first)',
-      params: idParam,
-      failures: { 403: 'The snapshot changes a section the caller may not change', 404: 'No such snapshot' },
-    },
-    async (c, { params }) => {
+  });
+  adminRoute(app, {
+    method: 'post',
+    path: '/admin/system/config/snapshots/{id}/revert',
+    ...audited('config:write', 'config.revert', 'config_snapshot'),
+    summary: 'Restore a snapshot (the current configuration is snapshotted first)',
+    params: idParam,
+    failures: { 403: 'The snapshot changes a section the caller may not change', 404: 'No such snapshot' },
+    handler: async (c, { params }) => {
       const done = await revertConfig(deps.store, Number(params.id), await writing(c));
       if (!done) refuse(404, `No snapshot ${params.id}`);
       await recordAudit(c, deps, {
@@ -130,5 +115,5 @@ export function registerConfigBundleRoutes(app: OpenAPIHono, deps: AppDeps): voi
       });
       return c.json({ success: true, ...done });
     },
-  );
+  });
 }

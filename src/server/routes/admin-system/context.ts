@@ -9,15 +9,12 @@ import { asSpecRow } from './json-columns.js';
 
 /** `GET /admin/system/my-context`: who the caller is to the admin system (any administrator). */
 export function registerContextRoutes(app: OpenAPIHono, deps: AppDeps): void {
-  adminRoute(
-    app,
-    {
-      method: 'get',
-      path: '/admin/system/my-context',
-      ...audited(null, 'context.read', 'admin_context'),
-      summary: "The caller's roles, permissions, flags and news",
-    },
-    async (c) => {
+  adminRoute(app, {
+    method: 'get',
+    path: '/admin/system/my-context',
+    ...audited(null, 'context.read', 'admin_context'),
+    summary: "The caller's roles, permissions, flags and news",
+    handler: async (c) => {
       const caller = callerOf(c);
       const user = caller.user;
       const now = deps.now();
@@ -53,5 +50,5 @@ export function registerContextRoutes(app: OpenAPIHono, deps: AppDeps): void {
       };
       return c.json({ success: true, context });
     },
-  );
+  });
 }

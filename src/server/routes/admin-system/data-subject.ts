@@ -17,16 +17,13 @@ const NOTES =
 /** Data-subject export and erasure of the admin system's records of a user. */
 export function registerDataSubjectRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const params = pathParam('userId');
-  adminRoute(
-    app,
-    {
-      method: 'get',
-      path: '/admin/system/users/{userId}/data-export',
-      ...audited('users:read', 'user.data_export', 'user'),
-      summary: 'Everything the admin system holds about a user (read-only; audited)',
-      params,
-    },
-    async (c, { params: { userId } }) => {
+  adminRoute(app, {
+    method: 'get',
+    path: '/admin/system/users/{userId}/data-export',
+    ...audited('users:read', 'user.data_export', 'user'),
+    summary: 'Everything the admin system holds about a user (read-only; audited)',
+    params,
+    handler: async (c, { params: { userId } }) => {
       const [assignments, groups, audit] = await Promise.all([
         deps.store.assignments({ identity_user_id: userId }),
         deps.store.groupMemberships(userId),
@@ -55,17 +52,14 @@ export function registerDataSubjectRoutes(app: OpenAPIHono, deps: AppDeps): void
       await recordAudit(c, deps, { metadata: { audit_log_entries: audit.logs.length } });
       return c.json({ success: true, export: exported });
     },
-  );
-  adminRoute(
-    app,
-    {
-      method: 'post',
-      path: '/admin/system/users/{userId}/data-erase',
-      ...audited('users:manage', 'user.data_erase', 'user'),
-      summary: "Erase a user's role assignments and group memberships (the audit log is kept)",
-      params,
-    },
-    async (c, { params: { userId } }) => {
+  });
+  adminRoute(app, {
+    method: 'post',
+    path: '/admin/system/users/{userId}/data-erase',
+    ...audited('users:manage', 'user.data_erase', 'user'),
+    summary: "Erase a user's role assignments and group memberships (the audit log is kept)",
+    params,
+    handler: async (c, { params: { userId } }) => {
       // Erasing removes role assignments: the caller's own, or those of an account above them, are not theirs to take.
       const caller = callerOf(c);
       if (caller.user?.id === userId) refuse(403, "No one erases their own account's admin records");
@@ -95,5 +89,5 @@ export function registerDataSubjectRoutes(app: OpenAPIHono, deps: AppDeps): void
       await recordAudit(c, deps, { oldValues: deleted });
       return c.json({ success: true, erasure });
     },
-  );
+  });
 }

@@ -82,28 +82,22 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
       },
     },
   });
-  adminRoute(
-    app,
-    {
-      method: 'get',
-      path: '/admin/system/roles/assignments',
-      ...audited('admin:read', 'role.list_assignments', 'role_assignment'),
-      summary: 'Role assignments',
-      query: z.object({ identity_user_id: z.string().optional(), role_name: z.string().optional() }),
-    },
-    async (c, { query }) => c.json({ success: true, assignments: await deps.store.assignments(query) }),
-  );
-  adminRoute(
-    app,
-    {
-      method: 'post',
-      path: '/admin/system/roles/assign',
-      ...audited('roles:assign', 'role.assign', 'role_assignment'),
-      summary: 'Assign a role (again: updates the assignment)',
-      body: who.extend({ expires_at: z.iso.datetime({ offset: true }).nullable().default(null) }),
-      failures: { 403: notAssignable, 404: 'No such user or role' },
-    },
-    async (c, { body }) => {
+  adminRoute(app, {
+    method: 'get',
+    path: '/admin/system/roles/assignments',
+    ...audited('admin:read', 'role.list_assignments', 'role_assignment'),
+    summary: 'Role assignments',
+    query: z.object({ identity_user_id: z.string().optional(), role_name: z.string().optional() }),
+    handler: async (c, { query }) => c.json({ success: true, assignments: await deps.store.assignments(query) }),
+  });
+  adminRoute(app, {
+    method: 'post',
+    path: '/admin/system/roles/assign',
+    ...audited('roles:assign', 'role.assign', 'role_assignment'),
+    summary: 'Assign a role (again: updates the assignment)',
+    body: who.extend({ expires_at: z.iso.datetime({ offset: true }).nullable().default(null) }),
+    failures: { 403: notAssignable, 404: 'No such user or role' },
+    handler: async (c, { body }) => {
       await mayAssign(c, body);
       const caller = callerOf(c).user;
       const expires = body.expires_at === null ? null : new Date(body.expires_at).toISOString();
@@ -117,23 +111,20 @@ export function registerRoleRoutes(app: OpenAPIHono, deps: AppDeps): void {
       await recordAudit(c, deps, { resourceId: body.identity_user_id, oldValues: before, newValues: after });
       return c.json({ success: true, assignment: after });
     },
-  );
-  adminRoute(
-    app,
-    {
-      method: 'delete',
-      path: '/admin/system/roles/revoke',
-      ...audited('roles:assign', 'role.revoke', 'role_assignment'),
-      summary: 'Revoke a role (DELETE with a body)',
-      body: who,
-      failures: { 403: notAssignable, 404: 'No such assignment' },
-    },
-    async (c, { body }) => {
+  });
+  adminRoute(app, {
+    method: 'delete',
+    path: '/admin/system/roles/revoke',
+    ...audited('roles:assign', 'role.revoke', 'role_assignment'),
+    summary: 'Revoke a role (DELETE with a body)',
+    body: who,
+    failures: { 403: notAssignable, 404: 'No such assignment' },
+    handler: async (c, { body }) => {
       await mayAssign(c, body, true);
       const gone = await deps.store.revoke(body.identity_user_id, body.role_name);
       if (!gone) refuse(404, `${body.identity_user_id} has no role ${body.role_name}`);
       await recordAudit(c, deps, { resourceId: body.identity_user_id, oldValues: gone });
       return c.json({ success: true, message: `Revoked ${body.role_name} from ${body.identity_user_id}` });
     },
-  );
+  });
 }

@@ -3,7 +3,7 @@ import { jsonBody, jsonResponse, route, type RouteFacts } from '../../routing/ro
 import type { Context } from 'hono';
 import { problemResponse } from '../../problem.js';
 
-/** What an admin route declares: its schemas, access rule and audit action in one descriptor. */
+/** What an admin route declares: its schemas, access rule, audit action and handler in one descriptor. */
 export interface AdminRouteDef extends Pick<RouteFacts, 'audit' | 'gateway'> {
   access: { admin: string | null };
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -17,6 +17,7 @@ export interface AdminRouteDef extends Pick<RouteFacts, 'audit' | 'gateway'> {
   status?: 200 | 201;
   /** Extra documented failures. */
   failures?: Record<number, string>;
+  handler: (c: Context, input: AdminInput) => Promise<Response>;
 }
 
 export interface AdminInput {
@@ -43,11 +44,7 @@ type AdminConfig = Omit<RouteConfig, 'request'> & {
 };
 
 /** Declares an admin route with zod schemas (validation and `/api/openapi.json` from one place). */
-export function adminRoute(
-  app: OpenAPIHono,
-  def: AdminRouteDef,
-  handler: (c: Context, input: AdminInput) => Promise<Response>,
-): void {
+export function adminRoute(app: OpenAPIHono, def: AdminRouteDef): void {
   const failures = Object.fromEntries(
     Object.entries(def.failures ?? {}).map(([status, text]) => [status, problemResponse(text)]),
   );
@@ -66,7 +63,7 @@ export function adminRoute(
     responses: { [def.status ?? 200]: jsonResponse('Done', ok), ...failures },
   }) as AdminConfig;
   app.openapi(config, (c) =>
-    handler(c, {
+    def.handler(c, {
       body: def.body ? c.req.valid('json') : undefined,
       query: def.query ? c.req.valid('query') : {},
       params: def.params ? c.req.valid('param') : {},

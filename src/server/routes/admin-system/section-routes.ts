@@ -62,33 +62,55 @@ export function registerSectionRoutes(app: OpenAPIHono, deps: AppDeps, s: Sectio
   const rowPath = `${path}/${s.nameColumn ? '{name}' : '{id}'}`;
   const audit = (verb: string) => audited(verb === 'list' ? 'admin:read' : s.write, `${one}.${verb}`, s.resource);
 
-  adminRoute(app, { method: 'get', path, ...audit('list'), summary: s.listSummary }, async (c) => {
-    const now = deps.now();
-    const rows = await deps.store.configRows(s.section);
-    return c.json({ success: true, [s.section]: rows.map((r) => listed(r, now)) });
+  adminRoute(app, {
+    method: 'get',
+    path,
+    ...audit('list'),
+    summary: s.listSummary,
+    handler: async (c) => {
+      const now = deps.now();
+      const rows = await deps.store.configRows(s.section);
+      return c.json({ success: true, [s.section]: rows.map((r) => listed(r, now)) });
+    },
   });
   const { create, update, remove } = s;
   if (create)
-    adminRoute(app, { method: 'post', path, ...audit('create'), status: 201, ...create }, async (c, { body }) => {
-      await create.check?.(c, body, '');
-      const created = await deps.store.createConfigRow(s.section, create.values?.(c, body) ?? body, at());
-      await recordAudit(c, deps, { resourceId: String(created[create.auditId ?? 'id']), newValues: created });
-      return c.json({ success: true, [one]: show(created) }, 201);
+    adminRoute(app, {
+      method: 'post',
+      path,
+      ...audit('create'),
+      status: 201,
+      ...create,
+      handler: async (c, { body }) => {
+        await create.check?.(c, body, '');
+        const created = await deps.store.createConfigRow(s.section, create.values?.(c, body) ?? body, at());
+        await recordAudit(c, deps, { resourceId: String(created[create.auditId ?? 'id']), newValues: created });
+        return c.json({ success: true, [one]: show(created) }, 201);
+      },
     });
   if (update)
-    adminRoute(app, { path: rowPath, ...audit('update'), params, ...update }, async (c, { params, body }) => {
-      const { name, where } = row(params);
-      await update.check?.(c, body, name);
-      const changed = await deps.store.updateConfigRow(s.section, where, body, at());
-      if (!changed) refuse(404, `No ${noun} ${name}`);
-      await recordAudit(c, deps, { oldValues: changed.before, newValues: changed.after });
-      return c.json({ success: true, [one]: show(changed.after) });
+    adminRoute(app, {
+      path: rowPath,
+      ...audit('update'),
+      params,
+      ...update,
+      handler: async (c, { params, body }) => {
+        const { name, where } = row(params);
+        await update.check?.(c, body, name);
+        const changed = await deps.store.updateConfigRow(s.section, where, body, at());
+        if (!changed) refuse(404, `No ${noun} ${name}`);
+        await recordAudit(c, deps, { oldValues: changed.before, newValues: changed.after });
+        return c.json({ success: true, [one]: show(changed.after) });
+      },
     });
   if (remove)
-    adminRoute(
-      app,
-      { method: 'delete', path: rowPath, ...audit('delete'), params, ...remove },
-      async (c, { params }) => {
+    adminRoute(app, {
+      method: 'delete',
+      path: rowPath,
+      ...audit('delete'),
+      params,
+      ...remove,
+      handler: async (c, { params }) => {
         const { name, where } = row(params);
         await remove.check?.(c, undefined, name);
         const gone = await deps.store.deleteConfigRow(s.section, where);
@@ -96,5 +118,5 @@ export function registerSectionRoutes(app: OpenAPIHono, deps: AppDeps, s: Sectio
         await recordAudit(c, deps, { oldValues: gone });
         return c.json({ success: true, message: `Deleted the ${noun} ${name}` });
       },
-    );
+    });
 }
