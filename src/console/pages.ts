@@ -59,17 +59,14 @@ export interface ConsoleRoute {
  */
 export function consoleRoute(app: OpenAPIHono, r: ConsoleRoute, handler: Handler): void {
   const { params, ...facts } = r;
-  plainRoute(
-    app,
-    {
-      ...facts,
-      tags: ['Console'],
-      ...(params ? { request: { params } } : {}),
-      responses: {
-        200: { description: 'An HTML page or fragment of the web console' },
-        303: { description: 'After a form: the page to see next' },
-      },
+  plainRoute(app, {
+    ...facts,
+    tags: ['Console'],
+    ...(params ? { request: { params } } : {}),
+    responses: {
+      200: { description: 'An HTML page or fragment of the web console' },
+      303: { description: 'After a form: the page to see next' },
     },
-    handler,
-  );
+    handlers: [handler],
+  });
 }

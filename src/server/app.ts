@@ -119,17 +119,14 @@ export function createApp(
   deps.console?.(app, deps, log);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   const document = { openapi: '3.0.3', info: { title: 'flc — filter-list compiler service', version: deps.version } };
-  plainRoute(
-    app,
-    {
-      method: 'get',
-      path: '/api/openapi.json',
-      access: 'public',
-      summary: 'This document',
-      responses: { 200: { description: 'The OpenAPI 3.0.3 document of every route' } },
-    },
-    (c) => c.json(app.getOpenAPIDocument(document)),
-  );
+  plainRoute(app, {
+    method: 'get',
+    path: '/api/openapi.json',
+    access: 'public',
+    summary: 'This document',
+    responses: { 200: { description: 'The OpenAPI 3.0.3 document of every route' } },
+    handlers: [(c) => c.json(app.getOpenAPIDocument(document))],
+  });
   assertEveryRouteDescribed(app);
   return app;
 }

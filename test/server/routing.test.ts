@@ -62,11 +62,14 @@ describe('every route has a descriptor with an access rule', () => {
     scoped.use('/api/limited/*', async (_c, next) => next());
     expect(() => assertEveryRouteDescribed(scoped)).toThrow(/ALL \/api\/limited/);
     const described = new OpenAPIHono();
-    plainRoute(
-      described,
-      { method: 'get', path: '/x', access: 'public', summary: 'x', responses: { 200: { description: 'ok' } } },
-      (c) => c.text('x'),
-    );
+    plainRoute(described, {
+      method: 'get',
+      path: '/x',
+      access: 'public',
+      summary: 'x',
+      responses: { 200: { description: 'ok' } },
+      handlers: [(c) => c.text('x')],
+    });
     expect(() => assertEveryRouteDescribed(described)).not.toThrow();
   });
 

@@ -72,35 +72,31 @@ export function trpcRoutes(
     const twin = rest.find((r) => r.method === method && r.path === path);
     if (!twin) throw new Error(`tRPC procedure ${name}: no REST route ${method} ${path}`);
     const { access, bodyLimit, challenge } = twin;
-    plainRoute(
-      app,
-      {
-        access,
-        bodyLimit,
-        challenge,
-        twin: { method, path },
-        transport: 'trpc',
-        method: 'post',
-        path: `/api/trpc/${name}`,
-        summary: `tRPC procedure ${name}`,
-        responses,
-      },
-      // The AST procedures' answers come serialized from the worker pool.
-      name.startsWith('ast.') ? spliceSerialized(handler) : handler,
-    );
-  }
-  // Any other name (a batch of several among them) is a tRPC NOT_FOUND, behind the same gate.
-  plainRoute(
-    app,
-    {
-      access: { tier: 'free' },
+    plainRoute(app, {
+      access,
+      bodyLimit,
+      challenge,
+      twin: { method, path },
       transport: 'trpc',
       method: 'post',
-      path: '/api/trpc/{procedure}',
-      summary: 'An unknown tRPC procedure',
-      responses: { 404: envelope('No such procedure') },
-    },
-    (c) => problem(c, 404, `No procedure ${c.req.param('procedure')}`),
-  );
+      path: `/api/trpc/${name}`,
+      summary: `tRPC procedure ${name}`,
+      responses,
+      handlers: [
+        // The AST procedures' answers come serialized from the worker pool.
+        name.startsWith('ast.') ? spliceSerialized(handler) : handler,
+      ],
+    });
+  }
+  // Any other name (a batch of several among them) is a tRPC NOT_FOUND, behind the same gate.
+  plainRoute(app, {
+    access: { tier: 'free' },
+    transport: 'trpc',
+    method: 'post',
+    path: '/api/trpc/{procedure}',
+    summary: 'An unknown tRPC procedure',
+    responses: { 404: envelope('No such procedure') },
+    handlers: [(c) => problem(c, 404, `No procedure ${c.req.param('procedure')}`)],
+  });
   return app;
 }

@@ -253,23 +253,19 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
   const notUpgrade = (c: Context) =>
     problem(c, 426, 'This endpoint speaks WebSocket: send an Upgrade: websocket request');
   for (const path of ['/api/ws/compile', '/ws/compile'])
-    plainRoute(
-      app,
-      {
-        access: { tier: 'free', scope: 'compile' },
-        // The short path's twin is the long one: overrides of either apply to both.
-        ...(path === '/ws/compile' ? { twin: { method: 'GET', path: '/api/ws/compile' } } : {}),
-        streamLimit: true,
-        transport: 'websocket',
-        method: 'get',
-        path,
-        summary: 'WebSocket compile protocol (welcome, compile, cancel, ping; events, results)',
-        responses: {
-          101: { description: 'Switching to the WebSocket protocol' },
-          426: problemResponse('Not a WebSocket upgrade request'),
-        },
+    plainRoute(app, {
+      access: { tier: 'free', scope: 'compile' },
+      // The short path's twin is the long one: overrides of either apply to both.
+      ...(path === '/ws/compile' ? { twin: { method: 'GET', path: '/api/ws/compile' } } : {}),
+      streamLimit: true,
+      transport: 'websocket',
+      method: 'get',
+      path,
+      summary: 'WebSocket compile protocol (welcome, compile, cancel, ping; events, results)',
+      responses: {
+        101: { description: 'Switching to the WebSocket protocol' },
+        426: problemResponse('Not a WebSocket upgrade request'),
       },
-      handler,
-      notUpgrade,
-    );
+      handlers: [handler, notUpgrade],
+    });
 }

@@ -148,9 +148,12 @@ function impliedResponses(facts: RouteFacts, body: boolean) {
 
 /**
  * A route Hono serves without OpenAPI validation (a WebSocket upgrade, tRPC): registered with its
- * guard and documented in the OpenAPI document from the same config.
+ * guard and its handlers, and documented in the OpenAPI document from the same config.
  */
-export function plainRoute(app: OpenAPIHono, config: Described<RouteConfig>, ...handlers: Handler[]): void {
+export function plainRoute(
+  app: OpenAPIHono,
+  { handlers, ...config }: Described<RouteConfig> & { handlers: Handler[] },
+) {
   const [rest, described] = split(config);
   app.openAPIRegistry.registerPath({ ...rest, security: securityOf(config.access) });
   app.on(described.method, described.path, guard(described), ...handlers);
