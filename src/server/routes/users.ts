@@ -81,6 +81,8 @@ const usage = okBody({
  */
 export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: UsageRecorder): void {
   const at = () => new Date(deps.now()).toISOString();
+  /** The user `id`, or 404. */
+  const existing = async (id: string) => (await deps.store.userById(id)) ?? refuse(404, `No user with id ${id}`);
 
   /**
    * Refuses a change to user `id`: 404 when there is no such user, 403 for the caller's own
@@ -88,8 +90,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
    * everyone out). The user as they are before the change otherwise.
    */
   async function mayChange(c: Context, id: string): Promise<User> {
-    const target = await deps.store.userById(id);
-    if (!target) refuse(404, `No user with id ${id}`);
+    const target = await existing(id);
     const caller = callerOf(c);
     if (caller.user?.id === id) refuse(403, 'Administrators cannot change, ban or delete their own account here');
     // No grant above the grantor: a more privileged account is not reset, demoted, banned or deleted.
@@ -182,12 +183,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
           404: notFound,
         },
       }),
-      async (c) => {
-        const { id } = c.req.valid('param');
-        const user = await deps.store.userById(id);
-        if (!user) refuse(404, `No user with id ${id}`);
-        return ok(c, { user: show(user) });
-      },
+      async (c) => ok(c, { user: show(await existing(c.req.valid('param').id)) }),
     );
 
     app.openapi(
@@ -381,9 +377,8 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         responses: { 200: jsonResponse('The usage record', usage), 404: notFound },
       }),
       async (c) => {
-        const { userId } = c.req.valid('param');
-        if (!(await deps.store.userById(userId))) refuse(404, `No user with id ${userId}`);
-        return ok(c, await usageOf(userId, c.req.valid('query').days));
+        const { id } = await existing(c.req.valid('param').userId);
+        return ok(c, await usageOf(id, c.req.valid('query').days));
       },
     );
   }
