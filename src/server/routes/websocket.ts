@@ -7,6 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import { clientMessage as safeMessage, problem, problemResponse } from '../problem.js';
 import { plainRoute } from '../routing/route.js';
 import { randomUUID } from 'node:crypto';
+import pLimit from 'p-limit';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { compileFor, streamedCompile } from '../compile/service.js';
@@ -182,9 +183,8 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
       void compileSession(ws, parsed.sessionId, parsed.configuration, metered);
     };
 
-    /** Large messages waiting for the meter (and those after them), in the order they came. */
-    let inOrder: Promise<unknown> = Promise.resolve();
-    let waiting = 0;
+    /** Large messages waiting for the meter (and those after them), read one at a time in the order they came. */
+    const inOrder = pLimit(1);
 
     return {
       onOpen(_event, ws) {
@@ -220,6 +220,7 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
         const size = typeof data === 'string' ? data.length : ((data as { byteLength?: number }).byteLength ?? 0);
         const large = size > UNMETERED_MESSAGE_BYTES;
         const text = () => String(data);
+        const waiting = inOrder.activeCount + inOrder.pendingCount;
         // Small messages are read at once, unless earlier ones wait for the meter (order is kept).
         if (!large && waiting === 0) return read(ws, text(), false);
         if (waiting >= MESSAGES_WAITING)
@@ -228,15 +229,12 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
             'RATE_LIMITED',
             `at most ${MESSAGES_WAITING} large messages may wait to be read; wait for answers`,
           );
-        waiting += 1;
-        inOrder = inOrder.then(async () => {
+        void inOrder(async () => {
           try {
             if (large && !(await admitted(ws))) return;
             read(ws, text(), large);
           } catch {
             fail(ws, 'INTERNAL', 'the message could not be counted; try again');
-          } finally {
-            waiting -= 1;
           }
         });
       },
