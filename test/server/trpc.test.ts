@@ -281,6 +281,7 @@ describe('/api/trpc hostile input', () => {
     ['a batch call', '/api/trpc/validateRule,compile?batch=1', '{"0":{"rule":"a"},"1":{}}', 404],
     ['a batch call of one procedure', '/api/trpc/validateRule?batch=1', '{"0":{"rule":"a"}}', 400],
     ['an unknown procedure', '/api/trpc/nope', '{}', 404],
+    ['an unknown procedure over 64 KiB', '/api/trpc/nope', JSON.stringify({ a: 'a'.repeat(BODY_LIMITS.rule) }), 413],
     ['a non-object input', '/api/trpc/compile', '[1,2]', 400],
   ])('%s: %i tRPC error, never 5xx', async (_name, path, body, status) => {
     clock += 61_000;

@@ -36,12 +36,15 @@ function parserFor(engine: 'sqlite' | 'postgres'): SqlParser {
 
 type Node = Record<string, unknown>;
 
-/** Each object of the tree, depth first. */
-function* nodes(value: unknown): Generator<Node> {
-  if (Array.isArray(value)) for (const v of value) yield* nodes(v);
-  else if (value && typeof value === 'object') {
-    yield value as Node;
-    for (const v of Object.values(value)) yield* nodes(v);
+/** Each object of the tree, depth first, on a stack of its own: a deep expression is no deep call stack. */
+function* nodes(tree: unknown): Generator<Node> {
+  const stack = [tree];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (!value || typeof value !== 'object') continue;
+    if (!Array.isArray(value)) yield value as Node;
+    const children = Array.isArray(value) ? value : Object.values(value);
+    for (let i = children.length - 1; i >= 0; i -= 1) stack.push(children[i]);
   }
 }
 

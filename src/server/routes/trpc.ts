@@ -4,6 +4,7 @@ import { trpcServer } from '@hono/trpc-server';
 import type { AppDeps } from '../deps.js';
 import { type DescribedRoute, featureApp, jsonResponse, plainRoute } from '../routing/route.js';
 import { problem } from '../problem.js';
+import { BODY_LIMITS } from './rules.js';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { createTrpcRouter, spliceSerialized, trpcCodeOf } from '../trpc/router.js';
 
@@ -91,6 +92,7 @@ export function trpcRoutes(
   // Any other name (a batch of several among them) is a tRPC NOT_FOUND, behind the same gate.
   plainRoute(app, {
     access: { tier: 'free' },
+    bodyLimit: BODY_LIMITS.rule,
     transport: 'trpc',
     method: 'post',
     path: '/api/trpc/{procedure}',
