@@ -180,9 +180,9 @@ export function lineReader(list: PackedLines): (i: number) => string {
 /**
  * `Engine.select` of a packed list. A line within a run of ASCII blocks (`asciiRuns`) holds no
  * line terminator, unread: opening with what no pattern opens with, it matches none, unread; else
- * it is asked of the set as a slice of its run's text (`runTexts`). Another line is decoded alone, and is known to hold no
- * line terminator when it opens with ASCII and holds no byte 0xE2, which begins U+2028 and U+2029
- * (a packed line holds no CR or LF).
+ * it is asked of the set as a slice of its run's text (`runTexts`). Another line is decoded alone,
+ * and is known to hold no line terminator when it opens with ASCII and holds no byte 0xE2, which
+ * begins U+2028 and U+2029 (a packed line holds no CR or LF).
  */
 export function selectPacked(list: PackedLines, set: LineSet, exclude: boolean): Uint8Array {
   const { bytes, used, start, end } = list;
