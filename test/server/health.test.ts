@@ -72,5 +72,9 @@ describe('GET /api/health', () => {
     expect(gone.status).toBe(503);
     expect(gone.body.checks.store).toMatchObject({ status: 'unavailable', error: 'the store failed' });
     expect(JSON.stringify(gone.body)).not.toMatch(/memory|sqlite:/i);
+    // The public store check says that the store failed, not what its driver said.
+    const smoke = await request('/api/health/db-smoke');
+    expect(smoke.status).toBe(503);
+    expect((await smoke.json()).detail).toBe('Store check failed: Unexpected server error');
   });
 });

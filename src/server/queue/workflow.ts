@@ -3,6 +3,7 @@ import type { Job, WorkflowStep } from '../store/jobs.js';
 import { checkedConfiguration, resultBody, streamedCompile, type TierFeatures, warned } from '../compile/service.js';
 import type { CompilePayload } from './execute.js';
 import type { JobEmit } from './runner.js';
+import { clientMessage } from '../problem.js';
 
 /** The steps of a workflow over `n` sources, in order. */
 export const workflowStepNames = (sources: { source: string }[]) => [
@@ -69,7 +70,7 @@ export async function runWorkflow(
       return output;
     } catch (e) {
       if (!signal.aborted) {
-        const error = (e as Error).message;
+        const error = clientMessage(e);
         await end({ state: 'failed', error });
         emit('workflow:step', { index, name, state: 'failed', error });
       }

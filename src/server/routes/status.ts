@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { ok, route, jsonResponse, okBody } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
-import { problemResponse, refuse } from '../problem.js';
+import { clientMessage, problemResponse, refuse } from '../problem.js';
 
 const requestCounts = z.object({
   total: z.number(),
@@ -104,7 +104,7 @@ export function registerStatusRoutes(app: OpenAPIHono, deps: AppDeps, metrics: R
       try {
         await deps.store.smoke(new Date(deps.now()).toISOString());
       } catch (e) {
-        refuse(503, `Store check failed: ${(e as Error).message}`);
+        refuse(503, `Store check failed: ${clientMessage(e)}`);
       }
       return ok(c, { ok: true as const, latencyMs: Math.round((performance.now() - started) * 100) / 100 });
     },
