@@ -248,7 +248,7 @@ export class PatternSet implements LineSet {
    * Whether some pattern matches the line: `match(line) !== null`, for a compile that names no
    * pattern (no report). Order does not matter then, so the first hit ends the search, and joined
    * regexes are tried without the groups that tell their alternatives apart. `unbroken`: the caller
-   * knows the line holds no line terminator (`Engine.opening`), so it is not looked for.
+   * knows the line holds no line terminator (`selectPacked`), so it is not looked for.
    */
   has(line: string, unbroken = false): boolean {
     if (this.all !== NONE) return true;
