@@ -30,6 +30,14 @@ export const COMPILE_LIMITS = {
   streamsPerMinute: 10,
 } as const;
 
+/** What the routes that compile or check a configuration share: a `compile`-scope POST, its body limit, a challenge. */
+export const COMPILE_ROUTE = {
+  method: 'post',
+  access: { tier: 'free', scope: 'compile' },
+  bodyLimit: COMPILE_LIMITS.bodyBytes,
+  challenge: true,
+} as const;
+
 export const compileRequest = z.object({ configuration: z.unknown(), challengeToken: z.string().optional() });
 export const batchRequest = z.object({
   requests: z

@@ -7,7 +7,7 @@ import { clientMessage, problemResponse } from '../problem.js';
 import { CompileCache, configurationKey } from '../compile-cache.js';
 import {
   checkTierRequest,
-  COMPILE_LIMITS,
+  COMPILE_ROUTE,
   compileBatch,
   compileRequest,
   compiledList,
@@ -39,11 +39,8 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
 
   app.openapi(
     route({
-      method: 'post',
+      ...COMPILE_ROUTE,
       path: '/api/compile/batch',
-      access: { tier: 'free', scope: 'compile' },
-      bodyLimit: COMPILE_LIMITS.bodyBytes,
-      challenge: true,
       badBody: 400,
       summary: 'Compile up to 10 configurations',
       request: { body: jsonBody(batchRequest) },
@@ -66,11 +63,8 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
 
   app.openapi(
     route({
-      method: 'post',
+      ...COMPILE_ROUTE,
       path: '/api/compile',
-      access: { tier: 'free', scope: 'compile' },
-      bodyLimit: COMPILE_LIMITS.bodyBytes,
-      challenge: true,
       badBody: 'envelope',
       summary: 'Compile a filter list and answer with its rules',
       request: { body: jsonBody(compileRequest) },
@@ -114,11 +108,8 @@ export function registerCompileRoutes(app: OpenAPIHono, deps: AppDeps): void {
   );
 
   const streamSpec = {
-    method: 'post' as const,
-    access: { tier: 'free', scope: 'compile' } as const,
-    bodyLimit: COMPILE_LIMITS.bodyBytes,
+    ...COMPILE_ROUTE,
     streamLimit: true,
-    challenge: true,
     badBody: 'envelope' as const,
     summary: 'Compile with progress as server-sent events',
     description:

@@ -3,7 +3,7 @@ import { route, jsonBody, jsonResponse, okBody, ok } from '../routing/route.js';
 import { validateConfiguration } from '../../core/config/parse.js';
 import { ConfigError } from '../../core/errors/index.js';
 import { TRANSFORMATION_NAMES } from '../../core/transforms/types.js';
-import { COMPILE_LIMITS, compileRequest } from '../compile/service.js';
+import { COMPILE_LIMITS, COMPILE_ROUTE, compileRequest } from '../compile/service.js';
 import { problemResponse, refuse } from '../problem.js';
 
 const issue = z.object({ path: z.string(), message: z.string() });
@@ -55,10 +55,8 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
 
   app.openapi(
     route({
-      method: 'post',
+      ...COMPILE_ROUTE,
       path: '/api/configuration/validate',
-      access: { tier: 'free', scope: 'compile' },
-      challenge: true,
       badBody: 400,
       summary: 'Validate a configuration',
       request: { body: jsonBody(compileRequest) },
@@ -96,10 +94,8 @@ export function registerConfigurationRoutes(app: OpenAPIHono, envOverrides: unkn
 
   app.openapi(
     route({
-      method: 'post',
+      ...COMPILE_ROUTE,
       path: '/api/configuration/resolve',
-      access: { tier: 'free', scope: 'compile' },
-      challenge: true,
       badBody: 400,
       summary: 'Merge a configuration with overrides and validate the result',
       request: {

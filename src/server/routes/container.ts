@@ -3,7 +3,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { route, jsonBody, jsonResponse, okBody, ok } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { problemResponse, refuse } from '../problem.js';
-import { compileFor, streamedCompile, compiledList, compileRequest } from '../compile/service.js';
+import { COMPILE_ROUTE, compileFor, streamedCompile, compiledList, compileRequest } from '../compile/service.js';
 import { type ContainerCompiler, ContainersBusyError } from '../../node/container-compiler.js';
 
 const limits = z.object({ memoryMb: z.number(), timeoutMs: z.number(), maxConcurrent: z.number() });
@@ -12,10 +12,8 @@ const limits = z.object({ memoryMb: z.number(), timeoutMs: z.number(), maxConcur
 export function registerContainerRoutes(app: OpenAPIHono, deps: AppDeps, container: ContainerCompiler): void {
   app.openapi(
     route({
-      method: 'post',
+      ...COMPILE_ROUTE,
       path: '/api/compile/container',
-      access: { tier: 'free', scope: 'compile' },
-      challenge: true,
       badBody: 'envelope',
       summary: 'Compile in a separate process with a memory and a time limit',
       request: { body: jsonBody(compileRequest) },

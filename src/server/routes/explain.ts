@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { jsonBody, jsonResponse, route } from '../routing/route.js';
 import type { AppDeps } from '../deps.js';
 import { clientMessage, problemResponse, refuse, statusOf } from '../problem.js';
-import { COMPILE_LIMITS, compileFor, explainCompile } from '../compile/service.js';
+import { COMPILE_ROUTE, compileFor, explainCompile } from '../compile/service.js';
 import { callerOf } from '../access/gate.js';
 import { RULE_SET_SCHEME } from '../rule-sets/rule-set-source.js';
 import { OUTPUT_FORMATS } from '../../core/output/formats.js';
@@ -44,11 +44,8 @@ const explanation = z.object({
 export function registerExplainRoutes(app: OpenAPIHono, deps: AppDeps): void {
   app.openapi(
     route({
-      method: 'post',
+      ...COMPILE_ROUTE,
       path: '/api/explain',
-      access: { tier: 'free', scope: 'compile' },
-      bodyLimit: COMPILE_LIMITS.bodyBytes,
-      challenge: true,
       badBody: 400,
       summary: 'Why a domain is blocked, or not, by a compiled configuration or saved rule set',
       description:

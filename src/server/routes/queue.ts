@@ -11,6 +11,7 @@ import {
   checkedConfiguration,
   checkTierRequest,
   COMPILE_LIMITS,
+  COMPILE_ROUTE,
   compileRequest,
   forCaller,
   tierFeatures,
@@ -105,11 +106,9 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
 
   app.openapi(
     route({
-      method: 'post',
+      ...COMPILE_ROUTE,
       path: '/api/compile/async',
       access: { tier: 'pro', scope: 'compile' },
-      bodyLimit: COMPILE_LIMITS.bodyBytes,
-      challenge: true,
       badBody: 'envelope',
       summary: 'Queue a compile; its result is read from /api/queue/results/:id',
       request: { body: jsonBody(compileRequest) },
@@ -120,11 +119,9 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
 
   app.openapi(
     route({
-      method: 'post',
+      ...COMPILE_ROUTE,
       path: '/api/compile/batch/async',
       access: { tier: 'pro', scope: 'compile' },
-      bodyLimit: COMPILE_LIMITS.bodyBytes,
-      challenge: true,
       badBody: 400,
       summary: 'Queue a batch of up to 10 compiles as one job',
       request: { body: jsonBody(batchRequest) },
