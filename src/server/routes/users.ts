@@ -99,17 +99,11 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     return target;
   }
 
-  async function change(c: Context, id: string, patch: UserPatch): Promise<{ user: User }> {
+  async function change(c: Context, id: string, patch: UserPatch): Promise<User> {
     const before = await mayChange(c, id);
     const user = (await deps.store.updateUser(id, patch, at()))!;
     await recordAudit(c, deps, { oldValues: before, newValues: user });
-    return { user };
-  }
-
-  async function remove(c: Context, id: string): Promise<void> {
-    const before = await mayChange(c, id);
-    await deps.store.deleteUser(id);
-    await recordAudit(c, deps, { oldValues: before });
+    return user;
   }
 
   async function usageOf(userId: string, days: number) {
@@ -201,7 +195,9 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       }),
       async (c) => {
         const { id } = c.req.valid('param');
-        await remove(c, id);
+        const before = await mayChange(c, id);
+        await deps.store.deleteUser(id);
+        await recordAudit(c, deps, { oldValues: before });
         return ok(c, { message: `User ${id} deleted` });
       },
     );
@@ -236,12 +232,12 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
         // The schema's API-access key is the view's (computed), which its inferred type cannot name.
         const body = c.req.valid('json') as { role?: 'admin' | 'user'; tier?: string; [api: string]: unknown };
         const api = body[patch.api];
-        const done = await change(c, c.req.valid('param').id, {
+        const user = await change(c, c.req.valid('param').id, {
           role: body.role,
           tier: body.tier ?? (body.role ? defaultTier(body.role) : undefined),
           apiDisabled: api === undefined ? undefined : api === true || api === 1,
         });
-        return ok(c, { user: show(done.user) });
+        return ok(c, { user: show(user) });
       },
     );
   }
@@ -278,13 +274,12 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     }),
     async (c) => {
       const reason = c.req.valid('json')?.reason ?? null;
-      const done = await change(c, c.req.valid('param').id, { banned: true, banReason: reason });
-      return ok(c, { user: done.user });
+      return ok(c, { user: await change(c, c.req.valid('param').id, { banned: true, banReason: reason }) });
     },
   );
   app.openapi(
     route({ ...banRoute('unban', 'Lift a ban (admin, users:manage)'), request: { params: idParam } }),
-    async (c) => ok(c, { user: (await change(c, c.req.valid('param').id, { banned: false })).user }),
+    async (c) => ok(c, { user: await change(c, c.req.valid('param').id, { banned: false }) }),
   );
 
   // ---- /admin/local-users ----------------------------------------------------------------
