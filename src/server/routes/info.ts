@@ -29,10 +29,7 @@ export function registerInfoRoutes(app: OpenAPIHono, deps: AppDeps): void {
         {
           name: 'flc',
           version: deps.version,
-          endpoints: c.var.guards.routes().map((d) => {
-            const { method, path } = routeEntry(d);
-            return `${method} ${path}`;
-          }),
+          endpoints: c.var.guards.routes().map((d) => `${d.method} ${routeEntry(d).path}`),
         },
         200,
       ),
