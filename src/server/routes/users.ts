@@ -12,6 +12,7 @@ import type { UsageRecorder } from '../access/usage.js';
 import { passwordSchema } from './auth.js';
 import { emailProblem, IDENTIFIER_LIMITS } from '../auth/identifiers.js';
 import { pageOf, pageQuery } from './paging.js';
+import { audited } from './admin-system/route.js';
 
 /** The local-users list: limit 1–100 (default 50). Usage: 1–90 days back (default 30). */
 export const USER_LIMITS = { pageMax: 100, pageDefault: 50, usageDaysMax: 90, usageDaysDefault: 30 } as const;
@@ -144,13 +145,12 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     resource: 'user' | 'local_user',
     patch: { summary: string; api: 'apiDisabled' | 'api_disabled'; value: z.ZodType<boolean | 0 | 1> },
   ): void {
-    const audit = (action: string) => ({ action: `${resource}.${action}`, resource });
+    const audit = (permission: string, action: string) => audited(permission, `${resource}.${action}`, resource);
     app.openapi(
       route({
         method: 'get',
         path: prefix,
-        access: { admin: 'users:read' },
-        audit: audit('list'),
+        ...audit('users:read', 'list'),
         summary: `List ${what}, oldest first (admin, users:read)`,
         request: { query: page },
         responses: {
@@ -168,8 +168,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       route({
         method: 'get',
         path: `${prefix}/{id}`,
-        access: { admin: 'users:read' },
-        audit: audit('read'),
+        ...audit('users:read', 'read'),
         summary: `One of the ${what} (admin, users:read)`,
         request: { params: idParam },
         responses: {
@@ -184,8 +183,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       route({
         method: 'delete',
         path: `${prefix}/{id}`,
-        access: { admin: 'users:manage' },
-        audit: audit('delete'),
+        ...audit('users:manage', 'delete'),
         summary: 'Delete a user with their sessions, keys, roles and usage (admin, users:manage)',
         request: { params: idParam },
         responses: {
@@ -206,8 +204,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       route({
         method: 'patch',
         path: `${prefix}/{id}`,
-        access: { admin: 'users:manage' },
-        audit: audit('update'),
+        ...audit('users:manage', 'update'),
         summary: patch.summary,
         request: {
           params: idParam,
@@ -258,8 +255,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
   const banRoute = (action: 'ban' | 'unban', summary: string) => ({
     method: 'post' as const,
     path: `/api/admin/users/{id}/${action}`,
-    access: { admin: 'users:manage' },
-    audit: { action: `user.${action}`, resource: 'user' },
+    ...audited('users:manage', `user.${action}`, 'user'),
     summary,
     responses: {
       200: jsonResponse('The user', okBody({ user: userSchema })),
@@ -288,8 +284,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     route({
       method: 'post',
       path: '/admin/local-users',
-      access: { admin: 'users:manage' },
-      audit: { action: 'local_user.create', resource: 'local_user' },
+      ...audited('users:manage', 'local_user.create', 'local_user'),
       summary: 'Create a local user; the password is hashed with PBKDF2 (admin, users:manage)',
       request: {
         body: jsonBody(
@@ -329,8 +324,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
     route({
       method: 'post',
       path: '/admin/local-users/{id}/reset-password',
-      access: { admin: 'users:manage' },
-      audit: { action: 'local_user.reset_password', resource: 'local_user' },
+      ...audited('users:manage', 'local_user.reset_password', 'local_user'),
       summary: "Set a user's password; every session of theirs ends (admin, users:manage)",
       request: {
         params: idParam,
@@ -360,8 +354,7 @@ export function registerUserRoutes(app: OpenAPIHono, deps: AppDeps, recorder: Us
       route({
         method: 'get',
         path,
-        access: { admin: 'users:read' },
-        audit: { action: 'usage.read', resource: 'usage' },
+        ...audited('users:read', 'usage.read', 'usage'),
         summary: "A user's requests per day and route (admin, users:read)",
         request: {
           params: z.object({ userId: z.string() }),
