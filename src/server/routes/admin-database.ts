@@ -21,6 +21,14 @@ const post = (path: string, summary: string, schema: z.ZodType) =>
     summary,
     responses: { 200: jsonResponse('Done', schema) },
   });
+const get = (path: string, summary: string, answer: string, schema: z.ZodType) =>
+  route({
+    method: 'get',
+    path,
+    access: { admin: 'admin:read' },
+    summary,
+    responses: { 200: jsonResponse(answer, schema) },
+  });
 
 /** The read-only query's limits: its text, its time, its rows and the bytes of its answer. */
 export const QUERY_LIMITS = {
@@ -50,21 +58,15 @@ const queryRequest = z.object({
 export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): void {
   const admin = () => deps.store.databaseAdmin();
   app.openapi(
-    route({
-      method: 'get',
-      path: '/api/admin/storage/tables',
-      access: { admin: 'admin:read' },
-      summary: "The store's tables with their row counts (admin:read)",
-      responses: {
-        200: jsonResponse(
-          'Every table',
-          okBody({
-            engine,
-            tables: z.array(z.object({ name: z.string(), rows: z.number().int() })),
-          }),
-        ),
-      },
-    }),
+    get(
+      '/api/admin/storage/tables',
+      "The store's tables with their row counts (admin:read)",
+      'Every table',
+      okBody({
+        engine,
+        tables: z.array(z.object({ name: z.string(), rows: z.number().int() })),
+      }),
+    ),
     async (c) => ok(c, { engine: deps.store.engine, tables: await admin().tables() }),
   );
   app.openapi(
@@ -144,57 +146,45 @@ export function registerAdminDatabaseRoutes(app: OpenAPIHono, deps: AppDeps): vo
     },
   );
   app.openapi(
-    route({
-      method: 'get',
-      path: '/api/admin/neon/project',
-      access: { admin: 'admin:read' },
-      summary: 'The local database: engine, version, location (no password), size (admin:read)',
-      responses: {
-        200: jsonResponse(
-          'The database',
-          okBody({
-            project: z.object({
-              engine,
-              version: z.string(),
-              location: z.string(),
-              sizeBytes: z.number(),
-              schema: z.string().optional(),
-              schemaSizeBytes: z.number().optional(),
-              tables: z.number().int(),
-              migrations: z.number().int(),
-            }),
-          }),
-        ),
-      },
-    }),
+    get(
+      '/api/admin/neon/project',
+      'The local database: engine, version, location (no password), size (admin:read)',
+      'The database',
+      okBody({
+        project: z.object({
+          engine,
+          version: z.string(),
+          location: z.string(),
+          sizeBytes: z.number(),
+          schema: z.string().optional(),
+          schemaSizeBytes: z.number().optional(),
+          tables: z.number().int(),
+          migrations: z.number().int(),
+        }),
+      }),
+    ),
     async (c) => ok(c, { project: await admin().info() }),
   );
   app.openapi(
-    route({
-      method: 'get',
-      path: '/api/admin/neon/branches',
-      access: { admin: 'admin:read' },
-      summary: 'The database as the primary branch, configuration snapshots as its branches (admin:read)',
-      responses: {
-        200: jsonResponse(
-          'The branches, the database first',
-          okBody({
-            branches: z.array(
-              z.object({
-                id: z.string(),
-                name: z.string(),
-                kind: z.enum(['database', 'snapshot']),
-                primary: z.boolean(),
-                current: z.boolean(),
-                parentId: z.string().nullable(),
-                createdAt: z.string().nullable(),
-                createdBy: z.string().optional(),
-              }),
-            ),
+    get(
+      '/api/admin/neon/branches',
+      'The database as the primary branch, configuration snapshots as its branches (admin:read)',
+      'The branches, the database first',
+      okBody({
+        branches: z.array(
+          z.object({
+            id: z.string(),
+            name: z.string(),
+            kind: z.enum(['database', 'snapshot']),
+            primary: z.boolean(),
+            current: z.boolean(),
+            parentId: z.string().nullable(),
+            createdAt: z.string().nullable(),
+            createdBy: z.string().optional(),
           }),
         ),
-      },
-    }),
+      }),
+    ),
     async (c) => ok(c, { branches: await admin().branches() }),
   );
   app.openapi(
