@@ -274,10 +274,9 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
     route({
       method: 'get',
       path: '/api/workflow/{id}',
+      ...ownJobRoute,
       access: { tier: 'pro', scope: 'compile' },
-      badBody: 'envelope',
       summary: "A workflow's state, each step's state and timing, and its result once it has one",
-      request: { params: z.object({ id: z.string() }) },
       responses: {
         200: jsonResponse('The workflow', jobView.extend({ workflowId: z.string(), steps: z.array(workflowStep) })),
         404: problemResponse('No such workflow of the caller'),
