@@ -1,6 +1,6 @@
 import { AUDIT_FIELD_CHARS, cut, cutJson } from '../log-bounds.js';
 import type { Assignment, AuditEntry, AuditFilter, StoredFlag } from '../admin.js';
-import type { Db } from './db.js';
+import { countOf, type Db } from './db.js';
 
 /** Role assignments, the audit log, feature flags and group memberships. */
 
@@ -78,16 +78,14 @@ export async function audit(db: Db, f: AuditFilter, limit: number, offset: numbe
   }
   if (f.since) q = q.where('created_at', '>=', f.since);
   if (f.until) q = q.where('created_at', '<=', f.until);
-  const total = await q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const logs = await q.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
-  return { logs, total: Number(total.n) };
+  return { logs, total: await countOf(q) };
 }
 
 export async function auditOfUser(db: Db, userId: string, limit: number) {
   const q = db.selectFrom('audit_log').where((e) => e.or([e('actor_id', '=', userId), e('resource_id', '=', userId)]));
-  const total = await q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const logs = await q.selectAll().orderBy('id', 'desc').limit(limit).execute();
-  return { logs, total: Number(total.n) };
+  return { logs, total: await countOf(q) };
 }
 
 const toFlag = (r: { flag_key: string; definition: string; updated_at: string; updated_by: string }): StoredFlag => ({

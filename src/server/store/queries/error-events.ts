@@ -1,6 +1,6 @@
 import type { ErrorEvent } from '../service-records.js';
 import { camel, snake } from '../rows.js';
-import type { Db } from './db.js';
+import { countOf, type Db } from './db.js';
 
 /** Browser error reports (`error_events`). */
 
@@ -24,6 +24,5 @@ export async function pruneErrorEvents(db: Db, before: string, keep: number): Pr
 export async function errorEvents(db: Db, limit: number, offset: number) {
   const q = db.selectFrom('error_events');
   const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(limit).offset(offset).execute();
-  const total = await q.select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow();
-  return { events: rows.map(camel), total: Number(total.n) };
+  return { events: rows.map(camel), total: await countOf(q) };
 }

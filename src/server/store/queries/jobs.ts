@@ -2,7 +2,7 @@ import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import type { Database } from '../schema.js';
 import { FINISHED_STATES, type Job, type JobKind, type JobState, type Lease, type WorkflowStep } from '../jobs.js';
 import { camel, snake } from '../rows.js';
-import type { Db } from './db.js';
+import { countOf, type Db } from './db.js';
 import type { Engine } from '../migrations/columns.js';
 import { signalJobs } from '../job-signal.js';
 
@@ -166,8 +166,7 @@ export async function history(db: Db, ownerId: string | null, limit: number, off
     .limit(limit)
     .offset(offset)
     .execute();
-  const total = await q.select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow();
-  return { jobs: page.map((r) => toJob(r, false)), total: Number(total.n) };
+  return { jobs: page.map((r) => toJob(r, false)), total: await countOf(q) };
 }
 
 /**

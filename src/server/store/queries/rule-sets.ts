@@ -1,6 +1,6 @@
 import type { RuleSet, RuleSetPatch } from '../service-records.js';
 import { camel, snake } from '../rows.js';
-import type { Db } from './db.js';
+import { countOf, type Db } from './db.js';
 
 /** Saved rule sets; the rules are one JSON array of lines. */
 
@@ -17,8 +17,7 @@ export async function createRuleSet(db: Db, s: RuleSet): Promise<RuleSet> {
 export async function ruleSets(db: Db, ownerId: string | null, limit: number, offset: number) {
   const q = ownerId === null ? db.selectFrom('rule_sets') : db.selectFrom('rule_sets').where('owner_id', '=', ownerId);
   const list = await q.select(SUMMARY).orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
-  const total = await q.select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow();
-  return { ruleSets: list.map(camel), total: Number(total.n) };
+  return { ruleSets: list.map(camel), total: await countOf(q) };
 }
 
 export async function ruleSet(db: Db, id: string): Promise<RuleSet | null> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NewUser, Session, User, UserPatch, UserWithPassword } from '../accounts.js';
 import { snake, toUser, toUserWithPassword } from '../rows.js';
-import type { Db } from './db.js';
+import { countOf, type Db } from './db.js';
 
 /** Local users and their sessions. */
 
@@ -45,11 +45,7 @@ export async function listUsers(db: Db, page?: { limit: number; offset: number }
 
 /** One page of users, oldest first, and how many there are (in the caller's transaction). */
 export async function usersPage(db: Db, limit: number, offset: number) {
-  const total = await db
-    .selectFrom('users')
-    .select((e) => e.fn.countAll().as('n'))
-    .executeTakeFirstOrThrow();
-  return { users: await listUsers(db, { limit, offset }), total: Number(total.n) };
+  return { users: await listUsers(db, { limit, offset }), total: await countOf(db.selectFrom('users')) };
 }
 
 /** Applies the patch (in the caller's transaction); a ban ends every session of the user. */
