@@ -27,6 +27,8 @@ const tokenAndUser = jsonResponse(
   'The session token (shown once) and the user',
   z.object({ token: z.string(), user: userSchema }),
 );
+/** What the auth routes' POSTs share: a body of at most 64 KiB (as the rule and key routes). */
+const authPost = { method: 'post', bodyLimit: BODY_LIMITS.rule } as const;
 
 /** Sign-in attempts: 10 per minute per identifier and address, and 30 per address. */
 export const SIGN_IN_LIMITS = { perIdentifier: 10, perAddress: 30 } as const;
@@ -68,10 +70,9 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
 
   app.openapi(
     route({
-      method: 'post',
+      ...authPost,
       path: '/api/auth/sign-up/email',
       access: 'public',
-      bodyLimit: BODY_LIMITS.rule,
       summary: 'Create a local account and sign in',
       request: {
         body: jsonBody(credentials.extend({ name: nameSchema.optional() })),
@@ -104,10 +105,9 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
 
   app.openapi(
     route({
-      method: 'post',
+      ...authPost,
       path: '/api/auth/sign-in/email',
       access: 'public',
-      bodyLimit: BODY_LIMITS.rule,
       summary: 'Sign in with email and password',
       request: { body: jsonBody(signInCredentials) },
       responses: {
@@ -136,10 +136,9 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
 
   app.openapi(
     route({
-      method: 'post',
+      ...authPost,
       path: '/api/auth/sign-out',
       access: 'own-session',
-      bodyLimit: BODY_LIMITS.rule,
       summary: 'End the current session',
       responses: {
         200: jsonResponse('Signed out', okBody({})),
@@ -178,10 +177,9 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
   // a session, not an API key (the access policy); keys are managed under `/api/keys`.
   app.openapi(
     route({
-      method: 'post',
+      ...authPost,
       path: '/api/auth/change-password',
       access: 'session',
-      bodyLimit: BODY_LIMITS.rule,
       summary: "Change the signed-in user's password; their other sessions end",
       request: {
         body: jsonBody(z.object({ currentPassword: z.string().min(1).max(1024), newPassword: passwordSchema })),
@@ -219,10 +217,9 @@ export function registerAuthRoutes(app: OpenAPIHono, deps: AppDeps): void {
 
   app.openapi(
     route({
-      method: 'post',
+      ...authPost,
       path: '/api/auth/sign-out-all',
       access: 'own-session',
-      bodyLimit: BODY_LIMITS.rule,
       summary: 'End every session of the signed-in user, this one included (API keys stay)',
       responses: {
         200: jsonResponse('Signed out everywhere', okBody({ sessionsEnded: z.number().int() })),
