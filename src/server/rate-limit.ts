@@ -28,6 +28,13 @@ const WINDOW_SECONDS = 60;
  */
 const COUNT_ONLY = 1_000_000_000;
 
+/** The outcome of a key's `count`th request in a window that ends in `msLeft`. */
+const hitOf = (count: number, limit: number, msLeft: number): RateHit => ({
+  limited: count > limit,
+  remaining: Math.max(0, limit - count),
+  resetSeconds: Math.max(1, Math.ceil(msLeft / 1000)),
+});
+
 /** Keys remembered as over their limit (PostgreSQL), the least recently refused forgotten first. */
 export const REFUSED_KEYS_KEPT = 10_000;
 
@@ -50,11 +57,7 @@ function counting(limiter: RateLimiterAbstract, refusals?: LRUCache<string, { li
         1,
       );
       if (refusals && res.consumedPoints > limit) refusals.set(key, { limit, until: now + res.msBeforeNext });
-      return {
-        limited: res.consumedPoints > limit,
-        remaining: Math.max(0, limit - res.consumedPoints),
-        resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
-      };
+      return hitOf(res.consumedPoints, limit, res.msBeforeNext);
     },
   };
 }
@@ -105,11 +108,7 @@ export function fixedWindowLimiter(windowMs: number, now: () => number) {
         }
       }
       w.count += 1;
-      return {
-        limited: w.count > limit,
-        remaining: Math.max(0, limit - w.count),
-        resetSeconds: Math.max(1, Math.ceil((w.start + windowMs - t) / 1000)),
-      };
+      return hitOf(w.count, limit, w.start + windowMs - t);
     },
   };
 }
