@@ -161,10 +161,7 @@ export function plainRoute(
 
 /** Every described route the app serves, in registration order. */
 export function describedRoutes(app: { routes: RouterRoute[] }): DescribedRoute[] {
-  return app.routes.flatMap((r) => {
-    const d = (r.handler as Partial<Guard>)[DESCRIBED];
-    return d ? [d] : [];
-  });
+  return app.routes.map((r) => (r.handler as Partial<Guard>)[DESCRIBED]).filter((d) => d !== undefined);
 }
 
 /** A described route as `GET /api` and the admin manifest show it (OpenAPI-style path). */
