@@ -25,12 +25,19 @@ export function challengeGate(settings: ChallengeSettings, fetchImpl: typeof fet
     } catch {
       return next(); // the route's own validation answers malformed JSON with 400
     }
-    const token = body?.challengeToken ?? body?.turnstileToken;
-    if (typeof token !== 'string' || token.length === 0) return problem(c, 403, 'Bot challenge token required');
-    if (!(await verifyChallenge(settings, token, fetchImpl)))
-      return problem(c, 403, 'Bot challenge verification failed');
-    return next();
+    const refused = await challengeRefusal(settings, body?.challengeToken ?? body?.turnstileToken, fetchImpl);
+    return refused ? problem(c, 403, refused) : next();
   };
+}
+
+/**
+ * Why `token` does not pass the bot challenge, or null when it passes or no secret is configured:
+ * the one rule for the gate's POSTs and a WebSocket's compile messages.
+ */
+export async function challengeRefusal(settings: ChallengeSettings | undefined, token: unknown, fetchImpl = fetch) {
+  if (!settings?.secretKey) return null;
+  if (typeof token !== 'string' || token.length === 0) return 'Bot challenge token required';
+  return (await verifyChallenge(settings, token, fetchImpl)) ? null : 'Bot challenge verification failed';
 }
 
 /** Whether the vendor accepts `token` (false when it cannot be asked); for the gate and the console's forms. */

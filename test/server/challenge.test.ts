@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { testApp } from '../support/test-app.js';
 import { SafeSourceReader } from '../../src/node/safe-reader.js';
 import { startServer, type TestServer } from '../support/http-server.js';
+import { describedRoutes } from '../../src/server/routing/route.js';
 
 let verifier: TestServer;
 const seen: string[] = [];
 let request: ReturnType<typeof testApp>['request'];
+let ready: ReturnType<typeof testApp>['ready'];
 
 beforeAll(async () => {
   verifier = await startServer((req, res) => {
@@ -19,7 +21,7 @@ beforeAll(async () => {
         .end(JSON.stringify({ success: form.get('response') === 'good' && form.get('secret') === 's3cret' }));
     });
   });
-  ({ request } = testApp({
+  ({ request, ready } = testApp({
     version: '1',
     now: () => Date.now(),
     startedAt: 0,
@@ -48,6 +50,24 @@ describe('bot-challenge verification', () => {
     const bad = await post(path, { rules: ['a'], challengeToken: 'bad' });
     expect(bad.status).toBe(403);
     expect(await bad.json()).toMatchObject({ status: 403, detail: 'Bot challenge verification failed' });
+  });
+
+  test('every route that starts a compile asks for it: each POST and the WebSocket', async () => {
+    const routes = describedRoutes((await ready).app);
+    const compiles = (access: unknown) => typeof access === 'object' && access !== null && 'scope' in access;
+    const starts = routes.filter(
+      (r) => compiles(r.access) && (r.access as { scope?: string }).scope === 'compile' && r.method !== 'GET',
+    );
+    const sockets = routes.filter((r) => r.transport === 'websocket');
+    expect(starts.map((r) => r.path)).toEqual(expect.arrayContaining(['/api/compile', '/api/workflow/compile']));
+    expect(sockets.map((r) => r.path)).toEqual(['/api/ws/compile', '/ws/compile']);
+    const unguarded = [...starts.filter((r) => r.method !== 'DELETE'), ...sockets].filter((r) => !r.challenge);
+    expect(unguarded.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+    // And each POST that asks for it refuses a request without a token, whatever else it needs.
+    for (const r of routes.filter((d) => d.challenge && d.method === 'POST')) {
+      const res = await post(r.path.replaceAll(/:\w+/g, 'x'), { configuration: {} });
+      expect(res.status, `${r.method} ${r.path}`).toBe(403);
+    }
   });
 
   test('a good token passes, under either field name', async () => {

@@ -10,7 +10,6 @@ import {
   batchRequest,
   checkedConfiguration,
   checkTierRequest,
-  COMPILE_LIMITS,
   COMPILE_ROUTE,
   compileRequest,
   forCaller,
@@ -252,10 +251,9 @@ export function registerQueueRoutes(app: OpenAPIHono, deps: AppDeps, queue: JobR
   // A workflow is a compile as durable, resumable steps.
   app.openapi(
     route({
-      method: 'post',
+      ...COMPILE_ROUTE,
       path: '/api/workflow/compile',
       access: { tier: 'pro', scope: 'compile' },
-      bodyLimit: COMPILE_LIMITS.bodyBytes,
       badBody: 'envelope',
       summary: 'Start a compile workflow (fetch each source, transform, assemble, store)',
       request: { body: jsonBody(compileRequest) },

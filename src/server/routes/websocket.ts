@@ -13,6 +13,7 @@ import type { AppDeps } from '../deps.js';
 import { compileFor, streamedCompile } from '../compile/service.js';
 import { callerOf } from '../access/gate.js';
 import { clientAddress } from '../client-address.js';
+import { challengeRefusal } from '../challenge.js';
 import { AbortedError, FlcError } from '../../core/errors/index.js';
 
 /**
@@ -66,6 +67,8 @@ const clientMessage = z.discriminatedUnion('type', [
     sessionId: z.string().min(1),
     configuration: z.unknown(),
     benchmark: z.boolean().optional(),
+    challengeToken: z.string().optional(),
+    turnstileToken: z.string().optional(),
   }),
   z.object({ type: z.literal('cancel'), sessionId: z.string().min(1) }),
   z.object({ type: z.literal('ping') }),
@@ -110,7 +113,7 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
       idle.unref();
     };
 
-    const compileSession = async (ws: WSContext, sessionId: string, raw: unknown, metered: boolean) => {
+    const compileSession = async (ws: WSContext, sessionId: string, raw: unknown, metered: boolean, token?: string) => {
       if (sessions.has(sessionId))
         return fail(ws, 'SESSION_EXISTS', `session ${sessionId} is already compiling`, sessionId);
       if (sessions.size >= timing.maxConcurrentCompilations) {
@@ -122,6 +125,9 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
       try {
         // Each compile is let in, and counted, as a `POST /api/compile` would be.
         if (!metered && !(await admitted(ws, sessionId))) return;
+        // The bot challenge of `POST /api/compile`, a token in each compile message.
+        const refused = await challengeRefusal(deps.challenge, token);
+        if (refused) return fail(ws, 'CHALLENGE_FAILED', refused, sessionId);
         const { deps: own, ...checked } = compileFor(deps, caller, raw);
         live?.compileStarted(liveId, sessionId, checked.config.name ?? null);
         send(ws, { type: 'compile:started', sessionId, configurationName: checked.config.name });
@@ -180,7 +186,8 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
         if (!controller) return fail(ws, 'UNKNOWN_SESSION', `no compilation ${parsed.sessionId}`, parsed.sessionId);
         return controller.abort(new Error('cancelled by the client'));
       }
-      void compileSession(ws, parsed.sessionId, parsed.configuration, metered);
+      const token = parsed.challengeToken ?? parsed.turnstileToken;
+      void compileSession(ws, parsed.sessionId, parsed.configuration, metered, token);
     };
 
     /** Large messages waiting for the meter (and those after them), read one at a time in the order they came. */
@@ -256,6 +263,7 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
       // The short path's twin is the long one: overrides of either apply to both.
       ...(path === '/ws/compile' ? { twin: { method: 'GET', path: '/api/ws/compile' } } : {}),
       streamLimit: true,
+      challenge: true,
       transport: 'websocket',
       method: 'get',
       path,

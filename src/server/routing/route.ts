@@ -29,7 +29,7 @@ export interface RouteFacts {
   bodyLimit?: number;
   /** Counted against the per-address limit on streams (server-sent events, WebSocket). */
   streamLimit?: boolean;
-  /** Needs a bot-challenge token in its JSON body when a challenge secret is configured. */
+  /** Needs a bot-challenge token in its JSON body (a WebSocket: each compile message) when a secret is set. */
   challenge?: boolean;
   /** The audit action and resource type of an admin route (the specification's audit events). */
   audit?: { action: string; resource: string };
