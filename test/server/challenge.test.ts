@@ -1,26 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { testApp } from '../support/test-app.js';
 import { SafeSourceReader } from '../../src/node/safe-reader.js';
-import { startServer, type TestServer } from '../support/http-server.js';
+import { startChallengeVerifier } from '../support/http-server.js';
 import { describedRoutes } from '../../src/server/routing/route.js';
 
-let verifier: TestServer;
-const seen: string[] = [];
+let verifier: Awaited<ReturnType<typeof startChallengeVerifier>>;
 let request: ReturnType<typeof testApp>['request'];
 let ready: ReturnType<typeof testApp>['ready'];
 
 beforeAll(async () => {
-  verifier = await startServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      seen.push(body);
-      const form = new URLSearchParams(body);
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ success: form.get('response') === 'good' && form.get('secret') === 's3cret' }));
-    });
-  });
+  verifier = await startChallengeVerifier('s3cret');
   ({ request, ready } = testApp({
     version: '1',
     now: () => Date.now(),
@@ -73,7 +62,7 @@ describe('bot-challenge verification', () => {
   test('a good token passes, under either field name', async () => {
     expect((await post('/api/ast/walk', { rules: ['||a^'], challengeToken: 'good' })).status).toBe(200);
     expect((await post('/api/configuration/validate', { configuration: {}, turnstileToken: 'good' })).status).toBe(200);
-    expect(seen.at(-1)).toContain('secret=s3cret');
+    expect(verifier.forms.at(-1)).toContain('secret=s3cret');
   });
 
   test('validate-rule stays open; the browser config routes say what is configured', async () => {

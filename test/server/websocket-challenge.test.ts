@@ -1,45 +1,27 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { startServer as startFlc, type RunningServer } from '../../src/server/start.js';
-import { startServer, type TestServer } from '../support/http-server.js';
+import { startChallengeVerifier, startServer, type TestServer } from '../support/http-server.js';
+import { type InProcessFlc, startInProcessFlc } from '../support/flc-in-process.js';
 
 // A real `flc serve` with the bot challenge configured: a WebSocket compile needs a token in each
 // compile message, as `POST /api/compile` needs one in its body.
-let flc: RunningServer;
+let flc: InProcessFlc;
 let lists: TestServer;
 let verifier: TestServer;
 let token: string;
 const saved = { ...process.env };
 
 beforeAll(async () => {
-  verifier = await startServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      const success = new URLSearchParams(body).get('response') === 'good';
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success }));
-    });
-  });
+  verifier = await startChallengeVerifier('s3cret');
   lists = await startServer((_req, res) => res.writeHead(200).end('0.0.0.0 ads.example.com\n'));
   Object.assign(process.env, { CHALLENGE_SECRET_KEY: 's3cret', CHALLENGE_VERIFY_URL: `${verifier.url}/siteverify` });
-  flc = await startFlc({
-    host: '127.0.0.1',
-    port: 0,
-    version: '1',
-    allowPrivateSources: true,
-    store: { engine: 'sqlite', file: ':memory:' },
-    log: () => undefined,
+  flc = await startInProcessFlc({ allowPrivateSources: true }).finally(() => {
+    process.env = saved;
   });
-  process.env = saved;
-  const signUp = await fetch(`${flc.url}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'ws-challenge@example.org', password: 'a long password' }),
-  });
-  token = (await signUp.json()).token;
+  token = await flc.signIn('ws-challenge@example.org');
 });
 afterAll(async () => {
-  await flc.close(1_000);
+  await flc.close();
   await lists.close();
   await verifier.close();
 });
