@@ -16,7 +16,7 @@ export const DEFAULT_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v
  * Requires a valid bot-challenge token (`challengeToken`, or `turnstileToken` as the
  * vendor names it) in the JSON body when a secret is configured; 403 otherwise.
  */
-export function challengeGate(settings: ChallengeSettings, fetchImpl: typeof fetch = fetch): MiddlewareHandler {
+export function challengeGate(settings: ChallengeSettings): MiddlewareHandler {
   return async (c, next) => {
     if (!settings.secretKey || c.req.method !== 'POST') return next();
     let body: Record<string, unknown>;
@@ -25,7 +25,7 @@ export function challengeGate(settings: ChallengeSettings, fetchImpl: typeof fet
     } catch {
       return next(); // the route's own validation answers malformed JSON with 400
     }
-    const refused = await challengeRefusal(settings, body?.challengeToken ?? body?.turnstileToken, fetchImpl);
+    const refused = await challengeRefusal(settings, body?.challengeToken ?? body?.turnstileToken, c.req.raw.signal);
     return refused ? problem(c, 403, refused) : next();
   };
 }
@@ -34,16 +34,21 @@ export function challengeGate(settings: ChallengeSettings, fetchImpl: typeof fet
  * Why `token` does not pass the bot challenge, or null when it passes or no secret is configured:
  * the one rule for the gate's POSTs and a WebSocket's compile messages.
  */
-export async function challengeRefusal(settings: ChallengeSettings | undefined, token: unknown, fetchImpl = fetch) {
+export async function challengeRefusal(settings: ChallengeSettings | undefined, token: unknown, stop?: AbortSignal) {
   if (!settings?.secretKey) return null;
   if (typeof token !== 'string' || token.length === 0) return 'Bot challenge token required';
-  return (await verifyChallenge(settings, token, fetchImpl)) ? null : 'Bot challenge verification failed';
+  return (await verifyChallenge(settings, token, stop)) ? null : 'Bot challenge verification failed';
 }
 
-/** Whether the vendor accepts `token` (false when it cannot be asked); for the gate and the console's forms. */
-export async function verifyChallenge(settings: ChallengeSettings, token: string, fetchImpl: typeof fetch = fetch) {
+/**
+ * Whether the vendor accepts `token` (false when it cannot be asked, within 10 s and until `stop`
+ * aborts); for the gate and the console's forms. A token longer than any the vendor issues
+ * (Turnstile's are at most 2,048 characters) is refused unasked.
+ */
+export async function verifyChallenge(settings: ChallengeSettings, token: string, stop?: AbortSignal) {
+  if (token.length > 2048) return false;
   const body = new URLSearchParams({ secret: settings.secretKey ?? '', response: token });
-  const signal = AbortSignal.timeout(10_000);
-  const res = await fetchImpl(settings.verifyUrl, { method: 'POST', body, signal }).catch(() => null);
+  const signal = AbortSignal.any([AbortSignal.timeout(10_000), ...(stop ? [stop] : [])]);
+  const res = await fetch(settings.verifyUrl, { method: 'POST', body, signal }).catch(() => null);
   return res?.ok === true && ((await res.json().catch(() => ({}))) as { success?: boolean }).success === true;
 }

@@ -7,7 +7,7 @@ import { type InProcessFlc, startInProcessFlc } from '../support/flc-in-process.
 // compile message, as `POST /api/compile` needs one in its body.
 let flc: InProcessFlc;
 let lists: TestServer;
-let verifier: TestServer;
+let verifier: Awaited<ReturnType<typeof startChallengeVerifier>>;
 let token: string;
 const saved = { ...process.env };
 
@@ -26,8 +26,8 @@ afterAll(async () => {
   await verifier.close();
 });
 
-/** Sends one compile message on a new connection and answers the first message about its session. */
-async function compileOver(fields: Record<string, string>) {
+/** A connection, and the first message about session `s1` that is not progress. */
+async function connect() {
   const ws = new WebSocket(`${flc.url.replace('http', 'ws')}/api/ws/compile`, {
     headers: { authorization: `Bearer ${token}` },
   });
@@ -38,8 +38,14 @@ async function compileOver(fields: Record<string, string>) {
     }),
   );
   await new Promise((r) => ws.once('open', r));
-  const configuration = { name: 'c', sources: [{ source: `${lists.url}/list.txt` }] };
-  ws.send(JSON.stringify({ type: 'compile', sessionId: 's1', configuration, ...fields }));
+  return { ws, answer };
+}
+const configuration = () => ({ name: 'c', sources: [{ source: `${lists.url}/list.txt` }] });
+
+/** Sends one compile message on a new connection and answers the first message about its session. */
+async function compileOver(fields: Record<string, string>) {
+  const { ws, answer } = await connect();
+  ws.send(JSON.stringify({ type: 'compile', sessionId: 's1', configuration: configuration(), ...fields }));
   const m = await answer;
   ws.close();
   return m;
@@ -66,5 +72,44 @@ describe('the bot challenge on the WebSocket compile', () => {
       rules: expect.arrayContaining(['0.0.0.0 ads.example.com']),
     });
     expect(await compileOver({ turnstileToken: 'good' })).toMatchObject({ type: 'compile:complete' });
+  });
+
+  test('a token longer than the vendor issues is refused without asking it', async () => {
+    const asked = verifier.forms.length;
+    expect(await compileOver({ challengeToken: 'x'.repeat(2049) })).toMatchObject({
+      code: 'CHALLENGE_FAILED',
+      error: 'Bot challenge verification failed',
+    });
+    expect(verifier.forms.length).toBe(asked);
+  });
+
+  test('a cancel while the token is checked stops the check: cancelled, not started', async () => {
+    const { ws, answer } = await connect();
+    const seen: string[] = [];
+    ws.on('message', (data) => seen.push(JSON.parse(String(data)).type));
+    ws.send(
+      JSON.stringify({ type: 'compile', sessionId: 's1', configuration: configuration(), challengeToken: 'slow' }),
+    );
+    while (!verifier.forms.some((f) => f.includes('response=slow'))) await new Promise((r) => setTimeout(r, 10));
+    ws.send(JSON.stringify({ type: 'cancel', sessionId: 's1' }));
+    expect(await answer).toEqual({ type: 'compile:cancelled', sessionId: 's1' });
+    ws.close();
+    while (verifier.dropped.length === 0) await new Promise((r) => setTimeout(r, 10));
+    expect(seen).not.toContain('compile:started');
+  });
+});
+
+describe('the bot challenge on the HTTP compile, on the same server', () => {
+  const post = (body: object) =>
+    fetch(`${flc.url}/api/compile`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ configuration: configuration(), ...body }),
+    });
+
+  test('refused without a good token, compiled with one', async () => {
+    expect((await post({})).status).toBe(403);
+    expect((await post({ challengeToken: 'x'.repeat(2049) })).status).toBe(403);
+    expect((await post({ challengeToken: 'good' })).status).toBe(200);
   });
 });

@@ -126,7 +126,8 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
         // Each compile is let in, and counted, as a `POST /api/compile` would be.
         if (!metered && !(await admitted(ws, sessionId))) return;
         // The bot challenge of `POST /api/compile`, a token in each compile message.
-        const refused = await challengeRefusal(deps.challenge, token);
+        const refused = await challengeRefusal(deps.challenge, token, controller.signal);
+        controller.signal.throwIfAborted(); // cancelled, or the connection closed, while it was checked
         if (refused) return fail(ws, 'CHALLENGE_FAILED', refused, sessionId);
         const { deps: own, ...checked } = compileFor(deps, caller, raw);
         live?.compileStarted(liveId, sessionId, checked.config.name ?? null);
