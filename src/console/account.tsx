@@ -25,10 +25,10 @@ function Challenge({ siteKey }: { siteKey?: string }) {
 }
 
 /** The bot challenge's verdict on a form (true when no challenge is configured). */
-async function challengePassed(ctx: ConsoleContext, form: Record<string, string>): Promise<boolean> {
+async function challengePassed(ctx: ConsoleContext, form: Record<string, string>, stop: AbortSignal) {
   if (!challengeSiteKey(ctx.deps) || !ctx.deps.challenge) return true;
   const token = form['cf-turnstile-response'];
-  return Boolean(token) && (await verifyChallenge(ctx.deps.challenge, token));
+  return Boolean(token) && (await verifyChallenge(ctx.deps.challenge, token, stop));
 }
 
 function CredentialsForm(props: {
@@ -122,7 +122,7 @@ export function registerAccountPages(app: OpenAPIHono, ctx: ConsoleContext): voi
     async (c) => {
       const form = await fields(c);
       if (!csrfMatches(c, form[CSRF_FIELD])) return loginForm(c, CSRF_REFUSED, form.email, 403);
-      if (!(await challengePassed(ctx, form)))
+      if (!(await challengePassed(ctx, form, c.req.raw.signal)))
         return loginForm(c, 'The bot challenge failed; try again.', form.email, 403);
       const answer = await callApi<{ token: string }>(c, ctx, '/api/auth/sign-in/email', {
         method: 'POST',
@@ -177,7 +177,7 @@ export function registerAccountPages(app: OpenAPIHono, ctx: ConsoleContext): voi
     async (c) => {
       const form = await fields(c);
       if (!csrfMatches(c, form[CSRF_FIELD])) return signupForm(c, CSRF_REFUSED, form.email, 403);
-      if (!(await challengePassed(ctx, form)))
+      if (!(await challengePassed(ctx, form, c.req.raw.signal)))
         return signupForm(c, 'The bot challenge failed; try again.', form.email, 403);
       const answer = await callApi<{ token: string }>(c, ctx, '/api/auth/sign-up/email', {
         method: 'POST',

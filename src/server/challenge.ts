@@ -41,9 +41,8 @@ export async function challengeRefusal(settings: ChallengeSettings | undefined, 
 }
 
 /**
- * Whether the vendor accepts `token` (false when it cannot be asked, within 10 s and until `stop`
- * aborts); for the gate and the console's forms. A token longer than any the vendor issues
- * (Turnstile's are at most 2,048 characters) is refused unasked.
+ * Whether the vendor accepts `token` (false unless it answers within 10 s and before `stop` aborts), for the
+ * gate and the console's forms. A token longer than the vendor issues (2,048 characters) is refused unasked.
  */
 export async function verifyChallenge(settings: ChallengeSettings, token: string, stop?: AbortSignal) {
   if (token.length > 2048) return false;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { startChallengeVerifier, startServer, type TestServer } from '../support/http-server.js';
 import { type InProcessFlc, startInProcessFlc } from '../support/flc-in-process.js';
+import { freshPostgresUrl, POSTGRES_URL } from '../support/postgres.js';
 
 // A real `flc serve` with the bot challenge configured: a WebSocket compile needs a token in each
 // compile message, as `POST /api/compile` needs one in its body.
@@ -111,5 +112,45 @@ describe('the bot challenge on the HTTP compile, on the same server', () => {
     expect((await post({})).status).toBe(403);
     expect((await post({ challengeToken: 'x'.repeat(2049) })).status).toBe(403);
     expect((await post({ challengeToken: 'good' })).status).toBe(200);
+  });
+});
+
+// On PostgreSQL a large message's meter answers after a close can arrive: the messages that waited
+// for it are read after the connection is gone, and must start nothing (no vendor call, no compile).
+describe.skipIf(!POSTGRES_URL)('a connection closed while its large messages wait for the meter', () => {
+  let server: InProcessFlc;
+  let bearer: string;
+  beforeAll(async () => {
+    Object.assign(process.env, { CHALLENGE_SECRET_KEY: 's3cret', CHALLENGE_VERIFY_URL: `${verifier.url}/siteverify` });
+    const store = { engine: 'postgres' as const, url: await freshPostgresUrl() };
+    server = await startInProcessFlc({ allowPrivateSources: true, store }).finally(() => {
+      process.env = saved;
+    });
+    const up = await fetch(`${server.url}/api/auth/sign-up/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ws-closed@example.org', password: 'a long password' }),
+    });
+    bearer = (await up.json()).token;
+  });
+  afterAll(() => server.close());
+
+  test('asks the vendor nothing that outlives the connection', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const ws = new WebSocket(`${server.url.replace('http', 'ws')}/api/ws/compile`, {
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+      await new Promise((r) => ws.once('open', r));
+      const padded = { ...configuration(), description: 'x'.repeat(5_000) };
+      for (const id of ['a', 'b', 'c'])
+        ws.send(
+          JSON.stringify({ type: 'compile', sessionId: id, configuration: padded, challengeToken: 'slow-closed' }),
+        );
+      ws.terminate();
+    }
+    await new Promise((r) => setTimeout(r, 1_500));
+    const asked = verifier.forms.filter((f) => f.includes('response=slow-closed')).length;
+    const dropped = verifier.dropped.filter((f) => f.includes('response=slow-closed')).length;
+    expect(asked - dropped).toBe(0);
   });
 });

@@ -31,7 +31,7 @@ export async function startServer(
 
 /**
  * A bot-challenge vendor's verify endpoint (`CHALLENGE_VERIFY_URL` is its URL + `/siteverify`):
- * it accepts the token `good` sent with the secret `secret`, never answers the token `slow`, and
+ * it accepts the token `good` sent with the secret `secret`, never answers a token `slow…`, and
  * keeps each form it was sent and each request whose asker went away unanswered (`dropped`).
  */
 export async function startChallengeVerifier(secret: string) {
@@ -43,7 +43,7 @@ export async function startChallengeVerifier(secret: string) {
     req.on('end', () => {
       forms.push(body);
       const form = new URLSearchParams(body);
-      if (form.get('response') === 'slow') return res.on('close', () => dropped.push(body));
+      if (form.get('response')?.startsWith('slow')) return res.on('close', () => dropped.push(body));
       const success = form.get('response') === 'good' && form.get('secret') === secret;
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success }));
     });

@@ -233,7 +233,7 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
         return again(403, 'The form has expired or did not come from this site; send it again.');
       if (siteKey && ctx.deps.challenge) {
         const token = field('cf-turnstile-response');
-        if (!token || !(await verifyChallenge(ctx.deps.challenge, token)))
+        if (!token || !(await verifyChallenge(ctx.deps.challenge, token, c.req.raw.signal)))
           return again(403, 'The bot challenge failed; try again.');
       }
       const file = form.file instanceof File && form.file.size > 0 ? form.file : undefined;

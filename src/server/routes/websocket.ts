@@ -114,6 +114,7 @@ export function registerWebSocketRoutes(app: OpenAPIHono, deps: AppDeps, timing 
     };
 
     const compileSession = async (ws: WSContext, sessionId: string, raw: unknown, metered: boolean, token?: string) => {
+      if (ws.readyState !== 1) return; // read after the close (it waited for the meter): nothing would abort it
       if (sessions.has(sessionId))
         return fail(ws, 'SESSION_EXISTS', `session ${sessionId} is already compiling`, sessionId);
       if (sessions.size >= timing.maxConcurrentCompilations) {
