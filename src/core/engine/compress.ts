@@ -2,7 +2,7 @@
 import { duplicateHost, otherCompressible, redundantHost } from '../transforms/compress.js';
 import type { TransformContext } from '../transforms/types.js';
 import { copyPlan, decodeRange, keepWherePacked, lineText, packedLines, type PackedLines } from './packed.js';
-import { align, copyList, KERNEL_BASE, rangesOut, tableCapacity } from './kernel.js';
+import { align, copyList, KERNEL_BASE, type KernelMemory, rangesOut, tableCapacity } from './kernel.js';
 import { HASH_TABLE } from './kernel-constants.js';
 
 const { SLOT_BYTES, ENTRY_BYTES, FILTER_BITS } = HASH_TABLE;
@@ -89,11 +89,63 @@ export function compressPacked(lines: PackedLines, ctx: TransformContext): Packe
       ctx.removed(text, lines.from?.[from[j]], ...redundantHost(name(j), name(j, parent[j])));
     }
   }
-  const origins = lines.from && Float64Array.from(from, (i) => lines.from![i]);
-  // Copied out with room after the bytes, where the lines joined later (headers) go.
-  const out = bytes.slice(KERNEL_BASE, k.used() + ROOM);
-  const ranges = [0, 1].map((c) => rangesOut(memory, column(c), count));
-  return keepWherePacked(packedLines(out, k.used() - KERNEL_BASE, ranges[0], ranges[1], origins), keep);
+  return (
+    keptOut(memory, outS, outE, from, keep, slots, top, lines.from) ??
+    keepWherePacked(
+      packedLines(
+        bytes.slice(KERNEL_BASE, k.used() + ROOM),
+        k.used() - KERNEL_BASE,
+        rangesOut(memory, column(0), count),
+        rangesOut(memory, column(1), count),
+        lines.from && Float64Array.from(from, (i) => lines.from![i]),
+      ),
+      keep,
+    )
+  );
+}
+
+/**
+ * The output lines whose `keep` flag is set, joined with LF by the kernel in the table's region
+ * `[at, limit)` (unused once the parents are found) and copied out with room after them (where the
+ * lines joined later, headers, go): only the kept lines' bytes, so that the steps after copy the
+ * list whole rather than gather its lines from the input's bytes. The rows' columns are moved up
+ * in place. Null when the kept lines outgrow the region: the caller copies out every byte, and
+ * keeps the lines' ranges into them.
+ */
+function keptOut(
+  memory: KernelMemory,
+  outS: Int32Array,
+  outE: Int32Array,
+  from: Int32Array,
+  keep: Uint8Array,
+  at: number,
+  limit: number,
+  origins: Float64Array | undefined,
+): PackedLines | null {
+  let size = 0;
+  for (let j = 0; j < keep.length; j += 1) if (keep[j] === 1) size += outE[j] - outS[j] + 1;
+  if (at + size > limit) return null;
+  let n = 0;
+  for (let j = 0; j < keep.length; j += 1) {
+    if (keep[j] === 0) continue;
+    outS[n] = outS[j];
+    outE[n] = outE[j];
+    from[n] = from[j];
+    n += 1;
+  }
+  const start = new Int32Array(n);
+  const end = new Int32Array(n);
+  for (let i = 0, o = 0; i < n; i += 1) {
+    start[i] = o;
+    o += outE[i] - outS[i];
+    end[i] = o;
+    o += 1;
+  }
+  const written = n === 0 ? at : memory.kernel.join(outS.byteOffset, outE.byteOffset, n, at);
+  const out = new Uint8Array(written - at + ROOM);
+  out.set(new Uint8Array(memory.memory.buffer, at, written - at));
+  const kept = origins && Float64Array.from(from.subarray(0, n), (i) => origins[i]);
+  return packedLines(out, written - at, start, end, kept);
 }
 
 const encoder = new TextEncoder();
