@@ -21,6 +21,11 @@ export interface LineSet {
    * with it; null when the patterns do not tell.
    */
   readonly openings: Uint8Array | null;
+  /**
+   * `has` of the ASCII line that starts at `at` in `text`, read where it stands: the line follows a
+   * CR or LF or starts the text, and ends at one or at the text's end. Null when the set cannot.
+   */
+  readonly hasAt: ((text: string, at: number) => boolean) | null;
 }
 
 export interface Engine<L> {

@@ -177,10 +177,13 @@ export function lineReader(list: PackedLines): (i: number) => string {
   };
 }
 
+const isBreak = (byte: number) => byte === 10 || byte === 13;
+
 /**
  * `Engine.select` of a packed list. A line within a run of ASCII blocks (`asciiRuns`) holds no
  * line terminator, unread: opening with what no pattern opens with, it matches none, unread; else
- * it is asked of the set as a slice of its run's text (`runTexts`). Another line is decoded alone,
+ * it is asked of the set where it stands in its run's text (`runTexts`) when it sits between line
+ * breaks and the set can (`LineSet.hasAt`), or as a slice of that text. Another line is decoded alone,
  * and is known to hold no line terminator when it opens with ASCII and holds no byte 0xE2, which
  * begins U+2028 and U+2029 (a packed line holds no CR or LF).
  */
@@ -188,7 +191,7 @@ export function selectPacked(list: PackedLines, set: LineSet, exclude: boolean):
   const { bytes, used, start, end } = list;
   const run = asciiRuns(bytes, used);
   const runText = runTexts(bytes, used, run);
-  const { openings } = set;
+  const { openings, hasAt } = set;
   const keep = new Uint8Array(start.length);
   for (let i = 0; i < keep.length; i += 1) {
     const s = start[i];
@@ -199,7 +202,8 @@ export function selectPacked(list: PackedLines, set: LineSet, exclude: boolean):
       if (openings !== null && openings[bytes[s]] === 0) hit = false;
       else {
         const at = s - (first << BLOCK_BITS);
-        hit = set.has(runText(first).slice(at, at + e - s), true);
+        const alone = hasAt === null || !(s === 0 || isBreak(bytes[s - 1])) || !(e === used || isBreak(bytes[e]));
+        hit = alone ? set.has(runText(first).slice(at, at + e - s), true) : hasAt(runText(first), at);
       }
     } else {
       let unbroken = s < e && bytes[s] < 128;

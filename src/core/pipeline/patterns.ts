@@ -170,6 +170,12 @@ export class PatternSet implements LineSet {
    * terminators that opens with it. A line opening with another ASCII unit matches none, unread.
    */
   readonly openings: Uint8Array | null;
+  /**
+   * When every pattern is an anchored regex joined with others and none matches a line break
+   * (`RegexShape.lineBound`): `has` of a line of ASCII read where it stands in a text of lines
+   * (`LineSet.hasAt`), without slicing it out; else null.
+   */
+  readonly hasAt: ((text: string, at: number) => boolean) | null;
 
   constructor(texts: readonly string[]) {
     this.texts = [...new Set(texts)].filter((t) => t.length > 0);
@@ -189,6 +195,7 @@ export class PatternSet implements LineSet {
     const joined: { source: string; sources: string[]; groups: number[]; indices: number[]; next: number }[] = [];
     let sticky = false;
     let openings: Uint8Array | null = new Uint8Array(128);
+    let joinedBound = true;
     const plain = this.texts.map((text, index) => {
       const isRegex = isRegexText(text);
       if (!isRegex) openings = null;
@@ -211,6 +218,7 @@ export class PatternSet implements LineSet {
       if (shape.literals !== null && (!shape.anchored || shortest >= KEY_ANCHORED)) {
         keyed(tried, shape.literals);
       } else if (source !== null && source.length <= JOINED_CHARS) {
+        joinedBound &&= shape.lineBound;
         let last = joined[joined.length - 1];
         if (last === undefined || last.source.length + source.length > JOINED_CHARS) {
           last = { source: '', sources: [], groups: [], indices: [], next: 1 };
@@ -242,6 +250,18 @@ export class PatternSet implements LineSet {
       groups,
       indices,
     }));
+    const every = this.joined.map(({ any }) => any);
+    const others = plainFirst >= 0 || this.all !== NONE || this.keyed.length > 0 || this.alone.length > 0;
+    const bound = joinedBound && every.length > 0 && !others;
+    this.hasAt = bound
+      ? (text, at) => {
+          for (const any of every) {
+            any.lastIndex = at;
+            if (any.test(text)) return true;
+          }
+          return false;
+        }
+      : null;
   }
 
   /**

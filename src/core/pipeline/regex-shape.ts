@@ -26,6 +26,12 @@ export interface RegexShape {
    * opens with ASCII; null when the tree does not tell (a match could open with anything).
    */
   opening: Uint8Array | null;
+  /**
+   * No part of it matches a CR or an LF, so that in a text of several lines a match at a line's
+   * start stays in that line, and sees the line break before it as it would the line's start
+   * (`PatternSet.hasAt`); false when the tree does not tell.
+   */
+  lineBound: boolean;
 }
 
 /** Literal sets of more strings than this are not worth scanning for. */
@@ -40,7 +46,7 @@ export function regexShape(source: string): RegexShape {
     pattern = parser.parsePattern(source, undefined, undefined, { unicode: false });
   } catch {
     // V8 took it (compilePattern compiled it first); what the parser does not read is tried alone.
-    return { anchored: false, literals: null, groups: 0, opening: null };
+    return { anchored: false, literals: null, groups: 0, opening: null, lineBound: false };
   }
   let groups = 0;
   visitRegExpAST(pattern, { onCapturingGroupEnter: () => (groups += 1) });
@@ -51,7 +57,39 @@ export function regexShape(source: string): RegexShape {
     literals: alternativesLiterals(pattern.alternatives),
     groups,
     opening: opening === null || opening.empty ? null : opening.units,
+    lineBound: pattern.alternatives.every(alternativeLineBound),
   };
+}
+
+/**
+ * Whether no element of a sequence (in groups and lookarounds too) matches a CR or an LF: each
+ * element that matches a character is compiled alone, as V8 reads it with the `i` flag, and
+ * tried on both.
+ */
+function alternativeLineBound(alternative: Alternative): boolean {
+  return alternative.elements.every(function bound(e: Element): boolean {
+    switch (e.type) {
+      case 'Character':
+      case 'CharacterSet':
+      case 'CharacterClass':
+      case 'ExpressionCharacterClass': {
+        const alone = new RegExp(`^(?:${e.raw})$`, 'i');
+        return !alone.test('\n') && !alone.test('\r');
+      }
+      case 'Group':
+      case 'CapturingGroup':
+        return e.alternatives.every(alternativeLineBound);
+      case 'Assertion':
+        return e.kind !== 'lookahead' && e.kind !== 'lookbehind' ? true : e.alternatives.every(alternativeLineBound);
+      case 'Quantifier':
+        return bound(e.element);
+      case 'Backreference':
+        // It matches what its group matched, which is bound when the group is.
+        return true;
+      default:
+        return false;
+    }
+  });
 }
 
 /**

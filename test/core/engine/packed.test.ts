@@ -14,6 +14,7 @@ import {
   selectPacked,
   unpackLines,
   type PackedLines,
+  withRanges,
 } from '../../../src/core/engine/packed.js';
 import { splitText } from '../../../src/core/load/split.js';
 import { plainHostRuleHostname } from '../../../src/core/rules/rule-text.js';
@@ -314,6 +315,30 @@ describe('packing', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  test('the filters pass asks a line between line breaks where it stands in its run (hasAt)', () => {
+    const asked: string[] = [];
+    const inner = new PatternSet(['/^\\|\\|[a-z.]+\\^$/']);
+    const set = {
+      openings: null,
+      has(line: string) {
+        asked.push(`alone ${line}`);
+        return inner.has(line);
+      },
+      hasAt(text: string, at: number) {
+        asked.push(`at ${at}`);
+        return inner.hasAt!(text, at);
+      },
+    };
+    const packed = packText('||a.b^\r\n||c^x\n  ||d.e^')!;
+    expect(selectPacked(packed, set, false)).toEqual(new Uint8Array([1, 0, 0]));
+    expect(asked).toEqual(['at 0', 'at 8', 'at 14']);
+    // A range narrowed within its line has no break beside it: it is sliced out and asked alone.
+    asked.length = 0;
+    const narrowed = withRanges(packed, Int32Array.of(0, 10, 16), Int32Array.of(6, 12, 22));
+    expect(selectPacked(narrowed, set, false)).toEqual(new Uint8Array([1, 0, 1]));
+    expect(asked).toEqual(['at 0', 'alone c^', 'alone ||d.e^']);
   });
 
   test('a header line holding a line break survives unpacking', () => {

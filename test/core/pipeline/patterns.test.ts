@@ -180,6 +180,50 @@ describe('PatternSet', () => {
     );
   });
 
+  test('hasAt() asks a line where it stands in a text of lines, as has() asks it alone', () => {
+    // Anchored regexes none of whose parts matches a line break: they never look past their line.
+    const bound = String.raw`/^a$/ /^(@@)?\|\|[a-z.]+\^$/ /^b/ /^(?=.*s)a/ /^(?!.*#)\|\|/ /^(?<!x)a/ /^.+\bk$/`;
+    const bounds = [...bound.split(' '), String.raw`/^\S+\^/`];
+    const sets = [bounds, ['/^(?![!#])(?!.*#[@$?%]?#)(@@)?\\|\\|[^\\/\\s]+\\^(\\$[a-z~,-]+)?$/']];
+    const ascii = lineAlphabet.filter((u) => u.charCodeAt(0) < 128 && u !== '\r' && u !== '\n');
+    const lines = fc.array(
+      fc.oneof(
+        fc.array(fc.constantFrom(...ascii, '#', ' ', '$'), { maxLength: 12 }).map((a) => a.join('')),
+        fc.constantFrom('||a.b^', '@@||ab^', 'a', 'as', 'b', '||x^$third-party', '||a#b^', 'ak'),
+      ),
+      { minLength: 1, maxLength: 8 },
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...sets), lines, fc.constantFrom('\n', '\r\n', '\r', '\n\n'), (texts, ls, br) => {
+        const set = new PatternSet(texts);
+        const joined = ls.join(br);
+        let at = 0;
+        for (const l of ls) {
+          expect(set.hasAt!(joined, at), `${l} in ${JSON.stringify(joined)}`).toBe(set.has(l));
+          at += l.length + br.length;
+        }
+      }),
+      { numRuns },
+    );
+    // What could read past its line, or is no anchored regex, is asked line by line.
+    expect(sets.every((texts) => new PatternSet(texts).hasAt !== null)).toBe(true);
+    for (const texts of [
+      ['/^a[^b]c/'],
+      ['/^a\\sc/'],
+      ['/^a\\Wb/'],
+      ['/^(?![^x]*y)a/'],
+      ['/^a[\\s\\S]/'],
+      ['/^a\\n/'],
+      ['/^a/', 'plain'],
+      ['/^a/', '/b/'],
+      ['/^a/', '*'],
+      ['/^a/', 'a*b'],
+      ['/^\\|\\|ads\\./'],
+    ]) {
+      expect(new PatternSet(texts).hasAt, texts.join(' ')).toBeNull();
+    }
+  });
+
   test('backreferences and named groups keep their meaning', () => {
     // Joined after `(x)`, `\2` would mean `(a)`; two groups named `n` would not compile at all.
     expect(new PatternSet(['/(x)/', '/(a)(b)\\2/']).match('abb')).toBe('/(a)(b)\\2/');
