@@ -21,6 +21,7 @@ import {
 import { directiveLines } from '../../../src/core/engine/load-packed.js';
 import {
   concatPacked,
+  copyPlan,
   isPacked,
   lineText,
   packBytes,
@@ -218,6 +219,21 @@ describe('the WebAssembly kernel (kernel.ts, wasm/*.wat)', () => {
     expect(out.bytes).not.toBe(list.bytes);
     expect(unpackLines(out).text).toEqual(['||a.example^', '||b.example^', '||c.example^']);
     expect(out.bytes.length - out.used).toBeGreaterThanOrEqual(65536);
+  });
+
+  test('copies out only the lines it keeps, joined, unless they outgrow its table; else every byte', () => {
+    const text = trickyList(3000, 7);
+    const out = compressPacked(packText(text)!, quiet)!;
+    const lines = unpackLines(out).text;
+    expect(lines).toEqual(compress.apply(strings(text), quiet).text);
+    expect(Buffer.from(out.bytes.subarray(0, out.used)).toString()).toBe(lines.join('\n'));
+    expect(copyPlan(out).gathered).toBe(false);
+    // Kept lines longer than the table's room (11 bytes a slot, two slots or more a line) stay where
+    // they were read, with the duplicates dropped between them.
+    const long = Array.from({ length: 3000 }, (_, i) => `||${'a'.repeat(100)}${i}.com^`);
+    const wide = compressPacked(packText([...long, ...long].join('\n'))!, quiet)!;
+    expect(unpackLines(wide).text).toEqual(long);
+    expect(wide.used).toBeGreaterThan(2 * long.join('\n').length);
   });
 
   describe('Deduplicate', () => {
