@@ -31,7 +31,7 @@ export async function runCompile(flags: CompileFlags, version: string): Promise<
     verbose: flags.verbose === true,
     quiet: flags.quiet === true,
   });
-  progress.start(loaded.config.sources.length);
+  await progress.start(loaded.config.sources.length);
   const reportStream = reportTarget ? openOutput(reportTarget) : null;
   const report = reportStream ? streamedReport(reportStream) : null;
   const verbose = flags.verbose === true;

@@ -1,5 +1,5 @@
-import { SingleBar } from 'cli-progress';
-import kleur from 'kleur';
+import type { SingleBar } from 'cli-progress';
+import { styleText } from 'node:util';
 import type { CompileEvent, Scope } from '../core/pipeline/events.js';
 import { writeAllSync } from '../node/atomic-write.js';
 
@@ -17,14 +17,22 @@ export class ProgressPrinter {
   private readonly sourceLines = new Map<number, number>();
   private joined = false;
 
+  /** `warning`, in yellow on a terminal that takes colors (`colors`). */
+  private readonly warning: string;
+
   constructor(
     private readonly out: NodeJS.WriteStream,
     private readonly opts: { tty: boolean; verbose: boolean; quiet: boolean },
-  ) {}
+    env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.warning = colors(opts.tty, env) ? styleText('yellow', 'warning', { validateStream: false }) : 'warning';
+  }
 
-  start(total: number): void {
+  /** Shows the bar where there is one (cli-progress, and the readline it loads, only then). */
+  async start(total: number): Promise<void> {
     this.total = total;
     if (!this.opts.tty || this.opts.quiet || total === 0) return;
+    const { SingleBar } = await import('cli-progress');
     this.bar = new SingleBar({
       stream: this.out,
       format: '[{bar}] {value}/{total} sources | {phase}',
@@ -68,11 +76,11 @@ export class ProgressPrinter {
       }
       case 'diagnostic': {
         const skipped = e.diagnostic.code === 'source-skipped' ? ' (skipped)' : '';
-        this.line(`${kleur.yellow('warning')}: ${e.diagnostic.message}${skipped}`);
+        this.line(`${this.warning}: ${e.diagnostic.message}${skipped}`);
         break;
       }
       case 'log':
-        if (e.level === 'warn') this.line(`${kleur.yellow('warning')}: ${e.message}`);
+        if (e.level === 'warn') this.line(`${this.warning}: ${e.message}`);
         // Info notes (a cached copy used, a retry) always; debug ones (where the engine goes on as strings) with -v.
         else if (this.opts.verbose || e.level === 'info') this.line(e.message);
         break;
@@ -134,4 +142,13 @@ function where(scope: Scope): string {
 /** Events that warn: a diagnostic (a skipped source among them), a warning logged. */
 function isWarning(e: CompileEvent): boolean {
   return e.type === 'diagnostic' || (e.type === 'log' && e.level === 'warn');
+}
+
+/**
+ * Whether what goes to a stream (a terminal: `tty`) is colored: as the color libraries decide,
+ * from the stream written to, not from standard output (which a run with `-o` never opens).
+ */
+export function colors(tty: boolean, env: NodeJS.ProcessEnv): boolean {
+  const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0';
+  return !env.NODE_DISABLE_COLORS && env.NO_COLOR === undefined && env.TERM !== 'dumb' && (forced || tty);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { PassThrough } from 'node:stream';
-import { ProgressPrinter } from '../../src/cli/progress.js';
+import { colors, ProgressPrinter } from '../../src/cli/progress.js';
 import type { CompileEvent } from '../../src/core/pipeline/events.js';
 
 /** A stream that says it is a terminal, keeping what is written. */
@@ -35,10 +35,10 @@ const RUN: CompileEvent[] = [
 ];
 
 describe('compile progress on a terminal', () => {
-  test('a bar with the phase: downloading, each transformation with lines in and out', () => {
+  test('a bar with the phase: downloading, each transformation with lines in and out', async () => {
     const out = terminal();
-    const progress = new ProgressPrinter(out.stream, { tty: true, verbose: false, quiet: false });
-    progress.start(1);
+    const progress = new ProgressPrinter(out.stream, { tty: true, verbose: false, quiet: false }, {});
+    await progress.start(1);
     for (const e of RUN) progress.handle(e);
     progress.finish();
     const text = out.text();
@@ -46,25 +46,40 @@ describe('compile progress on a terminal', () => {
     expect(text).toContain('1/1 sources | loaded hosts.txt: 1200 lines');
     expect(text).toContain('list: Validate, 1200 lines in');
     expect(text).toContain('list: Validate 1200 -> 1100 lines');
-    expect(text).toContain('warning: 3 rule(s) left out');
+    expect(text).toContain('\x1b[33mwarning\x1b[39m: 3 rule(s) left out');
   });
 
-  test('-q: no bar, no progress, the warning still', () => {
+  test('-q: no bar, no progress, the warning still', async () => {
     const out = terminal();
-    const progress = new ProgressPrinter(out.stream, { tty: true, verbose: false, quiet: true });
-    progress.start(1);
+    const progress = new ProgressPrinter(out.stream, { tty: true, verbose: false, quiet: true }, { NO_COLOR: '1' });
+    await progress.start(1);
     for (const e of RUN) progress.handle(e);
     progress.finish();
     expect(out.text()).toBe('flc: warning: 3 rule(s) left out\n');
   });
 
-  test('not a terminal: plain lines for a log', () => {
+  test('not a terminal: plain lines for a log', async () => {
     const out = terminal();
     const progress = new ProgressPrinter(out.stream, { tty: false, verbose: true, quiet: false });
-    progress.start(1);
+    await progress.start(1);
     for (const e of RUN) progress.handle(e);
     expect(out.text()).toContain('flc: source 1/1 loaded: hosts.txt (1200 lines, 3 ms)\n');
     expect(out.text()).toContain('flc: list: Validate 1200 -> 1100 lines (1.0 ms)\n');
     expect(out.text()).not.toContain('sources |');
+  });
+
+  test('colors follow the stream written to, and NO_COLOR, NODE_DISABLE_COLORS, TERM=dumb, FORCE_COLOR', () => {
+    expect(colors(true, {})).toBe(true);
+    expect(colors(false, {})).toBe(false);
+    for (const env of [{ NO_COLOR: '' }, { NO_COLOR: '1' }, { NODE_DISABLE_COLORS: '1' }, { TERM: 'dumb' }]) {
+      expect(colors(true, env), JSON.stringify(env)).toBe(false);
+    }
+    expect(colors(false, { FORCE_COLOR: '1' })).toBe(true);
+    expect(colors(true, { FORCE_COLOR: '0' })).toBe(true);
+    expect(colors(false, { FORCE_COLOR: '0' })).toBe(false);
+    // Piped (a log), warnings are plain whatever standard output is.
+    const out = terminal();
+    new ProgressPrinter(out.stream, { tty: false, verbose: false, quiet: true }, {}).handle(RUN[4]);
+    expect(out.text()).toBe('flc: warning: 3 rule(s) left out\n');
   });
 });
