@@ -32,7 +32,9 @@ export async function preparePublishing(
   let deadRemoved = 0;
   const compileOptions: Pick<CompileOptions, 'maxStaleMs' | 'deadDomains'> = { maxStaleMs: settings.maxStaleMs };
   if (settings.dns) {
-    const { deadDomainChecker } = await import('../node/publish/dns-check.js');
+    // Loaded only for a check: the resolver's modules cost every other compile start-up time.
+    const { checkDnsServers, deadDomainChecker } = await import('../node/publish/dns-check.js');
+    checkDnsServers(settings.dns.servers);
     compileOptions.deadDomains = deadDomainChecker({ ...settings.dns, onWarning: (m) => note(`Warning: ${m}`) });
   }
   return {

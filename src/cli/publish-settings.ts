@@ -1,12 +1,11 @@
 // What a compile publishes, from its flags, its configuration's `publish`, `onSourceError` and
 // `maxStale` keys (flags win), and the environment: checked before any download.
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Configuration } from '../core/config/schema.js';
 import { InputError } from '../core/errors/index.js';
 import { parseAge } from '../core/publish/duration.js';
 import type { OutputTarget } from '../node/atomic-write.js';
-import { defaultPatchName } from '../node/publish/diff-patches.js';
-import { checkDnsServers, type DnsCheckOptions } from '../node/publish/dns-check.js';
+import type { DnsCheckOptions } from '../node/publish/dns-check.js';
 import type { PublishPlan } from '../node/publish/publish.js';
 import type { CompileFlags } from './compile-flags.js';
 
@@ -90,7 +89,6 @@ export function publishSettings(
   let dns: PublishSettings['dns'] = null;
   if (checkDns) {
     const servers = flags['dns-server']?.flatMap((s) => s.split(',')).map((s) => s.trim()) ?? [];
-    checkDnsServers(servers);
     const recheck = flags['dns-recheck'] ?? (typeof configDns === 'object' ? configDns.recheckAfter : undefined);
     dns = {
       servers,
@@ -101,4 +99,11 @@ export function publishSettings(
     };
   }
   return { plan, maxStaleMs, dns, keepLastGood: stale };
+}
+
+/** The default patch name: the output's file name without its extension, in the allowed characters. */
+function defaultPatchName(output: string): string {
+  const stem = basename(output).replace(/\.[^.]*$/, '');
+  const name = stem.replace(/[^a-zA-Z0-9_.]/g, '_').slice(0, 64);
+  return name.length > 0 ? name : 'list';
 }

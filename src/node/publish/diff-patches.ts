@@ -32,13 +32,6 @@ export interface DiffSettings {
 
 export const PATCH_NAME_RE = /^[a-zA-Z0-9_.]{1,64}$/;
 
-/** The default patch name: the output's file name without its extension, in the allowed characters. */
-export function defaultPatchName(output: string): string {
-  const stem = basename(output).replace(/\.[^.]*$/, '');
-  const name = stem.replace(/[^a-zA-Z0-9_.]/g, '_').slice(0, 64);
-  return name.length > 0 ? name : 'list';
-}
-
 /** Whether a list has a `! Diff-Path:` line, its lines split on LF only (a regex's `m` would also split on U+2028). */
 const hasDiffPath = (list: string) => list.split('\n').some((line) => line.startsWith('! Diff-Path: '));
 
