@@ -26,8 +26,7 @@ export async function runCompile(flags: CompileFlags, version: string): Promise<
   }
   const loaded = await loadJobConfig(flags, process.cwd());
   for (const warning of loaded.warnings) note(`Warning: ${warning}`);
-  const progress = new ProgressPrinter(process.stderr, {
-    tty: process.stderr.isTTY === true,
+  const progress = new ProgressPrinter(() => process.stderr, {
     verbose: flags.verbose === true,
     quiet: flags.quiet === true,
   });

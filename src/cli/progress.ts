@@ -17,24 +17,42 @@ export class ProgressPrinter {
   private readonly sourceLines = new Map<number, number>();
   private joined = false;
 
-  /** `warning`, in yellow on a terminal that takes colors (`colors`). */
-  private readonly warning: string;
+  private stream: NodeJS.WriteStream | null = null;
+  private label: string | null = null;
 
+  /**
+   * `out` may be given as a function, called when the printer first writes or asks whether it
+   * writes to a terminal (`tty`, when not given): a quiet compile without warnings never opens
+   * standard error (a pipe's stream loads the network modules).
+   */
   constructor(
-    private readonly out: NodeJS.WriteStream,
-    private readonly opts: { tty: boolean; verbose: boolean; quiet: boolean },
-    env: NodeJS.ProcessEnv = process.env,
-  ) {
-    this.warning = colors(opts.tty, env) ? styleText('yellow', 'warning', { validateStream: false }) : 'warning';
+    private readonly out: NodeJS.WriteStream | (() => NodeJS.WriteStream),
+    private readonly opts: { tty?: boolean; verbose: boolean; quiet: boolean },
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  private get output(): NodeJS.WriteStream {
+    this.stream ??= typeof this.out === 'function' ? this.out() : this.out;
+    return this.stream;
+  }
+
+  private get tty(): boolean {
+    return this.opts.tty ?? this.output.isTTY === true;
+  }
+
+  /** `warning`, in yellow on a terminal that takes colors (`colors`). */
+  private get warning(): string {
+    this.label ??= colors(this.tty, this.env) ? styleText('yellow', 'warning', { validateStream: false }) : 'warning';
+    return this.label;
   }
 
   /** Shows the bar where there is one (cli-progress, and the readline it loads, only then). */
   async start(total: number): Promise<void> {
     this.total = total;
-    if (!this.opts.tty || this.opts.quiet || total === 0) return;
+    if (this.opts.quiet || total === 0 || !this.tty) return;
     const { SingleBar } = await import('cli-progress');
     this.bar = new SingleBar({
-      stream: this.out,
+      stream: this.output,
       format: '[{bar}] {value}/{total} sources | {phase}',
       barsize: 24,
       hideCursor: true,
@@ -127,10 +145,10 @@ export class ProgressPrinter {
 
   private line(message: string): void {
     if (this.bar) {
-      this.out.write(`\r\x1b[K${message}\n`);
+      this.output.write(`\r\x1b[K${message}\n`);
       this.bar.render();
     } else {
-      this.out.write(`flc: ${message}\n`);
+      this.output.write(`flc: ${message}\n`);
     }
   }
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import Compile from '../../src/commands/compile.js';
 import Explain from '../../src/commands/explain.js';
@@ -136,6 +137,32 @@ describe('help, version and mistakes', () => {
       }
     }
     expect(readFileSync(join(examples, 'list.txt'), 'utf8')).toContain('||ads.example.com^');
+  });
+
+  test('a compile to a file loads no module it does not use: no terminal, resolver, network or crypto', () => {
+    // What each loads costs every compile its start-up time (readline for a progress bar, the
+    // resolver for the dead-domain check, standard output opened by a colour library).
+    const list = join(dir, 'loaded-list.txt');
+    writeFileSync(list, '||a.example^\n');
+    const probe = join(dir, 'loaded.cjs');
+    writeFileSync(
+      probe,
+      "const loaded = () => process.moduleLoadList.filter((m) => m.startsWith('NativeModule '));\n" +
+        "process.on('exit', () => require('node:fs').writeSync(2, JSON.stringify(loaded())));",
+    );
+    const run = spawnSync(
+      process.execPath,
+      ['-r', probe, join(ROOT, 'bin/run.js'), '-i', list, '-o', join(dir, 'loaded-out.txt'), '-q'],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    const loaded = (JSON.parse(run.stderr) as string[]).map((m) => m.slice('NativeModule '.length));
+    expect(loaded).toContain('vm');
+    for (const unused of ['readline', 'net', 'crypto', 'dns/promises', 'tty'])
+      expect(loaded, unused).not.toContain(unused);
   });
 
   test('a discovered configuration resolves its sources against its own folder', async () => {
