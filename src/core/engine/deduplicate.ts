@@ -6,7 +6,7 @@ import { dropWithAbove } from '../transforms/lines.js';
 import { align, copyList, KERNEL_BASE, tableCapacity } from './kernel.js';
 import { HASH_TABLE } from './kernel-constants.js';
 
-const { SLOT_BYTES, ENTRY_BYTES, FILTER_BITS } = HASH_TABLE;
+const { SLOT_BYTES, ENTRY_BYTES } = HASH_TABLE;
 
 /**
  * Deduplicate (`deduplicate.apply`, transforms/deduplicate.ts) on a packed list, by the keep flags
@@ -24,8 +24,8 @@ export function deduplicatePacked(lines: PackedLines, ctx: TransformContext): Pa
   const comments = keep + align(n);
   const slots = comments + align(n);
   const entries = slots + SLOT_BYTES * capacity;
-  const filter = entries + ENTRY_BYTES * (capacity / 2);
-  const memory = copyList(lines, plan, inStart, inEnd, filter + (FILTER_BITS / 8) * capacity);
+  // No filter: Deduplicate only adds (wasm/hash-table.wat, `$filtered`).
+  const memory = copyList(lines, plan, inStart, inEnd, entries + ENTRY_BYTES * (capacity / 2));
   if (memory === null) return null;
   const { kernel, memory: wasm } = memory;
   // Which lines are comments, for the kernel (`isCommentAt`, the one byte form of `isComment`),
@@ -34,7 +34,7 @@ export function deduplicatePacked(lines: PackedLines, ctx: TransformContext): Pa
   const found = kernel.commentCandidates(inStart, inEnd, n, comments, slots);
   const comment = new Uint8Array(wasm.buffer, comments, n);
   for (const i of new Int32Array(wasm.buffer, slots, found)) if (isCommentAt(lines, i)) comment[i] = 1;
-  kernel.dedup(inStart, inEnd, n, keep, comments, slots, entries, filter, Math.log2(capacity));
+  kernel.dedup(inStart, inEnd, n, keep, comments, slots, entries, Math.log2(capacity));
   const kept = new Uint8Array(wasm.buffer, keep, n);
   if (ctx.reporting) {
     // The same walk again, told which lines are copies, reports them as the readable form does.

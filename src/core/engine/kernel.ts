@@ -50,7 +50,6 @@ export interface Kernel {
     comment: number,
     slots: number,
     entries: number,
-    filter: number,
     capacityLog2: number,
   ): void;
   verdicts(

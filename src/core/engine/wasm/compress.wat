@@ -43,6 +43,7 @@
     (global.set $slots (local.get $slots))
     (global.set $entries (local.get $entries))
     (global.set $filter (local.get $filter))
+    (global.set $filtered (i32.const 1))
     (global.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $capLog2)) (i32.const 1)))
     (global.set $filterShift (i32.sub (i32.const {{FILTER_SHIFT}}) (local.get $capLog2)))
     (global.set $bytesLimit (local.get $bytesLimit))

@@ -28,13 +28,12 @@
   ;; given, for capacity 2^capLog2.
   (func (export "dedup")
     (param $inStart i32) (param $inEnd i32) (param $n i32) (param $keep i32) (param $comment i32)
-    (param $slots i32) (param $entries i32) (param $filter i32) (param $capLog2 i32)
+    (param $slots i32) (param $entries i32) (param $capLog2 i32)
     (local $i i32) (local $s i32) (local $e i32) (local $seen i32) (local $blank i32) (local $removing i32)
     (global.set $slots (local.get $slots))
     (global.set $entries (local.get $entries))
-    (global.set $filter (local.get $filter))
+    (global.set $filtered (i32.const 0))
     (global.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $capLog2)) (i32.const 1)))
-    (global.set $filterShift (i32.sub (i32.const {{FILTER_SHIFT}}) (local.get $capLog2)))
     (call $clearTable (local.get $capLog2))
     (local.set $i (local.get $n))
     (block $done

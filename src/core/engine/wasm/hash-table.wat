@@ -9,12 +9,16 @@
   (global $mask (mut i32) (i32.const 0))
   (global $filterShift (mut i32) (i32.const 0))
   (global $entryCount (mut i32) (i32.const 0))
+  ;; Whether the table keeps its filter: only $has reads it, and Deduplicate never asks $has
+  ;; (a bit set per line added is a read and a write to a random place in memory).
+  (global $filtered (mut i32) (i32.const 1))
 
   ;; Empties the table: its slots and filter (the memory is reused from step to step).
   (func $clearTable (param $capLog2 i32)
     (global.set $entryCount (i32.const 0))
     (memory.fill (global.get $slots) (i32.const 0) (i32.shl (i32.const 4) (local.get $capLog2)))
-    (memory.fill (global.get $filter) (i32.const 0) (i32.shl (i32.const 1) (local.get $capLog2))))
+    (if (global.get $filtered)
+      (then (memory.fill (global.get $filter) (i32.const 0) (i32.shl (i32.const 1) (local.get $capLog2))))))
 
 
   ;; FNV-1a of b[s, e), right to left (so a suffix's hash is known while scanning), going on
@@ -85,6 +89,7 @@
     (i32.store offset=8 (local.get $p) (local.get $h))
     (global.set $entryCount (i32.add (local.get $k) (i32.const 1)))
     (i32.store (local.get $at) (i32.add (local.get $k) (i32.const 1)))
+    (if (i32.eqz (global.get $filtered)) (then (return (i32.const 1))))
     (local.set $bit (i32.shr_u (i32.mul (local.get $h) (i32.const 0x9e3779b1)) (global.get $filterShift)))
     (local.set $p (i32.add (global.get $filter) (i32.shl (i32.shr_u (local.get $bit) (i32.const 5)) (i32.const 2))))
     (i32.store (local.get $p) (i32.or (i32.load (local.get $p)) (i32.shl (i32.const 1) (local.get $bit))))
