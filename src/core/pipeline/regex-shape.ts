@@ -73,7 +73,13 @@ function alternativeLineBound(alternative: Alternative): boolean {
       case 'CharacterSet':
       case 'CharacterClass':
       case 'ExpressionCharacterClass': {
-        const alone = new RegExp(`^(?:${e.raw})$`, 'i');
+        let alone: RegExp;
+        try {
+          alone = new RegExp(`^(?:${e.raw})$`, 'i');
+        } catch {
+          // An element V8 reads only in its place: what it matches is not told.
+          return false;
+        }
         return !alone.test('\n') && !alone.test('\r');
       }
       case 'Group':
