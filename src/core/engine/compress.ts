@@ -123,23 +123,26 @@ function keptOut(
   origins: Float64Array | undefined,
 ): PackedLines | null {
   let size = 0;
-  for (let j = 0; j < keep.length; j += 1) if (keep[j] === 1) size += outE[j] - outS[j] + 1;
-  if (at + size > limit) return null;
-  let n = 0;
+  let count = 0;
   for (let j = 0; j < keep.length; j += 1) {
+    if (keep[j] === 0) continue;
+    size += outE[j] - outS[j] + 1;
+    count += 1;
+  }
+  if (at + size > limit) return null;
+  const start = new Int32Array(count);
+  const end = new Int32Array(count);
+  let n = 0;
+  for (let j = 0, o = 0; j < keep.length; j += 1) {
     if (keep[j] === 0) continue;
     outS[n] = outS[j];
     outE[n] = outE[j];
     from[n] = from[j];
-    n += 1;
-  }
-  const start = new Int32Array(n);
-  const end = new Int32Array(n);
-  for (let i = 0, o = 0; i < n; i += 1) {
-    start[i] = o;
-    o += outE[i] - outS[i];
-    end[i] = o;
+    start[n] = o;
+    o += outE[n] - outS[n];
+    end[n] = o;
     o += 1;
+    n += 1;
   }
   const written = n === 0 ? at : memory.kernel.join(outS.byteOffset, outE.byteOffset, n, at);
   const out = new Uint8Array(written - at + ROOM);

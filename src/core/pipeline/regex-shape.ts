@@ -27,9 +27,9 @@ export interface RegexShape {
    */
   opening: Uint8Array | null;
   /**
-   * No part of it matches a CR or an LF, so that in a text of several lines a match at a line's
-   * start stays in that line, and sees the line break before it as it would the line's start
-   * (`PatternSet.hasAt`); false when the tree does not tell.
+   * Anchored, and no part of it matches a CR or an LF, so that in a text of several lines a match
+   * at a line's start stays in that line, and sees the line break before it as it would the
+   * line's start (`PatternSet.hasAt`); false when not anchored or the tree does not tell.
    */
   lineBound: boolean;
 }
@@ -57,19 +57,21 @@ export function regexShape(source: string): RegexShape {
     literals: alternativesLiterals(pattern.alternatives),
     groups,
     opening: opening === null || opening.empty ? null : opening.units,
-    lineBound: pattern.alternatives.every(alternativeLineBound),
+    // Only an anchored regex is joined, where `hasAt` asks it.
+    lineBound: anchored && pattern.alternatives.every(alternativeLineBound),
   };
 }
 
 /**
- * Whether no element of a sequence (in groups and lookarounds too) matches a CR or an LF: each
- * element that matches a character is compiled alone, as V8 reads it with the `i` flag, and
- * tried on both.
+ * Whether no element of a sequence (in groups and lookarounds too) matches a CR or an LF: a
+ * character by its code (no character folds to either under the `i` flag); each set or class
+ * compiled alone, as V8 reads it with the `i` flag, and tried on both.
  */
 function alternativeLineBound(alternative: Alternative): boolean {
   return alternative.elements.every(function bound(e: Element): boolean {
     switch (e.type) {
       case 'Character':
+        return e.value !== 10 && e.value !== 13;
       case 'CharacterSet':
       case 'CharacterClass':
       case 'ExpressionCharacterClass': {

@@ -13,7 +13,7 @@
   ;; (a bit set per line added is a read and a write to a random place in memory).
   (global $filtered (mut i32) (i32.const 1))
 
-  ;; Empties the table: its slots and filter (the memory is reused from step to step).
+  ;; Empties the table: its slots, and its filter where it keeps one (the memory is reused from step to step).
   (func $clearTable (param $capLog2 i32)
     (global.set $entryCount (i32.const 0))
     (memory.fill (global.get $slots) (i32.const 0) (i32.shl (i32.const 4) (local.get $capLog2)))
