@@ -4,6 +4,7 @@ import { createApp } from '../../src/server/app.js';
 import { openStore } from '../../src/server/store/open.js';
 import { mountConsole } from '../../src/console/index.js';
 import { CONSOLE_ORIGIN, consoleApp, consoleBrowser } from '../support/console-app.js';
+import { startChallengeVerifier } from '../support/http-server.js';
 
 const store = await openStore(':memory:');
 // Every request here comes from one address; the anonymous tier's 10 a minute would refuse the later ones.
@@ -198,6 +199,41 @@ describe('with the bot challenge configured', () => {
       expect((await post({ 'cf-turnstile-response': 'human' })).status).toBe(303);
     } finally {
       verifier.close();
+    }
+  });
+
+  test('a secret without a site key: the compile form asks for a token as POST /api/compile does', async () => {
+    const verifier = await startChallengeVerifier('secret');
+    try {
+      const guarded = createApp({
+        store: await openStore(':memory:'),
+        version: '1',
+        now: () => Date.now(),
+        startedAt: Date.now(),
+        makeReader: () => {
+          throw new Error('unused');
+        },
+        challenge: { secretKey: 'secret', verifyUrl: `${verifier.url}/verify` },
+        console: mountConsole,
+      });
+      const b = consoleBrowser(guarded);
+      const form = { email: 'secret-only@example.com', password: 'correct horse battery 9' };
+      expect((await b.post('/signup', { ...form, _csrf: await b.csrf('/signup') })).status).toBe(303);
+      const compile = async (extra: Record<string, string>) =>
+        b.post('/console/compile', {
+          _csrf: await b.csrf('/console/compile'),
+          config: JSON.stringify({ name: 'x', sources: [{ source: 'https://lists.example/a.txt' }] }),
+          ...extra,
+        });
+      const bare = await compile({});
+      expect(bare.status).toBe(403);
+      expect(await bare.text()).toContain('The bot challenge failed');
+      expect(verifier.forms).toHaveLength(0);
+      expect((await compile({ 'cf-turnstile-response': 'bad' })).status).toBe(403);
+      expect((await compile({ 'cf-turnstile-response': 'good' })).status).not.toBe(403);
+      expect(verifier.forms).toHaveLength(2);
+    } finally {
+      await verifier.close();
     }
   });
 });

@@ -9,7 +9,7 @@ import { callerOf } from '../../server/access/gate.js';
 import { checkedConfiguration, COMPILE_LIMITS, forCaller, streamedCompile } from '../../server/compile/service.js';
 import type { AppDeps } from '../../server/deps.js';
 import { clientMessage } from '../../server/problem.js';
-import { verifyChallenge } from '../../server/challenge.js';
+import { challengeRefusal } from '../../server/challenge.js';
 import type { CompilePool } from '../../node/compile-pool.js';
 import { callApi } from '../api.js';
 import { challengeSiteKey, type ConsoleContext, pageHandler, render } from '../frame.js';
@@ -231,11 +231,9 @@ export function registerCompilePages(app: OpenAPIHono, ctx: ConsoleContext): voi
         render(c, ctx, page, (f) => editor(c, f.csrf, field('config'), error, errors), status);
       if (!csrfMatches(c, form[CSRF_FIELD]))
         return again(403, 'The form has expired or did not come from this site; send it again.');
-      if (siteKey && ctx.deps.challenge) {
-        const token = field('cf-turnstile-response');
-        if (!token || !(await verifyChallenge(ctx.deps.challenge, token, c.req.raw.signal)))
-          return again(403, 'The bot challenge failed; try again.');
-      }
+      // The rule of `POST /api/compile` (a secret alone asks for a token too), the token from the widget.
+      if (await challengeRefusal(ctx.deps.challenge, field('cf-turnstile-response'), c.req.raw.signal))
+        return again(403, 'The bot challenge failed; try again.');
       const file = form.file instanceof File && form.file.size > 0 ? form.file : undefined;
       const caller = callerOf(c);
       const { deps, features } = forCaller(ctx.deps, caller);
