@@ -1,7 +1,7 @@
 // `flc compile`'s publishing options end to end, in-process, against a local list server and a
 // stub DNS server: differential updates applied by AdGuard's own updater, the shrink guard, stale
 // sources from the HTTP cache, the change summary and the dead-domain check.
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,6 +130,55 @@ describe('differential updates (--diff-patches)', () => {
     const on = await runCli(['compile', '-c', cfg, '-o', out, ...diffArgs(join(dir, 'patches')), '-q'], { env: at(0) });
     expect(on.code, on.stderr).toBe(0);
     expect(readFileSync(out, 'utf8')).toMatch(/^! Diff-Path: patches\/list-s-\d+-1\.patch\n/);
+  });
+
+  // The builder names a patch by the time unit it is made in. A second change within the unit
+  // would get the previous list's patch name: with the patches beside the list the builder refuses
+  // it, with them in a folder of their own (examples/ci/publish.sh) it wrote the patch to the new
+  // version into the file the new list names again.
+  test.each([
+    ['beside the list', ''],
+    ['in a folder of their own', 'patches'],
+  ])('a second change within the hour, patches %s: exit 2, the list and its patches as they were', async (_, sub) => {
+    const source = join(dir, 'source.txt');
+    const cfg = config([source]);
+    const out = join(dir, 'list.txt');
+    const patches = join(dir, sub);
+    const args = ['compile', '-c', cfg, '-o', out, '--diff-patches', patches, '--diff-resolution', 'h', '-q'];
+    const files = () =>
+      Object.fromEntries(
+        readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => [
+          f,
+          statSync(join(dir, f)).isFile() ? readFileSync(join(dir, f), 'utf8') : 'dir',
+        ]),
+      );
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-03-01T10:10:00Z'));
+      writeFileSync(source, '||a.example^\n');
+      const first = await runCli(args, { env: at(0) });
+      expect(first.code, first.stderr).toBe(0);
+      const v1 = readFileSync(out, 'utf8');
+      const before = files();
+      writeFileSync(source, '||a.example^\n||b.example^\n');
+      vi.setSystemTime(new Date('2026-03-01T10:20:00Z'));
+      const second = await runCli(args, { env: at(60) });
+      expect(second.code, second.stderr).toBe(2);
+      expect(second.stderr).toContain('with --diff-resolution h a list can change once an hour');
+      expect({ ...files(), 'source.txt': before['source.txt'] }).toEqual(before);
+      // An hour later the change goes out, and a client of the first version updates to it.
+      vi.setSystemTime(new Date('2026-03-01T11:10:00Z'));
+      const third = await runCli(args, { env: at(3600) });
+      expect(third.code, third.stderr).toBe(0);
+      const v3 = readFileSync(out, 'utf8');
+      expect(rules(v3)).toEqual(['||a.example^', '||b.example^']);
+      expect(v3.split('\n')[0]).not.toBe(v1.split('\n')[0]);
+      const host = await fileServer(dir);
+      vi.useRealTimers();
+      expect(await DiffUpdater.applyPatch({ filterUrl: `${host.url}/list.txt`, filterContent: v1 })).toBe(v3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('patches older than --diff-keep are pruned; the one the list names stays', async () => {

@@ -7,11 +7,16 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../../core/errors/index.js';
+import { writeFileAtomic } from '../atomic-write.js';
 
 export const DIFF_RESOLUTIONS = ['h', 'm', 's'] as const;
 export type DiffResolution = (typeof DIFF_RESOLUTIONS)[number];
 
-const UNIT_NAMES: Record<DiffResolution, string> = { h: 'hour', m: 'minute', s: 'second' };
+const UNITS: Record<DiffResolution, { name: string; ms: number }> = {
+  h: { name: 'an hour', ms: 3_600_000 },
+  m: { name: 'a minute', ms: 60_000 },
+  s: { name: 'a second', ms: 1_000 },
+};
 
 export interface DiffSettings {
   /** The folder of the patches. */
@@ -36,17 +41,61 @@ export const PATCH_NAME_RE = /^[a-zA-Z0-9_.]{1,64}$/;
 const hasDiffPath = (list: string) => list.split('\n').some((line) => line.startsWith('! Diff-Path: '));
 
 /**
- * Writes `text` to `output` with a `! Diff-Path:` header and, when `output` held a list before,
- * the patch from it to the new one; prunes patches older than `keepSeconds`. Returns the list as
- * written (with its header).
+ * The patch file a list's `! Diff-Path:` names, resolved beside the list at `output`, as the
+ * builder reads the tag (the first of the list's first 50 lines that holds it; a `#resource`
+ * part left out); null when it has none.
  */
-export async function writeWithPatch(output: string, hadPrevious: boolean, text: string, s: DiffSettings) {
+function namedPatch(output: string, list: string): string | null {
+  const tag = '! Diff-Path: ';
+  const line = list.split(/\r?\n/, 50).find((l) => l.includes(tag));
+  if (line === undefined) return null;
+  const value = line
+    .slice(line.indexOf(tag) + tag.length)
+    .trim()
+    .split('#')[0];
+  return value === '' ? null : resolve(dirname(resolve(output)), value);
+}
+
+/**
+ * The patch file the builder names for a list built at `now`, in the specification's form
+ * `name[-resolution]-time-expiry.patch` (the resolution left out for hours, the time in the
+ * resolution's units since the epoch, rounded as the builder rounds it).
+ */
+function patchBuiltAt(s: DiffSettings, now: number): string {
+  const time = Math.round(now / UNITS[s.resolution].ms);
+  const parts = [s.name, ...(s.resolution === 'h' ? [] : [s.resolution]), time, s.expiry];
+  return resolve(s.dir, `${parts.join('-')}.patch`);
+}
+
+const sameUnitError = (s: DiffSettings) =>
+  new InputError([
+    `the previous list's patch has this build's name: with --diff-resolution ${s.resolution} a list can ` +
+      `change once ${UNITS[s.resolution].name}; build later or choose a finer resolution (m or s)`,
+  ]);
+
+/**
+ * Writes `text` to `output` with a `! Diff-Path:` header and, when `output` held a list with one
+ * (`previous`), the patch from it to the new one; prunes patches older than `keepSeconds`.
+ * Returns the list as written (with its header).
+ *
+ * A build in the same time unit as the previous one would get the previous list's patch name. The
+ * builder refuses that only when the tag names the patch bare (patches beside the list); with the
+ * patches in another folder it would write the patch to the new version into the file the new list
+ * names again, a chain that never ends. flc refuses both before the builder runs, and checks the
+ * list the builder wrote before it replaces the output.
+ */
+export async function writeWithPatch(output: string, previous: string | null, text: string, s: DiffSettings) {
+  const before = previous === null ? null : namedPatch(output, previous);
+  if (before !== null && before === patchBuiltAt(s, Date.now())) throw sameUnitError(s);
   const { DiffBuilder } = await import('@adguard/diff-builder/es');
   const dir = dirname(resolve(output));
   const stage = join(dir, `.${basename(output)}.${process.pid}.${randomBytes(4).toString('hex')}.flc-new`);
   // Without a previous list, the builder compares with an empty one: the list gets its
   // `Diff-Path` (and the empty patch it names), and there is no patch to the previous version.
-  const empty = hadPrevious ? null : `${stage}.empty`;
+  const empty = previous !== null ? null : `${stage}.empty`;
+  // What the previous patch file held (the empty patch a list names until its next version),
+  // put back if the builder wrote into it after all (a clock set back between the two builds).
+  const kept = before === null ? null : await readFile(before).catch(() => null);
   try {
     await writeFile(stage, text, { flag: 'wx' });
     if (empty) await writeFile(empty, '', { flag: 'wx' });
@@ -63,18 +112,17 @@ export async function writeWithPatch(output: string, hadPrevious: boolean, text:
       });
     } catch (e) {
       const message = (e as Error).message;
-      if (/are the same/.test(message)) {
-        throw new InputError([
-          `the previous list's patch has this build's name: with --diff-resolution ${s.resolution} a list can ` +
-            `change once a ${UNIT_NAMES[s.resolution]}; build later or choose a finer resolution (m or s)`,
-        ]);
-      }
+      if (/are the same/.test(message)) throw sameUnitError(s);
       throw new Error(`differential update failed: ${message}`, { cause: e });
     }
     const written = await readFile(stage, 'utf8');
     // The builder leaves the list as it was when its patch failed to reproduce it.
     if (!hasDiffPath(written)) {
       throw new Error('differential update failed: the patch did not reproduce the new list; nothing was written');
+    }
+    if (before !== null && namedPatch(output, written) === before) {
+      if (kept !== null) await writeFileAtomic(before, kept);
+      throw sameUnitError(s);
     }
     await rename(stage, output);
     return written;
