@@ -15,6 +15,7 @@ import type { CompileFlags } from './compile-flags.js';
 export async function loadJobConfig(
   flags: CompileFlags,
   cwd: string,
+  missing = 'no configuration: pass -c FILE or -i SOURCE, or add flc.config.json here',
 ): Promise<Partial<LoadedConfig> & Omit<LoadedConfig, 'file'>> {
   let loaded: Partial<LoadedConfig> & Omit<LoadedConfig, 'file'>;
   if (flags.input?.length) {
@@ -24,7 +25,7 @@ export async function loadJobConfig(
     loaded = { config, warnings };
   } else {
     const found = await discoverConfig(cwd);
-    if (!found) throw new InputError(['no configuration: pass -c FILE or -i SOURCE, or add flc.config.json here']);
+    if (!found) throw new InputError([missing]);
     loaded = found;
   }
   if (flags['on-source-error'])

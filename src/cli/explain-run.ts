@@ -29,7 +29,11 @@ export async function runExplain(domain: string, flags: ExplainFlags, version: s
   const { NodeSourceReader } = await import('../node/source-reader.js');
   const compileFlags: CompileFlags = { ...COMPILE_DEFAULTS, config: flags.config, format: flags.format };
   if (flags['no-cache']) compileFlags['no-cache'] = true;
-  const loaded = await loadJobConfig(compileFlags, process.cwd());
+  const loaded = await loadJobConfig(
+    compileFlags,
+    process.cwd(),
+    'no configuration: pass -c FILE or --from-report FILE, or add flc.config.json here',
+  );
   for (const warning of loaded.warnings) process.stderr.write(`Warning: ${warning}\n`);
   const settings = compileSettings(compileFlags, process.env, version);
   const reader = new NodeSourceReader({

@@ -88,13 +88,18 @@ describe('flc explain', () => {
     [['explain', 'a.example', '--from-report', 'DIR/old.json', '-c', CONFIG], 2, /cannot also be provided/],
     [['explain', 'a.example', '-c', 'DIR/missing-source.json'], 1, /^Error: Source .*nope\.txt failed: /m],
     [['explain'], 2, /Missing 1 required arg/],
+    // In a folder without a configuration: explain has no -i; its other way in is a report.
+    [['explain', 'a.example'], 2, /^Error: no configuration: pass -c FILE or --from-report FILE, or add flc/m],
   ])('%j exits %i', async (args, code, message) => {
     writeFileSync(join(dir, 'old.json'), JSON.stringify({ removed: [], sources: [], transformations: [] }));
     writeFileSync(
       join(dir, 'missing-source.json'),
       JSON.stringify({ name: 'x', sources: [{ source: join(dir, 'nope.txt') }] }),
     );
-    const result = await runCli(args.map((a) => a.replace('DIR/', `${dir}/`)));
+    const result = await runCli(
+      args.map((a) => a.replace('DIR/', `${dir}/`)),
+      { cwd: dir },
+    );
     expect(result.code, result.stderr).toBe(code);
     expect(result.stderr).toMatch(message);
     expect(result.stdout).toBe('');
