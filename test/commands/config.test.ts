@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { openStore } from '../../src/server/store/open.js';
 import { issueApiKey } from '../../src/server/auth/identity.js';
+import { exportConfig } from '../../src/server/config-bundle/service.js';
 import { runCli } from '../support/cli.js';
 import { BIN, startServe } from '../support/serve-process.js';
 
@@ -63,6 +64,37 @@ describe('flc config export / import on the store', () => {
     expect(refused.stderr).toMatch(/tiers\[0\]\.rate_limit/);
     expect(refused.stderr).toMatch(/unknown section: widgets/);
     expect(await proLimit(db)).toBe(42);
+  });
+});
+
+describe('a --db that names no store', () => {
+  // Opening a SQLite file makes it: a mistyped path would have these commands find an empty store.
+  test.each([
+    [['config', 'export', '--db']],
+    [['config', 'import', 'BUNDLE', '--db']],
+    [['user', 'list', '--db']],
+    [['user', 'remove', 'root@example.org', '--db']],
+  ])('%j exits 2 naming the file and makes none', async (args) => {
+    const bundle = join(dir, 'empty-bundle.json');
+    writeFileSync(bundle, '{}');
+    const typo = join(dir, 'typo', 'flc.db');
+    const run = await runCli([...args.map((a) => (a === 'BUNDLE' ? bundle : a)), typo]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(`Error: no store at ${typo}: check --db`);
+    expect(existsSync(typo)).toBe(false);
+  });
+
+  test('an applied import may seed a new store', async () => {
+    const fresh = await openStore(':memory:');
+    const exported = JSON.parse(await exportConfig(fresh, 'json'));
+    await fresh.close();
+    exported.tiers.find((t: { tier_name: string }) => t.tier_name === 'pro').rate_limit = 7;
+    const bundle = join(dir, 'seed.json');
+    writeFileSync(bundle, JSON.stringify(exported));
+    const db = join(dir, 'seeded.db');
+    const run = await runCli(['config', 'import', bundle, '--apply', '--db', db]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await proLimit(db)).toBe(7);
   });
 });
 

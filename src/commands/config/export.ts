@@ -27,9 +27,9 @@ export default class ConfigExport extends BaseCommand {
     if (flags.url) {
       text = await (await callServer(flags.url, `/admin/system/config/export?format=${format}`)).text();
     } else {
-      const { openStore } = await import('../../server/store/open.js');
+      const { openExistingStore } = await import('../../cli/existing-store.js');
       const { exportConfig } = await import('../../server/config-bundle/service.js');
-      const store = await openStore(flags.db);
+      const store = await openExistingStore(flags.db);
       try {
         text = await exportConfig(store, format);
       } finally {

@@ -46,8 +46,10 @@ export default class ConfigImport extends BaseCommand {
       report = rest;
     } else {
       const { openStore } = await import('../../server/store/open.js');
+      const { openExistingStore } = await import('../../cli/existing-store.js');
       const { importConfig } = await import('../../server/config-bundle/service.js');
-      const store = await openStore(flags.db);
+      // A dry run writes nothing, not even a new store; an applied bundle may seed a new one.
+      const store = await (flags.apply ? openStore(flags.db) : openExistingStore(flags.db));
       try {
         report = await importConfig(store, text, format, {
           apply: flags.apply,

@@ -15,8 +15,8 @@ export default class UserList extends BaseCommand {
 
   async run(): Promise<{ users: (User & { adminRoles: string[] })[] }> {
     const { flags } = await this.parse(UserList);
-    const { openStore } = await import('../../server/store/open.js');
-    const store = await openStore(flags.db);
+    const { openExistingStore } = await import('../../cli/existing-store.js');
+    const store = await openExistingStore(flags.db);
     try {
       const now = new Date().toISOString();
       const users = await Promise.all(

@@ -15,8 +15,8 @@ export default class UserRemove extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(UserRemove);
-    const { openStore } = await import('../../server/store/open.js');
-    const store = await openStore(flags.db);
+    const { openExistingStore } = await import('../../cli/existing-store.js');
+    const store = await openExistingStore(flags.db);
     try {
       if (!(await store.removeUser(args.email.trim().toLowerCase()))) throw new InputError([`no user ${args.email}`]);
       this.note(`flc: removed ${args.email}`);
