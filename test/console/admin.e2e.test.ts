@@ -9,6 +9,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { hashPassword } from '../../src/server/auth/password.js';
 import { openStore } from '../../src/server/store/open.js';
 import { ADMIN_NAV } from '../../src/console/admin.js';
+import { UNDER_CI } from '../support/ci.js';
 
 // The account, jobs and admin pages of the web console in a real headless Chromium (Debian's
 // `chromium`, driven by playwright-core) against a real `flc serve` (the built bin) on a temporary
@@ -18,7 +19,7 @@ const CHROMIUM = process.env.FLC_CHROMIUM ?? '/usr/bin/chromium';
 const BIN = resolve(import.meta.dirname, '../../bin/run.js');
 const SHOTS = resolve(import.meta.dirname, '../../test-results/console');
 const missing = existsSync(CHROMIUM) ? null : `${CHROMIUM} is not installed (Debian: apt-get install chromium)`;
-if (missing && process.env.CI) throw new Error(`CI must run the console's browser tests: ${missing}`);
+if (missing && UNDER_CI) throw new Error(`CI must run the console's browser tests: ${missing}`);
 
 const PASSWORD = 'correct horse battery 9';
 /** The permissions of the test's editor: the audit log and the configuration, nothing else. */

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { openStore } from '../../src/server/store/open.js';
+import { UNDER_CI } from '../support/ci.js';
 
 // The web console in a real headless Chromium (Debian's `chromium`, driven by playwright-core)
 // against a real `flc serve` (the built bin, with its worker pool) on a temporary SQLite store.
@@ -16,7 +17,7 @@ const CHROMIUM = process.env.FLC_CHROMIUM ?? '/usr/bin/chromium';
 const BIN = resolve(import.meta.dirname, '../../bin/run.js');
 const SHOTS = resolve(import.meta.dirname, '../../test-results/console');
 const missing = existsSync(CHROMIUM) ? null : `${CHROMIUM} is not installed (Debian: apt-get install chromium)`;
-if (missing && process.env.CI) throw new Error(`CI must run the console's browser tests: ${missing}`);
+if (missing && UNDER_CI) throw new Error(`CI must run the console's browser tests: ${missing}`);
 
 const LIST = [
   '! Title: local test list',

@@ -2,16 +2,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'vitest';
 import { NEEDS_CORPUS } from './corpus-note.js';
+import { UNDER_CI } from './ci.js';
 
 // The real filter lists (tens of MB) are not in the repository: the tests that need them read the
 // folder named by FLC_CORPUS (relative to the working directory, the repository's root under
-// vitest). Unset, those tests are skipped with the reason in their names; under CI=true an unset
+// vitest). Unset, those tests are skipped with the reason in their names; under CI (ci.ts) an unset
 // FLC_CORPUS fails the run instead, so CI cannot pass without them (.ci/run sets it).
 const configured = process.env.FLC_CORPUS;
 
 export { NEEDS_CORPUS };
 
-if (!configured && process.env.CI === 'true') {
+if (!configured && UNDER_CI) {
   throw new Error(`FLC_CORPUS is not set, and CI must run every test: ${NEEDS_CORPUS}`);
 }
 

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { redactUrl } from '../../src/server/store/location.js';
+import { UNDER_CI } from './ci.js';
 
 /** The PostgreSQL the tests use unless FLC_TEST_DATABASE_URL names another (the one place it is written). */
 export const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -26,7 +27,7 @@ export default async function setup(project: TestProject) {
   } catch (err) {
     await admin.end().catch(() => undefined);
     const reason = `no PostgreSQL at ${redactUrl(base)} (${(err as Error).message}); set FLC_TEST_DATABASE_URL`;
-    if (process.env.CI) throw new Error(`CI must run the PostgreSQL tests: ${reason}`);
+    if (UNDER_CI) throw new Error(`CI must run the PostgreSQL tests: ${reason}`);
     project.provide('postgres', { url: null, reason } satisfies PostgresForTests);
     return undefined;
   }

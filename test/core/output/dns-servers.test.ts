@@ -8,6 +8,7 @@ import type { Configuration } from '../../../src/core/config/schema.js';
 import type { OutputFormat } from '../../../src/core/output/formats.js';
 import { NodeSourceReader, DEFAULT_HTTP } from '../../../src/node/source-reader.js';
 import { CORPUS, corpusPath, NEEDS_CORPUS } from '../../support/corpus.js';
+import { UNDER_CI } from '../../support/ci.js';
 
 // The outputs of real-sized corpus lists, and of the fixture with every rule shape, loaded by the
 // DNS servers' own checkers: `dnsmasq --test` with the file as a conf-file, `unbound-checkconf`
@@ -111,7 +112,7 @@ describe.each(CHECKERS)("$format output is accepted by the server's own checker 
   test.for(LISTS)('%s', async ([name, config], ctx) => {
     if (located(checker.program) === null) {
       const why = `${checker.program} is not installed (Debian: dnsmasq-base, unbound, bind9-utils)`;
-      if (process.env.CI) throw new Error(`CI must run the DNS server checkers: ${why}`);
+      if (UNDER_CI) throw new Error(`CI must run the DNS server checkers: ${why}`);
       ctx.skip(`DNS server checker skipped: ${why}`);
     }
     if (config.sources[0].source.startsWith('FLC_CORPUS/')) ctx.skip(NEEDS_CORPUS);
