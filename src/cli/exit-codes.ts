@@ -48,12 +48,21 @@ export function errorLines(err: CliError, context: ErrorContext = {}): string[] 
   if (err instanceof InputError) return err.messages.map((m) => `Error: ${m}`);
   if (isParseError(err)) {
     // oclif's text: a header line for several failures, one line each, and its pointer to --help.
-    const failures = err.message
+    const lines = err.message
       .split('\n')
       .map((line) => line.trim())
       .filter(
         (line) => line && !/^See more help with --help$/.test(line) && !/^The following errors? occurred:$/.test(line),
       );
+    // `Missing 1 required arg:` and the lines under it (`rule  the rule …`: a name, then its help)
+    // are one failure.
+    const failures: string[] = [];
+    for (const line of lines) {
+      const last = failures.length - 1;
+      if (last >= 0 && /^Missing \d+ required args?:/.test(failures[last])) {
+        failures[last] += `${failures[last].endsWith(':') ? ' ' : '; '}${line.replace(/\s{2,}/, ', ')}`;
+      } else failures.push(line);
+    }
     const unknown = err.flags?.[0]?.replace(/^-+/, '').split('=')[0];
     const hint = unknown !== undefined && context.flags ? didYouMean(unknown, context.flags, (f) => `--${f}`) : '';
     const help = context.command ? ` See "${context.command} --help".` : ' See --help.';

@@ -39,12 +39,17 @@ describe('flc validate-rule', () => {
   test.each([
     [['validate-rule', ''], /rule must not be empty/],
     [['validate-rule', '||a^', '--test-url', 'nope'], /testUrl must be a valid URL/],
-    [['validate-rule'], /Missing 1 required arg/],
+    // One line for the missing argument, its name and help on it, not a second "Error:" line.
+    [
+      ['validate-rule'],
+      /^Error: Missing 1 required arg: rule, the rule \(quote it for the shell\)\. See "flc validate-rule --help"\.$/m,
+    ],
     [['validate-rule', '||a^', '--bogus'], /Nonexistent flag/],
   ])('usage errors exit 2: %j', async (args, message) => {
     const result = await runCli(args);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/^Error: rule  the rule/m);
   });
 
   // oclif reads a piped standard input into a missing argument when the pipe closes within 10 ms of
