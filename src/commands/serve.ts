@@ -5,11 +5,14 @@ import { DEFAULT_HTTP_CACHE_BYTES } from '../node/http-cache.js';
 
 export default class Serve extends BaseCommand {
   static override summary = 'Serve the compiler and rule tools over HTTP.';
-  static override description = `Starts the HTTP API (see /api/openapi.json) on 127.0.0.1 by default.
-Settings come from flags or the environment: FLC_HOST, FLC_PORT (or PORT), FLC_DATABASE_URL,
-FLC_TRUST_PROXY. The store is a SQLite file by default; a postgres:// URL lets several servers
-share one database (see docs/configuration.md).
-SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let other requests finish (10 s at most).`;
+  // One paragraph per line: oclif wraps them to the terminal's width.
+  static override description = [
+    'Starts the HTTP API (see /api/openapi.json) on 127.0.0.1 by default. Settings come from flags or the ' +
+      'environment: FLC_HOST, FLC_PORT (or PORT), FLC_DATABASE_URL, FLC_TRUST_PROXY. The store is a SQLite ' +
+      'file by default; a postgres:// URL lets several servers share one database (see docs/configuration.md).',
+    'SIGINT/SIGTERM stop accepting connections, cancel compiles in flight and let other requests finish ' +
+      '(10 s at most).',
+  ].join('\n\n');
 
   static override examples = [
     '<%= config.bin %> serve',
