@@ -2,7 +2,7 @@
 // stub DNS server: differential updates applied by AdGuard's own updater, the shrink guard, stale
 // sources from the HTTP cache, the change summary and the dead-domain check.
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DiffUpdater } from '@adguard/diff-builder/diff-updater/es';
@@ -179,6 +179,24 @@ describe('differential updates (--diff-patches)', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  test("a source's own Diff-Path line in a list written before --diff-patches names no file flc writes", async () => {
+    const source = join(dir, 'source.txt');
+    writeFileSync(source, '! Diff-Path: ../escaped.patch\n||a.example^\n');
+    const cfg = config([source]);
+    mkdirSync(join(dir, 'public'));
+    const out = join(dir, 'public', 'list.txt');
+    const plain = await runCli(['compile', '-c', cfg, '-o', out, '-q'], { env: at(0) });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('\n! Diff-Path: ../escaped.patch\n');
+    writeFileSync(source, '! Diff-Path: ../escaped.patch\n||a.example^\n||b.example^\n');
+    const on = await runCli(['compile', '-c', cfg, '-o', out, ...diffArgs(join(dir, 'public', 'patches')), '-q'], {
+      env: at(60),
+    });
+    expect(on.code, on.stderr).toBe(0);
+    expect(existsSync(join(dir, 'escaped.patch'))).toBe(false);
+    expect(readFileSync(out, 'utf8')).toMatch(/^! Diff-Path: patches\/list-s-\d+-1\.patch\n/);
   });
 
   test('patches older than --diff-keep are pruned; the one the list names stays', async () => {

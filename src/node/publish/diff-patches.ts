@@ -41,19 +41,23 @@ export const PATCH_NAME_RE = /^[a-zA-Z0-9_.]{1,64}$/;
 const hasDiffPath = (list: string) => list.split('\n').some((line) => line.startsWith('! Diff-Path: '));
 
 /**
- * The patch file a list's `! Diff-Path:` names, resolved beside the list at `output`, as the
- * builder reads the tag (the first of the list's first 50 lines that holds it; a `#resource`
- * part left out); null when it has none.
+ * The `! Diff-Path:` value a list opens with, its `#resource` part left out; null when it opens with
+ * none. The builder writes the tag at the top (after a user-agent line and a `! Checksum:` line,
+ * which it puts before it); one further down is a line of a source, which must name no file here.
  */
-function namedPatch(output: string, list: string): string | null {
+export function leadingDiffPath(list: string): string | null {
   const tag = '! Diff-Path: ';
-  const line = list.split(/\r?\n/, 50).find((l) => l.includes(tag));
-  if (line === undefined) return null;
-  const value = line
-    .slice(line.indexOf(tag) + tag.length)
-    .trim()
-    .split('#')[0];
-  return value === '' ? null : resolve(dirname(resolve(output)), value);
+  for (const line of list.split(/\r?\n/, 3)) {
+    if (line.startsWith(tag)) return line.slice(tag.length).trim().split('#')[0] || null;
+    if (!(line.startsWith('[') || line.startsWith('![') || line.startsWith('! Checksum: '))) return null;
+  }
+  return null;
+}
+
+/** The patch file a list's leading `! Diff-Path:` names, resolved beside the list at `output`; null when it has none. */
+function namedPatch(output: string, list: string): string | null {
+  const value = leadingDiffPath(list);
+  return value === null ? null : resolve(dirname(resolve(output)), value);
 }
 
 /**
@@ -74,8 +78,9 @@ const sameUnitError = (s: DiffSettings) =>
   ]);
 
 /**
- * Writes `text` to `output` with a `! Diff-Path:` header and, when `output` held a list with one
- * (`previous`), the patch from it to the new one; prunes patches older than `keepSeconds`.
+ * Writes `text` to `output` with a `! Diff-Path:` header and, when `output` held a list that opens
+ * with one (`previous`, `leadingDiffPath`), the patch from it to the new one; prunes patches older
+ * than `keepSeconds`.
  * Returns the list as written (with its header).
  *
  * A build in the same time unit as the previous one would get the previous list's patch name. The

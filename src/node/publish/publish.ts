@@ -13,7 +13,7 @@ import {
 import { checkShrink, type ListCounts, type ShrinkBounds } from '../../core/publish/guard.js';
 import { summaryLines, summaryMarkdown, type SummaryNotes } from '../../core/publish/summary.js';
 import { writeFileAtomic } from '../atomic-write.js';
-import { type DiffSettings, writeWithPatch } from './diff-patches.js';
+import { type DiffSettings, leadingDiffPath, writeWithPatch } from './diff-patches.js';
 import { readState, stateFileOf, writeState } from './state.js';
 
 export interface PublishPlan {
@@ -88,8 +88,10 @@ export async function publish(
   let headerLines = 0;
   let outcome = 'The list goes to standard output.';
   if (plan.output !== null) {
-    // A previous list without a `Diff-Path` (written before --diff-patches was on) gets one.
-    const patched = previous !== null && /^! Diff-Path: /m.test(previous.slice(0, 4096));
+    // A previous list without a `Diff-Path` (written before --diff-patches was on) gets one. Only
+    // the tag it opens with is its own: a source's `! Diff-Path:` line in a list written without
+    // --diff-patches names a file the builder would write the patch to, wherever it is.
+    const patched = previous !== null && leadingDiffPath(previous) !== null;
     if (plan.diff !== null && patched && sameBesidesHeader(previous, text)) {
       outcome = `Only the header would change: ${plan.output} and its patches are left as they were.`;
       note(`flc: only the header would change; ${plan.output} and its patches are left as they were`);
