@@ -2,7 +2,16 @@
 // stub DNS server: differential updates applied by AdGuard's own updater, the shrink guard, stale
 // sources from the HTTP cache, the change summary and the dead-domain check.
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DiffUpdater } from '@adguard/diff-builder/diff-updater/es';
@@ -197,6 +206,77 @@ describe('differential updates (--diff-patches)', () => {
     expect(on.code, on.stderr).toBe(0);
     expect(existsSync(join(dir, 'escaped.patch'))).toBe(false);
     expect(readFileSync(out, 'utf8')).toMatch(/^! Diff-Path: patches\/list-s-\d+-1\.patch\n/);
+  });
+
+  describe('the list published is the compiled one, patch or not', () => {
+    const hourly = (out: string) => ['-o', out, '--diff-patches', join(dir, 'patches'), '--diff-resolution', 'h', '-q'];
+    const build = async (cfg: string, out: string, time: string, diff = true) => {
+      vi.setSystemTime(new Date(time));
+      return runCli(['compile', '-c', cfg, ...(diff ? hourly(out) : ['-o', out, '-q'])], { env: at(0) });
+    };
+    const patchOf = (list: string) => join(dir, list.split('\n')[0].replace('! Diff-Path: ', ''));
+    beforeEach(() => vi.useFakeTimers({ toFake: ['Date'] }));
+    afterEach(() => vi.useRealTimers());
+
+    // The builder checks a patch by applying it, and leaves the list without one when that fails:
+    // `diff` makes no patch of a text with a NUL byte (nor V8 an apply of ~125,000 added lines).
+    test('a change the builder makes no patch of starts a new chain; the next change patches as before', async () => {
+      const source = join(dir, 'source.txt');
+      const cfg = config([source]);
+      const out = join(dir, 'list.txt');
+      writeFileSync(source, '||a.example^\n');
+      expect((await build(cfg, out, '2026-03-01T10:10:00Z')).code).toBe(0);
+      const v1 = readFileSync(out, 'utf8');
+      writeFileSync(source, '! a NUL \u0000 byte\n||a.example^\n||b.example^\n');
+      const second = await build(cfg, out, '2026-03-01T11:10:00Z');
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stderr).toContain('starts a new chain of patches');
+      const v2 = readFileSync(out, 'utf8');
+      expect(rules(v2)).toEqual(['||a.example^', '||b.example^']);
+      expect(readFileSync(patchOf(v1), 'utf8')).toBe('');
+      expect(readFileSync(patchOf(v2), 'utf8')).toBe('');
+      // The next build compares with that list, NUL and all: a new chain again; then patches again.
+      writeFileSync(source, '||a.example^\n||b.example^\n||c.example^\n');
+      expect((await build(cfg, out, '2026-03-01T12:10:00Z')).stderr).toContain('starts a new chain');
+      const v3 = readFileSync(out, 'utf8');
+      writeFileSync(source, '||a.example^\n||b.example^\n||c.example^\n||d.example^\n');
+      const fourth = await build(cfg, out, '2026-03-01T13:10:00Z');
+      expect(fourth.code, fourth.stderr).toBe(0);
+      expect(fourth.stderr).not.toContain('new chain');
+      const v4 = readFileSync(out, 'utf8');
+      const host = await fileServer(dir);
+      vi.useRealTimers();
+      expect(await DiffUpdater.applyPatch({ filterUrl: `${host.url}/list.txt`, filterContent: v3 })).toBe(v4);
+    });
+
+    test('a rule that holds "Checksum" or "Diff-Path" near the top is published, not dropped by the builder', async () => {
+      const source = join(dir, 'source.txt');
+      const cfg = config([source]);
+      const out = join(dir, 'list.txt');
+      const kept = ['example.org##.Checksum', 'example.org##.Diff-Path', '||a.example^'];
+      writeFileSync(source, `${kept.join('\n')}\n`);
+      expect((await build(cfg, out, '2026-03-01T10:10:00Z')).code).toBe(0);
+      expect(rules(readFileSync(out, 'utf8'))).toEqual(kept);
+      writeFileSync(source, `${kept.join('\n')}\n||b.example^\n`);
+      expect((await build(cfg, out, '2026-03-01T11:10:00Z')).code).toBe(0);
+      expect(rules(readFileSync(out, 'utf8'))).toEqual([...kept, '||b.example^']);
+    });
+
+    test('a chain started afresh within the hour is refused: the patch name is taken', async () => {
+      const source = join(dir, 'source.txt');
+      const cfg = config([source]);
+      const out = join(dir, 'list.txt');
+      writeFileSync(source, '||a.example^\n');
+      expect((await build(cfg, out, '2026-03-01T10:10:00Z')).code).toBe(0);
+      const named = patchOf(readFileSync(out, 'utf8'));
+      writeFileSync(source, '||b.example^\n');
+      expect((await build(cfg, out, '2026-03-01T10:15:00Z', false)).code).toBe(0);
+      writeFileSync(source, '||c.example^\n');
+      const again = await build(cfg, out, '2026-03-01T10:20:00Z');
+      expect(again.code, again.stderr).toBe(2);
+      expect(again.stderr).toContain('a list can change once an hour');
+      expect(readFileSync(named, 'utf8')).toBe('');
+    });
   });
 
   test('patches older than --diff-keep are pruned; the one the list names stays', async () => {

@@ -4,8 +4,8 @@
 // flc gives it a staged copy beside the output and renames that over the output once the patches
 // are on disk, so that a list never names a patch that is not there.
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../../core/errors/index.js';
 import { writeFileAtomic } from '../atomic-write.js';
 
@@ -36,9 +36,6 @@ export interface DiffSettings {
 }
 
 export const PATCH_NAME_RE = /^[a-zA-Z0-9_.]{1,64}$/;
-
-/** Whether a list has a `! Diff-Path:` line, its lines split on LF only (a regex's `m` would also split on U+2028). */
-const hasDiffPath = (list: string) => list.split('\n').some((line) => line.startsWith('! Diff-Path: '));
 
 /**
  * The `! Diff-Path:` value a list opens with, its `#resource` part left out; null when it opens with
@@ -80,26 +77,46 @@ const sameUnitError = (s: DiffSettings) =>
 /**
  * Writes `text` to `output` with a `! Diff-Path:` header and, when `output` held a list that opens
  * with one (`previous`, `leadingDiffPath`), the patch from it to the new one; prunes patches older
- * than `keepSeconds`.
- * Returns the list as written (with its header).
+ * than `keepSeconds`. Returns the list as written (with its header). `warn` prints a line on stderr.
  *
- * A build in the same time unit as the previous one would get the previous list's patch name. The
- * builder refuses that only when the tag names the patch bare (patches beside the list); with the
- * patches in another folder it would write the patch to the new version into the file the new list
- * names again, a chain that never ends. flc refuses both before the builder runs, and checks the
- * list the builder wrote before it replaces the output.
+ * A patch name is never given twice: a build in the same time unit as the previous one would get
+ * the previous list's patch name, and after a chain started afresh the name may belong to an older
+ * one. The builder refuses the first only when the tag names the patch bare (patches beside the
+ * list); otherwise it wrote the patch to the new version into the file the new list names again.
+ * flc refuses both before the builder runs (nothing is written or pruned).
+ *
+ * The list published is `text` with the tag line first, whatever the builder does: it leaves the
+ * list without a patch when the patch fails its own check (V8 refuses its apply of ~125,000 added
+ * lines at once; `diff` makes no RCS patch of a text with a NUL byte), and it drops or adds lines
+ * that hold `Diff-Path` or `Checksum` anywhere in its first 50. Then the list starts a new chain (its
+ * tag names an empty patch) and the previous version's patch stays as it was: clients holding it
+ * take the new list at their next full download, as they take a list that never had a patch.
  */
-export async function writeWithPatch(output: string, previous: string | null, text: string, s: DiffSettings) {
+export async function writeWithPatch(
+  output: string,
+  previous: string | null,
+  text: string,
+  s: DiffSettings,
+  warn: (line: string) => void,
+) {
+  const next = patchBuiltAt(s, Date.now());
   const before = previous === null ? null : namedPatch(output, previous);
-  if (before !== null && before === patchBuiltAt(s, Date.now())) throw sameUnitError(s);
+  if (
+    before === next ||
+    (await readFile(next).then(
+      () => true,
+      () => false,
+    ))
+  )
+    throw sameUnitError(s);
   const { DiffBuilder } = await import('@adguard/diff-builder/es');
   const dir = dirname(resolve(output));
   const stage = join(dir, `.${basename(output)}.${process.pid}.${randomBytes(4).toString('hex')}.flc-new`);
   // Without a previous list, the builder compares with an empty one: the list gets its
   // `Diff-Path` (and the empty patch it names), and there is no patch to the previous version.
   const empty = previous !== null ? null : `${stage}.empty`;
-  // What the previous patch file held (the empty patch a list names until its next version),
-  // put back if the builder wrote into it after all (a clock set back between the two builds).
+  // What the previous patch file held (the empty patch a list names until its next version), put
+  // back when the builder wrote a patch the list published does not follow.
   const kept = before === null ? null : await readFile(before).catch(() => null);
   try {
     await writeFile(stage, text, { flag: 'wx' });
@@ -120,14 +137,20 @@ export async function writeWithPatch(output: string, previous: string | null, te
       if (/are the same/.test(message)) throw sameUnitError(s);
       throw new Error(`differential update failed: ${message}`, { cause: e });
     }
-    const written = await readFile(stage, 'utf8');
-    // The builder leaves the list as it was when its patch failed to reproduce it.
-    if (!hasDiffPath(written)) {
-      throw new Error('differential update failed: the patch did not reproduce the new list; nothing was written');
-    }
-    if (before !== null && namedPatch(output, written) === before) {
-      if (kept !== null) await writeFileAtomic(before, kept);
-      throw sameUnitError(s);
+    let written = await readFile(stage, 'utf8');
+    const tag = `! Diff-Path: ${relative(dir, next).split(sep).join('/')}`;
+    if (written !== `${tag}\n${text}`) {
+      if (before !== null && kept !== null && !kept.equals(await readFile(before).catch(() => kept))) {
+        await writeFileAtomic(before, kept);
+      }
+      await mkdir(dirname(next), { recursive: true });
+      await writeFile(next, '', { flag: 'a' });
+      written = `${tag}\n${text}`;
+      await writeFile(stage, written);
+      warn(
+        `Warning: no patch from the previous list could be made that reproduces this one; ${output} starts a ` +
+          'new chain of patches, and clients holding an earlier version take it at their next full download',
+      );
     }
     await rename(stage, output);
     return written;

@@ -98,7 +98,7 @@ export async function publish(
     } else {
       // A previous list without a `Diff-Path` names no patch to fill: the list starts afresh.
       if (plan.diff !== null) {
-        const withHeader = await writeWithPatch(plan.output, patched ? previous : null, text, plan.diff);
+        const withHeader = await writeWithPatch(plan.output, patched ? previous : null, text, plan.diff, note);
         headerLines = lineBreaks(withHeader) - lineBreaks(text);
       } else await writeFileAtomic(plan.output, text);
       if (stateFile !== null && (plan.diff !== null || guarded(plan.bounds))) await writeState(stateFile, counts, now);
