@@ -60,6 +60,7 @@ export interface CompileFlags {
   'dns-concurrency'?: number;
   'dns-timeout'?: number;
   'dns-recheck'?: string;
+  'dns-budget'?: string;
 }
 
 type ValueFlag = keyof CompileFlags;

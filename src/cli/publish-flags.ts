@@ -65,4 +65,8 @@ export const publishFlags = {
     helpValue: 'AGE',
     description: 'ask again about names answered longer ago than AGE (default 7d)',
   }),
+  'dns-budget': Flags.string({
+    helpValue: 'AGE',
+    description: '--check-dns asks no more questions after AGE; the names not asked keep their rules (default 10m)',
+  }),
 };

@@ -12,7 +12,7 @@ import type { CompileFlags } from './compile-flags.js';
 // AdGuard's builder's defaults: an hour's expiry, patches kept a week.
 const DEFAULT_EXPIRY = { h: 1, m: 60, s: 3600 } as const;
 const DEFAULT_KEEP = '7d';
-const DNS_DEFAULTS = { concurrency: 20, timeoutS: 5, recheck: '7d' } as const;
+const DNS_DEFAULTS = { concurrency: 20, timeoutS: 5, recheck: '7d', budget: '10m' } as const;
 
 export interface PublishSettings {
   /** Null when the run only writes its list. */
@@ -90,11 +90,13 @@ export function publishSettings(
   if (checkDns) {
     const servers = flags['dns-server']?.flatMap((s) => s.split(',')).map((s) => s.trim()) ?? [];
     const recheck = flags['dns-recheck'] ?? (typeof configDns === 'object' ? configDns.recheckAfter : undefined);
+    const budget = flags['dns-budget'] ?? (typeof configDns === 'object' ? configDns.budget : undefined);
     dns = {
       servers,
       concurrency: flags['dns-concurrency'] ?? DNS_DEFAULTS.concurrency,
       timeoutMs: (flags['dns-timeout'] ?? DNS_DEFAULTS.timeoutS) * 1000,
       recheckMs: ageOption('--dns-recheck', recheck ?? DNS_DEFAULTS.recheck)!,
+      budgetMs: ageOption('--dns-budget', budget ?? DNS_DEFAULTS.budget)!,
       cacheFile: cacheDir === null ? null : join(cacheDir, 'dns-answers.json'),
     };
   }

@@ -516,6 +516,42 @@ describe('the dead-domain check (--check-dns)', () => {
     expect(run.stderr).toContain('Warning: dead-domain check: 3 name(s) could not be checked (3 ETIMEOUT)');
   });
 
+  // Names under servers that never answer are anyone's to set up: the check is bounded in time,
+  // and a failed question is not asked again before the recheck age.
+  test('--dns-budget bounds the check; names that timed out are not asked again each run', async () => {
+    const dns = await startDnsStub({ silent: true });
+    servers.push(dns);
+    const file = join(dir, 'slow.txt');
+    writeFileSync(file, Array.from({ length: 40 }, (_, i) => `||n${i}.slow.example^\n`).join(''));
+    const out = join(dir, 'list.txt');
+    const cache = join(dir, 'cache');
+    const args = ['compile', '-c', config([file]), '-o', out, '--check-dns', '--dns-server', dns.address];
+    const slow = [
+      ...args,
+      '--dns-timeout',
+      '0.3',
+      '--dns-concurrency',
+      '1',
+      '--dns-budget',
+      '1s',
+      '--cache-dir',
+      cache,
+    ];
+    const started = performance.now();
+    const first = await runCli(slow);
+    expect(first.code, first.stderr).toBe(0);
+    expect(performance.now() - started).toBeLessThan(20_000);
+    const asked = dns.asked.length;
+    expect(asked).toBeGreaterThan(0);
+    expect(asked).toBeLessThan(40);
+    expect(first.stderr).toContain(`its time budget (1 s) ran out with ${40 - asked} name(s) not asked`);
+    expect(rules(readFileSync(out, 'utf8'))).toHaveLength(40);
+    // The next run asks the others, not the ones that timed out.
+    const second = await runCli(slow);
+    expect(second.code, second.stderr).toBe(0);
+    expect(new Set(dns.asked).size).toBe(dns.asked.length);
+  });
+
   test('the shrink guard applies after it', async () => {
     const dns = await startDnsStub({ nxdomain: ['dead.example', 'other.example'] });
     servers.push(dns);

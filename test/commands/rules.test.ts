@@ -49,7 +49,7 @@ describe('flc validate-rule', () => {
     const result = await runCli(args);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
-    expect(result.stderr).not.toMatch(/^Error: rule  the rule/m);
+    expect(result.stderr).not.toMatch(/^Error: rule {2}the rule/m);
   });
 
   // oclif reads a piped standard input into a missing argument when the pipe closes within 10 ms of

@@ -29,7 +29,7 @@ export const publishSchema = z.strictObject({
     .optional(),
   maxShrink: z.number().min(0).max(100).optional(),
   minRules: z.number().int().min(0).optional(),
-  checkDns: z.union([z.boolean(), z.strictObject({ recheckAfter: age.optional() })]).optional(),
+  checkDns: z.union([z.boolean(), z.strictObject({ recheckAfter: age.optional(), budget: age.optional() })]).optional(),
 });
 
 export type PublishConfig = z.infer<typeof publishSchema>;

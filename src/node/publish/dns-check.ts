@@ -1,7 +1,9 @@
 // The dead-domain check's resolver: Node's DNS resolver (c-ares) pointed at the servers given,
-// a limit on questions in flight, and a file of answers that spares asking again before the
-// recheck age. Only NXDOMAIN (c-ares' ENOTFOUND) makes a name dead; an answer without records is
-// a name that exists, and a timeout or any other failure leaves the name's rules in the list.
+// a limit on questions in flight, a time budget for all of them, and a file of answers that spares
+// asking again before the recheck age. Only NXDOMAIN (c-ares' ENOTFOUND) makes a name dead; an
+// answer without records is a name that exists, and a timeout or any other failure leaves the
+// name's rules in the list. Failures are remembered as answers are: names under servers that
+// never answer (anyone's to set up) cost their timeout once per recheck age, not every run.
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { readFile } from 'node:fs/promises';
@@ -16,6 +18,8 @@ export interface DnsCheckOptions {
   timeoutMs: number;
   /** Answers younger than this are taken from `cacheFile` without asking. */
   recheckMs: number;
+  /** No question is asked after this long from the start; the names not asked keep their rules. */
+  budgetMs: number;
   /** The file of answers, or null for none. */
   cacheFile: string | null;
   /** Told once, at the end, about the names that could not be checked. */
@@ -25,6 +29,8 @@ export interface DnsCheckOptions {
 interface Answer {
   dead: boolean;
   at: number;
+  /** The question failed (a timeout, say): the name's rules stay until it is asked again. */
+  failed?: true;
 }
 
 /** Checks that each `--dns-server` is an address with an optional port, as the resolver takes it. */
@@ -61,12 +67,17 @@ export function deadDomainChecker(opts: DnsCheckOptions): (names: string[]) => P
     const limit = pLimit(Math.max(1, opts.concurrency));
     const dead = new Set<string>();
     const failures = new Map<string, number>();
+    let unasked = 0;
     await Promise.all(
       names.map((name) =>
         limit(async () => {
           const known = answers.get(name);
           if (known && now - known.at < opts.recheckMs) {
             if (known.dead) dead.add(name);
+            return;
+          }
+          if (Date.now() - now >= opts.budgetMs) {
+            unasked += 1;
             return;
           }
           try {
@@ -81,6 +92,7 @@ export function deadDomainChecker(opts: DnsCheckOptions): (names: string[]) => P
               answers.set(name, { dead: false, at: Date.now() });
             } else {
               failures.set(code, (failures.get(code) ?? 0) + 1);
+              answers.set(name, { dead: false, at: Date.now(), failed: true });
             }
           }
         }),
@@ -91,7 +103,16 @@ export function deadDomainChecker(opts: DnsCheckOptions): (names: string[]) => P
     if (failures.size > 0) {
       const count = [...failures.values()].reduce((a, b) => a + b, 0);
       const why = [...failures].map(([code, n]) => `${n} ${code}`).join(', ');
-      opts.onWarning(`dead-domain check: ${count} name(s) could not be checked (${why}); their rules stay in the list`);
+      opts.onWarning(
+        `dead-domain check: ${count} name(s) could not be checked (${why}); their rules stay in the list, ` +
+          'and they are asked again after the recheck age',
+      );
+    }
+    if (unasked > 0) {
+      opts.onWarning(
+        `dead-domain check: its time budget (${opts.budgetMs / 1000} s) ran out with ${unasked} name(s) not asked; ` +
+          'their rules stay in the list, and a later run goes on with them',
+      );
     }
     return dead;
   };
