@@ -13,7 +13,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { DiffUpdater } from '@adguard/diff-builder/diff-updater/es';
 import { runCli } from '../support/cli.js';
 import { startServer, type TestServer } from '../support/http-server.js';
@@ -21,6 +22,7 @@ import { startDnsStub } from '../support/dns-stub.js';
 
 let dir: string;
 const servers: { close(): Promise<void> }[] = [];
+const BIN = resolve(import.meta.dirname, '../../bin/run.js');
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'flc-publish-'));
@@ -277,6 +279,58 @@ describe('differential updates (--diff-patches)', () => {
       expect(again.stderr).toContain('a list can change once an hour');
       expect(readFileSync(named, 'utf8')).toBe('');
     });
+  });
+
+  // A build killed while it publishes: the list and the previous version's patch are two files, so
+  // the list goes first and that patch after it, each whole. At no point does a published list name
+  // a missing patch, nor a patch lead to a version that was not published.
+  test.each([
+    ['the list', (out: string) => out, false],
+    ["the previous version's patch", (_out: string, before: string) => before, true],
+  ])('killed just before %s is replaced: every client stays consistent', async (_, target, published) => {
+    const source = join(dir, 'source.txt');
+    const cfg = config([source]);
+    const out = join(dir, 'list.txt');
+    const preload = join(dir, 'kill-on-rename.cjs');
+    writeFileSync(
+      preload,
+      `const fsp = require('node:fs/promises'); const rename = fsp.rename;
+       fsp.rename = (from, to) => { if (String(to) === process.env.FLC_TEST_KILL) process.kill(process.pid, 'SIGKILL'); return rename(from, to); };`,
+    );
+    const build = (env: Record<string, string> = {}) =>
+      spawnSync(
+        process.execPath,
+        ['--require', preload, BIN, 'compile', '-c', cfg, '-o', out, ...diffArgs(join(dir, 'patches')), '-q'],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, ...env },
+        },
+      );
+    writeFileSync(source, '||a.example^\n');
+    expect(build().status).toBe(0);
+    const v1 = readFileSync(out, 'utf8');
+    const before = join(dir, v1.split('\n')[0].replace('! Diff-Path: ', ''));
+    await sleep(1_100);
+    writeFileSync(source, '||a.example^\n||unpublished.example^\n');
+    const killed = build({ FLC_TEST_KILL: target(out, before) });
+    expect(killed.signal).toBe('SIGKILL');
+    const now = readFileSync(out, 'utf8');
+    // The list is one version or the other, names a patch that is there, and the previous version's
+    // patch is still empty: its clients stay where they are.
+    if (published) expect(rules(now)).toEqual(['||a.example^', '||unpublished.example^']);
+    else expect(now).toBe(v1);
+    expect(existsSync(join(dir, now.split('\n')[0].replace('! Diff-Path: ', '')))).toBe(true);
+    expect(readFileSync(before, 'utf8')).toBe('');
+    expect(readdirSync(dir).filter((f) => f.startsWith('.list.txt.flc-'))).toHaveLength(1);
+    // The next build (another second) publishes as usual, and leaves no staging folder behind.
+    await sleep(1_600);
+    writeFileSync(source, '||a.example^\n||b.example^\n');
+    expect(build().status).toBe(0);
+    expect(readdirSync(dir).filter((f) => f.startsWith('.list.txt.flc-'))).toEqual([]);
+    const latest = readFileSync(out, 'utf8');
+    const host = await fileServer(dir);
+    const updated = await DiffUpdater.applyPatch({ filterUrl: `${host.url}/list.txt`, filterContent: now });
+    expect(updated).toBe(latest);
   });
 
   test('patches older than --diff-keep are pruned; the one the list names stays', async () => {

@@ -1,10 +1,9 @@
 // Differential updates in AdGuard's format (`! Diff-Path:` and RCS patches), made by AdGuard's own
 // builder, @adguard/diff-builder, so that its updater, and the blockers that follow the same
-// specification, apply them. The builder updates the new list in place and writes the patches;
-// flc gives it a staged copy beside the output and renames that over the output once the patches
-// are on disk, so that a list never names a patch that is not there.
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+// specification, apply them. The builder updates the new list in place and writes the patches; flc
+// has it do so in a staging folder beside the output, laid out as the output and its patches are,
+// and then publishes in the order that leaves clients consistent at every step (`writeWithPatch`).
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../../core/errors/index.js';
 import { writeFileAtomic } from '../atomic-write.js';
@@ -74,6 +73,32 @@ const sameUnitError = (s: DiffSettings) =>
       `change once ${UNITS[s.resolution].name}; build later or choose a finer resolution (m or s)`,
   ]);
 
+/** A patch name's time in milliseconds (`name[-resolution]-time-expiry.patch`); null for another name. */
+function patchTime(file: string): number | null {
+  const parts = file.replace(/\.patch$/, '').split('-');
+  if (!file.endsWith('.patch') || (parts.length !== 3 && parts.length !== 4)) return null;
+  const resolution = (parts.length === 4 ? parts[1] : 'h') as DiffResolution;
+  const time = Number(parts[parts.length - 2]);
+  return UNITS[resolution] && Number.isInteger(time) ? time * UNITS[resolution].ms : null;
+}
+
+/**
+ * Removes the patches of `dir` made longer than `keepSeconds` ago, as the builder prunes before it
+ * writes: never an empty one (a published list names it as its next patch), nor the one this build
+ * just filled (`filled`), nor a name not of the patch form.
+ */
+async function prune(dir: string, keepSeconds: number, now: number, filled: string | null): Promise<void> {
+  for (const file of await readdir(dir)) {
+    const time = patchTime(file);
+    const path = join(dir, file);
+    if (time === null || time >= now - keepSeconds * 1000 || path === filled) continue;
+    if ((await stat(path)).size > 0) await rm(path, { force: true });
+  }
+}
+
+/** How many `..` a relative path holds: how deep a staging copy of its start must sit to keep it inside. */
+const ups = (path: string) => path.split(/[\\/]/).filter((part) => part === '..').length;
+
 /**
  * Writes `text` to `output` with a `! Diff-Path:` header and, when `output` held a list that opens
  * with one (`previous`, `leadingDiffPath`), the patch from it to the new one; prunes patches older
@@ -84,6 +109,12 @@ const sameUnitError = (s: DiffSettings) =>
  * one. The builder refuses the first only when the tag names the patch bare (patches beside the
  * list); otherwise it wrote the patch to the new version into the file the new list names again.
  * flc refuses both before the builder runs (nothing is written or pruned).
+ *
+ * The builder writes into a staging folder. Then, in this order: the new list's (empty) next patch,
+ * the list (renamed over the output), the previous version's patch (written whole, then renamed),
+ * the pruning. Killed at any point, no published list names a missing patch and no client is sent
+ * to a version that was not published: at worst the clients of the previous version keep it until
+ * their next full download. (The builder itself writes the previous patch in place, before the list.)
  *
  * The list published is `text` with the tag line first, whatever the builder does: it leaves the
  * list without a patch when the patch fails its own check (V8 refuses its apply of ~125,000 added
@@ -99,7 +130,8 @@ export async function writeWithPatch(
   s: DiffSettings,
   warn: (line: string) => void,
 ) {
-  const next = patchBuiltAt(s, Date.now());
+  const now = Date.now();
+  const next = patchBuiltAt(s, now);
   const before = previous === null ? null : namedPatch(output, previous);
   if (
     before === next ||
@@ -111,21 +143,28 @@ export async function writeWithPatch(
     throw sameUnitError(s);
   const { DiffBuilder } = await import('@adguard/diff-builder/es');
   const dir = dirname(resolve(output));
-  const stage = join(dir, `.${basename(output)}.${process.pid}.${randomBytes(4).toString('hex')}.flc-new`);
-  // Without a previous list, the builder compares with an empty one: the list gets its
-  // `Diff-Path` (and the empty patch it names), and there is no patch to the previous version.
-  const empty = previous !== null ? null : `${stage}.empty`;
-  // What the previous patch file held (the empty patch a list names until its next version), put
-  // back when the builder wrote a patch the list published does not follow.
-  const kept = before === null ? null : await readFile(before).catch(() => null);
+  const patchesRel = relative(dir, resolve(s.dir));
+  const beforeRel = before === null ? '' : relative(dir, before);
+  // The staging folder: the list deep enough in it that the patches' paths from it stay inside.
+  // One a killed build left is removed first (CI deploys the folder as it is).
+  const prefix = `.${basename(output)}.flc-`;
+  for (const left of await readdir(dir))
+    if (left.startsWith(prefix)) await rm(join(dir, left), { recursive: true, force: true });
+  const staging = await mkdtemp(join(dir, prefix));
+  const stageDir = join(staging, ...Array<string>(Math.max(ups(patchesRel), ups(beforeRel))).fill('d'));
+  const stage = join(stageDir, basename(output));
   try {
+    await mkdir(stageDir, { recursive: true });
     await writeFile(stage, text, { flag: 'wx' });
-    if (empty) await writeFile(empty, '', { flag: 'wx' });
+    // Without a previous list, the builder compares with an empty one: the list gets its
+    // `Diff-Path` (and the empty patch it names), and there is no patch to the previous version.
+    const empty = join(staging, 'empty');
+    if (previous === null) await writeFile(empty, '', { flag: 'wx' });
     try {
       await DiffBuilder.buildDiff({
-        oldFilterPath: empty ?? resolve(output),
+        oldFilterPath: previous === null ? empty : resolve(output),
         newFilterPath: stage,
-        patchesPath: resolve(s.dir),
+        patchesPath: resolve(stageDir, patchesRel),
         name: s.name,
         time: s.expiry,
         resolution: s.resolution,
@@ -137,25 +176,23 @@ export async function writeWithPatch(
       if (/are the same/.test(message)) throw sameUnitError(s);
       throw new Error(`differential update failed: ${message}`, { cause: e });
     }
-    let written = await readFile(stage, 'utf8');
     const tag = `! Diff-Path: ${relative(dir, next).split(sep).join('/')}`;
-    if (written !== `${tag}\n${text}`) {
-      if (before !== null && kept !== null && !kept.equals(await readFile(before).catch(() => kept))) {
-        await writeFileAtomic(before, kept);
-      }
-      await mkdir(dirname(next), { recursive: true });
-      await writeFile(next, '', { flag: 'a' });
-      written = `${tag}\n${text}`;
+    const written = `${tag}\n${text}`;
+    const faithful = (await readFile(stage, 'utf8')) === written;
+    if (!faithful) {
       await writeFile(stage, written);
       warn(
         `Warning: no patch from the previous list could be made that reproduces this one; ${output} starts a ` +
           'new chain of patches, and clients holding an earlier version take it at their next full download',
       );
     }
+    await mkdir(dirname(next), { recursive: true });
+    await writeFile(next, '', { flag: 'wx' });
     await rename(stage, output);
+    if (faithful && before !== null) await writeFileAtomic(before, await readFile(resolve(stageDir, beforeRel)));
+    await prune(resolve(s.dir), s.keepSeconds, now, faithful ? before : null);
     return written;
   } finally {
-    await rm(stage, { force: true });
-    if (empty) await rm(empty, { force: true });
+    await rm(staging, { recursive: true, force: true });
   }
 }
