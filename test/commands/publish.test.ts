@@ -251,7 +251,7 @@ describe('differential updates (--diff-patches)', () => {
       expect(await DiffUpdater.applyPatch({ filterUrl: `${host.url}/list.txt`, filterContent: v3 })).toBe(v4);
     });
 
-    test('a rule that holds "Checksum" or "Diff-Path" near the top is published, not dropped by the builder', async () => {
+    test('a rule holding "Checksum" or "Diff-Path" near the top is published, not dropped by the builder', async () => {
       const source = join(dir, 'source.txt');
       const cfg = config([source]);
       const out = join(dir, 'list.txt');
@@ -294,8 +294,14 @@ describe('differential updates (--diff-patches)', () => {
     const preload = join(dir, 'kill-on-rename.cjs');
     writeFileSync(
       preload,
-      `const fsp = require('node:fs/promises'); const rename = fsp.rename;
-       fsp.rename = (from, to) => { if (String(to) === process.env.FLC_TEST_KILL) process.kill(process.pid, 'SIGKILL'); return rename(from, to); };`,
+      [
+        "const fsp = require('node:fs/promises');",
+        'const rename = fsp.rename;',
+        'fsp.rename = (from, to) => {',
+        "  if (String(to) === process.env.FLC_TEST_KILL) process.kill(process.pid, 'SIGKILL');",
+        '  return rename(from, to);',
+        '};',
+      ].join('\n'),
     );
     const build = (env: Record<string, string> = {}) =>
       spawnSync(
@@ -604,6 +610,27 @@ describe('the dead-domain check (--check-dns)', () => {
     const second = await runCli(slow);
     expect(second.code, second.stderr).toBe(0);
     expect(new Set(dns.asked).size).toBe(dns.asked.length);
+  });
+
+  test('the file of answers keeps recent ones only; a failed question is asked again after a day', async () => {
+    const dns = await startDnsStub({ nxdomain: ['dead.example'] });
+    servers.push(dns);
+    const cache = join(dir, 'cache');
+    mkdirSync(cache);
+    const day = 86_400_000;
+    const answers = {
+      'gone.example': { dead: false, at: Date.now() - 8 * day },
+      'alive.example': { dead: false, at: Date.now() - 2 * day, failed: true },
+      'other.example': { dead: false, at: Date.now() - 2 * day },
+    };
+    writeFileSync(join(cache, 'dns-answers.json'), JSON.stringify(answers));
+    const args = ['compile', '-c', config([listOf()]), '-o', join(dir, 'list.txt'), '--check-dns'];
+    const run = await runCli([...args, '--dns-server', dns.address, '--cache-dir', cache, '-q']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(new Set(dns.asked)).toEqual(new Set(['alive.example', 'dead.example']));
+    const kept = JSON.parse(readFileSync(join(cache, 'dns-answers.json'), 'utf8'));
+    expect(Object.keys(kept).sort()).toEqual(['alive.example', 'dead.example', 'other.example']);
+    expect(kept['alive.example'].failed).toBeUndefined();
   });
 
   test('the shrink guard applies after it', async () => {

@@ -26,7 +26,7 @@ export const MOST_SOURCES = 100;
 const more = (n: number) => `${n} more source${n === 1 ? '' : 's'}`;
 
 /** A name as the lines and the table give it: at most 200 characters. */
-const short = (text: string) => (text.length > 200 ? `${text.slice(0, 199)}…` : text);
+const short = (text: string) => (text.length > 200 ? `${[...text.slice(0, 200)].slice(0, -1).join('')}…` : text);
 
 /** The stderr lines: the total, then each source that changed. */
 export function summaryLines(changes: ListChanges, comparedTo: string): string[] {
@@ -40,7 +40,10 @@ export function summaryLines(changes: ListChanges, comparedTo: string): string[]
 }
 
 /** A table cell: one line, `|` escaped. */
-const cell = (text: string) => short(text).replaceAll('|', '\\|').replaceAll('\n', ' ');
+const cell = (text: string) =>
+  short(text)
+    .replaceAll('|', '\\|')
+    .replace(/[\r\n\u2028\u2029]/g, ' ');
 
 /** The Markdown appended to the step summary: a row per source with its rules now and its changes. */
 export function summaryMarkdown(

@@ -3,8 +3,20 @@
 // specification, apply them. The builder updates the new list in place and writes the patches; flc
 // has it do so in a staging folder beside the output, laid out as the output and its patches are,
 // and then publishes in the order that leaves clients consistent at every step (`writeWithPatch`).
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import {
+  chmod,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../../core/errors/index.js';
 import { writeFileAtomic } from '../atomic-write.js';
 
@@ -44,16 +56,20 @@ export const PATCH_NAME_RE = /^[a-zA-Z0-9_.]{1,64}$/;
 export function leadingDiffPath(list: string): string | null {
   const tag = '! Diff-Path: ';
   for (const line of list.split(/\r?\n/, 3)) {
-    if (line.startsWith(tag)) return line.slice(tag.length).trim().split('#')[0] || null;
+    if (line.startsWith(tag)) {
+      // flc writes a relative path; an absolute one or a URL names nothing of this list's here.
+      const value = line.slice(tag.length).trim().split('#')[0];
+      return value === '' || isAbsolute(value) || /^[a-z][a-z0-9+.-]*:/i.test(value) ? null : value;
+    }
     if (!(line.startsWith('[') || line.startsWith('![') || line.startsWith('! Checksum: '))) return null;
   }
   return null;
 }
 
-/** The patch file a list's leading `! Diff-Path:` names, resolved beside the list at `output`; null when it has none. */
-function namedPatch(output: string, list: string): string | null {
+/** The patch file a list's leading `! Diff-Path:` names, resolved in the list's folder `dir`, or null. */
+function namedPatch(dir: string, list: string): string | null {
   const value = leadingDiffPath(list);
-  return value === null ? null : resolve(dirname(resolve(output)), value);
+  return value === null ? null : resolve(dir, value);
 }
 
 /**
@@ -61,38 +77,75 @@ function namedPatch(output: string, list: string): string | null {
  * `name[-resolution]-time-expiry.patch` (the resolution left out for hours, the time in the
  * resolution's units since the epoch, rounded as the builder rounds it).
  */
-function patchBuiltAt(s: DiffSettings, now: number): string {
+function patchBuiltAt(s: DiffSettings, folder: string, now: number): string {
   const time = Math.round(now / UNITS[s.resolution].ms);
   const parts = [s.name, ...(s.resolution === 'h' ? [] : [s.resolution]), time, s.expiry];
-  return resolve(s.dir, `${parts.join('-')}.patch`);
+  return join(folder, `${parts.join('-')}.patch`);
 }
 
-const sameUnitError = (s: DiffSettings) =>
-  new InputError([
-    `the previous list's patch has this build's name: with --diff-resolution ${s.resolution} a list can ` +
-      `change once ${UNITS[s.resolution].name}; build later or choose a finer resolution (m or s)`,
+const FINER: Record<DiffResolution, string> = { h: ' or choose a finer resolution (m or s)', m: ' or choose s', s: '' };
+
+/** The refusal of a patch name already given: the previous list's, or one an older chain named. */
+function takenError(s: DiffSettings, previous: boolean, file: string): InputError {
+  const what = previous
+    ? "the previous list's patch has this build's name"
+    : `the patch ${basename(file)} exists already`;
+  return new InputError([
+    `${what}: with --diff-resolution ${s.resolution} a list can change once ${UNITS[s.resolution].name}; ` +
+      `build later${FINER[s.resolution]}`,
   ]);
+}
 
 /** A patch name's time in milliseconds (`name[-resolution]-time-expiry.patch`); null for another name. */
 function patchTime(file: string): number | null {
-  const parts = file.replace(/\.patch$/, '').split('-');
-  if (!file.endsWith('.patch') || (parts.length !== 3 && parts.length !== 4)) return null;
-  const resolution = (parts.length === 4 ? parts[1] : 'h') as DiffResolution;
-  const time = Number(parts[parts.length - 2]);
-  return UNITS[resolution] && Number.isInteger(time) ? time * UNITS[resolution].ms : null;
+  const m = /^[a-zA-Z0-9_.]{1,64}(?:-([hms]))?-(\d{1,15})-\d{1,15}\.patch$/.exec(file);
+  return m === null ? null : Number(m[2]) * UNITS[(m[1] ?? 'h') as DiffResolution].ms;
 }
+
+/** A temporary file `writeFileAtomic` leaves beside a patch when it is killed. */
+const LEFT_TEMP = /^\..+\.patch\.\d+\.[a-z0-9]+\.tmp$/;
 
 /**
  * Removes the patches of `dir` made longer than `keepSeconds` ago, as the builder prunes before it
- * writes: never an empty one (a published list names it as its next patch), nor the one this build
- * just filled (`filled`), nor a name not of the patch form.
+ * writes: only regular files, never an empty one (a published list names it as its next patch), nor
+ * the one this build just filled (`filled`), nor a name not of the patch form; and the temporary
+ * files a killed build left. A file that cannot be removed is warned about, not failed on: the list
+ * is out by then.
  */
-async function prune(dir: string, keepSeconds: number, now: number, filled: string | null): Promise<void> {
-  for (const file of await readdir(dir)) {
+async function prune(
+  dir: string,
+  keepSeconds: number,
+  now: number,
+  filled: string | null,
+  warn: (line: string) => void,
+) {
+  for (const file of await readdir(dir).catch(() => [])) {
     const time = patchTime(file);
     const path = join(dir, file);
-    if (time === null || time >= now - keepSeconds * 1000 || path === filled) continue;
-    if ((await stat(path)).size > 0) await rm(path, { force: true });
+    const old = time !== null && time < now - keepSeconds * 1000 && path !== filled;
+    if (!old && !LEFT_TEMP.test(file)) continue;
+    try {
+      const info = await lstat(path);
+      if (info.isFile() && (info.size > 0 || time === null)) await rm(path);
+    } catch (e) {
+      warn(`Warning: --diff-keep: ${path} could not be removed: ${(e as Error).message}`);
+    }
+  }
+}
+
+/** A folder's path with its links resolved, as far as it exists (the output's path is resolved so). */
+const exists = (file: string) =>
+  lstat(file).then(
+    () => true,
+    () => false,
+  );
+
+async function realFolder(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    const up = dirname(path);
+    return up === path ? path : join(await realFolder(up), basename(path));
   }
 }
 
@@ -131,20 +184,18 @@ export async function writeWithPatch(
   warn: (line: string) => void,
 ) {
   const now = Date.now();
-  const next = patchBuiltAt(s, now);
-  const before = previous === null ? null : namedPatch(output, previous);
-  if (
-    before === next ||
-    (await readFile(next).then(
-      () => true,
-      () => false,
-    ))
-  )
-    throw sameUnitError(s);
+  // Links resolved, so that the tag is the path a client takes from the list to the patches.
+  const dir = await realFolder(dirname(resolve(output)));
+  const patches = await realFolder(resolve(s.dir));
+  // The previous patch as the builder finds it (from the tag), and where it really is.
+  const tagged = previous === null ? null : namedPatch(dir, previous);
+  const before = tagged === null ? null : join(await realFolder(dirname(tagged)), basename(tagged));
+  const planned = patchBuiltAt(s, patches, now);
+  if (before === planned) throw takenError(s, true, planned);
+  if (await exists(planned)) throw takenError(s, false, planned);
   const { DiffBuilder } = await import('@adguard/diff-builder/es');
-  const dir = dirname(resolve(output));
-  const patchesRel = relative(dir, resolve(s.dir));
-  const beforeRel = before === null ? '' : relative(dir, before);
+  const patchesRel = relative(dir, patches);
+  const beforeRel = tagged === null ? '' : relative(dir, tagged);
   // The staging folder: the list deep enough in it that the patches' paths from it stay inside.
   // One a killed build left is removed first (CI deploys the folder as it is).
   const prefix = `.${basename(output)}.flc-`;
@@ -153,32 +204,53 @@ export async function writeWithPatch(
   const staging = await mkdtemp(join(dir, prefix));
   const stageDir = join(staging, ...Array<string>(Math.max(ups(patchesRel), ups(beforeRel))).fill('d'));
   const stage = join(stageDir, basename(output));
+  const tmpdir = process.env.TMPDIR;
   try {
     await mkdir(stageDir, { recursive: true });
+    // The previous patch's folder too: the patches may have moved since.
+    if (before !== null) await mkdir(dirname(resolve(stageDir, beforeRel)), { recursive: true });
     await writeFile(stage, text, { flag: 'wx' });
     // Without a previous list, the builder compares with an empty one: the list gets its
     // `Diff-Path` (and the empty patch it names), and there is no patch to the previous version.
     const empty = join(staging, 'empty');
-    if (previous === null) await writeFile(empty, '', { flag: 'wx' });
+    if (tagged === null) await writeFile(empty, '', { flag: 'wx' });
     try {
+      // The builder's copies of both lists (for `diff`) go in the staging folder, removed with it.
+      process.env.TMPDIR = staging;
       await DiffBuilder.buildDiff({
-        oldFilterPath: previous === null ? empty : resolve(output),
+        // A previous list that does not open with flc's tag is not shown it: its tags name nothing here.
+        oldFilterPath: tagged === null ? empty : resolve(output),
         newFilterPath: stage,
         patchesPath: resolve(stageDir, patchesRel),
         name: s.name,
         time: s.expiry,
         resolution: s.resolution,
         checksum: s.checksum,
+        // Pruned after the list is out (`prune`); the staging folder holds no old patch.
         deleteOlderThanSec: s.keepSeconds,
       });
     } catch (e) {
       const message = (e as Error).message;
-      if (/are the same/.test(message)) throw sameUnitError(s);
+      if (/are the same/.test(message)) throw takenError(s, true, planned);
       throw new Error(`differential update failed: ${message}`, { cause: e });
+    } finally {
+      if (tmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmpdir;
     }
-    const tag = `! Diff-Path: ${relative(dir, next).split(sep).join('/')}`;
-    const written = `${tag}\n${text}`;
-    const faithful = (await readFile(stage, 'utf8')) === written;
+    // The builder reads the clock again: its name may be a unit later than `planned`.
+    const staged = await readFile(stage, 'utf8');
+    const head = staged.slice(0, staged.indexOf('\n'));
+    const value = head.startsWith('! Diff-Path: ') ? head.slice('! Diff-Path: '.length) : '';
+    const named = resolve(dir, value);
+    const faithful =
+      value !== '' &&
+      staged === `${head}\n${text}` &&
+      dirname(named) === patches &&
+      basename(named).startsWith(`${s.name}-`) &&
+      patchTime(basename(named)) !== null;
+    const next = faithful ? named : planned;
+    if (faithful && next !== planned && (await exists(next))) throw takenError(s, false, next);
+    const written = faithful ? staged : `! Diff-Path: ${relative(dir, next).split(sep).join('/')}\n${text}`;
     if (!faithful) {
       await writeFile(stage, written);
       warn(
@@ -188,9 +260,15 @@ export async function writeWithPatch(
     }
     await mkdir(dirname(next), { recursive: true });
     await writeFile(next, '', { flag: 'wx' });
+    // The list keeps its permissions, as a list written without --diff-patches does.
+    const mode = await stat(output).then(
+      (info) => info.mode & 0o7777,
+      () => null,
+    );
+    if (mode !== null) await chmod(stage, mode);
     await rename(stage, output);
     if (faithful && before !== null) await writeFileAtomic(before, await readFile(resolve(stageDir, beforeRel)));
-    await prune(resolve(s.dir), s.keepSeconds, now, faithful ? before : null);
+    await prune(patches, s.keepSeconds, now, faithful ? before : null, warn);
     return written;
   } finally {
     await rm(staging, { recursive: true, force: true });

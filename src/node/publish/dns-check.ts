@@ -26,6 +26,12 @@ export interface DnsCheckOptions {
   onWarning: (message: string) => void;
 }
 
+/**
+ * A failed question is asked again after a day at most: long enough that names whose servers never
+ * answer cost little, short enough that one run during an outage does not turn the check off.
+ */
+const FAILED_RECHECK_MS = 86_400_000;
+
 interface Answer {
   dead: boolean;
   at: number;
@@ -72,7 +78,7 @@ export function deadDomainChecker(opts: DnsCheckOptions): (names: string[]) => P
       names.map((name) =>
         limit(async () => {
           const known = answers.get(name);
-          if (known && now - known.at < opts.recheckMs) {
+          if (known && now - known.at < (known.failed ? Math.min(opts.recheckMs, FAILED_RECHECK_MS) : opts.recheckMs)) {
             if (known.dead) dead.add(name);
             return;
           }
@@ -99,7 +105,12 @@ export function deadDomainChecker(opts: DnsCheckOptions): (names: string[]) => P
       ),
     );
     resolver.cancel();
-    if (opts.cacheFile !== null) await writeFileAtomic(opts.cacheFile, JSON.stringify(Object.fromEntries(answers)));
+    if (opts.cacheFile !== null) {
+      // Answers past the recheck age would be asked again anyway: dropped, the file holds only the
+      // names of recent lists, not every name a source ever listed.
+      const recent = [...answers].filter(([, a]) => now - a.at < opts.recheckMs);
+      await writeFileAtomic(opts.cacheFile, JSON.stringify(Object.fromEntries(recent)));
+    }
     if (failures.size > 0) {
       const count = [...failures.values()].reduce((a, b) => a + b, 0);
       const why = [...failures].map(([code, n]) => `${n} ${code}`).join(', ');
