@@ -1,6 +1,6 @@
 // What a compile publishes, from its flags, its configuration's `publish`, `onSourceError` and
 // `maxStale` keys (flags win), and the environment: checked before any download.
-import { basename, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Configuration } from '../core/config/schema.js';
 import { InputError } from '../core/errors/index.js';
 import { parseAge } from '../core/publish/duration.js';
@@ -58,6 +58,8 @@ export function publishSettings(
     }
     diff = {
       dir: flags['diff-patches'],
+      // The tag is made from the paths as given (the output's are resolved for writing).
+      listDir: dirname(resolve(flags.output!)),
       name,
       resolution,
       expiry: flags['diff-expiry'] ?? d.expiry ?? DEFAULT_EXPIRY[resolution],

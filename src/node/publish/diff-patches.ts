@@ -3,19 +3,7 @@
 // specification, apply them. The builder updates the new list in place and writes the patches; flc
 // has it do so in a staging folder beside the output, laid out as the output and its patches are,
 // and then publishes in the order that leaves clients consistent at every step (`writeWithPatch`).
-import {
-  chmod,
-  lstat,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  realpath,
-  rename,
-  rm,
-  stat,
-  writeFile,
-} from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../../core/errors/index.js';
 import { writeFileAtomic } from '../atomic-write.js';
@@ -32,6 +20,12 @@ const UNITS: Record<DiffResolution, { name: string; ms: number }> = {
 export interface DiffSettings {
   /** The folder of the patches. */
   dir: string;
+  /**
+   * The list's folder as given (`-o`'s, links unresolved: the output is replaced where its links
+   * lead, but a client walks the tag from the list's URL, which follows the given paths); the
+   * output's own folder when not given.
+   */
+  listDir?: string;
   /** The patches' name: 1-64 letters, digits, `_` and `.`. */
   name: string;
   resolution: DiffResolution;
@@ -126,28 +120,18 @@ async function prune(
     if (!old && !LEFT_TEMP.test(file)) continue;
     try {
       const info = await lstat(path);
-      if (info.isFile() && (info.size > 0 || time === null)) await rm(path);
+      if (info.isFile() && (info.size > 0 || time === null)) await unlink(path);
     } catch (e) {
       warn(`Warning: --diff-keep: ${path} could not be removed: ${(e as Error).message}`);
     }
   }
 }
 
-/** A folder's path with its links resolved, as far as it exists (the output's path is resolved so). */
 const exists = (file: string) =>
   lstat(file).then(
     () => true,
     () => false,
   );
-
-async function realFolder(path: string): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch {
-    const up = dirname(path);
-    return up === path ? path : join(await realFolder(up), basename(path));
-  }
-}
 
 /** How many `..` a relative path holds: how deep a staging copy of its start must sit to keep it inside. */
 const ups = (path: string) => path.split(/[\\/]/).filter((part) => part === '..').length;
@@ -184,12 +168,12 @@ export async function writeWithPatch(
   warn: (line: string) => void,
 ) {
   const now = Date.now();
-  // Links resolved, so that the tag is the path a client takes from the list to the patches.
-  const dir = await realFolder(dirname(resolve(output)));
-  const patches = await realFolder(resolve(s.dir));
-  // The previous patch as the builder finds it (from the tag), and where it really is.
-  const tagged = previous === null ? null : namedPatch(dir, previous);
-  const before = tagged === null ? null : join(await realFolder(dirname(tagged)), basename(tagged));
+  // Paths as given, links unresolved: the tag is the path a client walks from the list's URL.
+  const dir = resolve(s.listDir ?? dirname(resolve(output)));
+  const patches = resolve(s.dir);
+  // The previous patch the tag names.
+  const before = previous === null ? null : namedPatch(dir, previous);
+  const tagged = before;
   const planned = patchBuiltAt(s, patches, now);
   if (before === planned) throw takenError(s, true, planned);
   if (await exists(planned)) throw takenError(s, false, planned);
@@ -267,7 +251,16 @@ export async function writeWithPatch(
     );
     if (mode !== null) await chmod(stage, mode);
     await rename(stage, output);
-    if (faithful && before !== null) await writeFileAtomic(before, await readFile(resolve(stageDir, beforeRel)));
+    if (faithful && before !== null) {
+      // The list is out: a previous patch that cannot be replaced leaves its clients where they are.
+      const patch = await readFile(resolve(stageDir, beforeRel));
+      await writeFileAtomic(before, patch).catch((e: Error) =>
+        warn(
+          `Warning: the patch to this list from the previous one could not be written to ${before} ` +
+            `(${e.message}); clients of the previous version take this one at their next full download`,
+        ),
+      );
+    }
     await prune(patches, s.keepSeconds, now, faithful ? before : null, warn);
     return written;
   } finally {

@@ -78,7 +78,13 @@ export function deadDomainChecker(opts: DnsCheckOptions): (names: string[]) => P
       names.map((name) =>
         limit(async () => {
           const known = answers.get(name);
-          if (known && now - known.at < (known.failed ? Math.min(opts.recheckMs, FAILED_RECHECK_MS) : opts.recheckMs)) {
+          const age = known ? now - known.at : -1;
+          // An answer from the future (a clock that ran ahead) is asked again.
+          if (
+            known &&
+            age >= 0 &&
+            age < (known.failed ? Math.min(opts.recheckMs, FAILED_RECHECK_MS) : opts.recheckMs)
+          ) {
             if (known.dead) dead.add(name);
             return;
           }
@@ -108,7 +114,8 @@ export function deadDomainChecker(opts: DnsCheckOptions): (names: string[]) => P
     if (opts.cacheFile !== null) {
       // Answers past the recheck age would be asked again anyway: dropped, the file holds only the
       // names of recent lists, not every name a source ever listed.
-      const recent = [...answers].filter(([, a]) => now - a.at < opts.recheckMs);
+      const end = Date.now();
+      const recent = [...answers].filter(([, a]) => a.at <= end && now - a.at < opts.recheckMs);
       await writeFileAtomic(opts.cacheFile, JSON.stringify(Object.fromEntries(recent)));
     }
     if (failures.size > 0) {
@@ -116,7 +123,7 @@ export function deadDomainChecker(opts: DnsCheckOptions): (names: string[]) => P
       const why = [...failures].map(([code, n]) => `${n} ${code}`).join(', ');
       opts.onWarning(
         `dead-domain check: ${count} name(s) could not be checked (${why}); their rules stay in the list, ` +
-          'and they are asked again after the recheck age',
+          'and they are asked again after a day',
       );
     }
     if (unasked > 0) {

@@ -98,12 +98,40 @@ describe('writeWithPatch', () => {
     expect(readFileSync(far, 'utf8')).toBe('untouched');
   });
 
-  test('a list in a linked folder names its patches by the path a client takes', async () => {
+  // A client walks the tag from the list's URL, which follows the paths as given: links stay.
+  test('a list given through a linked folder names its patches by the given paths', async () => {
     mkdirSync(join(dir, 'real'));
     symlinkSync(join(dir, 'real'), join(dir, 'pub'));
+    // The output is replaced where its links lead (outputTarget resolves it); -o named pub/list.txt.
     const out = join(dir, 'real', 'list.txt');
-    const v1 = await build(out, '||a.example^\n', settings(join(dir, 'pub', 'patches')), 100 * HOUR);
+    const s = { ...settings(join(dir, 'pub', 'patches')), listDir: join(dir, 'pub') };
+    const v1 = await build(out, '||a.example^\n', s, 100 * HOUR);
     expect(tagOf(v1.list)).toBe('patches/list-100-1.patch');
+  });
+
+  test('a patches folder that is a link elsewhere keeps its name in the tag', async () => {
+    mkdirSync(join(dir, 'www'));
+    mkdirSync(join(dir, 'data'));
+    symlinkSync(join(dir, 'data'), join(dir, 'www', 'patches'));
+    const out = join(dir, 'www', 'list.txt');
+    const s = settings(join(dir, 'www', 'patches'));
+    const v1 = await build(out, '||a.example^\n', s, 100 * HOUR);
+    expect(tagOf(v1.list)).toBe('patches/list-100-1.patch');
+    const v2 = await build(out, '||a.example^\n||b.example^\n', s, 101 * HOUR);
+    expect(v2.warnings).toEqual([]);
+    expect(readFileSync(join(dir, 'data', 'list-100-1.patch'), 'utf8')).toContain('||b.example^');
+  });
+
+  test('a previous patch that cannot be replaced is warned about once the list is out', async () => {
+    const out = join(dir, 'list.txt');
+    const s = settings(join(dir, 'patches'));
+    const v1 = await build(out, '||a.example^\n', s, 100 * HOUR);
+    const named = join(dir, tagOf(v1.list));
+    rmSync(named);
+    mkdirSync(named);
+    const v2 = await build(out, '||a.example^\n||b.example^\n', s, 101 * HOUR);
+    expect(readFileSync(out, 'utf8')).toBe(v2.list);
+    expect(v2.warnings.join('\n')).toContain('could not be written');
   });
 
   test('the list keeps its permissions', async () => {
