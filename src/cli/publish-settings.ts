@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Configuration } from '../core/config/schema.js';
 import { InputError } from '../core/errors/index.js';
 import { parseAge } from '../core/publish/duration.js';
+import { PATCH_NAME_RE } from '../core/config/publish-schema.js';
 import type { OutputTarget } from '../node/atomic-write.js';
 import type { DnsCheckOptions } from '../node/publish/dns-check.js';
 import type { PublishPlan } from '../node/publish/publish.js';
@@ -53,7 +54,7 @@ export function publishSettings(
     const d = pub.diffPatches ?? {};
     const resolution = flags['diff-resolution'] ?? d.resolution ?? 'h';
     const name = flags['diff-name'] ?? d.name ?? defaultPatchName(file!);
-    if (!/^[a-zA-Z0-9_.]{1,64}$/.test(name)) {
+    if (!PATCH_NAME_RE.test(name)) {
       throw new InputError([`--diff-name ${name}: a patch name is 1-64 letters, digits, "_" and "."`]);
     }
     diff = {

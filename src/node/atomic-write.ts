@@ -40,7 +40,7 @@ async function replaceAtomically(file: string, data: string | Uint8Array): Promi
  * Gives the file that replaces `file` its permissions (a list kept group-readable only stays so);
  * a new file has the default ones.
  */
-async function keepMode(file: string, replacement: string): Promise<void> {
+export async function keepMode(file: string, replacement: string): Promise<void> {
   const mode = await stat(file).then(
     (s) => s.mode & 0o7777,
     () => null,

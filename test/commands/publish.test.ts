@@ -217,15 +217,18 @@ describe('differential updates (--diff-patches)', () => {
       return runCli(['compile', '-c', cfg, ...(diff ? hourly(out) : ['-o', out, '-q'])], { env: at(0) });
     };
     const patchOf = (list: string) => join(dir, list.split('\n')[0].replace('! Diff-Path: ', ''));
+    /** A configuration of one source, and where its list goes. */
+    const oneSource = () => {
+      const source = join(dir, 'source.txt');
+      return { source, cfg: config([source]), out: join(dir, 'list.txt') };
+    };
     beforeEach(() => vi.useFakeTimers({ toFake: ['Date'] }));
     afterEach(() => vi.useRealTimers());
 
     // The builder checks a patch by applying it, and leaves the list without one when that fails:
     // `diff` makes no patch of a text with a NUL byte (nor V8 an apply of ~125,000 added lines).
     test('a change the builder makes no patch of starts a new chain; the next change patches as before', async () => {
-      const source = join(dir, 'source.txt');
-      const cfg = config([source]);
-      const out = join(dir, 'list.txt');
+      const { source, cfg, out } = oneSource();
       writeFileSync(source, '||a.example^\n');
       expect((await build(cfg, out, '2026-03-01T10:10:00Z')).code).toBe(0);
       const v1 = readFileSync(out, 'utf8');
@@ -252,9 +255,7 @@ describe('differential updates (--diff-patches)', () => {
     });
 
     test('a rule holding "Checksum" or "Diff-Path" near the top is published, not dropped by the builder', async () => {
-      const source = join(dir, 'source.txt');
-      const cfg = config([source]);
-      const out = join(dir, 'list.txt');
+      const { source, cfg, out } = oneSource();
       const kept = ['example.org##.Checksum', 'example.org##.Diff-Path', '||a.example^'];
       writeFileSync(source, `${kept.join('\n')}\n`);
       expect((await build(cfg, out, '2026-03-01T10:10:00Z')).code).toBe(0);
@@ -265,9 +266,7 @@ describe('differential updates (--diff-patches)', () => {
     });
 
     test('a chain started afresh within the hour is refused: the patch name is taken', async () => {
-      const source = join(dir, 'source.txt');
-      const cfg = config([source]);
-      const out = join(dir, 'list.txt');
+      const { source, cfg, out } = oneSource();
       writeFileSync(source, '||a.example^\n');
       expect((await build(cfg, out, '2026-03-01T10:10:00Z')).code).toBe(0);
       const named = patchOf(readFileSync(out, 'utf8'));

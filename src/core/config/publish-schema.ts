@@ -8,6 +8,9 @@ export const age = z
     error: (issue) => `${JSON.stringify(issue.input)} is not an age (write 90s, 30m, 36h, 7d or seconds)`,
   });
 
+/** A differential-update patch's name, as AdGuard's builder takes it: 1-64 letters, digits, `_` and `.`. */
+export const PATCH_NAME_RE = /^[a-zA-Z0-9_.]{1,64}$/;
+
 /**
  * `publish`: how the list is published from CI (docs/configuration.md). What describes the list
  * lives here; what describes the machine (the patches' folder, the DNS server) stays on the
@@ -17,10 +20,7 @@ export const publishSchema = z.strictObject({
   /** Differential updates: the patches' name, their time unit, their expiry in that unit, how long they are kept. */
   diffPatches: z
     .strictObject({
-      name: z
-        .string()
-        .regex(/^[a-zA-Z0-9_.]{1,64}$/, { error: 'must be 1-64 letters, digits, "_" and "."' })
-        .optional(),
+      name: z.string().regex(PATCH_NAME_RE, { error: 'must be 1-64 letters, digits, "_" and "."' }).optional(),
       resolution: z.enum(['h', 'm', 's']).optional(),
       expiry: z.number().int().positive().optional(),
       checksum: z.boolean().optional(),

@@ -3,10 +3,11 @@
 // specification, apply them. The builder updates the new list in place and writes the patches; flc
 // has it do so in a staging folder beside the output, laid out as the output and its patches are,
 // and then publishes in the order that leaves clients consistent at every step (`writeWithPatch`).
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../../core/errors/index.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { PATCH_NAME_RE } from '../../core/config/publish-schema.js';
+import { keepMode, writeFileAtomic } from '../atomic-write.js';
 
 export const DIFF_RESOLUTIONS = ['h', 'm', 's'] as const;
 export type DiffResolution = (typeof DIFF_RESOLUTIONS)[number];
@@ -40,7 +41,8 @@ export interface DiffSettings {
   checksum: boolean;
 }
 
-export const PATCH_NAME_RE = /^[a-zA-Z0-9_.]{1,64}$/;
+/** The tag a list names its next patch with. */
+const DIFF_PATH_TAG = '! Diff-Path: ';
 
 /**
  * The `! Diff-Path:` value a list opens with, its `#resource` part left out; null when it opens with
@@ -48,11 +50,10 @@ export const PATCH_NAME_RE = /^[a-zA-Z0-9_.]{1,64}$/;
  * which it puts before it); one further down is a line of a source, which must name no file here.
  */
 export function leadingDiffPath(list: string): string | null {
-  const tag = '! Diff-Path: ';
   for (const line of list.split(/\r?\n/, 3)) {
-    if (line.startsWith(tag)) {
+    if (line.startsWith(DIFF_PATH_TAG)) {
       // flc writes a relative path; an absolute one or a URL names nothing of this list's here.
-      const value = line.slice(tag.length).trim().split('#')[0];
+      const value = line.slice(DIFF_PATH_TAG.length).trim().split('#')[0];
       return value === '' || isAbsolute(value) || /^[a-z][a-z0-9+.-]*:/i.test(value) ? null : value;
     }
     if (!(line.startsWith('[') || line.startsWith('![') || line.startsWith('! Checksum: '))) return null;
@@ -90,9 +91,12 @@ function takenError(s: DiffSettings, previous: boolean, file: string): InputErro
   ]);
 }
 
-/** A patch name's time in milliseconds (`name[-resolution]-time-expiry.patch`); null for another name. */
+/** A patch file's name: `name[-resolution]-time-expiry.patch`. */
+const PATCH_FILE_RE = new RegExp(`^${PATCH_NAME_RE.source.slice(1, -1)}(?:-([hms]))?-(\\d{1,15})-\\d{1,15}\\.patch$`);
+
+/** A patch name's time in milliseconds; null for a name not of the patch form. */
 function patchTime(file: string): number | null {
-  const m = /^[a-zA-Z0-9_.]{1,64}(?:-([hms]))?-(\d{1,15})-\d{1,15}\.patch$/.exec(file);
+  const m = PATCH_FILE_RE.exec(file);
   return m === null ? null : Number(m[2]) * UNITS[(m[1] ?? 'h') as DiffResolution].ms;
 }
 
@@ -173,13 +177,12 @@ export async function writeWithPatch(
   const patches = resolve(s.dir);
   // The previous patch the tag names.
   const before = previous === null ? null : namedPatch(dir, previous);
-  const tagged = before;
   const planned = patchBuiltAt(s, patches, now);
   if (before === planned) throw takenError(s, true, planned);
   if (await exists(planned)) throw takenError(s, false, planned);
   const { DiffBuilder } = await import('@adguard/diff-builder/es');
   const patchesRel = relative(dir, patches);
-  const beforeRel = tagged === null ? '' : relative(dir, tagged);
+  const beforeRel = before === null ? '' : relative(dir, before);
   // The staging folder: the list deep enough in it that the patches' paths from it stay inside.
   // One a killed build left is removed first (CI deploys the folder as it is).
   const prefix = `.${basename(output)}.flc-`;
@@ -197,13 +200,13 @@ export async function writeWithPatch(
     // Without a previous list, the builder compares with an empty one: the list gets its
     // `Diff-Path` (and the empty patch it names), and there is no patch to the previous version.
     const empty = join(staging, 'empty');
-    if (tagged === null) await writeFile(empty, '', { flag: 'wx' });
+    if (before === null) await writeFile(empty, '', { flag: 'wx' });
     try {
       // The builder's copies of both lists (for `diff`) go in the staging folder, removed with it.
       process.env.TMPDIR = staging;
       await DiffBuilder.buildDiff({
         // A previous list that does not open with flc's tag is not shown it: its tags name nothing here.
-        oldFilterPath: tagged === null ? empty : resolve(output),
+        oldFilterPath: before === null ? empty : resolve(output),
         newFilterPath: stage,
         patchesPath: resolve(stageDir, patchesRel),
         name: s.name,
@@ -224,7 +227,7 @@ export async function writeWithPatch(
     // The builder reads the clock again: its name may be a unit later than `planned`.
     const staged = await readFile(stage, 'utf8');
     const head = staged.slice(0, staged.indexOf('\n'));
-    const value = head.startsWith('! Diff-Path: ') ? head.slice('! Diff-Path: '.length) : '';
+    const value = head.startsWith(DIFF_PATH_TAG) ? head.slice(DIFF_PATH_TAG.length) : '';
     const named = resolve(dir, value);
     const faithful =
       value !== '' &&
@@ -234,7 +237,7 @@ export async function writeWithPatch(
       patchTime(basename(named)) !== null;
     const next = faithful ? named : planned;
     if (faithful && next !== planned && (await exists(next))) throw takenError(s, false, next);
-    const written = faithful ? staged : `! Diff-Path: ${relative(dir, next).split(sep).join('/')}\n${text}`;
+    const written = faithful ? staged : `${DIFF_PATH_TAG}${relative(dir, next).split(sep).join('/')}\n${text}`;
     if (!faithful) {
       await writeFile(stage, written);
       warn(
@@ -245,11 +248,7 @@ export async function writeWithPatch(
     await mkdir(dirname(next), { recursive: true });
     await writeFile(next, '', { flag: 'wx' });
     // The list keeps its permissions, as a list written without --diff-patches does.
-    const mode = await stat(output).then(
-      (info) => info.mode & 0o7777,
-      () => null,
-    );
-    if (mode !== null) await chmod(stage, mode);
+    await keepMode(output, stage);
     await rename(stage, output);
     if (faithful && before !== null) {
       // The list is out: a previous patch that cannot be replaced leaves its clients where they are.

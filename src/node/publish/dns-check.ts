@@ -2,8 +2,8 @@
 // a limit on questions in flight, a time budget for all of them, and a file of answers that spares
 // asking again before the recheck age. Only NXDOMAIN (c-ares' ENOTFOUND) makes a name dead; an
 // answer without records is a name that exists, and a timeout or any other failure leaves the
-// name's rules in the list. Failures are remembered as answers are: names under servers that
-// never answer (anyone's to set up) cost their timeout once per recheck age, not every run.
+// name's rules in the list. Failures are remembered for a day: names under servers that never
+// answer (anyone's to set up) cost their timeout once a day, not every run.
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { readFile } from 'node:fs/promises';
