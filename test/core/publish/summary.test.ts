@@ -29,4 +29,11 @@ describe('the change summary of a list with many source blocks', () => {
     expect(markdown.length).toBeLessThan(20_000);
     expect(summaryMarkdown('t', after, null, notes)).toContain('| and 50 more sources | |\n');
   });
+
+  test('a name with line breaks (a stale source, the title) stays on its line', () => {
+    const stale = [{ source: 'https://a.example/\rlist\u2028x|y', age: '2d' }];
+    const markdown = summaryMarkdown('flc:\rlist', before, null, { ...notes, stale });
+    expect(markdown).toContain('### flc: list\n');
+    expect(markdown).toContain('- stale: https://a.example/ list x\\|y (cached copy 2d old)\n');
+  });
 });

@@ -88,6 +88,17 @@ describe('writeWithPatch', () => {
     }
   });
 
+  test('the temporary file a killed build left beside a patch is removed by the next build', async () => {
+    const out = join(dir, 'list.txt');
+    const patches = join(dir, 'patches');
+    const s = settings(patches);
+    await build(out, '||a.example^\n', s, 100 * HOUR);
+    const left = join(patches, '.list-100-1.patch.4242.k3x9q2ab.tmp');
+    writeFileSync(left, 'half a patch');
+    await build(out, '||b.example^\n', s, 101 * HOUR);
+    expect(existsSync(left)).toBe(false);
+  });
+
   test('a leading tag flc never writes (an absolute path) names no file flc writes', async () => {
     const out = join(dir, 'list.txt');
     const far = join(dir, 'far.patch');
