@@ -15,7 +15,16 @@ import wabtInit from 'wabt';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = join(root, 'src/core/engine/wasm');
 /** The kernel's files in module order: the memory import must come before any definition. */
-export const KERNEL_FILES = ['memory', 'hash-table', 'compress', 'deduplicate', 'validate', 'public-suffix', 'lines'];
+export const KERNEL_FILES = [
+  'memory',
+  'hash-table',
+  'compress',
+  'deduplicate',
+  'validate',
+  'public-suffix',
+  'lines',
+  'select',
+];
 
 /** The constants the kernel's text names, as the TypeScript defines them. */
 async function constants() {

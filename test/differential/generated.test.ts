@@ -234,6 +234,46 @@ describe('exclusions and inclusions', () => {
     expect(out).toContain('ex\u2028||start.example^');
   });
 
+  test("a list long enough for the set's automaton (10,000 lines or more), its lines read in the kernel", async () => {
+    // Regexes every one of which the automaton reads (pipeline/regex-dfa.ts): look-aheads at the
+    // start, `$`, classes, repetitions, either case; lines outside ASCII, with line separators
+    // (after which `^` holds again) and empty ones are asked of V8.
+    const rules = (n: number, seed: number) =>
+      Array.from({ length: n }, (_, i) => {
+        const k = (i * 7919 + seed) % 13;
+        if (k === 0) return `||H${i}.Example^$Third-Party`;
+        if (k === 1) return `@@||w${i}.example^`;
+        if (k === 2) return `example.org##.ad-${i}`;
+        if (k === 3) return `! comment ${i}`;
+        if (k === 4) return `||ä${i}.example^`;
+        if (k === 5) return `x\u2028||sep${i}.example^`;
+        if (k === 6) return `0.0.0.0 hosts${i}.example`;
+        if (k === 7) return `||d${i}.example^|`;
+        if (k === 8) return '';
+        return `||h${i % 997}.s${seed}.example^${k === 9 ? '$important' : ''}`;
+      });
+    writeFileSync(file('long-1.txt'), [trickyList(3000, 11), ...rules(9000, 1)].join('\n'));
+    writeFileSync(file('long-2.txt'), rules(11000, 2).join('\r\n'));
+    const inclusions = [
+      '/^(?![!#])(?!.*#[@$?%]?#)(@@)?\\|\\|[^\\/\\s]+\\^(\\$[a-z~,-]+)?$/',
+      '/^[0-9]+\\.[0-9]/',
+      '/(^Z|^x)\\w/',
+      '/^\\|\\|d\\d{2,3}\\./',
+    ];
+    const out = await same({
+      name: 'Gen',
+      sources: [
+        { source: file('long-1.txt'), inclusions },
+        { source: file('long-2.txt'), exclusions: ['/^@@/', '/(?!^(\\|\\||@@\\|\\|))^.+/', '/\\$important$/'] },
+      ],
+      inclusions: [...inclusions, '/^!/'],
+      transformations: ['Deduplicate'],
+    });
+    expect(out).toContain('||H6.Example^$Third-Party');
+    expect(out).toContain('x\u2028||sep2.example^');
+    expect(out).not.toContain('hosts9.example');
+  });
+
   test('a list-level inclusion keeping few of the bytes read, then the kernel steps (regex-inclusion)', async () => {
     // Long lines the inclusion drops between the rules it keeps: the sources are joined from the
     // lines kept (gathered), and Compress, Validate, Deduplicate and the output copy only those.

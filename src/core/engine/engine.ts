@@ -12,6 +12,18 @@ import { concatLines, keepWhere } from '../transforms/lines.js';
 import { isComment } from '../rules/rule-text.js';
 import { loadList } from '../load/load-list.js';
 
+/**
+ * A set's automaton on a line's bytes (pipeline/regex-dfa.ts), as the kernel reads it
+ * (wasm/select.wat): from state `start`, the move on byte b from state s is
+ * `table[s * DFA_ROW + b]`, the next state or a code (kernel-constants.ts, DFA); a line that ends
+ * in state s matches when `ended[s]` is 1.
+ */
+export interface ByteAutomaton {
+  readonly table: Int32Array;
+  readonly ended: Uint8Array;
+  readonly start: number;
+}
+
 /** An exclusion or inclusion set (pipeline/patterns.ts) as the filters' pass asks it. */
 export interface LineSet {
   /** Whether some pattern matches the line; `unbroken`: the line is known to hold no line terminator. */
@@ -26,6 +38,11 @@ export interface LineSet {
    * CR or LF or starts the text, and ends at one or at the text's end. Null when the set cannot.
    */
   readonly hasAt: ((text: string, at: number) => boolean) | null;
+  /**
+   * An automaton that answers `has` of a line of ASCII bytes without line terminators from its
+   * bytes, with every state it can reach, when the set has one; else null.
+   */
+  byteAutomaton(): ByteAutomaton | null;
 }
 
 export interface Engine<L> {

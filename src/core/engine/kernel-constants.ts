@@ -24,6 +24,15 @@ export const VERDICT = { UNDECIDED: 0, KEPT: 1, DROPPED_IP: 2, DROPPED_CHARACTER
 export const HASH_TABLE = { SLOT_BYTES: 4, ENTRY_BYTES: 12, FILTER_BITS: 8 } as const;
 
 /**
+ * A pattern set's automaton on bytes (pipeline/regex-dfa.ts, `ByteAutomaton`) as the kernel's
+ * `select` (wasm/select.wat) reads it: a row of DFA_ROW moves per state, one per byte, each the next
+ * state or one of the negative codes (the line matches whatever follows, cannot match, or holds
+ * a byte the automaton does not read); and per line, SELECTED's answer.
+ */
+export const DFA = { DFA_ROW: 256, DFA_MATCHES: -2, DFA_NO_MATCH: -3, DFA_OTHER_UNIT: -4 } as const;
+export const SELECTED = { SELECTED_NO: 0, SELECTED_YES: 1, SELECTED_UNREAD: 2 } as const;
+
+/**
  * Bytes per block of the table of ASCII blocks (packed.ts, `asciiRuns`), as a power of two (a
  * multiple of 8): the kernel's split notes which blocks hold a byte above 0x7f.
  */
@@ -41,6 +50,8 @@ export const KERNEL_CONSTANTS: Readonly<Record<string, number>> = {
   ASCII_BLOCK_BITS,
   ...NAME_LIMITS,
   ...VERDICT,
+  ...DFA,
+  ...SELECTED,
   ENTRY_BYTES: HASH_TABLE.ENTRY_BYTES,
   // A filter bit's index is a hash's top bits: 32 less the bits of capacity * FILTER_BITS.
   FILTER_SHIFT: 32 - Math.log2(HASH_TABLE.FILTER_BITS),

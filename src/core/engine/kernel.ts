@@ -18,6 +18,7 @@ import {
 } from './packed.js';
 import { PSL_RULES } from '../rules/psl-data.js';
 import { TABLE_AT } from './kernel-constants.js';
+import type { ByteAutomaton } from './engine.js';
 
 /** The kernel's exports. Offsets are byte offsets into its memory. */
 export interface Kernel {
@@ -66,6 +67,7 @@ export interface Kernel {
   join(inStart: number, inEnd: number, n: number, out: number): number;
   split(from: number, to: number, start: number, end: number, dir: number): number;
   asciiBlocks(from: number, to: number, out: number, n: number): void;
+  select(inStart: number, inEnd: number, n: number, table: number, ended: number, start: number, out: number): void;
 }
 
 /** The kernel instance and its memory. */
@@ -172,6 +174,28 @@ export function copyList(
     at += to - from;
   });
   return memory;
+}
+
+/**
+ * Per line of the list, whether a set's automaton (`ByteAutomaton`) matches it, run over the lines'
+ * bytes by the kernel (wasm/select.wat): SELECTED's codes, UNREAD for a line it does not read.
+ * Null where no kernel memory can be had.
+ */
+export function kernelSelect(lines: PackedLines, automaton: ByteAutomaton): Uint8Array | null {
+  const n = lines.start.length;
+  const plan = copyPlan(lines);
+  const inStart = align(KERNEL_BASE + plan.size);
+  const inEnd = inStart + 4 * n;
+  const out = inEnd + 4 * n;
+  const table = align(out + n);
+  const ended = table + automaton.table.byteLength;
+  const memory = copyList(lines, plan, inStart, inEnd, ended + automaton.ended.length);
+  if (memory === null) return null;
+  const { buffer } = memory.memory;
+  new Int32Array(buffer, table, automaton.table.length).set(automaton.table);
+  new Uint8Array(buffer, ended, automaton.ended.length).set(automaton.ended);
+  memory.kernel.select(inStart, inEnd, n, table, ended, automaton.start, out);
+  return new Uint8Array(buffer, out, n).slice();
 }
 
 /** `n` line offsets the kernel wrote at `at`, moved back by KERNEL_BASE and copied out. */

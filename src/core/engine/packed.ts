@@ -11,10 +11,10 @@
  * takes the shapes it can decide on bytes and asks the string code for every other line.
  */
 import { concatOrigins, type Lines } from '../transforms/lines.js';
-import { joinInKernel, splitInKernel } from './kernel.js';
+import { joinInKernel, kernelSelect, splitInKernel } from './kernel.js';
 import { isWhitespaceCode } from '../rules/rule-text.js';
 import type { LineSet } from './engine.js';
-import { ASCII_BLOCK_BITS } from './kernel-constants.js';
+import { ASCII_BLOCK_BITS, SELECTED } from './kernel-constants.js';
 
 export interface PackedLines {
   /** Line bytes; line `i` is `bytes[start[i] .. end[i])`, without its line break. */
@@ -180,6 +180,12 @@ export function lineReader(list: PackedLines): (i: number) => string {
 const isBreak = (byte: number) => byte === 10 || byte === 13;
 
 /**
+ * Lines from which the filters' pass makes and runs a set's automaton (`LineSet.byteAutomaton`):
+ * making one costs a few milliseconds, what V8's regexes take for some ten thousand lines.
+ */
+const AUTOMATON_LINES = 10_000;
+
+/**
  * `Engine.select` of a packed list. A line within a run of ASCII blocks (`asciiRuns`) holds no
  * line terminator, unread: opening with what no pattern opens with, it matches none, unread; else
  * it is asked of the set where it stands in its run's text (`runTexts`) when it sits between line
@@ -187,28 +193,44 @@ const isBreak = (byte: number) => byte === 10 || byte === 13;
  * and is known to hold no line terminator when it opens with ASCII and holds no byte 0xE2, which
  * begins U+2028 and U+2029 (a packed line holds no CR or LF).
  */
-export function selectPacked(list: PackedLines, set: LineSet, exclude: boolean): Uint8Array {
+export function selectPacked(
+  list: PackedLines,
+  set: LineSet,
+  exclude: boolean,
+  automatonLines = AUTOMATON_LINES,
+): Uint8Array {
   const { bytes, used, start, end } = list;
+  const keep = new Uint8Array(start.length);
+  // The lines the set's automaton reads, answered by the kernel; the others asked below.
+  const automaton = start.length >= automatonLines ? set.byteAutomaton() : null;
+  const read = automaton === null ? null : kernelSelect(list, automaton);
+  if (read !== null && !read.includes(SELECTED.SELECTED_UNREAD)) {
+    for (let i = 0; i < keep.length; i += 1) keep[i] = (read[i] === SELECTED.SELECTED_YES) !== exclude ? 1 : 0;
+    return keep;
+  }
   const run = asciiRuns(bytes, used);
   const runText = runTexts(bytes, used, run);
   const { openings, hasAt } = set;
-  const keep = new Uint8Array(start.length);
   for (let i = 0; i < keep.length; i += 1) {
     const s = start[i];
     const e = end[i];
-    const first = s === e ? -1 : run[s >>> BLOCK_BITS];
     let hit: boolean;
-    if (first >= 0 && run[(e - 1) >>> BLOCK_BITS] === first) {
-      if (openings !== null && openings[bytes[s]] === 0) hit = false;
-      else {
-        const at = s - (first << BLOCK_BITS);
-        const alone = hasAt === null || !(s === 0 || isBreak(bytes[s - 1])) || !(e === used || isBreak(bytes[e]));
-        hit = alone ? set.has(runText(first).slice(at, at + e - s), true) : hasAt(runText(first), at);
-      }
+    if (read !== null && read[i] !== SELECTED.SELECTED_UNREAD) {
+      hit = read[i] === SELECTED.SELECTED_YES;
     } else {
-      let unbroken = s < e && bytes[s] < 128;
-      for (let j = s + 1; unbroken && j < e; j += 1) if (bytes[j] === 0xe2) unbroken = false;
-      hit = unbroken && openings !== null && openings[bytes[s]] === 0 ? false : set.has(lineText(list, i), unbroken);
+      const first = s === e ? -1 : run[s >>> BLOCK_BITS];
+      if (first >= 0 && run[(e - 1) >>> BLOCK_BITS] === first) {
+        if (openings !== null && openings[bytes[s]] === 0) hit = false;
+        else {
+          const at = s - (first << BLOCK_BITS);
+          const alone = hasAt === null || !(s === 0 || isBreak(bytes[s - 1])) || !(e === used || isBreak(bytes[e]));
+          hit = alone ? set.has(runText(first).slice(at, at + e - s), true) : hasAt(runText(first), at);
+        }
+      } else {
+        let unbroken = s < e && bytes[s] < 128;
+        for (let j = s + 1; unbroken && j < e; j += 1) if (bytes[j] === 0xe2) unbroken = false;
+        hit = unbroken && openings !== null && openings[bytes[s]] === 0 ? false : set.has(lineText(list, i), unbroken);
+      }
     }
     if (hit !== exclude) keep[i] = 1;
   }

@@ -310,7 +310,10 @@ describe('packing', () => {
         const end = packed.end.map((e, i) => Math.max(e - (cut[i + 1] ?? 0), start[start.length - 1 - i])).reverse();
         const list = packedLines(packed.bytes, packed.used, start, end);
         for (const set of sets) {
-          expect(selectPacked(list, set, exclude)).toEqual(stringEngine.select(unpackLines(list), set, exclude));
+          const expected = stringEngine.select(unpackLines(list), set, exclude);
+          expect(selectPacked(list, set, exclude)).toEqual(expected);
+          // With the set's automaton run by the kernel, whatever the list's length.
+          expect(selectPacked(list, set, exclude, 0)).toEqual(expected);
         }
       }),
       { numRuns: 300 },
@@ -322,6 +325,7 @@ describe('packing', () => {
     const inner = new PatternSet(['/^\\|\\|[a-z.]+\\^$/']);
     const set = {
       openings: null,
+      byteAutomaton: () => null,
       has(line: string) {
         asked.push(`alone ${line}`);
         return inner.has(line);
@@ -339,6 +343,32 @@ describe('packing', () => {
     const narrowed = withRanges(packed, Int32Array.of(0, 10, 16), Int32Array.of(6, 12, 22));
     expect(selectPacked(narrowed, set, false)).toEqual(new Uint8Array([1, 0, 1]));
     expect(asked).toEqual(['at 0', 'alone c^', 'alone ||d.e^']);
+  });
+
+  test("the filters pass runs a regex set's automaton in the kernel and asks the set only the lines it does not read", () => {
+    const asked: string[] = [];
+    const inner = new PatternSet(['/^(?!.*#)(@@)?\\|\\|[a-z.]+\\^$/', '/^b$/']);
+    expect(inner.byteAutomaton()).not.toBeNull();
+    const set = {
+      openings: inner.openings,
+      hasAt: null,
+      byteAutomaton: () => inner.byteAutomaton(),
+      has(line: string) {
+        asked.push(line);
+        return inner.has(line);
+      },
+    };
+    const packed = packText('||a.b^\n@@||c.d^\n||a#b^\nB\n\n||\u00e4.de^\nx')!;
+    const lines = unpackLines(packed).text;
+    expect(lines).toEqual(['||a.b^', '@@||c.d^', '||a#b^', 'B', '||\u00e4.de^', 'x']);
+    expect(selectPacked(packed, set, false, 0)).toEqual(new Uint8Array([1, 1, 0, 1, 0, 0]));
+    // Only the line outside ASCII, which the automaton does not read.
+    expect(asked).toEqual(['||\u00e4.de^']);
+    expect(selectPacked(packed, set, true, 0)).toEqual(new Uint8Array([0, 0, 1, 0, 1, 1]));
+    // A short list is left to the set's regexes: making the automaton would cost more.
+    asked.length = 0;
+    selectPacked(packed, set, false);
+    expect(asked.length).toBeGreaterThan(0);
   });
 
   test('a header line holding a line break survives unpacking', () => {

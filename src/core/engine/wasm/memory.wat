@@ -2,7 +2,8 @@
 ;; files at build time (scripts/wasm-kernel.js, in this order): memory.wat (this file: the memory
 ;; and what is in it), hash-table.wat (the table of byte ranges Compress and Deduplicate share),
 ;; compress.wat, deduplicate.wat, validate.wat, public-suffix.wat (Validate's Public Suffix List
-;; walk) and lines.wat (splitting and joining). Each function does on bytes what the readable
+;; walk), lines.wat (splitting and joining) and select.wat (the filters' pass on a pattern set's
+;; automaton). Each function does on bytes what the readable
 ;; TypeScript function it names does on strings, test for test; test/core/engine/
 ;; kernel.test.ts compares the two on generated lists.
 ;;
