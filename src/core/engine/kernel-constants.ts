@@ -30,6 +30,8 @@ export const HASH_TABLE = { SLOT_BYTES: 4, ENTRY_BYTES: 12, FILTER_BITS: 8 } as 
  * a byte the automaton does not read); and per line, SELECTED's answer.
  */
 export const DFA = { DFA_ROW: 256, DFA_MATCHES: -2, DFA_NO_MATCH: -3, DFA_OTHER_UNIT: -4 } as const;
+/** A row's bytes in the kernel's copy, where a state is the address of its row (wasm/select.wat). */
+export const DFA_ROW_BYTES = 4 * DFA.DFA_ROW;
 export const SELECTED = { SELECTED_NO: 0, SELECTED_YES: 1, SELECTED_UNREAD: 2 } as const;
 
 /**
@@ -51,6 +53,7 @@ export const KERNEL_CONSTANTS: Readonly<Record<string, number>> = {
   ...NAME_LIMITS,
   ...VERDICT,
   ...DFA,
+  DFA_ROW_BYTES,
   ...SELECTED,
   ENTRY_BYTES: HASH_TABLE.ENTRY_BYTES,
   // A filter bit's index is a hash's top bits: 32 less the bits of capacity * FILTER_BITS.

@@ -17,7 +17,7 @@ import {
   pieces,
 } from './packed.js';
 import { PSL_RULES } from '../rules/psl-data.js';
-import { TABLE_AT } from './kernel-constants.js';
+import { DFA_ROW_BYTES, TABLE_AT } from './kernel-constants.js';
 import type { ByteAutomaton } from './engine.js';
 
 /** The kernel's exports. Offsets are byte offsets into its memory. */
@@ -192,9 +192,12 @@ export function kernelSelect(lines: PackedLines, automaton: ByteAutomaton): Uint
   const memory = copyList(lines, plan, inStart, inEnd, ended + automaton.ended.length);
   if (memory === null) return null;
   const { buffer } = memory.memory;
-  new Int32Array(buffer, table, automaton.table.length).set(automaton.table);
+  // A state as the address of its row (wasm/select.wat); the codes stay.
+  const row = (state: number) => (state < 0 ? state : table + state * DFA_ROW_BYTES);
+  const rows = new Int32Array(buffer, table, automaton.table.length);
+  for (let k = 0; k < rows.length; k += 1) rows[k] = row(automaton.table[k]);
   new Uint8Array(buffer, ended, automaton.ended.length).set(automaton.ended);
-  memory.kernel.select(inStart, inEnd, n, table, ended, automaton.start, out);
+  memory.kernel.select(inStart, inEnd, n, table, ended, row(automaton.start), out);
   return new Uint8Array(buffer, out, n).slice();
 }
 

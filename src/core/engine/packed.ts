@@ -201,11 +201,16 @@ export function selectPacked(
 ): Uint8Array {
   const { bytes, used, start, end } = list;
   const keep = new Uint8Array(start.length);
-  // The lines the set's automaton reads, answered by the kernel; the others asked below.
+  // The lines the set's automaton reads, answered by the kernel; the few others (empty, or with a
+  // byte past 0x7f) asked of the set alone.
   const automaton = start.length >= automatonLines ? set.byteAutomaton() : null;
   const read = automaton === null ? null : kernelSelect(list, automaton);
-  if (read !== null && !read.includes(SELECTED.SELECTED_UNREAD)) {
-    for (let i = 0; i < keep.length; i += 1) keep[i] = (read[i] === SELECTED.SELECTED_YES) !== exclude ? 1 : 0;
+  if (read !== null) {
+    for (let i = 0; i < keep.length; i += 1) {
+      const answer = read[i];
+      const hit = answer === SELECTED.SELECTED_UNREAD ? set.has(lineText(list, i)) : answer === SELECTED.SELECTED_YES;
+      if (hit !== exclude) keep[i] = 1;
+    }
     return keep;
   }
   const run = asciiRuns(bytes, used);
@@ -215,22 +220,18 @@ export function selectPacked(
     const s = start[i];
     const e = end[i];
     let hit: boolean;
-    if (read !== null && read[i] !== SELECTED.SELECTED_UNREAD) {
-      hit = read[i] === SELECTED.SELECTED_YES;
-    } else {
-      const first = s === e ? -1 : run[s >>> BLOCK_BITS];
-      if (first >= 0 && run[(e - 1) >>> BLOCK_BITS] === first) {
-        if (openings !== null && openings[bytes[s]] === 0) hit = false;
-        else {
-          const at = s - (first << BLOCK_BITS);
-          const alone = hasAt === null || !(s === 0 || isBreak(bytes[s - 1])) || !(e === used || isBreak(bytes[e]));
-          hit = alone ? set.has(runText(first).slice(at, at + e - s), true) : hasAt(runText(first), at);
-        }
-      } else {
-        let unbroken = s < e && bytes[s] < 128;
-        for (let j = s + 1; unbroken && j < e; j += 1) if (bytes[j] === 0xe2) unbroken = false;
-        hit = unbroken && openings !== null && openings[bytes[s]] === 0 ? false : set.has(lineText(list, i), unbroken);
+    const first = s === e ? -1 : run[s >>> BLOCK_BITS];
+    if (first >= 0 && run[(e - 1) >>> BLOCK_BITS] === first) {
+      if (openings !== null && openings[bytes[s]] === 0) hit = false;
+      else {
+        const at = s - (first << BLOCK_BITS);
+        const alone = hasAt === null || !(s === 0 || isBreak(bytes[s - 1])) || !(e === used || isBreak(bytes[e]));
+        hit = alone ? set.has(runText(first).slice(at, at + e - s), true) : hasAt(runText(first), at);
       }
+    } else {
+      let unbroken = s < e && bytes[s] < 128;
+      for (let j = s + 1; unbroken && j < e; j += 1) if (bytes[j] === 0xe2) unbroken = false;
+      hit = unbroken && openings !== null && openings[bytes[s]] === 0 ? false : set.has(lineText(list, i), unbroken);
     }
     if (hit !== exclude) keep[i] = 1;
   }
