@@ -40,9 +40,10 @@ export interface LineSet {
   readonly hasAt: ((text: string, at: number) => boolean) | null;
   /**
    * An automaton that answers `has` of a line of ASCII bytes without line terminators from its
-   * bytes, with every state it can reach, when the set has one; else null.
+   * bytes, with every state it can reach, when the set has one; else null. Made by the first call
+   * with `make`; until then null.
    */
-  byteAutomaton(): ByteAutomaton | null;
+  byteAutomaton(make: boolean): ByteAutomaton | null;
 }
 
 export interface Engine<L> {

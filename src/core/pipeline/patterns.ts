@@ -298,15 +298,15 @@ export class PatternSet implements LineSet {
 
   /**
    * When every pattern is a regex regex-dfa.ts reads: their automaton on bytes, complete
-   * (`LineSet.byteAutomaton`), made on the first call; else null.
+   * (`LineSet.byteAutomaton`), made on the first call that asks to make it; else null.
    */
-  byteAutomaton(): ByteAutomaton | null {
-    if (this.automaton === undefined) {
+  byteAutomaton(make = true): ByteAutomaton | null {
+    if (this.automaton === undefined && make) {
       const { texts } = this;
       const matcher = texts.every(isRegexText) ? regexSetMatcher(texts.map((t) => t.slice(1, -1))) : null;
       this.automaton = matcher !== null && agrees(matcher.test, this, texts) ? matcher.complete() : null;
     }
-    return this.automaton;
+    return this.automaton ?? null;
   }
 
   /**
