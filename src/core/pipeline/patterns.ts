@@ -131,35 +131,6 @@ const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
 const TERMINATORS = ['\n', '\r', '\u2028', '\u2029'];
 
 /**
- * Whether the set's automaton answers as `has` on lines made of its patterns' ASCII characters
- * and a few others (a fixed sequence): a guard, past the tests, against a form it misreads.
- */
-function agrees(
-  matcher: (bytes: Uint8Array, s: number, e: number) => boolean,
-  set: PatternSet,
-  texts: readonly string[],
-): boolean {
-  const units = new Set('aZ09 .-/|^$@#!*'.split('').map((c) => c.charCodeAt(0)));
-  for (const text of texts)
-    for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) < 128) units.add(text.charCodeAt(i));
-  for (const cr of [10, 13]) units.delete(cr);
-  const pool = [...units];
-  const bytes = new Uint8Array(32);
-  let seed = 0x2545f491;
-  const random = (n: number) => {
-    seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) | 0;
-    return ((seed >>> 0) % n) | 0;
-  };
-  for (let k = 0; k < 512; k += 1) {
-    const length = random(bytes.length + 1);
-    for (let j = 0; j < length; j += 1) bytes[j] = pool[random(pool.length)];
-    const line = String.fromCharCode(...bytes.subarray(0, length));
-    if (matcher(bytes, 0, length) !== set.has(line, true)) return false;
-  }
-  return true;
-}
-
-/**
  * A compiled set of patterns that names, for a line, the first pattern in the given order that
  * matches it, trying each kind of pattern the way that measured fastest. Plain substrings share
  * one automaton. Wildcards' longest literal parts and the literals a regex must contain
@@ -304,7 +275,7 @@ export class PatternSet implements LineSet {
     if (this.automaton === undefined && make) {
       const { texts } = this;
       const matcher = texts.every(isRegexText) ? regexSetMatcher(texts.map((t) => t.slice(1, -1))) : null;
-      this.automaton = matcher !== null && agrees(matcher.test, this, texts) ? matcher.complete() : null;
+      this.automaton = matcher === null ? null : matcher.complete();
     }
     return this.automaton ?? null;
   }

@@ -10,7 +10,7 @@
  * back-reference, a word boundary, a look-behind, a look-ahead elsewhere, a large repetition) or
  * whose automaton grows too large leaves the whole set to V8 (null).
  */
-import { RegExpParser } from '@eslint-community/regexpp';
+import { RegExpParser, visitRegExpAST } from '@eslint-community/regexpp';
 import type { Alternative, Element } from '@eslint-community/regexpp/ast';
 import type { ByteAutomaton } from '../engine/engine.js';
 import { DFA } from '../engine/kernel-constants.js';
@@ -18,28 +18,41 @@ import { DFA } from '../engine/kernel-constants.js';
 const UNITS = 128;
 /** A pattern's automata past these sizes are left to V8. */
 const MOST_NFA_STATES = 5_000;
-const MOST_DFA_STATES = 1_000;
+const MOST_DFA_STATES = 500;
+/** Groups and repetitions nested deeper than this are left to V8 (the build recurses). */
+const DEEPEST = 64;
+/** Distinct characters, sets and classes a set's patterns may name (each is compiled by V8). */
+const MOST_ELEMENTS = 256;
 /** The set's states kept at once; past this its table starts afresh (as RE2's lazy DFA does). */
 const MOST_STATES = 4_096;
 /** Parts (main parts and look-aheads) a set's automaton runs side by side. */
 const MOST_PARTS = 64;
 /**
- * Work (states made and visited, moves made) allowed to build a set's automata, and to complete
- * its states: a few tens of milliseconds, whatever the patterns (a configuration may be anyone's).
+ * Work (states made and visited, moves made, elements compiled) allowed to build a set's automata,
+ * and again to complete its states; and the time, whichever ends first: a few tens of
+ * milliseconds, whatever the patterns (a configuration may be anyone's).
  */
-const MOST_WORK = 4_000_000;
+const MOST_WORK = 500_000;
+const MOST_MS = 40;
 /** One part's states that decide it: it matched a prefix of the line, or no prefix can match. */
 const DEAD = 0;
 const MATCHED = 1;
 
 class Unreadable extends Error {}
 
-/** What is left of MOST_WORK while one set's automata are built. */
+/** What is left of MOST_WORK and MOST_MS while one set's automata are built or completed. */
 class Budget {
   private left = MOST_WORK;
+  private readonly until = performance.now() + MOST_MS;
+  private sinceClock = 0;
 
   spend(work: number): void {
     this.left -= work;
+    this.sinceClock += work;
+    if (this.sinceClock >= 4096) {
+      this.sinceClock = 0;
+      if (performance.now() > this.until) throw new Unreadable('too long');
+    }
     if (this.left < 0) throw new Unreadable('too much work');
   }
 }
@@ -67,9 +80,11 @@ class Nfa {
 }
 
 /** The ASCII units an element matches alone, as V8 reads it with the `i` flag. */
-function unitsOf(raw: string, cache: Map<string, Uint8Array>): Uint8Array {
+function unitsOf(raw: string, cache: Map<string, Uint8Array>, budget: Budget): Uint8Array {
   let units = cache.get(raw);
   if (units !== undefined) return units;
+  if (cache.size >= MOST_ELEMENTS) throw new Unreadable('too many elements');
+  budget.spend(UNITS);
   let alone: RegExp;
   try {
     alone = new RegExp(`^(?:${raw})$`, 'i');
@@ -84,6 +99,7 @@ function unitsOf(raw: string, cache: Map<string, Uint8Array>): Uint8Array {
 
 /** Thompson's construction of a sequence or a disjunction into `nfa`: its entry and exit states. */
 function build(nfa: Nfa, units: Map<string, Uint8Array>) {
+  let depth = 0;
   const sequence = (elements: readonly Element[]): [number, number] => {
     const from = nfa.state();
     let at = from;
@@ -104,12 +120,21 @@ function build(nfa: Nfa, units: Map<string, Uint8Array>) {
     return [from, to];
   };
   const element = (e: Element): [number, number] => {
+    depth += 1;
+    try {
+      if (depth > DEEPEST) throw new Unreadable('too deep');
+      return elementAt(e);
+    } finally {
+      depth -= 1;
+    }
+  };
+  const elementAt = (e: Element): [number, number] => {
     switch (e.type) {
       case 'Character':
       case 'CharacterSet':
       case 'CharacterClass': {
         const [from, to] = [nfa.state(), nfa.state()];
-        nfa.moves[from].push({ units: unitsOf(e.raw, units), to });
+        nfa.moves[from].push({ units: unitsOf(e.raw, units, nfa.budget), to });
         return [from, to];
       }
       case 'Assertion': {
@@ -291,6 +316,16 @@ function alternatives(source: string, parts: Part[], building: Building): Alt[] 
   } catch {
     throw new Unreadable(source);
   }
+  // V8 folds the case of a character past ASCII by where it stands (ſ, K, Å and Ω fold to or
+  // beside ASCII units, and alternatives of characters become a class): compiled alone it may
+  // read otherwise, so a pattern that names one is left to V8.
+  visitRegExpAST(pattern, {
+    onCharacterEnter(c) {
+      if (c.value >= 0x80) throw new Unreadable(c.raw);
+    },
+  });
+  // Each alternative is one part at least: none is built past the limit.
+  if (parts.length + pattern.alternatives.length > MOST_PARTS) throw new Unreadable('too many parts');
   return pattern.alternatives.map((alternative) => {
     const { elements } = alternative;
     let lead = 0;
@@ -340,7 +375,8 @@ export function regexSetMatcher(sources: readonly string[]): RegexSetMatcher | n
       if (parts.length > MOST_PARTS) return null;
     }
   } catch (error) {
-    if (error instanceof Unreadable) return null;
+    // A pattern nested past the stack (the parser's and the visitor's recursion) is not read either.
+    if (error instanceof Unreadable || error instanceof RangeError) return null;
     throw error;
   }
   return lazyProduct(parts, alts);
@@ -436,13 +472,16 @@ function lazyProduct(parts: Part[], alts: Alt[]): RegexSetMatcher {
   /** Every state made, or null past the work allowed or when the table had to start afresh. */
   const made = (): ByteAutomaton | null => {
     const before = resets;
-    let work = 0;
+    const budget = new Budget();
     // Units every part moves alike move the set alike: one of each class is stepped.
     const classes = unitClasses(parts.map((p) => p.classes.map((k) => k + 1)));
     for (let state = 0; state < tuples.length && start >= 0; state += 1) {
       for (const unit of classes.first) {
-        work += n + UNITS;
-        if (work > MOST_WORK) return null;
+        try {
+          budget.spend(n + UNITS);
+        } catch {
+          return null;
+        }
         const at = state * UNITS + unit;
         const to = next[at] === UNKNOWN ? step(state, unit) : next[at];
         if (resets !== before) return null;

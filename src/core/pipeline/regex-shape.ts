@@ -41,13 +41,24 @@ const parser = new RegExpParser({ ecmaVersion: 2025 });
 
 /** The shape of a regex source (without its slashes) as V8 reads it with the `mi` flags. */
 export function regexShape(source: string): RegexShape {
+  const unknown = { anchored: false, literals: null, groups: 0, opening: null, lineBound: false };
   let pattern: ReturnType<RegExpParser['parsePattern']>;
   try {
     pattern = parser.parsePattern(source, undefined, undefined, { unicode: false });
   } catch {
     // V8 took it (compilePattern compiled it first); what the parser does not read is tried alone.
-    return { anchored: false, literals: null, groups: 0, opening: null, lineBound: false };
+    return unknown;
   }
+  try {
+    return shapeOf(pattern);
+  } catch (error) {
+    // A tree nested past the stack of the walks below (V8 takes deeper ones) is tried alone too.
+    if (error instanceof RangeError) return unknown;
+    throw error;
+  }
+}
+
+function shapeOf(pattern: ReturnType<RegExpParser['parsePattern']>): RegexShape {
   let groups = 0;
   visitRegExpAST(pattern, { onCapturingGroupEnter: () => (groups += 1) });
   const anchored = pattern.alternatives.every(isAnchored);

@@ -5,7 +5,8 @@ import { PatternSet } from '../../../src/core/pipeline/patterns.js';
 import { DFA, SELECTED } from '../../../src/core/engine/kernel-constants.js';
 import type { ByteAutomaton } from '../../../src/core/engine/engine.js';
 import { kernelSelect } from '../../../src/core/engine/kernel.js';
-import { packText, unpackLines } from '../../../src/core/engine/packed.js';
+import { packText, selectPacked, unpackLines } from '../../../src/core/engine/packed.js';
+import { stringEngine } from '../../../src/core/engine/engine.js';
 
 /** Sets of regex sources (without slashes), as exclusions and inclusions give them. */
 const SETS = [
@@ -112,6 +113,42 @@ describe('a regex set as an automaton on bytes (regex-dfa.ts)', () => {
     ['(?:(?:a{100}){100})', 'ten thousand copies of a'],
   ])('%s (%s) is left to V8, built no further than its budget', (source) => {
     expect(regexSetMatcher([source])?.complete() ?? null).toBeNull();
+  });
+
+  test('a pattern that names a character past ASCII is left to V8, which folds its case by where it stands', () => {
+    // In Node 20's V8 the first matches DEL and the second neither k nor K; each character alone reads otherwise.
+    const sets = [['(?:(a)|\u017f)+'], ['\u212a|\x4b|\x4b'], ['[\u0041-\u2126]'], ['^\u00e4']];
+    for (const sources of sets) expect(regexSetMatcher(sources), sources[0]).toBeNull();
+    const packed = packText(['k', 'K', 'x', 'zz\x7fzz', 's'].join('\n'))!;
+    for (const texts of [['/\u212a|\x4b|\x4b/'], ['/(?:(a)|\u017f)+/']]) {
+      const set = new PatternSet(texts);
+      for (const exclude of [false, true]) {
+        expect(selectPacked(packed, set, exclude, 0)).toEqual(stringEngine.select(unpackLines(packed), set, exclude));
+      }
+    }
+  });
+
+  test('a pattern nested past the stack is left to V8, not thrown', () => {
+    for (const n of [900, 2000]) {
+      const deep = `${'(?:'.repeat(n)}a${')?'.repeat(n)}`;
+      expect(regexSetMatcher([deep])).toBeNull();
+      // The set's shapes (regex-shape.ts) walk the tree too: such a pattern is tried alone.
+      const set = new PatternSet([`/${deep}/`]);
+      expect(set.byteAutomaton()).toBeNull();
+      expect([set.has('a'), set.has('')]).toEqual([true, true]);
+    }
+  });
+
+  test("making the automaton runs no regex of the set's on lines of its own", () => {
+    const set = new PatternSet(['/^(?:(?:.*\\S*||)+\\0$)/', '/^a/']);
+    set.has = () => {
+      throw new Error('asked');
+    };
+    expect(set.byteAutomaton()).not.toBeNull();
+  });
+
+  test('a pattern of more alternatives than parts allowed is refused before any is built', () => {
+    expect(regexSetMatcher([Array.from({ length: 100_000 }, () => 'b').join('|')])).toBeNull();
   });
 
   test('a set of more than 64 parts is left to V8', () => {
