@@ -14,6 +14,7 @@ import { RegExpParser, visitRegExpAST } from '@eslint-community/regexpp';
 import type { Alternative, Element } from '@eslint-community/regexpp/ast';
 import type { ByteAutomaton } from '../engine/engine.js';
 import { DFA } from '../engine/kernel-constants.js';
+import { elementAlone } from './regex-shape.js';
 
 const UNITS = 128;
 /** A pattern's automata past these sizes are left to V8. */
@@ -85,12 +86,8 @@ function unitsOf(raw: string, cache: Map<string, Uint8Array>, budget: Budget): U
   if (units !== undefined) return units;
   if (cache.size >= MOST_ELEMENTS) throw new Unreadable('too many elements');
   budget.spend(UNITS);
-  let alone: RegExp;
-  try {
-    alone = new RegExp(`^(?:${raw})$`, 'i');
-  } catch {
-    throw new Unreadable(raw);
-  }
+  const alone = elementAlone(raw);
+  if (alone === null) throw new Unreadable(raw);
   units = new Uint8Array(UNITS);
   for (let c = 0; c < UNITS; c += 1) if (alone.test(String.fromCharCode(c))) units[c] = 1;
   cache.set(raw, units);
@@ -221,7 +218,7 @@ function part(make: (b: ReturnType<typeof build>) => [number, number], search: b
  * The units' classes for a list of unit sets: units every set holds or leaves alike share a class.
  * `of[unit]` is its class, `first[k]` a unit of class k.
  */
-export function unitClasses(sets: readonly Uint8Array[]): { of: Uint8Array; first: number[] } {
+function unitClasses(sets: readonly Uint8Array[]): { of: Uint8Array; first: number[] } {
   const of = new Uint8Array(UNITS);
   const first: number[] = [];
   const ids = new Map<string, number>();

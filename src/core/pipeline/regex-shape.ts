@@ -74,6 +74,18 @@ function shapeOf(pattern: ReturnType<RegExpParser['parsePattern']>): RegexShape 
 }
 
 /**
+ * A character, set or class compiled alone, as V8 reads it with the `i` flag (which a whole
+ * line of it then matches); null for one V8 reads only in its place.
+ */
+export function elementAlone(raw: string): RegExp | null {
+  try {
+    return new RegExp(`^(?:${raw})$`, 'i');
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Whether no element of a sequence (in groups and lookarounds too) matches a CR or an LF: a
  * character by its code (no character folds to either under the `i` flag); each set or class
  * compiled alone, as V8 reads it with the `i` flag, and tried on both.
@@ -86,14 +98,9 @@ function alternativeLineBound(alternative: Alternative): boolean {
       case 'CharacterSet':
       case 'CharacterClass':
       case 'ExpressionCharacterClass': {
-        let alone: RegExp;
-        try {
-          alone = new RegExp(`^(?:${e.raw})$`, 'i');
-        } catch {
-          // An element V8 reads only in its place: what it matches is not told.
-          return false;
-        }
-        return !alone.test('\n') && !alone.test('\r');
+        // An element V8 reads only in its place: what it matches is not told.
+        const alone = elementAlone(e.raw);
+        return alone !== null && !alone.test('\n') && !alone.test('\r');
       }
       case 'Group':
       case 'CapturingGroup':
