@@ -234,7 +234,7 @@ describe('exclusions and inclusions', () => {
     expect(out).toContain('ex\u2028||start.example^');
   });
 
-  test("lists long enough for their sets' automata (50,000 lines or more), their lines read in the kernel", async () => {
+  test("lists long enough for their sets' automata (50,000 lines or more), read in the kernel", async () => {
     // Regexes every one of which the automaton reads (pipeline/regex-dfa.ts): look-aheads at the
     // start, `$`, classes, repetitions, either case; lines outside ASCII, with line separators
     // (after which `^` holds again) and empty ones are asked of V8.

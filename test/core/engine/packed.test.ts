@@ -345,7 +345,7 @@ describe('packing', () => {
     expect(asked).toEqual(['at 0', 'alone c^', 'alone ||d.e^']);
   });
 
-  test("the filters pass runs a regex set's automaton in the kernel and asks the set only the lines it does not read", () => {
+  test("the filters pass runs a regex set's automaton in the kernel; the set is asked only the lines it skips", () => {
     const asked: string[] = [];
     const wrap = (inner: PatternSet) => ({
       openings: inner.openings,
