@@ -181,8 +181,8 @@ const isBreak = (byte: number) => byte === 10 || byte === 13;
 
 /**
  * Lines from which the filters' pass makes a set's automaton (`LineSet.byteAutomaton`), which it
- * then runs on every list: making one costs ~20 ms in a new process (~4 ms warm), what V8's
- * regexes take for some 90,000 lines there.
+ * then runs on every list: making one costs ~10-30 ms in a new process (a few ms warm), what
+ * V8's regexes take for tens of thousands of lines there.
  */
 const AUTOMATON_LINES = 50_000;
 
@@ -220,8 +220,8 @@ export function selectPacked(
   for (let i = 0; i < keep.length; i += 1) {
     const s = start[i];
     const e = end[i];
-    let hit: boolean;
     const first = s === e ? -1 : run[s >>> BLOCK_BITS];
+    let hit: boolean;
     if (first >= 0 && run[(e - 1) >>> BLOCK_BITS] === first) {
       if (openings !== null && openings[bytes[s]] === 0) hit = false;
       else {

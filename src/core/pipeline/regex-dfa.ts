@@ -1,5 +1,5 @@
 /**
- * A linear-time matcher for a set of `/regex/` patterns on lines of ASCII bytes (`LineSet.hasBytes`):
+ * A linear-time matcher for a set of `/regex/` patterns on lines of ASCII bytes (`LineSet.byteAutomaton`):
  * whether one of them matches, as V8 would answer with the `mi` flags on the line alone, decided in
  * one pass over the line's bytes with no string made. Each pattern's syntax tree (regexpp, as
  * regex-shape.ts reads it) becomes an automaton: an alternative's main part, and each look-ahead it
@@ -193,16 +193,16 @@ interface Part {
   readonly classes: Uint8Array;
 }
 
-/**
- * A part of a pattern (a sequence, or a look-ahead's disjunction), searched for from any place
- * when `search` (an unanchored alternative), else at the line's start.
- */
 /** What building one set's automata shares: each element's units, and the work budget. */
 interface Building {
   readonly units: Map<string, Uint8Array>;
   readonly budget: Budget;
 }
 
+/**
+ * A part of a pattern (a sequence, or a look-ahead's disjunction), searched for from any place
+ * when `search` (an unanchored alternative), else at the line's start.
+ */
 function part(make: (b: ReturnType<typeof build>) => [number, number], search: boolean, building: Building): Part {
   const nfa = new Nfa(building.budget);
   const [entry, accept] = make(build(nfa, building.units));
@@ -471,7 +471,7 @@ function lazyProduct(parts: Part[], alts: Alt[]): RegexSetMatcher {
     const before = resets;
     const budget = new Budget();
     // Units every part moves alike move the set alike: one of each class is stepped.
-    const classes = unitClasses(parts.map((p) => p.classes.map((k) => k + 1)));
+    const classes = unitClasses(parts.map((p) => p.classes));
     for (let state = 0; state < tuples.length && start >= 0; state += 1) {
       for (const unit of classes.first) {
         try {
